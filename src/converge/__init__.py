@@ -1,0 +1,21 @@
+"""Converge: a two-player card game of shifting goals and a contested artifact.
+
+>>> from converge import Match
+>>> m = Match.new(["protector", "searcher", "merchant"], seed=1)
+>>> sorted(m.observation(m.current_player))[:3]
+['artifact_holder', 'current_player', 'deck_size']
+"""
+
+from converge.engine import (
+    ConvergeError,
+    IllegalActionError,
+    Match,
+    Playset,
+    PlaysetError,
+    PositionError,
+    RecordError,
+)
+
+__version__ = "0.1.0"
+__all__ = ["ConvergeError", "IllegalActionError", "Match", "Playset", "PlaysetError", "PositionError",
+           "RecordError", "__version__"]

@@ -1,0 +1,338 @@
+"""Load skillset decks from TOML files, validating everything before anything is returned.
+
+A deck file holds one skillset::
+
+    skillset = "Alchemist"
+    set = "Catalysts of Change"
+    keyword = "Convert"
+    color = "magenta"
+
+    [[card]]
+    id = "ALC1"
+    name = "Apprentice Transmuter"
+    rank = 1
+    goal = { kind = "highest_skillset", skillset = "own", stars = 1 }
+    effect = { kind = "convert", duration = "turn" }
+
+Errors name the file, the card and the field, and a file with any error is never half-loaded.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from converge.cards.model import CardSpec, Deck, Effect, Goal
+from converge.cards.registry import EFFECT_KINDS, GOAL_KINDS, OWN, Kind, ParamValue
+
+DECK_SIZE = 6
+RANKS = tuple(range(1, 7))
+_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
+_DECK_KEYS = {"skillset", "set", "keyword", "color", "card"}
+_CARD_KEYS = {"id", "name", "rank", "goal", "effect"}
+COLORS = ("red", "green", "yellow", "blue", "magenta", "cyan", "white", "bright_red", "bright_green",
+          "bright_yellow", "bright_blue", "bright_magenta", "bright_cyan", "orange3", "purple", "gold3")
+
+
+@dataclass(frozen=True)
+class DeckProblem:
+    """One thing wrong in a deck file: where it is and what is wrong."""
+
+    file: str
+    card: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.card:
+            where += f": card {self.card}"
+        if self.field:
+            where += f": field '{self.field}'"
+        return f"{where}: {self.message}"
+
+
+class DeckError(ValueError):
+    """A deck file (or a set of them) is invalid; ``problems`` lists every error found."""
+
+    def __init__(self, problems: list[DeckProblem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+class _Collector:
+    def __init__(self, file: str):
+        self.file = file
+        self.problems: list[DeckProblem] = []
+
+    def add(self, card: str, field: str, message: str) -> None:
+        self.problems.append(DeckProblem(self.file, card, field, message))
+
+
+def _check_param(kind: Kind, raw: Mapping[str, Any], field: str, card: str, out: _Collector,
+                 skillsets: set[str] | None) -> dict[str, ParamValue]:
+    params: dict[str, ParamValue] = {}
+    for name in raw:
+        if name in ("kind", "stars"):
+            continue
+        if not any(p.name == name for p in kind.params):
+            allowed = ", ".join(p.name for p in kind.params) or "none"
+            out.add(card, f"{field}.{name}", f"unknown parameter for {kind.name} (allowed: {allowed})")
+    for p in kind.params:
+        where = f"{field}.{p.name}"
+        if p.name not in raw:
+            if p.default is None:
+                out.add(card, where, f"missing required parameter of {kind.name}")
+                continue
+            params[p.name] = p.default
+            continue
+        value = raw[p.name]
+        if p.type == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                out.add(card, where, f"must be an integer, got {value!r}")
+            elif not p.low <= value <= p.high:
+                out.add(card, where, f"must be between {p.low} and {p.high}, got {value}")
+            else:
+                params[p.name] = value
+        elif p.type == "bool":
+            if not isinstance(value, bool):
+                out.add(card, where, f"must be true or false, got {value!r}")
+            else:
+                params[p.name] = value
+        elif p.type == "choice":
+            if value not in p.choices:
+                out.add(card, where, f"must be one of {', '.join(p.choices)}, got {value!r}")
+            else:
+                params[p.name] = value
+        else:  # skillset
+            if not isinstance(value, str):
+                out.add(card, where, f"must be a skillset name or \"own\", got {value!r}")
+            elif value != OWN and skillsets is not None and value.lower() not in skillsets:
+                out.add(card, where, f"unknown skillset {value!r} (known: {', '.join(sorted(skillsets))})")
+            else:
+                params[p.name] = value
+    return params
+
+
+def _parse_card(raw: Any, index: int, skillset: str, out: _Collector,
+                skillsets: set[str] | None) -> CardSpec | None:
+    label = f"#{index + 1}"
+    if not isinstance(raw, dict):
+        out.add(label, "", "must be a table")
+        return None
+    if isinstance(raw.get("id"), str):
+        label = raw["id"]
+    before = len(out.problems)
+    for key in raw:
+        if key not in _CARD_KEYS:
+            out.add(label, key, f"unknown field (allowed: {', '.join(sorted(_CARD_KEYS))})")
+    for key in sorted(_CARD_KEYS):
+        if key not in raw:
+            out.add(label, key, "missing")
+    card_id, name, rank = raw.get("id"), raw.get("name"), raw.get("rank")
+    if "id" in raw and (not isinstance(card_id, str) or not _ID.match(card_id)):
+        out.add(label, "id", f"must be 1-16 letters, digits, '-' or '_' starting with a letter, got {card_id!r}")
+    if "name" in raw and (not isinstance(name, str) or not name.strip()):
+        out.add(label, "name", "must be a non-empty string")
+    if "rank" in raw and (isinstance(rank, bool) or not isinstance(rank, int) or rank not in RANKS):
+        out.add(label, "rank", f"must be an integer from 1 to 6, got {rank!r}")
+    goal = _parse_goal(raw.get("goal"), label, skillset, out, skillsets) if "goal" in raw else None
+    effect = _parse_effect(raw.get("effect"), label, out) if "effect" in raw else None
+    if len(out.problems) > before or goal is None or effect is None:
+        return None
+    assert isinstance(card_id, str) and isinstance(name, str) and isinstance(rank, int)
+    return CardSpec(card_id, name.strip(), skillset, rank, goal, effect)
+
+
+def _parse_kind(raw: Any, field: str, label: str, table: Mapping[str, Kind], out: _Collector) -> Kind | None:
+    if not isinstance(raw, dict):
+        out.add(label, field, "must be a table with a 'kind'")
+        return None
+    kind = raw.get("kind")
+    if not isinstance(kind, str) or kind not in table:
+        out.add(label, f"{field}.kind", f"unknown {field} kind {kind!r} (known: {', '.join(table)})")
+        return None
+    return table[kind]
+
+
+def _parse_goal(raw: Any, label: str, skillset: str, out: _Collector,
+                skillsets: set[str] | None) -> Goal | None:
+    kind = _parse_kind(raw, "goal", label, GOAL_KINDS, out)
+    if kind is None:
+        return None
+    stars = raw.get("stars")
+    before = len(out.problems)
+    if isinstance(stars, bool) or not isinstance(stars, int) or not 1 <= stars <= 3:
+        out.add(label, "goal.stars", f"must be an integer from 1 to 3, got {stars!r}")
+    params = _check_param(kind, raw, "goal", label, out, skillsets)
+    if len(out.problems) > before:
+        return None
+    if params.get("skillset") == OWN:
+        params["skillset"] = skillset
+    elif isinstance(params.get("skillset"), str):
+        params["skillset"] = str(params["skillset"]).capitalize()
+    return Goal(kind.name, params, int(stars))
+
+
+def _parse_effect(raw: Any, label: str, out: _Collector) -> Effect | None:
+    kind = _parse_kind(raw, "effect", label, EFFECT_KINDS, out)
+    if kind is None:
+        return None
+    before = len(out.problems)
+    if "stars" in raw:
+        out.add(label, "effect.stars", "stars belong to the goal")
+    params = _check_param(kind, raw, "effect", label, out, None)
+    if kind.name == "trade" and not params.get("with_hand") and not params.get("between_factions"):
+        out.add(label, "effect", "a trade must allow with_hand or between_factions")
+    if len(out.problems) > before:
+        return None
+    return Effect(kind.name, params)
+
+
+def parse_deck(data: Mapping[str, Any], file: str, skillsets: set[str] | None = None) -> Deck:
+    """Validate one parsed deck table; raise :class:`DeckError` listing every problem.
+
+    ``skillsets`` (lower-case names) is what goal parameters may name; None accepts any name.
+    """
+    out = _Collector(file)
+    for key in data:
+        if key not in _DECK_KEYS:
+            out.add("", key, f"unknown field (allowed: {', '.join(sorted(_DECK_KEYS))})")
+    skillset = data.get("skillset")
+    if not isinstance(skillset, str) or not re.match(r"^[A-Za-z][A-Za-z ]{0,23}$", skillset):
+        out.add("", "skillset", f"must be a name of letters (at most 24), got {skillset!r}")
+        skillset = "?"
+    skillset = skillset.strip().capitalize()
+    for key in ("set", "keyword"):
+        if key in data and not isinstance(data[key], str):
+            out.add("", key, "must be a string")
+    color = data.get("color", "white")
+    if color not in COLORS:
+        out.add("", "color", f"must be one of {', '.join(COLORS)}, got {color!r}")
+    raw_cards = data.get("card")
+    cards: list[CardSpec] = []
+    if not isinstance(raw_cards, list):
+        out.add("", "card", "missing: a deck needs 6 [[card]] tables")
+        raw_cards = []
+    elif len(raw_cards) != DECK_SIZE:
+        out.add("", "card", f"a deck has exactly {DECK_SIZE} cards, found {len(raw_cards)}")
+    for i, raw in enumerate(raw_cards):
+        card = _parse_card(raw, i, skillset, out, skillsets)
+        if card is not None:
+            cards.append(card)
+    seen_ids: dict[str, int] = {}
+    seen_ranks: dict[int, str] = {}
+    for card in cards:
+        if card.id in seen_ids:
+            out.add(card.id, "id", "duplicate id in this deck")
+        seen_ids[card.id] = 1
+        if card.rank in seen_ranks:
+            out.add(card.id, "rank", f"rank {card.rank} is also used by {seen_ranks[card.rank]}")
+        seen_ranks[card.rank] = card.id
+    if len(cards) == DECK_SIZE and not out.problems and set(seen_ranks) != set(RANKS):
+        out.add("", "card", "the six cards must have ranks 1 to 6")
+    if out.problems:
+        raise DeckError(out.problems)
+    keyword = str(data.get("keyword", ""))
+    return Deck(skillset, str(data.get("set", "")), keyword, str(color),
+                tuple(sorted(cards, key=lambda c: c.rank)), file)
+
+
+def _read_toml(path: str, text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DeckError([DeckProblem(path, "", "", f"not valid TOML: {exc}")]) from None
+
+
+def _raw_skillset(data: Mapping[str, Any]) -> str | None:
+    name = data.get("skillset")
+    return name.strip().lower() if isinstance(name, str) else None
+
+
+def load_decks(sources: Iterable[tuple[str, str]]) -> dict[str, Deck]:
+    """Validate ``(file name, TOML text)`` pairs as one catalogue; all or nothing.
+
+    Goal parameters may name any skillset of the catalogue; skillset names and card ids must be
+    unique across it. Raises :class:`DeckError` with every problem found.
+    """
+    problems: list[DeckProblem] = []
+    parsed: list[tuple[str, dict[str, Any]]] = []
+    for path, text in sources:
+        try:
+            parsed.append((path, _read_toml(path, text)))
+        except DeckError as exc:
+            problems.extend(exc.problems)
+    known = {name for _, data in parsed if (name := _raw_skillset(data))}
+    decks: dict[str, Deck] = {}
+    card_files: dict[str, str] = {}
+    for path, data in parsed:
+        try:
+            deck = parse_deck(data, path, known)
+        except DeckError as exc:
+            problems.extend(exc.problems)
+            continue
+        if deck.key in decks:
+            problems.append(DeckProblem(path, "", "skillset",
+                                        f"skillset {deck.skillset} is also defined in {decks[deck.key].source}"))
+            continue
+        for card in deck.cards:
+            if card.id in card_files:
+                problems.append(DeckProblem(path, card.id, "id", f"duplicate id: also in {card_files[card.id]}"))
+            card_files[card.id] = path
+        decks[deck.key] = deck
+    if problems:
+        raise DeckError(problems)
+    return decks
+
+
+def builtin_sources() -> list[tuple[str, str]]:
+    """The nine decks shipped with the package, as (name, text) pairs."""
+    folder = resources.files("converge.cards") / "decks"
+    return sorted((f"decks/{f.name}", f.read_text(encoding="utf-8"))
+                  for f in folder.iterdir() if f.name.endswith(".toml"))
+
+
+def dir_sources(path: str | Path) -> list[tuple[str, str]]:
+    """Every ``*.toml`` file of a folder (or one file), as (path, text) pairs."""
+    p = Path(path)
+    if p.is_file():
+        files = [p]
+    elif p.is_dir():
+        files = sorted(p.glob("*.toml"))
+        if not files:
+            raise DeckError([DeckProblem(str(p), "", "", "no *.toml deck files in this folder")])
+    else:
+        raise DeckError([DeckProblem(str(p), "", "", "no such file or folder")])
+    out = []
+    for f in files:
+        try:
+            out.append((str(f), f.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DeckError([DeckProblem(str(f), "", "", f"cannot read: {exc}")]) from None
+    return out
+
+
+_CACHE: dict[tuple[str, ...], dict[str, Deck]] = {}
+
+
+def load_catalog(deck_dirs: Iterable[str | Path] = ()) -> dict[str, Deck]:
+    """The built-in decks plus those in ``deck_dirs`` (a user deck may not reuse a built-in name).
+
+    >>> sorted(load_catalog())[:3]
+    ['alchemist', 'archivist', 'astropath']
+    """
+    dirs = [str(d) for d in deck_dirs]
+    if not dirs:  # only the read-only built-ins are cached: user files may change between loads
+        if () not in _CACHE:
+            _CACHE[()] = load_decks(builtin_sources())
+        return _CACHE[()]
+    sources = builtin_sources()
+    for d in dirs:
+        sources.extend(dir_sources(d))
+    return load_decks(sources)

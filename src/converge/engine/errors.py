@@ -1,0 +1,26 @@
+"""The engine's precise exceptions. All are ``ValueError``s: each means the caller's input was wrong."""
+
+from __future__ import annotations
+
+
+class ConvergeError(ValueError):
+    """Base class of every error the engine raises for bad input."""
+
+
+class IllegalActionError(ConvergeError):
+    """An action that is not legal now; the state is left unchanged.
+
+    The message says what was wrong without revealing anything hidden from the acting player.
+    """
+
+
+class PlaysetError(ConvergeError):
+    """A playset that is not three different known skillsets."""
+
+
+class PositionError(ConvergeError):
+    """A position document that does not describe a legal state."""
+
+
+class RecordError(ConvergeError):
+    """A match record that is malformed or does not replay."""

@@ -1,0 +1,55 @@
+"""Shared test helpers: set up exact states through the public position format."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from converge import Match
+from converge.engine.playset import NUM_CARDS, Playset
+
+CATALYSTS = ["alchemist", "mechanist", "archivist"]
+
+
+def setup(playset: list[str] | None = None, *, hands: tuple[list[str], list[str]] = ([], []),
+          factions: tuple[list[str], list[str]] = ([], []), goals: list[str] | None = None,
+          discard: list[str] | None = None, deck: list[str] | None = None, artifact: str | None = None,
+          holder: int = 0, to_play: int | None = None, **extra: Any) -> Match:
+    """A match at the start of a play with exactly the given zones.
+
+    Cards not named go to the deck (after ``deck``, which is top first), except that the first
+    unnamed card becomes the artifact when ``artifact`` is not given.
+    """
+    names = playset or CATALYSTS
+    ps = Playset.from_names(names)
+    named = [*hands[0], *hands[1], *factions[0], *factions[1], *(goals or []), *(discard or []),
+             *(deck or [])]
+    if artifact:
+        named.append(artifact)
+    rest = [ps.card_ids[c] for c in range(NUM_CARDS) if ps.card_ids[c] not in named]
+    if artifact is None:
+        artifact, rest = rest[0], rest[1:]
+    doc: dict[str, Any] = {
+        "playset": names, "seed": 0, "artifact_holder": holder, "lead": holder,
+        "to_play": holder if to_play is None else to_play,
+        "hands": [list(hands[0]), list(hands[1])], "factions": [list(factions[0]), list(factions[1])],
+        "goals": list(goals or []), "discard": list(discard or []), "deck": list(deck or []) + rest,
+        "artifact": artifact,
+    }
+    doc.update(extra)
+    return Match.from_position(doc)
+
+
+def play(match: Match, *moves: str) -> Match:
+    """Apply readable moves in order (each must be legal)."""
+    for move in moves:
+        match.apply(move)
+    return match
+
+
+def zones_of(match: Match) -> list[int]:
+    """Every card id in every zone, the resolving card included (for the 'exactly one zone' check)."""
+    cards = [*match.hands[0], *match.hands[1], *match.deck, match.artifact, *match.discard, *match.goals,
+             *match.factions[0], *match.factions[1]]
+    if match.active >= 0 and match.active not in cards:
+        cards.append(match.active)
+    return cards
