@@ -2,8 +2,9 @@
 
 >>> from converge import Match
 >>> m = Match.new(["protector", "searcher", "merchant"], seed=1)
->>> sorted(m.observation(m.current_player))[:3]
-['artifact_holder', 'current_player', 'deck_size']
+>>> obs = m.observation(m.current_player)
+>>> len(obs["hand"]), obs["hand_sizes"], obs["deck_size"]
+(3, [3, 3], 10)
 """
 
 from converge.engine import (

@@ -46,7 +46,7 @@ def action_to_string(action: int, card_ids: tuple[str, ...], skillsets: tuple[st
     raise IllegalActionError(f"action {action!r} is outside the action space 0..{NUM_ACTIONS - 1}")
 
 
-def string_to_action(text: str, index_of: dict[str, int], skillsets: tuple[str, ...]) -> int:
+def string_to_action(text: object, index_of: dict[str, int], skillsets: tuple[str, ...]) -> int:
     """Parse a readable action (case-insensitive; a leading verb such as 'play' is allowed)."""
     if not isinstance(text, str):
         raise IllegalActionError(f"an action string must be text, got {type(text).__name__}")

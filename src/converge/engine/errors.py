@@ -15,7 +15,7 @@ class IllegalActionError(ConvergeError):
 
 
 class PlaysetError(ConvergeError):
-    """A playset that is not three different known skillsets."""
+    """A playset that is not three different known skillsets, or a bad match setting (seed, start)."""
 
 
 class PositionError(ConvergeError):

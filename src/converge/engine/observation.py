@@ -67,9 +67,9 @@ def _decision(match: Match, viewer: int) -> dict[str, Any] | None:
     return out
 
 
-def observe(match: Match, viewer: int) -> dict[str, Any]:
+def observe(match: Match, viewer: object) -> dict[str, Any]:
     """Build the observation of ``viewer`` (0 or 1; -1 for a spectator). JSON-serialisable."""
-    if viewer not in (-1, 0, 1):
+    if isinstance(viewer, bool) or viewer not in (-1, 0, 1) or not isinstance(viewer, int):
         raise ValueError(f"a viewer is player 0, player 1 or -1 (spectator), got {viewer!r}")
     ps = match.playset
     ids = ps.card_ids

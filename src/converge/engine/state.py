@@ -81,6 +81,16 @@ def longest_run(per_rank: list[int]) -> int:
     return best
 
 
+def shuffled_deal(seed: int, round_no: int) -> list[int]:
+    """The seeded order of the 18 cards for a round (Fisher-Yates driven by ``Random.random``)."""
+    rand = random.Random(seed * 4 + round_no).random
+    order = list(range(NUM_CARDS))
+    for i in range(NUM_CARDS - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
 class Match:
     """A whole match of Converge: up to three rounds, each dealt afresh from the playset's 18 cards.
 
@@ -138,17 +148,20 @@ class Match:
 
     # ------------------------------------------------------------------ creation
 
-    def __init__(self, playset: Playset | Sequence[str] | None = None, seed: int = 0,
-                 start: str | int = "random", deck_dirs: Iterable[str] = ()) -> None:
+    # Public entry points take ``object`` and check types themselves, so that bad input gets a
+    # precise ConvergeError (not a TypeError) also when this module is compiled by mypyc.
+    def __init__(self, playset: object = None, seed: object = 0, start: object = "random",
+                 deck_dirs: Iterable[str] = ()) -> None:
         """Start a match; see :meth:`new`. ``Match()`` with no playset is a blank for internal use."""
         if playset is None:
             return
         if not isinstance(playset, Playset):
-            if isinstance(playset, str) or len(playset) != 3:
+            if (not isinstance(playset, (list, tuple)) or len(playset) != 3
+                    or not all(isinstance(n, str) for n in playset)):
                 raise PlaysetError("a playset is three skillset names, e.g. alchemist,mechanist,archivist")
             playset = Playset.from_names(playset, deck_dirs)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise PlaysetError(f"the seed must be an integer, got {seed!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise PlaysetError(f"the seed must be an integer from 0 to 2**63-1, got {seed!r}")
         setting = str(start)
         if setting not in ("random", "0", "1"):
             raise PlaysetError(f"start must be 'random', 0 or 1, got {start!r}")
@@ -184,9 +197,7 @@ class Match:
     def _start_round(self, holder: int) -> None:
         """M3: shuffle the 18 cards (seeded per round) and deal."""
         self.round_no += 1
-        order = list(range(NUM_CARDS))
-        random.Random(f"converge:{self.seed}:round:{self.round_no}").shuffle(order)
-        self._deal(order, holder)
+        self._deal(shuffled_deal(self.seed, self.round_no), holder)
 
     def _deal(self, order: list[int], holder: int) -> None:
         ps = self.playset
@@ -458,7 +469,7 @@ class Match:
 
     # ------------------------------------------------------------------ applying actions
 
-    def apply(self, action: int | str, player: int | None = None) -> None:
+    def apply(self, action: object, player: object = None) -> None:
         """Apply one decision of the current player; raise :class:`IllegalActionError` if it is not legal.
 
         ``action`` is an id or its readable string. When ``player`` is given it must be the current
@@ -753,11 +764,13 @@ class Match:
 
     # ------------------------------------------------------------------ actions as text
 
-    def action_to_string(self, action: int) -> str:
+    def action_to_string(self, action: object) -> str:
         """The readable form of an action id: a card id, a mode, a skillset or ``done``."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"an action id is an integer, got {type(action).__name__}")
         return action_to_string(action, self.playset.card_ids, self.playset.skillsets)
 
-    def parse_action(self, text: str) -> int:
+    def parse_action(self, text: object) -> int:
         """The action id of a readable action; raises :class:`IllegalActionError` if unreadable."""
         return string_to_action(text, self.playset.index_of, self.playset.skillsets)
 
@@ -769,7 +782,7 @@ class Match:
 
     # ------------------------------------------------------------------ views
 
-    def observation(self, player: int) -> dict[str, Any]:
+    def observation(self, player: object) -> dict[str, Any]:
         """The redacted, JSON-serialisable view of ``player`` (I1-I3). The only door to the state."""
         from converge.engine.observation import observe
 
@@ -809,11 +822,14 @@ class Match:
 
         return from_position(doc, deck_dirs)
 
-    def random_playout(self, rng: random.Random) -> None:
-        """Play uniformly random legal actions to the end of the match (for benchmarks and search)."""
-        legal_actions, apply, choice = self.legal_actions, self._apply, rng.choice
-        while self.phase != OVER:
-            apply(choice(legal_actions()))
+    def random_playout(self, rng: random.Random, rounds: int = MAX_ROUNDS) -> None:
+        """Play uniformly random legal actions until the match ends or ``rounds`` more rounds have
+        ended (for benchmarks and search). ``rng.random`` alone drives it, for speed."""
+        stop_at = len(self.round_results) + rounds
+        rand = rng.random
+        while self.phase != OVER and len(self.round_results) < stop_at:
+            legal = self.legal_actions()
+            self._apply(legal[int(rand() * len(legal))])
 
     def __repr__(self) -> str:
         return (f"<Match {'/'.join(self.playset.names())} round {self.round_no} wins {self.round_wins} "

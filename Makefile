@@ -1,0 +1,38 @@
+# `make play` and `make test` do all the set-up on a fresh machine: a virtual environment in
+# .venv, the package built (its engine compiled with mypyc) and installed with its test tools.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml setup.py | cksum | cut -d' ' -f1)
+SOURCES := $(shell find src -name '*.py' -o -name '*.toml' -o -name '*.typed')
+# The rules tests also run against the pure-Python engine (the source mypy checks).
+PURE_TESTS := tests/test_rules.py tests/test_goals.py tests/test_effects.py tests/test_convert.py \
+              tests/test_illegal_input.py tests/test_records.py
+
+.PHONY: play test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml setup.py $(SOURCES)
+	$(BIN)/python -m pip install -q ".[test]"
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/converge play
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/python -m pytest
+	PYTHONPATH=src CONVERGE_PURE=1 $(BIN)/python -m pytest $(wildcard $(PURE_TESTS))
+
+bench: $(STAMP)
+	$(BIN)/converge bench
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info

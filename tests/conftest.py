@@ -1,0 +1,34 @@
+"""Guard against testing a stale install: the package is installed (not editable) by `make test`."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+import converge
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "converge"
+
+
+def _digest(root: Path) -> str:
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*")):
+        if f.suffix in (".py", ".toml") and "__pycache__" not in f.parts:
+            h.update(str(f.relative_to(root)).encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    installed = Path(converge.__file__).resolve().parent
+    if installed != SRC and _digest(installed) != _digest(SRC):
+        pytest.exit(f"the installed converge ({installed}) differs from src/: run `make test`, which "
+                    "reinstalls it", returncode=2)
+
+
+@pytest.fixture(scope="session")
+def engine_is_pure() -> bool:
+    return os.environ.get("CONVERGE_PURE") == "1"

@@ -1,0 +1,33 @@
+"""The examples in docstrings and in the README run and give what they show."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+MODULES = ["converge", "converge.cards.registry", "converge.cards.loader", "converge.engine.playset",
+           "converge.engine.actions", "converge.engine.state"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
+def test_readme_python_examples() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```pycon\n(.*?)```", readme, flags=re.S)
+    assert blocks, "the README shows the engine API with pycon examples"
+    namespace: dict[str, object] = {}  # the blocks continue one session, as a reader would type them
+    for block in blocks:
+        test = doctest.DocTestParser().get_doctest(block, namespace, "README", "README.md", 0)
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+        runner.run(test, clear_globs=False)
+        namespace.update(test.globs)
+        assert runner.failures == 0, block
