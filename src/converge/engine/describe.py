@@ -30,6 +30,10 @@ def decision_prompt(match: Match) -> str:
 
     if match.phase == s.OVER:
         return "the match is over"
+    if match.phase == s.DEAL:
+        return "chance: the next card of the deal"
+    if match.phase == s.START:
+        return "chance: who holds the artifact in round 1"
     who = f"player {match.player}"
     if match.phase == s.SELECT:
         return f"{who}: choose a card from your hand to play"

@@ -154,6 +154,7 @@ def from_position(doc: Any, deck_dirs: Iterable[str] = ()) -> Match:
     m.history = []
     m.winner = -1
     m.log_events = True
+    m.chance, m.dealt, m.deal_holder = False, [], -1
     m.turn_no = _int(doc, "turn", 1, 1000, 1)
     m.hands = [zones["hands[0]"], zones["hands[1]"]]
     m.factions = [zones["factions[0]"], zones["factions[1]"]]

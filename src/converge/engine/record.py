@@ -28,7 +28,7 @@ def to_record(match: Match, start: dict[str, Any] | None = None) -> dict[str, An
     """The record of ``match`` (``start``: the position it began from, if not a fresh deal)."""
     out: dict[str, Any] = {
         "format": FORMAT, "version": 1, "playset": match.playset.names(), "seed": match.seed,
-        "start": match.start_setting, "decks": match.playset.digest,
+        "start": match.start_setting, "decks": match.playset.digest, "chance": match.chance,
         "actions": list(match.history),
     }
     if start is not None:
@@ -38,7 +38,7 @@ def to_record(match: Match, start: dict[str, Any] | None = None) -> dict[str, An
     if replay is None:
         from converge.engine.state import Match as _Match
 
-        replay = _Match(match.playset, match.seed, match.start_setting)
+        replay = _Match(match.playset, match.seed, match.start_setting, (), match.chance)
     replay.log_events = False
     for a in match.history:
         moves.append(replay.action_to_string(a))
@@ -61,7 +61,7 @@ def start_of(doc: dict[str, Any], deck_dirs: Iterable[str] = ()) -> Match:
         playset = doc.get("playset")
         if not isinstance(playset, list) or not all(isinstance(n, str) for n in playset):
             raise RecordError("record field 'playset' must be a list of three skillset names")
-        return Match(playset, seed, doc.get("start", "random"), deck_dirs)
+        return Match(playset, seed, doc.get("start", "random"), deck_dirs, doc.get("chance", False) is True)
     except RecordError:
         raise
     except ConvergeError as exc:

@@ -47,6 +47,11 @@ SELECT = 0  # the current player chooses a card from hand
 MODE = 1  # ... then how to play it
 EFFECT = 2  # ... then the decisions of its discard effect
 OVER = 3  # the match is over
+DEAL = 4  # chance mode: the next card of the deal order is drawn
+START = 5  # chance mode: who holds the artifact in round 1 is drawn
+
+#: The "player" of a chance node (chance mode only; see :meth:`Match.new`).
+CHANCE = -2
 
 # Steps inside an effect
 STEP_TARGET = 0
@@ -104,7 +109,7 @@ class Match:
         "skill", "rank", "guard", "recalled", "temp", "round_no", "round_wins", "round_results", "holder",
         "lead", "turn_step", "turn_no", "phase", "player", "active", "src", "eff", "eff_code", "eff_args",
         "step", "remaining", "pending", "picked", "revealed", "events", "history", "winner",
-        "round_first_holder", "log_events",
+        "round_first_holder", "log_events", "chance", "dealt", "deal_holder",
     )
 
     playset: Playset
@@ -145,13 +150,16 @@ class Match:
     winner: int
     round_first_holder: list[int]
     log_events: bool
+    chance: bool
+    dealt: list[int]
+    deal_holder: int
 
     # ------------------------------------------------------------------ creation
 
     # Public entry points take ``object`` and check types themselves, so that bad input gets a
     # precise ConvergeError (not a TypeError) also when this module is compiled by mypyc.
     def __init__(self, playset: object = None, seed: object = 0, start: object = "random",
-                 deck_dirs: Iterable[str] = ()) -> None:
+                 deck_dirs: Iterable[str] = (), chance: object = False) -> None:
         """Start a match; see :meth:`new`. ``Match()`` with no playset is a blank for internal use."""
         if playset is None:
             return
@@ -177,26 +185,59 @@ class Match:
         self.winner = -1
         self.log_events = True
         self.turn_no = 0
+        self.chance = chance is True
+        self.dealt = []
+        self.deal_holder = -1
+        self._clear_zones()
+        if self.chance and setting == "random":
+            self.phase, self.player = START, CHANCE
+            return
         first = random.Random(f"converge:{seed}:start").randrange(2) if setting == "random" else int(setting)
         self._start_round(first)
 
     @classmethod
     def new(cls, playset: Playset | Sequence[str], seed: int = 0, start: str | int = "random",
-            deck_dirs: Iterable[str] = ()) -> Match:
+            deck_dirs: Iterable[str] = (), chance: bool = False) -> Match:
         """Start a match.
 
         ``playset`` is a :class:`Playset` or three skillset names. ``start`` says who holds the
         artifact in round 1 (M2): ``"random"`` (drawn from the seed), or ``0``/``1``, the player who
         most recently lost a game.
 
+        With ``chance=True`` the seed is not used: every random event is a *chance node*
+        (:attr:`current_player` is :data:`CHANCE`) whose outcome is applied as an action — the
+        round-1 artifact holder (when ``start`` is random), then each card of the deal order in turn
+        (hands, artifact, discard, deck; the last card is forced). Frameworks such as OpenSpiel use it.
+
         >>> Match.new(["delver", "astropath", "healer"], seed=3, start=1).holder
         1
         """
-        return cls(playset, seed, start, deck_dirs)
+        return cls(playset, seed, start, deck_dirs, chance)
+
+    def _clear_zones(self) -> None:
+        self.hands = [[], []]
+        self.deck, self.discard, self.goals, self.factions = [], [], [], [[], []]
+        self.artifact = -1
+        self.skill = list(self.playset.printed_skill)
+        self.rank = list(self.playset.printed_rank)
+        self.guard = [-1] * NUM_CARDS
+        self.recalled = [0] * NUM_CARDS
+        self.temp, self.picked, self.revealed = [], [], []
+        self.holder = self.lead = -1
+        self.turn_step = 0
+        self.active = self.src = self.eff = self.pending = self.eff_code = -1
+        self.eff_args = ()
+        self.step = self.remaining = 0
 
     def _start_round(self, holder: int) -> None:
-        """M3: shuffle the 18 cards (seeded per round) and deal."""
+        """M3: shuffle the 18 cards (seeded per round, or drawn at chance nodes) and deal."""
         self.round_no += 1
+        if self.chance:
+            self._clear_zones()
+            self.phase, self.player = DEAL, CHANCE
+            self.dealt = []
+            self.deal_holder = holder
+            return
         self._deal(shuffled_deal(self.seed, self.round_no), holder)
 
     def _deal(self, order: list[int], holder: int) -> None:
@@ -233,6 +274,18 @@ class Match:
     def current_player(self) -> int:
         """The player to decide now (0 or 1), or -1 when the match is over."""
         return -1 if self.phase == OVER else self.player
+
+    @property
+    def is_chance_node(self) -> bool:
+        """True when the next action is a chance outcome (chance mode only)."""
+        return self.phase == DEAL or self.phase == START
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The outcomes of the current chance node with their probabilities (all equally likely)."""
+        if not self.is_chance_node:
+            return []
+        legal = self.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
 
     @property
     def is_terminal(self) -> bool:
@@ -283,6 +336,9 @@ class Match:
         m.history = self.history[:]
         m.winner = self.winner
         m.log_events = self.log_events
+        m.chance = self.chance
+        m.dealt = self.dealt[:]
+        m.deal_holder = self.deal_holder
         return m
 
     # ------------------------------------------------------------------ turn flow
@@ -388,6 +444,10 @@ class Match:
             return [DISCARD, DECLARE, MINE, THEIRS]
         if phase == EFFECT:
             return self._effect_actions()
+        if phase == DEAL:
+            return [c for c in range(NUM_CARDS) if c not in self.dealt]
+        if phase == START:
+            return [0, 1]
         return []
 
     def _movable(self, card: int, player: int) -> bool:
@@ -502,8 +562,15 @@ class Match:
             self.phase = MODE
         elif phase == MODE:
             self._play_mode(action)
-        else:
+        elif phase == EFFECT:
             self._effect_step(action)
+        elif phase == DEAL:
+            self.dealt.append(action)
+            if len(self.dealt) == NUM_CARDS - 1:
+                self.dealt.extend(c for c in range(NUM_CARDS) if c not in self.dealt)
+                self._deal(self.dealt[:], self.deal_holder)
+        else:  # START
+            self._start_round(action)
 
     def _play_mode(self, mode: int) -> None:
         p, c = self.player, self.active
