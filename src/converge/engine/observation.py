@@ -101,6 +101,11 @@ def observe(match: Match, viewer: object) -> dict[str, Any]:
         "goals": [ids[c] for c in match.goals],
         "factions": [[_in_play(match, c) for c in f] for f in match.factions],
         "recalled": [ids[c] for c in range(len(ids)) if match.recalled[c]],
+        "known_opponent_hand": ([ids[c] for c in sorted(match.hands[1 - viewer]) if match.known[c] >> viewer & 1]
+                                if viewer >= 0 else []),
+        "known_deck": ([{"id": ids[c], "from_top": depth}
+                        for depth, c in enumerate(reversed(match.deck)) if match.known[c] >> viewer & 1]
+                       if viewer >= 0 else []),
         "scores": [s0, s1],
         "score_breakdown": match.score_breakdown(viewer),
         "events": events,

@@ -162,6 +162,10 @@ def from_position(doc: Any, deck_dirs: Iterable[str] = ()) -> Match:
     m.discard = zones["discard"]
     m.goals = zones["goals"]
     m.artifact = zones["artifact"][0]
+    m.known = [0] * NUM_CARDS
+    for player in (0, 1):
+        for c in m.hands[player]:
+            m.known[c] = 1 << player
     m.skill = list(ps.printed_skill)
     m.rank = list(ps.printed_rank)
     m.guard = [-1] * NUM_CARDS

@@ -109,7 +109,7 @@ class Match:
         "skill", "rank", "guard", "recalled", "temp", "round_no", "round_wins", "round_results", "holder",
         "lead", "turn_step", "turn_no", "phase", "player", "active", "src", "eff", "eff_code", "eff_args",
         "step", "remaining", "pending", "picked", "revealed", "events", "history", "winner",
-        "round_first_holder", "log_events", "chance", "dealt", "deal_holder",
+        "round_first_holder", "log_events", "chance", "dealt", "deal_holder", "known",
     )
 
     playset: Playset
@@ -153,6 +153,7 @@ class Match:
     chance: bool
     dealt: list[int]
     deal_holder: int
+    known: list[int]  # per card, bit p set: player p knows where it is (only read for hidden zones)
 
     # ------------------------------------------------------------------ creation
 
@@ -218,6 +219,7 @@ class Match:
         self.hands = [[], []]
         self.deck, self.discard, self.goals, self.factions = [], [], [], [[], []]
         self.artifact = -1
+        self.known = [0] * NUM_CARDS
         self.skill = list(self.playset.printed_skill)
         self.rank = list(self.playset.printed_rank)
         self.guard = [-1] * NUM_CARDS
@@ -243,6 +245,10 @@ class Match:
     def _deal(self, order: list[int], holder: int) -> None:
         ps = self.playset
         self.hands = [order[0:3], order[3:6]]
+        self.known = [0] * NUM_CARDS
+        for p in (0, 1):
+            for c in self.hands[p]:
+                self.known[c] = 1 << p
         self.artifact = order[6]
         self.discard = [order[7]]
         self.deck = order[8:]  # the top of the deck is the end of the list
@@ -339,6 +345,67 @@ class Match:
         m.chance = self.chance
         m.dealt = self.dealt[:]
         m.deal_holder = self.deal_holder
+        m.known = self.known[:]
+        return m
+
+    def hidden_from(self, player: int) -> list[int]:
+        """The cards whose place ``player`` does not know: in the opponent's hand, the deck or the
+        artifact (and the opponent's chosen card before its mode is chosen). Sorted."""
+        bit = 1 << player
+        opp = 1 - player
+        out = [c for c in self.hands[opp] if not self.known[c] & bit]
+        out += [c for c in self.deck if not self.known[c] & bit]
+        if self.artifact >= 0:
+            out.append(self.artifact)
+        if self.phase == MODE and self.player == opp:
+            out.append(self.active)
+        out.sort()
+        return out
+
+    def sample_world(self, player: int, rng: random.Random) -> Match:
+        """A copy in which everything ``player`` does not know is dealt again at random.
+
+        The copy agrees with ``observation(player)``: cards in public zones, the player's hand, and
+        every card whose place the player knows (recalled or traded into the opponent's hand, seen by
+        a Search) stay; the other hidden cards are shuffled among their places, and the seed of later
+        rounds is redrawn. It depends only on what the player knows and on ``rng``, so two matches
+        with the same observation give the same worlds. The copy has no event log or history.
+        For information-set search (a bot's determinisation, OpenSpiel's resample_from_infostate).
+        """
+        m = self.clone()
+        m.events = []
+        m.history = []
+        m.log_events = False
+        m.seed = int(rng.random() * 2**62)
+        hidden = self.hidden_from(player)
+        if not hidden:
+            return m
+        rand = rng.random
+        for i in range(len(hidden) - 1, 0, -1):
+            j = int(rand() * (i + 1))
+            hidden[i], hidden[j] = hidden[j], hidden[i]
+        bit = 1 << player
+        opp = 1 - player
+        k = 0
+        hand = m.hands[opp]
+        for i in range(len(hand)):
+            if not m.known[hand[i]] & bit:
+                hand[i] = hidden[k]
+                k += 1
+        hand.sort()
+        for i in range(len(m.deck)):
+            if not m.known[m.deck[i]] & bit:
+                m.deck[i] = hidden[k]
+                k += 1
+        if m.artifact >= 0:
+            m.artifact = hidden[k]
+            k += 1
+        if m.phase == MODE and m.player == opp:
+            m.active = hidden[k]
+        for c in hidden:
+            m.known[c] = 0
+        for c in m.hands[opp]:
+            m.known[c] |= 1 << opp
         return m
 
     # ------------------------------------------------------------------ turn flow
@@ -386,6 +453,7 @@ class Match:
             if self.deck:
                 c = self.deck.pop()
                 self.hands[p].append(c)
+                self.known[c] |= 1 << p
                 self._log("draw", -1, p)
                 self._log("drew", p, p, c)
         if not self.hands[0] and not self.hands[1]:  # T8
@@ -603,6 +671,7 @@ class Match:
             self.revealed = self.deck[len(self.deck) - depth:][::-1]  # top first
             self._log("search", -1, self.player, -1, depth)
             for i, c in enumerate(self.revealed):
+                self.known[c] = 1 << self.player  # the opponent no longer knows which one is taken
                 self._log("saw", self.player, self.player, c, i)
         self._continue_effect()
 
@@ -663,6 +732,7 @@ class Match:
             else:
                 self.discard.remove(action)
             self.hands[p].append(action)
+            self.known[action] = 3
             self.recalled[action] = 1
             self._log("recall", -1, p, action, 0 if f < 0 else 1, f)
             self.remaining -= 1
@@ -729,6 +799,7 @@ class Match:
             self._leave_play(second)
             self.factions[f].append(first)
             hand.append(second)
+            self.known[second] = 3
             self._log("trade", -1, p, first, second, f)
         else:  # two cards change factions
             fa, fb = self._faction_of(first), self._faction_of(second)

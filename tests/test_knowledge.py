@@ -1,0 +1,97 @@
+"""What each player knows of the hidden cards, and worlds sampled consistently with it (I2)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from converge import Match
+from converge.engine.playset import all_playsets
+from tests.helpers import setup
+
+ENGINES = ["protector", "searcher", "merchant"]
+
+
+def _hidden_places(m: Match, player: int) -> tuple[list[int], list[int], int]:
+    return sorted(m.hands[1 - player]), list(m.deck), m.artifact
+
+
+def test_recalled_card_is_known_in_the_opponents_hand() -> None:
+    m = setup(hands=(["ARC1", "ALC2"], ["MEC3"]), discard=["ALC5"])
+    m.apply("ARC1")
+    m.apply("discard")
+    m.apply("ALC5")  # player 0 recalls ALC5 from the discard pile: public
+    obs = m.observation(1)
+    assert obs["known_opponent_hand"] == ["ALC5"]
+    assert "ALC2" not in json.dumps(obs)
+
+
+def test_search_shows_the_searcher_the_deck_it_put_back_and_no_one_else() -> None:
+    m = setup(ENGINES, hands=(["SEA2", "PRO1"], ["MER1"]), deck=["PRO6", "MER5", "SEA6", "PRO4"])
+    m.apply("SEA2")
+    m.apply("discard")  # Search 3: PRO6, MER5, SEA6
+    m.apply("MER5")
+    mine = m.observation(0)
+    assert mine["known_deck"] == [{"id": "PRO6", "from_top": 0}, {"id": "SEA6", "from_top": 1}]
+    assert m.observation(1)["known_deck"] == []
+    assert "PRO6" not in json.dumps(m.observation(1))
+
+
+def test_a_card_the_searcher_saw_drawn_by_the_opponent_is_known_in_their_hand() -> None:
+    m = setup(ENGINES, hands=(["SEA2", "PRO1"], ["MER1", "MER2"]), deck=["PRO6", "MER5", "SEA6", "PRO4"])
+    m.apply("SEA2")
+    m.apply("discard")  # Search 3: PRO6, MER5, SEA6
+    m.apply("PRO6")
+    m.apply("MER1")
+    m.apply("declare")  # no score: player 0 draws MER5, then player 1 draws SEA6, both seen by the search
+    assert "MER5" in m.observation(0)["hand"]
+    assert m.observation(0)["known_opponent_hand"] == ["SEA6"]
+    assert m.observation(1)["known_opponent_hand"] == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(all_playsets()), st.integers(0, 2**32), st.integers(0, 2**32), st.data())
+def test_sampled_world_agrees_with_the_players_observation(playset: tuple[str, str, str], seed: int,
+                                                           world_seed: int, data: st.DataObject) -> None:
+    m = Match.new(list(playset), seed=seed)
+    rng = random.Random(seed)
+    steps = data.draw(st.integers(0, 60))
+    for _ in range(steps):
+        if m.is_terminal:
+            return
+        m.apply(rng.choice(m.legal_actions()))
+    if m.is_terminal:
+        return
+    p = m.current_player
+    world = m.sample_world(p, random.Random(world_seed))
+    mine, theirs = m.observation(p), world.observation(p)
+    mine.pop("events")
+    theirs.pop("events")
+    assert mine == theirs
+    assert sorted(world.hands[1 - p] + world.deck + [world.artifact]) == sorted(
+        m.hands[1 - p] + m.deck + [m.artifact])
+    assert world.history == [] and world.events == []
+    # the world plays on to the end without error
+    world.random_playout(random.Random(world_seed))
+    assert world.is_terminal
+
+
+def test_same_observation_gives_the_same_sampled_world() -> None:
+    """Two states that differ only in cards hidden from player 0 sample identical worlds for player 0."""
+    a = setup(hands=(["ALC1", "MEC2"], ["ARC3", "ARC4"]), deck=["ALC6", "MEC6", "ARC6"], artifact="MEC5")
+    b = setup(hands=(["ALC1", "MEC2"], ["MEC6", "MEC5"]), deck=["ARC4", "ALC6", "ARC3"], artifact="ARC6")
+    assert a.observation(0) == b.observation(0)
+    wa, wb = a.sample_world(0, random.Random(3)), b.sample_world(0, random.Random(3))
+    assert _hidden_places(wa, 0) == _hidden_places(wb, 0)
+    assert wa.seed == wb.seed
+    assert _hidden_places(a, 0) != _hidden_places(b, 0)
+
+
+def test_sampled_world_redraws_what_is_hidden() -> None:
+    m = setup(hands=(["ALC1", "MEC2"], ["ARC3", "ARC4"]))
+    worlds = {tuple(m.sample_world(0, random.Random(s)).hands[1]) for s in range(30)}
+    assert len(worlds) > 5
+    assert all(set(w).isdisjoint({0, 7}) for w in worlds)  # never player 0's own cards
