@@ -53,3 +53,23 @@ def zones_of(match: Match) -> list[int]:
     if match.active >= 0 and match.active not in cards:
         cards.append(match.active)
     return cards
+
+
+def others(playset: list[str] | None, *used: str) -> list[str]:
+    """The card ids of ``playset`` (catalogue order) not among ``used``: to place every card by hand."""
+    ps = Playset.from_names(playset or CATALYSTS)
+    return [cid for cid in ps.card_ids if cid not in used]
+
+
+def in_play(match: Match, card: str, viewer: int = -1) -> dict[str, Any]:
+    """The observation entry of ``card`` in a faction, as ``viewer`` sees it (-1: a spectator)."""
+    for faction in match.observation(viewer)["factions"]:
+        for entry in faction:
+            if entry["id"] == card:
+                return dict(entry)
+    raise AssertionError(f"{card} is not in a faction")
+
+
+def ids(match: Match, cards: list[int]) -> list[str]:
+    """Card ids of a list of card numbers."""
+    return [match.playset.card_ids[c] for c in cards]

@@ -64,7 +64,7 @@ def string_to_action(text: object, index_of: dict[str, int], skillsets: tuple[st
     for i, name in enumerate(skillsets):
         if name.lower() == word:
             return SKILLSET_0 + i
-    if word.isdigit() and int(word) < NUM_ACTIONS:
+    if word.isascii() and word.isdigit() and int(word) < NUM_ACTIONS:
         return int(word)
     raise IllegalActionError(f"unknown action {text[:40]!r}: not a card id of this playset, a mode, "
                              "a skillset of this playset or 'done'")

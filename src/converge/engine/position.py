@@ -10,9 +10,12 @@ A position names every one of the 18 cards exactly once, by id, in a zone::
      "artifact": "ARC6", "discard": ["ALC2"], "goals": ["MEC5"],
      "factions": [["ALC3"], ["ARC1", "MEC6"]],
      "conversions": {"ARC1": {"skillset": "Alchemist", "rank": 2, "until_end_of_turn": false}},
-     "guards": {"MEC6": 1}, "recalled": ["ALC2"]}
+     "guards": {"MEC6": 1}, "recalled": ["ALC2"],
+     "known": {"ARC3": [0, 1]}}   # who knows where a hidden card is, beyond a hand's owner (P16)
 
 ``to_play`` is the lead (the first play of the turn) or the other player (the second play).
+A conversion until the end of the turn of a card that was already converted also names what it
+reverts to (C6): ``"reverts_to": {"skillset": "Mechanist", "rank": 5}`` (default: the printed card).
 Later rounds are dealt from ``seed``. Validation rejects a document that loses, duplicates or
 invents a card, or that is impossible in play (a conversion outside a faction, a guard in the
 wrong faction, a finished match...).
@@ -32,7 +35,7 @@ if TYPE_CHECKING:
 FORMAT = "converge-position"
 _KEYS = {"format", "version", "playset", "seed", "start", "round", "round_wins", "turn", "artifact_holder",
          "lead", "to_play", "hands", "deck", "artifact", "discard", "goals", "factions", "conversions",
-         "guards", "recalled"}
+         "guards", "recalled", "known"}
 
 
 def to_position(match: Match) -> dict[str, Any]:
@@ -55,13 +58,29 @@ def to_position(match: Match) -> dict[str, Any]:
         "discard": [ids[c] for c in match.discard],
         "goals": [ids[c] for c in match.goals],
         "factions": [[ids[c] for c in f] for f in match.factions],
-        "conversions": {ids[c]: {"skillset": ps.skillsets[match.skill[c]], "rank": match.rank[c],
-                                 "until_end_of_turn": any(t[0] == c for t in match.temp)}
-                        for f in match.factions for c in f
-                        if match.skill[c] != ps.printed_skill[c] or match.rank[c] != ps.printed_rank[c]},
+        "conversions": {ids[c]: _conversion(match, c) for f in match.factions for c in f
+                        if match.skill[c] != ps.printed_skill[c] or match.rank[c] != ps.printed_rank[c]
+                        or any(t[0] == c for t in match.temp)},
         "guards": {ids[c]: match.guard[c] for c in range(NUM_CARDS) if match.guard[c] >= 0},
         "recalled": [ids[c] for c in range(NUM_CARDS) if match.recalled[c]],
+        "known": {ids[c]: [p for p in (0, 1) if match.known[c] >> p & 1]
+                  for zone, default in ((match.hands[0], 1), (match.hands[1], 2), (match.deck, 0))
+                  for c in zone if match.known[c] != default},
     }
+
+
+def _conversion(match: Match, c: int) -> dict[str, Any]:
+    """A card's conversion. One "until the end of the turn" of a card that was already converted
+    also says what the card reverts to (C6), when that is not its printed skillset and rank."""
+    ps = match.playset
+    out: dict[str, Any] = {"skillset": ps.skillsets[match.skill[c]], "rank": match.rank[c],
+                           "until_end_of_turn": False}
+    temp = [t for t in match.temp if t[0] == c]
+    if temp:  # at the start of a play, one conversion at most (by the lead's play this turn)
+        out["until_end_of_turn"] = True
+        if (temp[0][1], temp[0][2]) != (ps.printed_skill[c], ps.printed_rank[c]):
+            out["reverts_to"] = {"skillset": ps.skillsets[temp[0][1]], "rank": temp[0][2]}
+    return out
 
 
 def _int(doc: Mapping[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
@@ -103,8 +122,8 @@ def from_position(doc: Any, deck_dirs: Iterable[str] = ()) -> Match:
     except ConvergeError as exc:
         raise PositionError(f"position field 'playset': {exc}") from None
     seed = doc.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise PositionError(f"position field 'seed' must be an integer, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise PositionError(f"position field 'seed' must be an integer from 0 to 2**63-1, got {seed!r}")
     hands = doc.get("hands")
     factions = doc.get("factions", [[], []])
     if not isinstance(hands, list) or len(hands) != 2 or not isinstance(factions, list) or len(factions) != 2:
@@ -166,6 +185,7 @@ def from_position(doc: Any, deck_dirs: Iterable[str] = ()) -> Match:
     for player in (0, 1):
         for c in m.hands[player]:
             m.known[c] = 1 << player
+    _knowledge(doc, m, seen)
     m.skill = list(ps.printed_skill)
     m.rank = list(ps.printed_rank)
     m.guard = [-1] * NUM_CARDS
@@ -186,6 +206,7 @@ def from_position(doc: Any, deck_dirs: Iterable[str] = ()) -> Match:
     m.phase = SELECT
     if not m.hands[to_play]:
         raise PositionError(f"player {to_play} is to play but has an empty hand (they would pass, T2)")
+    m.origin = to_position(m)  # the record of this match starts from here
     return m
 
 
@@ -201,9 +222,9 @@ def _conversions(doc: Mapping[str, Any], m: Match, seen: dict[int, str]) -> None
         if not seen[c].startswith("factions"):
             raise PositionError(f"conversions: {ps.card_ids[c]} is in {seen[c]}; only cards in a faction can be "
                                 "converted (C2, C7)")
-        if not isinstance(spec, dict) or set(spec) - {"skillset", "rank", "until_end_of_turn"}:
-            raise PositionError(f"conversions.{ps.card_ids[c]} must be an object with skillset, rank and "
-                                "until_end_of_turn")
+        if not isinstance(spec, dict) or set(spec) - {"skillset", "rank", "until_end_of_turn", "reverts_to"}:
+            raise PositionError(f"conversions.{ps.card_ids[c]} must be an object with skillset, rank, "
+                                "until_end_of_turn and (for a conversion until the end of the turn) reverts_to")
         skill_name = str(spec.get("skillset", ps.skillsets[ps.printed_skill[c]])).capitalize()
         if skill_name not in ps.skillsets:
             raise PositionError(f"conversions.{ps.card_ids[c]}.skillset: {skill_name!r} is not in the playset "
@@ -212,7 +233,24 @@ def _conversions(doc: Mapping[str, Any], m: Match, seen: dict[int, str]) -> None
         m.skill[c] = ps.skillsets.index(skill_name)
         m.rank[c] = rank
         if spec.get("until_end_of_turn", False) is True:
-            m.temp.append((c, ps.printed_skill[c], ps.printed_rank[c], m.skill[c], rank))
+            old_skill, old_rank = _reverts_to(spec, m, c)
+            m.temp.append((c, old_skill, old_rank, m.skill[c], rank))
+        elif "reverts_to" in spec:
+            raise PositionError(f"conversions.{ps.card_ids[c]}.reverts_to: only a conversion until the end of "
+                                "the turn reverts")
+
+
+def _reverts_to(spec: Mapping[str, Any], m: Match, c: int) -> tuple[int, int]:
+    """The skillset and rank a conversion until the end of the turn reverts to (default: printed)."""
+    ps = m.playset
+    back = spec.get("reverts_to", {})
+    where = f"conversions.{ps.card_ids[c]}.reverts_to"
+    if not isinstance(back, dict) or set(back) - {"skillset", "rank"}:
+        raise PositionError(f"{where} must be an object with skillset and rank")
+    name = str(back.get("skillset", ps.skillsets[ps.printed_skill[c]])).capitalize()
+    if name not in ps.skillsets:
+        raise PositionError(f"{where}.skillset: {name!r} is not in the playset (C4)")
+    return ps.skillsets.index(name), _int(back, "rank", 1, 6, ps.printed_rank[c])
 
 
 def _guards(doc: Mapping[str, Any], m: Match, seen: dict[int, str]) -> None:
@@ -230,3 +268,24 @@ def _guards(doc: Mapping[str, Any], m: Match, seen: dict[int, str]) -> None:
             raise PositionError(f"guards: {ps.card_ids[c]} is in {seen[c]}; a guard protects a card in its "
                                 f"guarder's faction (factions[{who}])")
         m.guard[c] = who
+
+
+def _knowledge(doc: Mapping[str, Any], m: Match, seen: dict[int, str]) -> None:
+    ps = m.playset
+    known = doc.get("known", {})
+    if not isinstance(known, dict):
+        raise PositionError("position field 'known' must be an object of card id -> players who know its place")
+    for cid, players in known.items():
+        c = ps.index_of.get(str(cid).upper(), -1)
+        if c < 0:
+            raise PositionError(f"known: {str(cid)[:20]!r} is not a card of this playset")
+        zone = seen[c]
+        if zone not in ("hands[0]", "hands[1]", "deck"):
+            raise PositionError(f"known: {ps.card_ids[c]} is in {zone}; only cards in a hand or the deck can be "
+                                "known or unknown (the artifact is never known)")
+        if (not isinstance(players, list) or len(set(players)) != len(players)
+                or not all(p in (0, 1) and not isinstance(p, bool) for p in players)):
+            raise PositionError(f"known.{ps.card_ids[c]} must be a list of players (0, 1), got {players!r}")
+        if zone.startswith("hands") and int(zone[6]) not in players:
+            raise PositionError(f"known.{ps.card_ids[c]}: a card in {zone} is always known to its owner")
+        m.known[c] = sum(1 << p for p in players)

@@ -72,9 +72,13 @@ def replay(doc: Any, deck_dirs: Iterable[str] = (), upto: int | None = None) -> 
     """Replay a record (all of it, or its first ``upto`` actions) and return the match."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise RecordError(f"not a match record (expected \"format\": \"{FORMAT}\")")
+    if doc.get("version", 1) != 1:
+        raise RecordError(f"record version {doc.get('version')!r} is not supported (this engine reads version 1)")
     actions = doc.get("actions")
     if not isinstance(actions, list):
         raise RecordError("record field 'actions' must be a list of action ids")
+    if upto is not None and (isinstance(upto, bool) or not isinstance(upto, int) or upto < 0):
+        raise RecordError(f"replay up to a number of actions from 0, got {upto!r}")
     match = start_of(doc, deck_dirs)
     digest = doc.get("decks")
     if digest is not None and digest != match.playset.digest:

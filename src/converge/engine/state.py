@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from converge.engine.actions import (
@@ -109,7 +109,7 @@ class Match:
         "skill", "rank", "guard", "recalled", "temp", "round_no", "round_wins", "round_results", "holder",
         "lead", "turn_step", "turn_no", "phase", "player", "active", "src", "eff", "eff_code", "eff_args",
         "step", "remaining", "pending", "picked", "revealed", "events", "history", "winner",
-        "round_first_holder", "log_events", "chance", "dealt", "deal_holder", "known",
+        "round_first_holder", "log_events", "chance", "dealt", "deal_holder", "known", "origin",
     )
 
     playset: Playset
@@ -154,6 +154,7 @@ class Match:
     dealt: list[int]
     deal_holder: int
     known: list[int]  # per card, bit p set: player p knows where it is (only read for hidden zones)
+    origin: dict[str, Any] | None  # the position a match set up by from_position began at (for its record)
 
     # ------------------------------------------------------------------ creation
 
@@ -189,6 +190,7 @@ class Match:
         self.chance = chance is True
         self.dealt = []
         self.deal_holder = -1
+        self.origin = None
         self._clear_zones()
         if self.chance and setting == "random":
             self.phase, self.player = START, CHANCE
@@ -197,9 +199,10 @@ class Match:
         self._start_round(first)
 
     @classmethod
-    def new(cls, playset: Playset | Sequence[str], seed: int = 0, start: str | int = "random",
-            deck_dirs: Iterable[str] = (), chance: bool = False) -> Match:
-        """Start a match.
+    def new(cls, playset: object, seed: object = 0, start: object = "random",
+            deck_dirs: Iterable[str] = (), chance: object = False) -> Match:
+        """Start a match (arguments typed ``object``: bad ones get a PlaysetError, not a TypeError, also
+        when compiled by mypyc).
 
         ``playset`` is a :class:`Playset` or three skillset names. ``start`` says who holds the
         artifact in round 1 (M2): ``"random"`` (drawn from the seed), or ``0``/``1``, the player who
@@ -213,6 +216,8 @@ class Match:
         >>> Match.new(["delver", "astropath", "healer"], seed=3, start=1).holder
         1
         """
+        if playset is None:  # Match() with no playset is an internal blank; new() always sets up a match
+            raise PlaysetError("a playset is three skillset names, e.g. alchemist,mechanist,archivist")
         return cls(playset, seed, start, deck_dirs, chance)
 
     def _clear_zones(self) -> None:
@@ -346,6 +351,7 @@ class Match:
         m.dealt = self.dealt[:]
         m.deal_holder = self.deal_holder
         m.known = self.known[:]
+        m.origin = self.origin
         return m
 
     def hidden_from(self, player: int) -> list[int]:
@@ -620,6 +626,11 @@ class Match:
                                      f"{', '.join(self.action_to_string(a) for a in legal)}")
         self._apply(action)
 
+    def push(self, action: int) -> None:
+        """Apply an action taken from :meth:`legal_actions` without checking it again — for search,
+        where every action comes from that list. Use :meth:`apply` for anything else."""
+        self._apply(action)
+
     def _apply(self, action: int) -> None:
         """Apply an action already known to be legal (used by search and playouts)."""
         self.history.append(action)
@@ -777,6 +788,12 @@ class Match:
         self.rank[card] = new_rank
         if self.eff_args[3]:
             self.temp.append((card, old_skill, old_rank, new_skill, new_rank))
+        elif self.temp:  # C6: a later permanent conversion is not undone when a temporary one ends
+            keep, delta = self.eff_args[1] == 2, self.eff_args[2]
+            rebased = [t if t[0] != card else
+                       (card, t[1] if keep else new_skill, min(6, max(1, t[2] + delta)),
+                        t[3] if keep else new_skill, new_rank) for t in self.temp]
+            self.temp = [t for t in rebased if t[1] != t[3] or t[2] != t[4]]
         self._log("convert", -1, self.player, card, new_skill, new_rank)
         self.picked.append(card)
         self.pending = -1
@@ -938,7 +955,7 @@ class Match:
         """The match record (playset, seed, settings, actions) that replays to this state."""
         from converge.engine.record import to_record
 
-        return to_record(self)
+        return to_record(self, self.origin)
 
     @staticmethod
     def replay(record: Any, deck_dirs: Iterable[str] = (), upto: int | None = None) -> Match:
