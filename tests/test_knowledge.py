@@ -95,3 +95,13 @@ def test_sampled_world_redraws_what_is_hidden() -> None:
     worlds = {tuple(m.sample_world(0, random.Random(s)).hands[1]) for s in range(30)}
     assert len(worlds) > 5
     assert all(set(w).isdisjoint({0, 7}) for w in worlds)  # never player 0's own cards
+
+
+def test_sampled_world_keeps_the_card_assemble_revealed() -> None:
+    m = setup(hands=(["MEC3", "ALC1"], ["ARC2"]), deck=["ALC3"])
+    m.apply("MEC3")
+    m.apply("discard")  # Assemble reveals ALC3 to both players
+    for s in range(10):
+        world = m.sample_world(0, random.Random(s))
+        world.apply("mine")
+        assert world.playset.card_ids[world.factions[0][-1]] == "ALC3"

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Union
 
-ParamValue = Union[int, bool, str]
+ParamValue = int | bool | str
 
 #: A skillset-valued parameter may name a skillset or say "own": the card's own skillset.
 OWN = "own"
@@ -165,17 +164,21 @@ def effect_text(kind: str, params: Mapping[str, ParamValue], own_skillset: str) 
     if kind == "convert":
         count = int(p["count"])
         what = "a card" if count == 1 else f"up to {count} cards"
+        delta = int(p["rank_delta"])
+        until = " until the end of the turn" if p["duration"] == "turn" else ""
+        if p["skillset"] == "keep":
+            if not delta:
+                return f"Convert: {what} in a faction keeps its skillset and rank (no change)."
+            direction = "raise" if delta > 0 else "lower"
+            return f"Convert: {direction} the rank of {what} in a faction by {abs(delta)}{until}."
         parts = []
         if p["skillset"] == "own":
             parts.append(f"to {own_skillset}")
-        elif p["skillset"] == "choose":
+        else:
             parts.append("to a skillset of your choice in this playset")
-        delta = int(p["rank_delta"])
         if delta:
             parts.append(f"{'raise' if delta > 0 else 'lower'} its rank by {abs(delta)}")
-        change = " and ".join(parts) if parts else "(no change)"
-        until = " until the end of the turn" if p["duration"] == "turn" else ""
-        return f"Convert: convert {what} in a faction {change}{until}."
+        return f"Convert: convert {what} in a faction {' and '.join(parts)}{until}."
     if kind == "assemble":
         count = int(p["count"])
         what = "the top card" if count == 1 else f"the top {count} cards, one at a time,"

@@ -697,6 +697,7 @@ class Match:
                 self._finish_effect()
                 return
             self.pending = self.deck[-1]
+            self.known[self.pending] = 3  # revealed to both (P10)
             self._log("reveal", -1, self.player, self.pending)
             self.step = STEP_FACTION
             return

@@ -1,0 +1,31 @@
+"""The beginner: a uniformly random legal action."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from converge.engine.state import Match
+
+
+class RandomBot:
+    """Chooses uniformly among the legal actions of its decision (the list its observation holds)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, match: Match) -> int:
+        legal = match.legal_actions()
+        if not legal:
+            raise ValueError("the random bot was asked to decide, but there is no legal action")
+        return legal[self.rng.randrange(len(legal))]
+
+    def reset(self) -> None:
+        """Nothing to forget: the random bot has no memory."""
+
+    def __repr__(self) -> str:
+        return f"RandomBot(seed={self.seed})"

@@ -1,0 +1,1 @@
+"""The ``converge`` command line (see :mod:`converge.cli.main`)."""

@@ -1,0 +1,368 @@
+"""The ``converge`` command: decks, bot matches, replays, benchmarks and (for now) watching a match.
+
+Every mistake in the input — an unknown skillset, a bad option value, a missing or malformed file, a
+record that does not replay — ends with one line on stderr, ``converge: error: ...``, and exit code 2;
+never a traceback. ``converge cards validate`` exits 1 when the deck files it checks have errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from converge import __version__
+from converge.bots import BOTS, make_bot
+from converge.cards.loader import DeckError, builtin_sources, dir_sources, load_catalog, load_decks
+from converge.cards.model import Deck
+from converge.engine.errors import ConvergeError
+from converge.engine.playset import SETS, catalog_order
+
+EXIT_USAGE = 2
+MAX_SEED = 2**63 - 1
+
+
+class UserError(Exception):
+    """A mistake in the user's input: reported on one line, exit code 2."""
+
+
+# ---------------------------------------------------------------------- argument types
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
+
+
+def seed_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 2**63-1, got {text!r}") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 2**63-1, got {text!r}")
+    return value
+
+
+def playset_names(text: str) -> list[str]:
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    if len(names) != 3:
+        raise argparse.ArgumentTypeError(f"a playset is three skillset names separated by commas, e.g. "
+                                         f"alchemist,mechanist,archivist; got {text!r}")
+    if len(set(names)) != 3:
+        raise argparse.ArgumentTypeError(f"a playset needs three different skillsets, got {text!r}")
+    return names
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _catalog(deck_dirs: Sequence[str]) -> dict[str, Deck]:
+    try:
+        return load_catalog(deck_dirs)
+    except DeckError as exc:
+        first = exc.problems[0] if exc.problems else "invalid deck files"
+        more = f" (and {len(exc.problems) - 1} more; run `converge cards validate` on them)" \
+            if len(exc.problems) > 1 else ""
+        raise UserError(f"cannot load the decks: {first}{more}") from None
+
+
+def _resolve_playset(args: argparse.Namespace, catalog: dict[str, Deck]) -> list[str] | None:
+    """The playset the user asked for (``--playset`` or ``--set``), checked against the catalogue; None: any."""
+    names: list[str] | None = None
+    if getattr(args, "playset", None):
+        names = list(args.playset)
+    elif getattr(args, "set", None):
+        names = list(SETS[args.set])
+    if names is not None:
+        unknown = [n for n in names if n not in catalog]
+        if unknown:
+            raise UserError(f"unknown skillset {unknown[0]!r} (known: {', '.join(catalog_order(catalog))})")
+    return names
+
+
+def _read_json(path: str) -> Any:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise UserError(f"{path} is a folder, not a match record file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read {path}: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+
+
+# ---------------------------------------------------------------------- commands
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    catalog = _catalog(args.deck_dir)
+    keys = catalog_order(catalog)
+    if args.skillset:
+        wanted = args.skillset.strip().lower()
+        if wanted not in catalog:
+            raise UserError(f"unknown skillset {args.skillset!r} (known: {', '.join(keys)})")
+        keys = [wanted]
+    from converge.cli.render import print_decks
+
+    print_decks([catalog[k] for k in keys])
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Check user deck files together with the built-in decks (so goals may name any skillset); print
+    every problem, one per line: file, card, field and message. Exit 1 when there are problems."""
+    sources: list[tuple[str, str]] = []
+    for path in args.paths:
+        try:
+            sources.extend(dir_sources(path))
+        except DeckError as exc:  # a missing path, an empty folder, an unreadable file: a usage error
+            raise UserError(str(exc.problems[0]) if exc.problems else str(exc)) from None
+    user_files = [name for name, _ in sources]
+    try:
+        decks = load_decks(builtin_sources() + sources)
+    except DeckError as exc:
+        files = {p.file for p in exc.problems}
+        for problem in exc.problems:
+            print(problem)
+        print(f"{len(exc.problems)} error{'s' if len(exc.problems) != 1 else ''} in {len(files)} "
+              f"file{'s' if len(files) != 1 else ''}")
+        return 1
+    mine = [d for d in decks.values() if d.source in user_files]
+    names = ", ".join(f"{d.skillset} ({len(d.cards)} cards)" for d in mine)
+    print(f"OK: {len(user_files)} file{'s' if len(user_files) != 1 else ''} valid: {names}")
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from converge.simulation.runner import run_series
+
+    catalog = _catalog(args.deck_dir)
+    names = _resolve_playset(args, catalog)
+    result = run_series(args.bot1, args.bot2, args.n, args.seed, names, args.deck_dir)
+    if args.json:
+        doc = result.to_dict()
+        doc["playset"] = names
+        print(json.dumps(doc, indent=2))
+        return 0
+    b1, b2 = result.bots
+    label1, label2 = f"bot 1 ({b1})", f"bot 2 ({b2})"
+    width = max(len(label1), len(label2))
+    lo, hi = result.interval
+    where = "/".join(names) if names else "a random playset per match"
+    print(f"{result.matches} matches, seed {result.seed}, {where}; bot 1 is player 0 in matches 1, 3, 5, ...")
+    print(f"{'':<{width}}  {'matches won':>11}  {'rounds won':>10}")
+    print(f"{label1:<{width}}  {result.wins[0]:>11}  {result.rounds_won[0]:>10}")
+    print(f"{label2:<{width}}  {result.wins[1]:>11}  {result.rounds_won[1]:>10}")
+    print(f"average rounds per match: {result.average_rounds:.2f}")
+    print(f"bot 1 match win rate: {result.win_rate:.1%} (95% Wilson interval {lo:.1%} to {hi:.1%})")
+    return 0
+
+
+def _replay_match(doc: Any, deck_dirs: Sequence[str]) -> Any:
+    from converge.engine.state import Match
+
+    Match.replay(doc, deck_dirs)  # validates the whole record first (RecordError: exit 2)
+    return Match.replay(doc, deck_dirs, upto=0)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from converge.cli.render import MatchPrinter
+
+    doc = _read_json(args.file)
+    _catalog(args.deck_dir)
+    start = _replay_match(doc, args.deck_dir)
+    printer = MatchPrinter(start, sys.stdout, everything=not args.public)
+    printer.header()
+    printer.flush()
+    for action in doc["actions"]:
+        start.apply(action)
+        printer.flush()
+    printer.summary()
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from converge.simulation.bench import run_bench
+
+    r = run_bench(args.rounds, args.repeats, greedy=not args.no_greedy)
+    if args.json:
+        print(json.dumps(r.to_dict(), indent=2))
+        return 0
+    engine = "compiled (mypyc)" if r.compiled else "pure Python"
+    print(f"Converge engine benchmark — {engine} engine, Python {sys.version.split()[0]}, one core")
+    print(f"playset: {'/'.join(r.playset)}")
+    runs = ", ".join(f"{x:,.0f}" for x in r.runs)
+    print(f"random playouts: {r.rounds_per_second:,.0f} complete rounds/s "
+          f"(median of {len(r.runs)} runs of {r.rounds_per_run:,} rounds: {runs})")
+    print(f"clone():         {r.clone_us:.2f} µs per call (median of {len(r.runs)})")
+    print(f"legal_actions(): {r.legal_actions_us:.2f} µs per call (median of {len(r.runs)})")
+    if r.greedy_us is not None:
+        print(f"greedy bot:      {r.greedy_us:.0f} µs per decision (mean, greedy vs random)")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from converge.cli.render import MatchPrinter
+    from converge.engine.playset import Playset, all_playsets
+    from converge.simulation.runner import play_match
+
+    catalog = _catalog(args.deck_dir)
+    names = _resolve_playset(args, catalog)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    if names is None:
+        choices = all_playsets(catalog)
+        names = list(choices[random.Random(f"converge-play:{seed}").randrange(len(choices))])
+    playset = Playset.from_names(names, args.deck_dir)
+    bots = (make_bot("greedy", seed), make_bot(args.opponent, seed + 1))
+    from converge.engine.state import Match
+
+    out = sys.stdout
+    holder: dict[str, Any] = {}
+
+    def on_action(match: Match, seat: int) -> None:
+        printer = holder.get("printer")
+        if printer is None:
+            printer = holder["printer"] = MatchPrinter(match, out, everything=not args.public,
+                                                       names=["player 0 (greedy)", f"player 1 ({args.opponent})"])
+            printer.header()
+            out.write(f"seed {seed} (replay this match with --seed {seed} --playset {','.join(names)})\n")
+        printer.flush()
+
+    match = play_match(playset, seed, bots, log_events=True, on_action=on_action)
+    holder["printer"].summary()
+    if args.save:
+        try:
+            Path(args.save).write_text(json.dumps(match.record(), indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"cannot write {args.save}: {exc.strerror or exc}") from None
+        out.write(f"record saved to {args.save} (converge replay {args.save})\n")
+    return 0
+
+
+# ---------------------------------------------------------------------- parser
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"converge: error: {message}\n")
+
+
+def _deck_dir(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--deck-dir", action="append", default=[], metavar="DIR",
+                   help="also load the *.toml decks of DIR (or one file); may be repeated")
+
+
+def _playset_options(p: argparse.ArgumentParser) -> None:
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--playset", type=playset_names, metavar="A,B,C",
+                       help="three skillsets, e.g. alchemist,mechanist,archivist")
+    group.add_argument("--set", choices=sorted(SETS), help="one of the three published sets")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="converge", description="Converge: the card game's engine, bots and tools.")
+    parser.add_argument("--version", action="version", version=f"converge {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    p = sub.add_parser("cards", help="show the decks with each card's text; `cards validate` checks deck files")
+    _deck_dir(p)
+    p.add_argument("--skillset", metavar="NAME", help="show only this skillset")
+    p.set_defaults(func=cmd_cards)
+    cards_sub = p.add_subparsers(dest="cards_command", metavar="validate", parser_class=_Parser)
+    v = cards_sub.add_parser("validate", help="check deck files or folders and print every error")
+    v.add_argument("paths", nargs="+", metavar="PATH", help="a deck file (.toml) or a folder of them")
+    v.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("match", help="bot against bot: wins, rounds and a 95%% confidence interval")
+    p.add_argument("--bot1", choices=sorted(BOTS), default="greedy", help="default: greedy")
+    p.add_argument("--bot2", choices=sorted(BOTS), default="random", help="default: random")
+    p.add_argument("-n", type=positive_int, default=200, help="number of matches (default 200)")
+    p.add_argument("--seed", type=seed_int, default=1, help="seed of the whole series (default 1)")
+    _playset_options(p)
+    _deck_dir(p)
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("replay", help="tell a saved match turn by turn, with the scores")
+    p.add_argument("file", metavar="FILE", help="a match record (JSON)")
+    _deck_dir(p)
+    p.add_argument("--public", action="store_true",
+                   help="show only what a spectator saw (default: everything, the match being over)")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("bench", help="engine speed: random playouts per second, clone() and legal_actions()")
+    p.add_argument("--rounds", type=positive_int, default=20000, help="rounds per run (default 20000)")
+    p.add_argument("--repeats", type=positive_int, default=5, help="runs; the median is reported (default 5)")
+    p.add_argument("--no-greedy", action="store_true", help="skip timing the greedy bot")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("play", help="play a match (for now: watch the greedy bot play a bot, turn by turn)")
+    p.add_argument("--opponent", choices=sorted(BOTS), default="random", help="default: random")
+    p.add_argument("--seed", type=seed_int, default=None, help="seed of the match (default: a random one)")
+    _playset_options(p)
+    _deck_dir(p)
+    p.add_argument("--public", action="store_true", help="show only what a spectator sees")
+    p.add_argument("--save", metavar="FILE", help="save the match record to FILE (for `converge replay`)")
+    p.set_defaults(func=cmd_play)
+    return parser
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(f"converge: error: {message}\n")
+    return EXIT_USAGE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (also used as the console script's)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        code: int = args.func(args)
+    except SystemExit as exc:  # argparse: --help, --version, usage errors
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else EXIT_USAGE)
+    except UserError as exc:
+        return _fail(str(exc))
+    except (ConvergeError, DeckError) as exc:
+        return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    except KeyboardInterrupt:
+        sys.stderr.write("converge: interrupted\n")
+        return 130
+    except BrokenPipeError:  # e.g. `converge replay x.json | head`: stop quietly
+        _silence_stdout()
+        return 0
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+    return code
+
+
+def _silence_stdout() -> None:
+    """After the reader of our output went away, send the rest to /dev/null (no error at exit)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+__all__ = ["build_parser", "main"]

@@ -1,0 +1,126 @@
+"""The engine benchmark: random-playout throughput and the cost of the calls search makes most.
+
+Throughput is measured on one core in complete rounds per second: each playout starts from a clone
+(``log_events`` off) of a fresh match at the start of round 1 and plays uniformly random legal actions to
+the end of the match; rounds are counted from ``round_results``. Each figure is the median of several
+runs.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+import timeit
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import converge.engine.state as state_module
+from converge.engine.playset import SETS, Playset
+from converge.engine.state import Match
+
+#: How many different fresh deals the playouts cycle through.
+START_STATES = 8
+
+
+@dataclass
+class BenchResult:
+    playset: tuple[str, ...]
+    compiled: bool
+    rounds_per_run: int
+    runs: list[float]  # rounds per second, one per run
+    clone_us: float
+    legal_actions_us: float
+    greedy_us: float | None = None
+
+    @property
+    def rounds_per_second(self) -> float:
+        return statistics.median(self.runs)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"playset": list(self.playset), "compiled_engine": self.compiled,
+                "rounds_per_run": self.rounds_per_run, "rounds_per_second": round(self.rounds_per_second),
+                "runs": [round(r) for r in self.runs], "clone_us": round(self.clone_us, 3),
+                "legal_actions_us": round(self.legal_actions_us, 3),
+                "greedy_decision_us": None if self.greedy_us is None else round(self.greedy_us, 1),
+                "python": sys.version.split()[0]}
+
+
+def engine_is_compiled() -> bool:
+    """True when the engine's hot module is the mypyc-compiled one."""
+    return not str(state_module.__file__).endswith(".py")
+
+
+def playout_run(starts: Sequence[Match], rounds: int, rng: random.Random) -> float:
+    """Rounds per second of random playouts until at least ``rounds`` rounds are complete."""
+    done = 0
+    i = 0
+    begin = time.perf_counter()
+    while done < rounds:
+        m = starts[i % len(starts)].clone()
+        m.log_events = False
+        m.random_playout(rng)
+        done += len(m.round_results)
+        i += 1
+    return done / (time.perf_counter() - begin)
+
+
+def _per_call_us(fn: Any, repeats: int, number: int) -> float:
+    return statistics.median(timeit.repeat(fn, number=number, repeat=repeats)) / number * 1e6
+
+
+def mid_game(playset: Playset, seed: int = 1, actions: int = 14) -> Match:
+    """A typical state for per-call timings: a few random plays into round 1 (goals and factions in play)."""
+    m = Match.new(playset, seed)
+    m.log_events = False
+    rng = random.Random(seed)
+    for _ in range(actions):
+        legal = m.legal_actions()
+        if m.is_terminal or not legal:
+            break
+        m.apply(legal[rng.randrange(len(legal))])
+    return m
+
+
+def greedy_decision_us(playset: Playset, matches: int = 20) -> float:
+    """Mean time of one greedy-bot decision in greedy-vs-random matches."""
+    from converge.bots import GreedyBot, RandomBot
+
+    spent, decisions = 0.0, 0
+    for seed in range(matches):
+        m = Match.new(playset, seed)
+        m.log_events = False
+        bots = (GreedyBot(seed), RandomBot(seed))
+        seat = seed % 2
+        while not m.is_terminal:
+            p = m.current_player
+            if p == seat:
+                t = time.perf_counter()
+                a = bots[0].choose(m)
+                spent += time.perf_counter() - t
+                decisions += 1
+            else:
+                a = bots[1].choose(m)
+            m.apply(a)
+    return spent / max(1, decisions) * 1e6
+
+
+def run_bench(rounds: int = 20000, repeats: int = 5, names: Sequence[str] = SETS["catalysts"],
+              greedy: bool = True) -> BenchResult:
+    """Run the benchmark: ``repeats`` playout runs of at least ``rounds`` rounds each, and the timings."""
+    playset = Playset.from_names(names)
+    starts = []
+    for seed in range(START_STATES):
+        m = Match.new(playset, seed)
+        m.log_events = False
+        starts.append(m)
+    rng = random.Random(0)
+    playout_run(starts, min(rounds, 200), rng)  # warm up
+    runs = [playout_run(starts, rounds, rng) for _ in range(repeats)]
+    state = mid_game(playset)
+    clone_us = _per_call_us(state.clone, repeats, 20000)
+    legal_us = _per_call_us(state.legal_actions, repeats, 20000)
+    greedy_us = greedy_decision_us(playset) if greedy else None
+    return BenchResult(tuple(playset.names()), engine_is_compiled(), rounds, runs, clone_us, legal_us, greedy_us)

@@ -1,0 +1,247 @@
+"""Bots: legal actions only, seeded, greedy clearly stronger than random, and blind to hidden cards."""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import importlib
+import random
+from typing import Any
+
+import pytest
+
+from converge import Match
+from converge.bots import BOTS, GreedyBot, RandomBot, make_bot
+from converge.bots.base import Bot
+from converge.engine import DISCARD, all_playsets
+from converge.engine.errors import PositionError
+from converge.simulation.runner import play_match, run_series, wilson_interval
+from tests.helpers import setup
+
+PLAYSETS = all_playsets()
+
+
+@pytest.mark.parametrize("name", ["converge.bots", "converge.simulation.runner"])
+def test_docstring_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_wilson_interval() -> None:
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    lo, hi = wilson_interval(100, 100)
+    assert 0.96 < lo < 1.0 and hi == 1.0
+    lo, hi = wilson_interval(0, 100)
+    assert lo == 0.0 and 0 < hi < 0.04
+    lo, hi = wilson_interval(50, 100)
+    assert abs((lo + hi) / 2 - 0.5) < 1e-12 and abs(hi - lo - 0.1923) < 1e-3
+
+
+def test_registry_makes_seeded_bots_by_name() -> None:
+    assert sorted(BOTS) == ["greedy", "random"]
+    for name in BOTS:
+        bot = make_bot(name, seed=3)
+        assert isinstance(bot, Bot)
+        assert bot.name == name
+    assert isinstance(make_bot(" Greedy "), GreedyBot)
+    with pytest.raises(ValueError, match=r"unknown bot 'expert'.*greedy, random"):
+        make_bot("expert")
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_bots_only_return_legal_actions(name: str) -> None:
+    for k in range(12):
+        match = Match.new(list(PLAYSETS[(k * 7) % len(PLAYSETS)]), seed=k)
+        match.log_events = k % 2 == 0
+        bots = (make_bot(name, k), make_bot(name, k + 100))
+        while not match.is_terminal:
+            seat = match.current_player
+            action = bots[seat].choose(match)
+            assert action in match.legal_actions()
+            match.apply(action)
+        assert match.winner in (0, 1)
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_same_seed_same_match(name: str) -> None:
+    def moves(seed: int) -> list[int]:
+        m = play_match(["delver", "astropath", "healer"], 5, (make_bot(name, seed), make_bot("random", 9)))
+        return m.history
+
+    assert moves(1) == moves(1)
+
+
+def test_greedy_beats_random_clearly() -> None:
+    result = run_series("greedy", "random", 100, seed=2024)
+    assert result.matches == 100
+    assert result.wins[0] + result.wins[1] == 100
+    assert result.win_rate > 0.75, result.to_dict()
+    assert wilson_interval(result.wins[0], result.matches)[0] > 0.6
+    assert result.wins_as_player0[0] > 0 and result.wins[0] - result.wins_as_player0[0] > 0  # both seats
+
+
+def test_greedy_wins_the_round_when_one_play_does() -> None:
+    # Lead, and the opponent has no card to answer with: declaring ALC1 (Highest Alchemist) wins 1-0.
+    m = setup(hands=(["ALC1", "MEC2", "ARC3"], []), factions=(["ALC6"], ["MEC5"]), holder=0)
+    bot = GreedyBot(seed=0)
+    while m.round_no == 1 and m.current_player == 0:
+        m.apply(bot.choose(m))
+    assert m.round_results and m.round_results[0][0] == 0
+
+
+def test_greedy_takes_the_artifact_rather_than_lose_the_round() -> None:
+    # Second to play; the lead scores 1-0 on Highest Alchemist unless player 1 answers.
+    m = setup(hands=(["MEC1"], ["ALC6", "MEC2", "ARC1"]), factions=(["ALC2"], []), goals=["ALC1"],
+              holder=0, to_play=1)
+    assert m.scores() == (1, 0)
+    bot = GreedyBot(seed=0)
+    turn = m.turn_no
+    while m.turn_no == turn:
+        m.apply(bot.choose(m))
+    assert m.round_results == []
+    assert m.holder == 1
+
+
+# ---------------------------------------------------------------------- hidden information
+
+
+def _hidden_variant(match: Match, me: int, rng: random.Random, keep_top: int) -> Match:
+    """The same position with the cards ``me`` cannot see reshuffled among their places: the opponent's
+    hand, the deck and the artifact, except cards whose place ``me`` knows and the top ``keep_top`` cards
+    of the deck (so that a first card revealed is the same in both). What a player knows about a place
+    stays with the place."""
+    pos = match.position()
+    opp = 1 - me
+    known: dict[str, list[int]] = dict(pos.get("known", {}))
+    hands = [list(h) for h in pos["hands"]]
+    deck = list(pos["deck"])
+    zones: dict[str, list[str]] = {"hand": hands[opp], "deck": deck, "artifact": [pos["artifact"]]}
+    slots = [(zone, i) for zone, cards in zones.items() for i, cid in enumerate(cards)
+             if me not in known.get(cid, [opp] if zone == "hand" else [])
+             and not (zone == "deck" and i < keep_top)]
+    old = [zones[z][i] for z, i in slots]
+    new = old[:]
+    rng.shuffle(new)
+    moved_knowledge = {cid: known.pop(cid) for cid in old if cid in known}
+    for (zone, i), before, after in zip(slots, old, new, strict=True):
+        zones[zone][i] = after
+        if before in moved_knowledge:
+            known[after] = moved_knowledge[before]
+    return Match.from_position({**pos, "hands": hands, "deck": deck, "artifact": zones["artifact"][0],
+                                "known": known})
+
+
+def _greedy_positions(count: int) -> list[tuple[dict[str, Any], int]]:
+    """Positions where the greedy bot starts a play, from greedy-vs-random matches over every playset."""
+    out: list[tuple[dict[str, Any], int]] = []
+    k = 0
+    while len(out) < count:
+        match = Match.new(list(PLAYSETS[k % len(PLAYSETS)]), seed=k)
+        match.log_events = False
+        bots = (GreedyBot(k), RandomBot(k)) if k % 2 == 0 else (RandomBot(k), GreedyBot(k))
+        me = k % 2
+        while not match.is_terminal:
+            seat = match.current_player
+            if seat == me:
+                with contextlib.suppress(PositionError):  # raised when not at the start of a play
+                    out.append((match.position(), me))
+            match.apply(bots[seat].choose(match))
+        k += 1
+    return out[:count]
+
+
+def test_greedy_decides_the_same_when_only_hidden_cards_differ() -> None:
+    """Same observation, same seed: same decisions, until a hidden card is shown to the bot.
+
+    Variants keep none, one or three of the top cards of the deck, so the bot also decides with equal
+    observations after Assemble or Search showed it a card (and must not peek at the next one)."""
+    rng = random.Random(11)
+    effects_tried: set[str] = set()
+    plays = 0
+    for pos, me in _greedy_positions(400):
+        base = Match.from_position(pos)
+        for keep_top in (0, 1, 3):
+            a, b = Match.from_position(pos), _hidden_variant(base, me, rng, keep_top)
+            bot_a, bot_b = GreedyBot(seed=5), GreedyBot(seed=5)
+            key = (a.round_no, a.turn_no)
+            assert a.observation(me) == b.observation(me)
+            first = True
+            chosen: list[int] = []
+            while a.current_player == me and (a.round_no, a.turn_no) == key:
+                if not first and a.observation(me) != b.observation(me):
+                    break  # Assemble or Search showed a card: from here the bots may differ, rightly
+                first = False
+                x, y = bot_a.choose(a), bot_b.choose(b)
+                assert x == y, (pos, chosen)
+                chosen.append(x)
+                a.apply(x)
+                b.apply(y)
+            plays += 1
+            if len(chosen) >= 2 and chosen[1] == DISCARD:
+                effects_tried.add(a.playset.cards[chosen[0]].effect.kind)
+    assert plays == 1200
+    assert {"study", "convert", "trade", "expand", "heal"} <= effects_tried, effects_tried
+
+
+def test_greedy_does_not_peek_past_a_revealed_card() -> None:
+    """Assemble 2 / Search: the bot decides with the first card(s) shown; the next ones stay unknown."""
+    rng = random.Random(3)
+    decided = {"assemble": 0, "search": 0}
+    for pos, me in _greedy_positions(600):
+        base = Match.from_position(pos)
+        for card in sorted(base.hands[me]):
+            spec = base.playset.cards[card]
+            if spec.effect.kind not in decided:
+                continue
+            shown = int(spec.effect.params.get("depth", 1))  # Assemble shows one card at a time
+            for _ in range(2):
+                a, b = Match.from_position(pos), _hidden_variant(base, me, rng, shown)
+                for m in (a, b):
+                    m.apply(card)
+                    m.apply(DISCARD)
+                bot_a, bot_b = GreedyBot(seed=1), GreedyBot(seed=1)
+                key = (a.round_no, a.turn_no)
+                while (a.current_player == me and (a.round_no, a.turn_no) == key
+                       and a.observation(me) == b.observation(me)):
+                    x, y = bot_a.choose(a), bot_b.choose(b)
+                    assert x == y, (pos, spec.id)
+                    decided[spec.effect.kind] += 1
+                    a.apply(x)
+                    b.apply(y)
+    assert decided["assemble"] >= 100 and decided["search"] >= 100, decided
+
+
+class _Guarded:
+    """The live match, minus everything hidden: the bot must not even touch it."""
+
+    FORBIDDEN = frozenset({"hands", "deck", "artifact", "history", "seed", "revealed", "pending", "dealt"})
+
+    def __init__(self, match: Match) -> None:
+        object.__setattr__(self, "_match", match)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _Guarded.FORBIDDEN:
+            raise AssertionError(f"a bot read match.{name}")
+        return getattr(object.__getattribute__(self, "_match"), name)
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_bots_never_read_hidden_zones_of_the_live_match(name: str) -> None:
+    for k in range(0, len(PLAYSETS), 6):
+        match = Match.new(list(PLAYSETS[k]), seed=k)
+        guarded = _Guarded(match)
+        bots = (make_bot(name, k), make_bot(name, k + 1))
+        while not match.is_terminal:
+            seat = match.current_player
+            match.apply(bots[seat].choose(guarded))  # type: ignore[arg-type]
+
+
+def test_greedy_asks_the_observation_when_it_did_not_start_the_play() -> None:
+    m = setup(hands=(["ALC1", "MEC2", "ARC3"], ["ALC2"]), factions=(["ALC6"], ["MEC5"]), holder=0)
+    m.apply("ALC1")  # someone else chose the card; the bot takes over at the mode decision
+    bot = GreedyBot(seed=0)
+    action = bot.choose(m)
+    assert action in m.legal_actions()
+    m.apply(action)
+    while m.current_player == 0 and m.round_no == 1:
+        m.apply(bot.choose(m))

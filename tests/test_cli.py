@@ -1,0 +1,379 @@
+"""The ``converge`` command: output, exit codes, and one clear line for every user error."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from converge.bots import make_bot
+from converge.cards.loader import load_catalog
+from converge.cli.main import main
+from converge.cli.render import print_decks
+from converge.simulation.runner import play_match
+
+BUILTIN = Path(__file__).resolve().parent.parent / "src" / "converge" / "cards" / "decks"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_user_error(code: int, err: str, *fragments: str) -> None:
+    """Exit 2, one line on stderr (after argparse's usage, if any), no traceback."""
+    assert code == 2
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("converge: error: "), err
+    for fragment in fragments:
+        assert fragment in last, (fragment, last)
+
+
+def user_error_lines(err: str) -> list[str]:
+    return [line for line in err.strip().splitlines() if not line.startswith(("usage:", " "))]
+
+
+@pytest.fixture
+def tinker_dir(tmp_path: Path) -> Path:
+    """A valid user deck (Tinker, a copy of the Alchemist deck) whose goals may name built-in skillsets."""
+    text = (BUILTIN / "alchemist.toml").read_text(encoding="utf-8")
+    text = text.replace("Alchemist", "Tinker").replace("ALC", "TIN").replace('color = "magenta"', 'color = "cyan"')
+    text = text.replace('goal = { kind = "fewest_skillset", skillset = "own", stars = 1 }',
+                        'goal = { kind = "fewest_skillset", skillset = "Healer", stars = 1 }')
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "tinker.toml").write_text(text, encoding="utf-8")
+    return folder
+
+
+BAD_DECK = """skillset = "Broken"
+color = "chartreuse"
+
+[[card]]
+id = "BRK1"
+name = "Cog"
+rank = 9
+goal = { kind = "highest_skillset", skillset = "nobody", stars = 5 }
+effect = { kind = "convert", count = 7 }
+
+[[card]]
+id = "BRK2"
+name = ""
+rank = 2
+goal = { kind = "bogus_goal", stars = 1 }
+effect = { kind = "assemble", colour = "red" }
+"""
+
+
+# ---------------------------------------------------------------------- cards
+
+
+def test_cards_lists_every_deck_with_generated_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "cards")
+    assert code == 0 and err == ""
+    for deck in load_catalog().values():
+        assert deck.skillset in out
+        for card in deck.cards:
+            assert card.id in out and card.name in out and card.effect_text in out
+    assert "\x1b[" not in out  # not a terminal: plain text
+
+
+def test_cards_one_skillset(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "cards", "--skillset", "HEALER")
+    assert code == 0
+    assert "HEA1" in out and "Heal:" in out and "ALC1" not in out
+
+
+def test_cards_unknown_skillset_is_a_user_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "cards", "--skillset", "wizard")
+    assert_user_error(code, err, "unknown skillset 'wizard'", "alchemist")
+    assert out == "" and err.count("\n") == 1
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_cards_on_a_terminal_are_coloured_tables_unless_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    decks = [load_catalog()["alchemist"]]
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    coloured = _Terminal()
+    print_decks(decks, coloured)
+    assert "\x1b[" in coloured.getvalue() and "ALC6" in coloured.getvalue()
+    assert "Grand Transmuter" in coloured.getvalue()
+    monkeypatch.setenv("NO_COLOR", "1")
+    plain = _Terminal()
+    print_decks(decks, plain)
+    assert "\x1b[" not in plain.getvalue() and "ALC6" in plain.getvalue()
+    assert "┃" in plain.getvalue() or "│" in plain.getvalue()  # still a table
+
+
+def test_cards_shows_user_decks(capsys: pytest.CaptureFixture[str], tinker_dir: Path) -> None:
+    code, out, _ = run(capsys, "cards", "--deck-dir", str(tinker_dir), "--skillset", "tinker")
+    assert code == 0
+    assert "TIN1" in out and "Fewest Healer" in out
+
+
+def test_validate_a_good_deck(capsys: pytest.CaptureFixture[str], tinker_dir: Path) -> None:
+    code, out, err = run(capsys, "cards", "validate", str(tinker_dir))
+    assert code == 0 and err == ""
+    assert out.startswith("OK: 1 file valid: Tinker (6 cards)")
+
+
+def test_validate_prints_every_error_of_a_bad_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "broken.toml"
+    bad.write_text(BAD_DECK, encoding="utf-8")
+    code, out, err = run(capsys, "cards", "validate", str(bad))
+    assert code == 1 and err == ""
+    lines = out.strip().splitlines()
+    assert all(line.startswith(f"{bad}: ") for line in lines[:-1])
+    expected = [
+        "field 'color': must be one of",
+        "field 'card': a deck has exactly 6 cards, found 2",
+        "card BRK1: field 'rank': must be an integer from 1 to 6, got 9",
+        "card BRK1: field 'goal.stars': must be an integer from 1 to 3, got 5",
+        "card BRK1: field 'goal.skillset': unknown skillset 'nobody'",
+        "card BRK1: field 'effect.count': must be between 1 and 2, got 7",
+        "card BRK2: field 'name': must be a non-empty string",
+        "card BRK2: field 'goal.kind': unknown goal kind 'bogus_goal'",
+        "card BRK2: field 'effect.colour': unknown parameter for assemble",
+    ]
+    for fragment in expected:
+        assert any(fragment in line for line in lines), fragment
+    assert lines[-1] == f"{len(lines) - 1} errors in 1 file"
+    assert len(lines) - 1 >= len(expected)
+
+
+def test_validate_reports_errors_of_several_files(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                   tinker_dir: Path) -> None:
+    (tmp_path / "a.toml").write_text(BAD_DECK, encoding="utf-8")
+    (tmp_path / "b.toml").write_text("skillset = \n", encoding="utf-8")
+    code, out, _ = run(capsys, "cards", "validate", str(tmp_path / "a.toml"), str(tmp_path / "b.toml"),
+                       str(tinker_dir))
+    assert code == 1
+    assert "b.toml: not valid TOML" in out
+    assert out.strip().splitlines()[-1].endswith("in 2 files")
+    assert "tinker.toml" not in out
+
+
+def test_validate_missing_path_is_a_user_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "cards", "validate", str(tmp_path / "nope.toml"))
+    assert_user_error(code, err, "nope.toml", "no such file or folder")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, err = run(capsys, "cards", "validate", str(empty))
+    assert_user_error(code, err, "no *.toml deck files")
+
+
+def test_invalid_deck_dir_is_a_user_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "broken.toml").write_text(BAD_DECK, encoding="utf-8")
+    code, _, err = run(capsys, "match", "-n", "2", "--deck-dir", str(tmp_path))
+    assert_user_error(code, err, "cannot load the decks", "broken.toml", "converge cards validate")
+    assert len(user_error_lines(err)) == 1
+
+
+# ---------------------------------------------------------------------- match
+
+
+def test_match_reports_wins_rounds_and_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "match", "--bot1", "greedy", "--bot2", "random", "-n", "20", "--seed", "1")
+    assert code == 0 and err == ""
+    assert "20 matches, seed 1, a random playset per match" in out
+    assert "bot 1 (greedy)" in out and "bot 2 (random)" in out
+    assert "average rounds per match:" in out
+    assert "95% Wilson interval" in out
+    again = run(capsys, "match", "--bot1", "greedy", "--bot2", "random", "-n", "20", "--seed", "1")
+    assert again == (0, out, "")  # seeded
+
+
+def test_match_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "match", "-n", "10", "--seed", "4", "--set", "sparks", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["matches"] == 10 and sum(doc["wins"]) == 10
+    assert doc["playset"] == ["delver", "astropath", "healer"]
+    assert list(doc["playsets"]) == ["delver/astropath/healer"]
+    lo, hi = doc["bot1_win_rate_ci95"]
+    assert 0 <= lo <= doc["bot1_win_rate"] <= hi <= 1
+    assert 2 <= doc["average_rounds"] <= 3
+
+
+def test_match_with_a_user_deck(capsys: pytest.CaptureFixture[str], tinker_dir: Path) -> None:
+    code, out, _ = run(capsys, "match", "-n", "4", "--deck-dir", str(tinker_dir),
+                       "--playset", "tinker,healer,alchemist", "--json")
+    assert code == 0
+    assert json.loads(out)["playsets"] == {"alchemist/healer/tinker": [json.loads(out)["wins"][0], 4]}
+
+
+@pytest.mark.parametrize(("argv", "fragments"), [
+    (["-n", "0"], ["argument -n", "positive whole number"]),
+    (["-n", "many"], ["argument -n", "'many'"]),
+    (["--seed", "-3"], ["argument --seed"]),
+    (["--bot1", "wizard"], ["argument --bot1", "invalid choice"]),
+    (["--set", "dreams"], ["argument --set", "invalid choice"]),
+    (["--playset", "alchemist,healer"], ["three skillset names"]),
+    (["--playset", "alchemist,alchemist,healer"], ["three different skillsets"]),
+    (["--playset", "alchemist,wizard,healer"], ["unknown skillset 'wizard'"]),
+    (["--playset", "alchemist,mechanist,healer", "--set", "sparks"], ["not allowed with"]),
+])
+def test_match_bad_values_are_user_errors(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                          fragments: list[str]) -> None:
+    code, out, err = run(capsys, "match", *argv)
+    assert_user_error(code, err, *fragments)
+    assert out == ""
+
+
+# ---------------------------------------------------------------------- replay and play
+
+
+@pytest.fixture
+def record_file(tmp_path: Path) -> Path:
+    m = play_match(["alchemist", "searcher", "healer"], 12, (make_bot("greedy", 1), make_bot("random", 2)))
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(m.record()), encoding="utf-8")
+    return path
+
+
+def test_replay_tells_the_match_turn_by_turn(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
+    record = json.loads(record_file.read_text(encoding="utf-8"))
+    code, out, err = run(capsys, "replay", str(record_file))
+    assert code == 0 and err == ""
+    assert out.startswith("Converge — Alchemist / Searcher / Healer")
+    assert "=== Round 1 ===" in out and "-- Turn 1 (lead: player " in out
+    assert "scores after the turn: player 0 " in out
+    assert " wins round 1 (" in out
+    assert out.count("=== Round ") == len([1 for line in out.splitlines() if line.startswith("=== Round")])
+    assert "Result: player " in out and "wins the match 2-" in out
+    assert "only] you were dealt" in out  # the match is over: everything is shown by default
+    turns = out.count("-- Turn ")
+    assert turns == out.count("scores after the turn")
+    assert len(record["actions"]) > turns
+
+
+def test_replay_public_view_hides_private_events(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
+    code, out, _ = run(capsys, "replay", "--public", str(record_file))
+    assert code == 0
+    assert "only]" not in out and "you " not in out
+    assert "wins the match" in out
+
+
+def test_replay_of_an_unfinished_match(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
+    record = json.loads(record_file.read_text(encoding="utf-8"))
+    record["actions"] = record["actions"][:9]
+    record_file.write_text(json.dumps(record), encoding="utf-8")
+    code, out, _ = run(capsys, "replay", str(record_file))
+    assert code == 0
+    assert "the match is not finished" in out
+
+
+def test_replay_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path, record_file: Path) -> None:
+    code, _, err = run(capsys, "replay", str(tmp_path / "missing.json"))
+    assert_user_error(code, err, "no such file", "missing.json")
+    assert err.count("\n") == 1
+
+    code, _, err = run(capsys, "replay", str(tmp_path))
+    assert_user_error(code, err, "is a folder")
+
+    bad = tmp_path / "bad.json"
+    bad.write_text("{\"format\": \"converge-record\", ", encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(bad))
+    assert_user_error(code, err, "bad.json is not valid JSON", "line 1")
+
+    bad.write_text("[1, 2, 3]", encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(bad))
+    assert_user_error(code, err, "not a match record")
+
+    record = json.loads(record_file.read_text(encoding="utf-8"))
+    record["actions"][3] = 25  # 'done' where it is not legal
+    bad.write_text(json.dumps(record), encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(bad))
+    assert_user_error(code, err, "record action #4", "does not replay")
+    assert out == "" and err.count("\n") == 1
+
+    record["actions"][3] = "seven"
+    bad.write_text(json.dumps(record), encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(bad))
+    assert_user_error(code, err, "record action #4")
+
+    record["playset"] = ["alchemist", "wizard", "healer"]
+    bad.write_text(json.dumps(record), encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(bad))
+    assert_user_error(code, err, "wizard")
+
+
+def test_play_prints_a_bot_match_and_saves_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    code, out, err = run(capsys, "play", "--seed", "5", "--opponent", "greedy", "--set", "engines",
+                         "--save", str(save))
+    assert code == 0 and err == ""
+    assert "player 0 (greedy) against player 1 (greedy)" in out
+    assert "seed 5" in out and "-- Turn 1" in out and "wins the match" in out
+    assert f"record saved to {save}" in out
+    record = json.loads(save.read_text(encoding="utf-8"))
+    assert record["seed"] == 5 and record["playset"] == ["protector", "searcher", "merchant"]
+    code, replayed, _ = run(capsys, "replay", str(save))
+    assert code == 0
+    assert replayed.split("Result: ")[1].split()[:2] == out.split("Result: ")[1].split()[:2]
+
+    code, again, _ = run(capsys, "play", "--seed", "5", "--opponent", "greedy", "--set", "engines")
+    assert again == out.split("record saved")[0]  # the same seed plays the same match
+
+
+def test_play_defaults_and_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "play", "--public")
+    assert code == 0 and "player 1 (random)" in out and "only]" not in out
+    code, _, err = run(capsys, "play", "--playset", "alchemist,wizard,healer")
+    assert_user_error(code, err, "unknown skillset 'wizard'")
+    code, _, err = run(capsys, "play", "--opponent", "expert")
+    assert_user_error(code, err, "argument --opponent")
+    code, _, err = run(capsys, "play", "--seed", "1", "--save", str(tmp_path / "no" / "such" / "dir.json"))
+    assert_user_error(code, err, "cannot write")
+
+
+# ---------------------------------------------------------------------- bench and the command itself
+
+
+def test_bench_prints_throughput_and_call_costs(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "bench", "--rounds", "200", "--repeats", "2")
+    assert code == 0 and err == ""
+    assert "complete rounds/s (median of 2 runs of 200 rounds" in out
+    assert "clone():" in out and "legal_actions():" in out and "µs per call" in out
+    assert "greedy bot:" in out and "µs per decision" in out
+    code, out, _ = run(capsys, "bench", "--rounds", "100", "--repeats", "1", "--no-greedy", "--json")
+    doc = json.loads(out)
+    assert doc["rounds_per_second"] > 0 and doc["clone_us"] > 0 and doc["greedy_decision_us"] is None
+
+
+def test_bench_bad_values(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "bench", "--rounds", "0")
+    assert_user_error(code, err, "argument --rounds")
+
+
+def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for command in ("cards", "match", "replay", "bench", "play"):
+        assert command in out
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.startswith("converge ")
+    code, _, err = run(capsys)
+    assert_user_error(code, err, "required")
+    code, _, err = run(capsys, "dance")
+    assert_user_error(code, err, "invalid choice")
+
+
+def test_python_dash_m_converge(tmp_path: Path) -> None:
+    ok = subprocess.run([sys.executable, "-m", "converge", "cards", "--skillset", "delver"],
+                        capture_output=True, text=True, check=False)
+    assert ok.returncode == 0 and "DEL1" in ok.stdout
+    bad = subprocess.run([sys.executable, "-m", "converge", "replay", str(tmp_path / "x.json")],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 2
+    assert bad.stderr.strip().splitlines() == [f"converge: error: no such file: {tmp_path / 'x.json'}"]
