@@ -16,7 +16,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml setup.py $(SOURCES)
-	$(BIN)/python -m pip install -q ".[test]"
+	$(BIN)/python -m pip install -q ".[test,rl]"
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -24,7 +24,7 @@ play: $(STAMP)
 	$(BIN)/converge play
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests examples
 	$(BIN)/mypy
 
 test: lint

@@ -16,7 +16,8 @@ def _extensions() -> list:
         from mypyc.build import mypycify
     except ImportError:
         return []
-    return mypycify(["src/converge/engine/state.py"], opt_level="3")
+    return mypycify(["src/converge/engine/state.py", "src/converge/bots/greedy.py",
+                     "src/converge/bots/ismcts.py"], opt_level="3")
 
 
 setup(ext_modules=_extensions())

@@ -308,9 +308,9 @@ def test_replay_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path
     assert_user_error(code, err, "wizard")
 
 
-def test_play_prints_a_bot_match_and_saves_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_watch_prints_a_bot_match_and_saves_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    code, out, err = run(capsys, "play", "--seed", "5", "--opponent", "greedy", "--set", "engines",
+    code, out, err = run(capsys, "watch", "--seed", "5", "--opponent", "greedy", "--set", "engines",
                          "--save", str(save))
     assert code == 0 and err == ""
     assert "player 0 (greedy) against player 1 (greedy)" in out
@@ -322,18 +322,18 @@ def test_play_prints_a_bot_match_and_saves_it(capsys: pytest.CaptureFixture[str]
     assert code == 0
     assert replayed.split("Result: ")[1].split()[:2] == out.split("Result: ")[1].split()[:2]
 
-    code, again, _ = run(capsys, "play", "--seed", "5", "--opponent", "greedy", "--set", "engines")
+    code, again, _ = run(capsys, "watch", "--seed", "5", "--opponent", "greedy", "--set", "engines")
     assert again == out.split("record saved")[0]  # the same seed plays the same match
 
 
-def test_play_defaults_and_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, out, _ = run(capsys, "play", "--public")
+def test_watch_defaults_and_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "watch", "--public")
     assert code == 0 and "player 1 (random)" in out and "only]" not in out
-    code, _, err = run(capsys, "play", "--playset", "alchemist,wizard,healer")
+    code, _, err = run(capsys, "watch", "--playset", "alchemist,wizard,healer")
     assert_user_error(code, err, "unknown skillset 'wizard'")
-    code, _, err = run(capsys, "play", "--opponent", "expert")
+    code, _, err = run(capsys, "watch", "--opponent", "expert")
     assert_user_error(code, err, "argument --opponent")
-    code, _, err = run(capsys, "play", "--seed", "1", "--save", str(tmp_path / "no" / "such" / "dir.json"))
+    code, _, err = run(capsys, "watch", "--seed", "1", "--save", str(tmp_path / "no" / "such" / "dir.json"))
     assert_user_error(code, err, "cannot write")
 
 

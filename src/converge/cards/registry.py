@@ -193,7 +193,9 @@ def effect_text(kind: str, params: Mapping[str, ParamValue], own_skillset: str) 
                 "cannot move, remove or convert them this round.")
     if kind == "search":
         d = int(p["depth"])
-        return (f"Search {d}: look at the top {_plural(d, 'card')} of the deck, take 1 into your hand"
+        if d == 1:
+            return "Search 1: take the top card of the deck into your hand."
+        return (f"Search {d}: look at the top {d} cards of the deck, take 1 into your hand"
                 " and put the rest back in order.")
     if kind == "trade":
         options = []

@@ -217,7 +217,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_play(args: argparse.Namespace) -> int:
+def cmd_watch(args: argparse.Namespace) -> int:
     from converge.cli.render import MatchPrinter
     from converge.engine.playset import Playset, all_playsets
     from converge.simulation.runner import play_match
@@ -253,6 +253,54 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UserError(f"cannot write {args.save}: {exc.strerror or exc}") from None
         out.write(f"record saved to {args.save} (converge replay {args.save})\n")
     return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from converge.cli.terminal import Seat, TerminalGame, console_for, default_record_path, play_json
+    from converge.engine.playset import Playset, all_playsets
+    from converge.engine.state import Match
+
+    catalog = _catalog(args.deck_dir)
+    names = _resolve_playset(args, catalog)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    if names is None:
+        choices = all_playsets(catalog)
+        names = list(choices[random.Random(f"converge-play:{seed}").randrange(len(choices))])
+    match = Match.new(Playset.from_names(names, args.deck_dir), seed=seed)
+    human = args.seat if args.seat is not None else 0
+    bot = make_bot(args.opponent, seed + 1)
+    if args.json:
+        return play_json(match, human, bot, sys.stdin, sys.stdout)
+    if args.hotseat:
+        seats = (Seat("player 0"), Seat("player 1"))
+    else:
+        seats = (Seat("you"), Seat(args.opponent, bot)) if human == 0 else (Seat(args.opponent, bot), Seat("you"))
+    save = None if args.no_save else Path(args.save) if args.save else default_record_path(seed)
+    if save is not None:
+        try:
+            save.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"cannot save records in {save.parent}: {exc.strerror or exc}") from None
+        if save.parent.exists() and not os.access(save.parent, os.W_OK):
+            raise UserError(f"cannot write records in {save.parent}")
+    console = console_for()
+    console.print(f"Converge — playset {', '.join(match.playset.skillsets)}", style="bold", highlight=False)
+
+    def read(prompt: str) -> str:
+        console.print(prompt, end="", highlight=False)
+        console.file.flush()
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        if not sys.stdin.isatty():  # scripted play: show what was typed, as a terminal would
+            console.print(line.rstrip("\n"), highlight=False, markup=False)
+        return line.rstrip("\n")
+
+    game = TerminalGame(match, seats, console, read, save, hotseat=args.hotseat)
+    try:
+        return game.play()
+    except OSError as exc:
+        raise UserError(f"cannot save the match record: {exc.strerror or exc}") from None
 
 
 # ---------------------------------------------------------------------- parser
@@ -315,14 +363,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("play", help="play a match (for now: watch the greedy bot play a bot, turn by turn)")
+    p = sub.add_parser("play", help="play a match in the terminal, against a bot or a friend (--hotseat)")
+    p.add_argument("--opponent", choices=sorted(BOTS), default="greedy",
+                   help="the bot you play against (default: greedy)")
+    p.add_argument("--seed", type=seed_int, default=None, help="seed of the match (default: a random one)")
+    _playset_options(p)
+    _deck_dir(p)
+    p.add_argument("--hotseat", action="store_true", help="two people at one screen, passing the device")
+    p.add_argument("--json", action="store_true",
+                   help="for programs: one JSON observation per line out, one action per line in")
+    p.add_argument("--save", metavar="FILE",
+                   help="where to save the match record (default: under the user's data directory)")
+    p.add_argument("--no-save", action="store_true", help="do not save the match record")
+    p.add_argument("--seat", type=int, choices=(0, 1), default=None,
+                   help="your seat against a bot (default: 0); the artifact starts as M2 says")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("watch", help="watch the greedy bot play a bot, turn by turn")
     p.add_argument("--opponent", choices=sorted(BOTS), default="random", help="default: random")
     p.add_argument("--seed", type=seed_int, default=None, help="seed of the match (default: a random one)")
     _playset_options(p)
     _deck_dir(p)
     p.add_argument("--public", action="store_true", help="show only what a spectator sees")
     p.add_argument("--save", metavar="FILE", help="save the match record to FILE (for `converge replay`)")
-    p.set_defaults(func=cmd_play)
+    p.set_defaults(func=cmd_watch)
     return parser
 
 

@@ -24,6 +24,23 @@ _EFFECT_PROMPTS = {
 }
 
 
+def decision_kind(match: Match) -> str:
+    """What kind of decision is pending: ``select`` (a card to play), ``mode``, ``target`` (a card for an
+    effect), ``second`` (Trade's second card), ``skillset``, ``faction``, ``chance`` or ``over``."""
+    from converge.engine import state as s
+
+    if match.phase == s.OVER:
+        return "over"
+    if match.phase in (s.DEAL, s.START):
+        return "chance"
+    if match.phase == s.SELECT:
+        return "select"
+    if match.phase == s.MODE:
+        return "mode"
+    return {s.STEP_SKILLSET: "skillset", s.STEP_FACTION: "faction", s.STEP_SECOND: "second"}.get(
+        match.step, "target")
+
+
 def decision_prompt(match: Match) -> str:
     """What the current player is deciding, e.g. ``"player 0: play a card from your hand"``."""
     from converge.engine import state as s

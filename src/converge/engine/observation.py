@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from converge.engine.actions import NUM_ACTIONS
-from converge.engine.describe import action_label, decision_prompt, describe_event
+from converge.engine.describe import action_label, decision_kind, decision_prompt, describe_event
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
@@ -46,7 +46,7 @@ def _decision(match: Match, viewer: int) -> dict[str, Any] | None:
     if match.phase == s.OVER:
         return None
     mine = viewer == match.player
-    out: dict[str, Any] = {"player": match.player, "prompt": decision_prompt(match)}
+    out: dict[str, Any] = {"player": match.player, "kind": decision_kind(match), "prompt": decision_prompt(match)}
     active_public = match.phase != s.MODE  # the chosen card is public once its mode is chosen
     if match.active >= 0 and (mine or active_public):
         out["card"] = match.playset.card_ids[match.active]

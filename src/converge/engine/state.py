@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Iterable
 from typing import Any
@@ -615,6 +616,8 @@ class Match:
             raise IllegalActionError(f"it is player {self.player}'s decision, not player {player}'s")
         if isinstance(action, str):
             action = self.parse_action(action)
+        elif not isinstance(action, int) and hasattr(action, "__index__"):  # e.g. numpy integers
+            action = operator.index(action)
         if isinstance(action, bool) or not isinstance(action, int):
             raise IllegalActionError(f"an action is an integer id or a string, got {type(action).__name__}")
         if not 0 <= action < NUM_ACTIONS:
@@ -929,6 +932,12 @@ class Match:
     def parse_action(self, text: object) -> int:
         """The action id of a readable action; raises :class:`IllegalActionError` if unreadable."""
         return string_to_action(text, self.playset.index_of, self.playset.skillsets)
+
+    def decision_kind(self) -> str:
+        """The kind of the pending decision: select, mode, target, second, skillset, faction, chance, over."""
+        from converge.engine.describe import decision_kind
+
+        return decision_kind(self)
 
     def decision_prompt(self) -> str:
         """What the current player is deciding, in words (public: it names no hidden card)."""

@@ -1,0 +1,14 @@
+"""Converge in the frameworks researchers already use (the ``rl`` extra: ``pip install converge[rl]``).
+
+* :mod:`converge.adapters.openspiel` — the OpenSpiel game ``python_converge`` (importing it registers
+  the game), with chance nodes for the deals, observers, serialisation and ``resample_from_infostate``;
+* :mod:`converge.adapters.pettingzoo` (also :mod:`converge.adapters.converge_v0`) — the PettingZoo AEC
+  environment ``converge_v0``;
+* :mod:`converge.adapters.gymnasium` — a single-agent Gymnasium environment against a chosen bot
+  (registered as ``converge/Converge-v0``);
+* :mod:`converge.adapters.encoding` — the tensors and strings all three build from
+  ``Match.observation(player)``, and nothing else;
+* :mod:`converge.adapters.resample` — whole histories consistent with one player's information.
+
+This package imports no framework itself: import the module you need.
+"""

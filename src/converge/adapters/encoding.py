@@ -1,0 +1,404 @@
+"""Fixed-size tensors built from an observation dict, shared by the OpenSpiel, PettingZoo and Gymnasium adapters.
+
+Everything here reads only :meth:`converge.engine.state.Match.observation` (the one door to the state,
+I1-I3) and the static, public game definition (the playset's card ids and skillset names). Two states
+with the same observation for a player give that player the same tensors, whatever the hidden cards.
+
+The tensors are relative to the viewer: "me" is the viewer, "them" is the other player.
+
+*Observation tensor* (:data:`OBSERVATION_SIZE` floats, all in [0, 1]), in named parts:
+
+``cards`` (18 x :data:`CARD_FEATURES`)
+    one row per card id (playset order): where the card is as far as the viewer knows (my hand, my
+    faction, their faction, goals, discard, hidden), whether it is the card being played, the pending
+    choice, revealed to me, studied, known to be in their hand or at a depth of the deck, recalled,
+    guarded by me or them, its current skillset and rank in a faction, conversions, and whether each
+    player fulfils it as a goal.
+``match`` (:data:`MATCH_FEATURES`)
+    round, turn, round wins, artifact holder, lead, whose decision, terminal and winner, scores, hand,
+    deck and discard sizes.
+``decision`` (:data:`DECISION_FEATURES`)
+    what is being decided (choose a card, a mode, a target, a skillset, a faction, a second card) and
+    the discard effect being resolved.
+``legal`` (26)
+    the legal action mask when the decision is the viewer's (all zero otherwise).
+
+*Information-state tensor* (:data:`INFO_STATE_SIZE` floats): the observation tensor, then ``history``,
+the :data:`HISTORY_EVENTS` most recent events of the viewer's event log (oldest first, zero padded),
+each as :data:`EVENT_FEATURES` floats: kind, who (me / them / nobody), card, second card, mode, owner,
+skillset and two small numbers. The information-state *string* holds the whole log; the tensor keeps a
+fixed window of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from converge.cards.registry import EFFECTS_BY_CODE
+from converge.engine.actions import DECLARE, DISCARD, MINE, NUM_ACTIONS, THEIRS
+from converge.engine.playset import NUM_CARDS, Playset
+
+FloatArray = npt.NDArray[np.float32]
+
+#: Event kinds of the engine's log, in a fixed order (anything else is encoded as "other").
+EVENT_KINDS: tuple[str, ...] = (
+    "round_start", "start_discard", "dealt", "play", "pass", "convert", "revert", "assemble", "expand",
+    "heal", "reveal", "recall", "guard", "search", "saw", "took", "trade", "swap", "study", "discarded",
+    "score", "artifact", "draw", "drew", "round_end", "match_end",
+)
+EFFECT_NAMES: tuple[str, ...] = tuple(k.name for k in EFFECTS_BY_CODE)
+DECISION_KINDS: tuple[str, ...] = ("select", "mode", "target", "skillset", "faction", "second", "other")
+
+# Card features (columns of the ``cards`` part)
+(C_MY_HAND, C_MY_FACTION, C_THEIR_FACTION, C_GOAL, C_DISCARD, C_HIDDEN, C_ACTIVE, C_PENDING, C_REVEALED,
+ C_STUDIED, C_KNOWN_THEIR_HAND, C_KNOWN_DECK, C_DECK_DEPTH, C_RECALLED, C_GUARDED_BY_ME, C_GUARDED_BY_THEM,
+ C_SKILL_0, C_SKILL_1, C_SKILL_2, C_RANK, C_CONVERTED, C_UNTIL_END_OF_TURN, C_GOAL_MINE,
+ C_GOAL_THEIRS) = range(24)
+CARD_FEATURES = 24
+MATCH_FEATURES = 26
+DECISION_FEATURES = len(DECISION_KINDS) + len(EFFECT_NAMES)
+OBSERVATION_SIZE = NUM_CARDS * CARD_FEATURES + MATCH_FEATURES + DECISION_FEATURES + NUM_ACTIONS
+
+HISTORY_EVENTS = 32
+# valid, kind (+ other), who (me, them, nobody), card, second card, mode (4), owner (me, them), skillset (3),
+# 2 numbers
+EVENT_FEATURES = 1 + (len(EVENT_KINDS) + 1) + 3 + NUM_CARDS + NUM_CARDS + 4 + 2 + 3 + 2
+INFO_STATE_SIZE = OBSERVATION_SIZE + HISTORY_EVENTS * EVENT_FEATURES
+
+_KIND_INDEX = {k: i for i, k in enumerate(EVENT_KINDS)}
+_EFFECT_INDEX = {k: i for i, k in enumerate(EFFECT_NAMES)}
+_MODES = (DISCARD, DECLARE, MINE, THEIRS)
+
+
+def _clip(x: float) -> float:
+    return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
+
+
+def decision_kind(decision: Mapping[str, Any] | None) -> str:
+    """What is being decided, read from the observation's ``decision`` (one of :data:`DECISION_KINDS`)."""
+    if not decision:
+        return "other"
+    kind = str(decision.get("kind", "other"))
+    return kind if kind in DECISION_KINDS else "other"
+
+
+class Encoder:
+    """Turns observation dicts of one playset into fixed-size float32 tensors.
+
+    >>> enc = Encoder.for_playset(["alchemist", "mechanist", "archivist"])
+    >>> from converge import Match
+    >>> enc.observation_tensor(Match.new(["alchemist", "mechanist", "archivist"], seed=1).observation(0)).shape
+    (500,)
+    """
+
+    def __init__(self, card_ids: Sequence[str], skillsets: Sequence[str]) -> None:
+        if len(card_ids) != NUM_CARDS:
+            raise ValueError(f"a playset has {NUM_CARDS} cards, got {len(card_ids)}")
+        self.card_ids = tuple(card_ids)
+        self.skillsets = tuple(skillsets)
+        self.index_of = {cid: i for i, cid in enumerate(self.card_ids)}
+        self.skill_index = {name: i for i, name in enumerate(self.skillsets)}
+
+    @classmethod
+    def for_playset(cls, playset: Playset | Sequence[str], deck_dirs: Sequence[str] = ()) -> Encoder:
+        ps = playset if isinstance(playset, Playset) else Playset.from_names(list(playset), deck_dirs)
+        return cls(ps.card_ids, ps.skillsets)
+
+    # ------------------------------------------------------------------ parts
+
+    def _card(self, cid: object) -> int:
+        if isinstance(cid, str):
+            return self.index_of.get(cid, -1)
+        return -1
+
+    @staticmethod
+    def _me(obs: Mapping[str, Any], perspective: int | None) -> int:
+        if perspective is not None:
+            return perspective
+        viewer = obs.get("viewer", 0)
+        return viewer if viewer in (0, 1) else 0
+
+    def _cards(self, obs: Mapping[str, Any], me: int, out: FloatArray) -> None:
+        them = 1 - me
+        located = np.zeros(NUM_CARDS, dtype=bool)
+
+        def put(cid: object, feature: int, value: float = 1.0) -> int:
+            c = self._card(cid)
+            if c >= 0:
+                out[c, feature] = value
+            return c
+
+        for cid in obs.get("hand") or []:
+            located[put(cid, C_MY_HAND)] = True
+        for owner, faction in enumerate(obs.get("factions") or []):
+            for entry in faction:
+                c = put(entry.get("id"), C_MY_FACTION if owner == me else C_THEIR_FACTION)
+                if c < 0:
+                    continue
+                located[c] = True
+                skill = self.skill_index.get(entry.get("skillset", ""), -1)
+                if skill >= 0:
+                    out[c, C_SKILL_0 + skill] = 1.0
+                out[c, C_RANK] = _clip(float(entry.get("rank", 0)) / 6.0)
+                out[c, C_CONVERTED] = 1.0 if entry.get("converted") else 0.0
+                out[c, C_UNTIL_END_OF_TURN] = 1.0 if entry.get("until_end_of_turn") else 0.0
+                guard = entry.get("guarded_by")
+                if guard == me:
+                    out[c, C_GUARDED_BY_ME] = 1.0
+                elif guard == them:
+                    out[c, C_GUARDED_BY_THEM] = 1.0
+        for cid in obs.get("goals") or []:
+            c = put(cid, C_GOAL)
+            if c >= 0:
+                located[c] = True
+        for cid in obs.get("discard") or []:
+            c = put(cid, C_DISCARD)
+            if c >= 0:
+                located[c] = True
+        for cid in obs.get("recalled") or []:
+            put(cid, C_RECALLED)
+        for cid in obs.get("known_opponent_hand") or []:
+            put(cid, C_KNOWN_THEIR_HAND)
+        for item in obs.get("known_deck") or []:
+            c = put(item.get("id"), C_KNOWN_DECK)
+            if c >= 0:
+                out[c, C_DECK_DEPTH] = _clip((float(item.get("from_top", 0)) + 1.0) / 10.0)
+        for item in obs.get("score_breakdown") or []:
+            c = self._card(item.get("goal"))
+            if c >= 0:
+                winners = item.get("winners") or []
+                out[c, C_GOAL_MINE] = 1.0 if me in winners else 0.0
+                out[c, C_GOAL_THEIRS] = 1.0 if them in winners else 0.0
+        decision = obs.get("decision") or {}
+        active = put(decision.get("card"), C_ACTIVE)
+        if active >= 0:
+            located[active] = True
+        put(decision.get("pending"), C_PENDING)
+        put(decision.get("studied"), C_STUDIED)
+        for cid in decision.get("revealed") or []:
+            put(cid, C_REVEALED)
+        out[~located, C_HIDDEN] = 1.0
+
+    def _match(self, obs: Mapping[str, Any], me: int, out: FloatArray) -> None:
+        them = 1 - me
+        i = 0
+        rnd = int(obs.get("round", 0) or 0)
+        if 1 <= rnd <= 3:
+            out[i + rnd - 1] = 1.0
+        i += 3
+        out[i] = _clip(float(obs.get("turn", 0) or 0) / 30.0)
+        i += 1
+        wins = obs.get("round_wins") or [0, 0]
+        for p in (me, them):
+            w = int(wins[p])
+            if 0 <= w <= 2:
+                out[i + w] = 1.0
+            i += 3
+        for key in ("artifact_holder", "lead"):
+            v = obs.get(key)
+            if v == me:
+                out[i] = 1.0
+            elif v == them:
+                out[i + 1] = 1.0
+            i += 2
+        current = obs.get("current_player")
+        out[i + (0 if current == me else 1 if current == them else 2)] = 1.0
+        i += 3
+        out[i] = 1.0 if obs.get("is_terminal") else 0.0
+        i += 1
+        winner = obs.get("winner")
+        if winner == me:
+            out[i] = 1.0
+        elif winner == them:
+            out[i + 1] = 1.0
+        i += 2
+        scores = obs.get("scores") or [0, 0]
+        out[i], out[i + 1] = _clip(scores[me] / 10.0), _clip(scores[them] / 10.0)
+        i += 2
+        sizes = obs.get("hand_sizes") or [0, 0]
+        out[i], out[i + 1] = _clip(sizes[me] / 10.0), _clip(sizes[them] / 10.0)
+        i += 2
+        out[i] = _clip(float(obs.get("deck_size", 0) or 0) / 10.0)
+        out[i + 1] = _clip(len(obs.get("discard") or []) / float(NUM_CARDS))
+        i += 2
+        assert i == MATCH_FEATURES
+
+    @staticmethod
+    def _decision(obs: Mapping[str, Any], me: int, out: FloatArray, legal: FloatArray) -> None:
+        decision = obs.get("decision")
+        if not decision:
+            return
+        out[DECISION_KINDS.index(decision_kind(decision))] = 1.0
+        effect = _EFFECT_INDEX.get(str(decision.get("effect", "")), -1)
+        if effect >= 0:
+            out[len(DECISION_KINDS) + effect] = 1.0
+        if decision.get("player") == me:
+            for item in decision.get("legal_actions") or []:
+                a = item.get("id")
+                if isinstance(a, int) and 0 <= a < NUM_ACTIONS:
+                    legal[a] = 1.0
+
+    def _event(self, event: Mapping[str, Any], me: int, out: FloatArray) -> None:
+        kind = str(event.get("kind", ""))
+        player = event.get("player")
+        args = [*list(event.get("args") or [0, 0]), 0, 0]
+        a, b = int(args[0]), int(args[1])
+        i = 0
+        out[i] = 1.0
+        i += 1
+        out[i + _KIND_INDEX.get(kind, len(EVENT_KINDS))] = 1.0
+        i += len(EVENT_KINDS) + 1
+        out[i + (0 if player == me else 1 if player in (0, 1) else 2)] = 1.0
+        i += 3
+        c = self._card(event.get("card"))
+        if c >= 0:
+            out[i + c] = 1.0
+        i += NUM_CARDS
+        if kind in ("trade", "swap") and 0 <= a < NUM_CARDS:  # the second card of the exchange
+            out[i + a] = 1.0
+        i += NUM_CARDS
+        if kind == "play" and a in _MODES:
+            out[i + _MODES.index(a)] = 1.0
+        i += 4
+        if kind in ("play", "trade"):  # play: (mode, owner); trade: (second card, faction)
+            owner = b
+        elif kind in ("assemble", "expand", "heal"):  # (owner, -)
+            owner = a
+        elif kind == "recall":  # (from a faction?, which faction)
+            owner = b if a else -1
+        else:
+            owner = -1
+        if owner == me:
+            out[i] = 1.0
+        elif owner == 1 - me:
+            out[i + 1] = 1.0
+        i += 2
+        if kind in ("convert", "revert") and 0 <= a < 3:
+            out[i + a] = 1.0
+        i += 3
+        if kind == "score":
+            x, y = (a, b) if me == 0 else (b, a)
+            out[i], out[i + 1] = _clip(x / 10.0), _clip(y / 10.0)
+        elif kind in ("convert", "revert"):
+            out[i] = _clip(b / 6.0)
+        elif kind in ("search", "saw"):
+            out[i] = _clip(a / 5.0)
+        elif kind == "round_start":
+            out[i] = _clip(a / 3.0)
+        elif kind == "round_end":
+            out[i], out[i + 1] = _clip(float(a)), _clip(b / 3.0)
+
+    # ------------------------------------------------------------------ tensors
+
+    def observation_into(self, obs: Mapping[str, Any], out: FloatArray, perspective: int | None = None) -> None:
+        """Write the observation tensor of ``obs`` into ``out`` (length :data:`OBSERVATION_SIZE`)."""
+        me = self._me(obs, perspective)
+        out.fill(0.0)
+        n_cards = NUM_CARDS * CARD_FEATURES
+        self._cards(obs, me, out[:n_cards].reshape(NUM_CARDS, CARD_FEATURES))
+        self._match(obs, me, out[n_cards:n_cards + MATCH_FEATURES])
+        start = n_cards + MATCH_FEATURES
+        self._decision(obs, me, out[start:start + DECISION_FEATURES],
+                       out[start + DECISION_FEATURES:start + DECISION_FEATURES + NUM_ACTIONS])
+
+    def info_state_into(self, obs: Mapping[str, Any], out: FloatArray, perspective: int | None = None) -> None:
+        """Write the information-state tensor of ``obs`` into ``out`` (length :data:`INFO_STATE_SIZE`)."""
+        me = self._me(obs, perspective)
+        self.observation_into(obs, out[:OBSERVATION_SIZE], me)
+        history = out[OBSERVATION_SIZE:].reshape(HISTORY_EVENTS, EVENT_FEATURES)
+        history.fill(0.0)
+        events = list(obs.get("events") or [])[-HISTORY_EVENTS:]
+        for row, event in zip(history, events, strict=False):
+            self._event(event, me, row)
+
+    def observation_tensor(self, obs: Mapping[str, Any], perspective: int | None = None) -> FloatArray:
+        out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        self.observation_into(obs, out, perspective)
+        return out
+
+    def info_state_tensor(self, obs: Mapping[str, Any], perspective: int | None = None) -> FloatArray:
+        out = np.zeros(INFO_STATE_SIZE, dtype=np.float32)
+        self.info_state_into(obs, out, perspective)
+        return out
+
+    @staticmethod
+    def legal_mask(obs: Mapping[str, Any], perspective: int | None = None) -> npt.NDArray[np.int8]:
+        """The viewer's legal action mask (26 int8), all zero when the decision is not theirs."""
+        me = Encoder._me(obs, perspective)
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        decision = obs.get("decision") or {}
+        if decision.get("player") == me:
+            for item in decision.get("legal_actions") or []:
+                a = item.get("id")
+                if isinstance(a, int) and 0 <= a < NUM_ACTIONS:
+                    mask[a] = 1
+        return mask
+
+
+# ---------------------------------------------------------------------- strings
+
+def _card_entry(entry: Mapping[str, Any]) -> str:
+    text = f"{entry.get('id')}"
+    if entry.get("converted"):
+        text += f"[{str(entry.get('skillset', ''))[:3]}{entry.get('rank')}"
+        text += "*" if entry.get("until_end_of_turn") else ""
+        text += "]"
+    if entry.get("guarded_by") is not None:
+        text += f"(g{entry.get('guarded_by')})"
+    return text
+
+
+def observation_string(obs: Mapping[str, Any]) -> str:
+    """The viewer's current view in a few lines (no event log): a deterministic function of ``obs``."""
+    viewer = obs.get("viewer")
+    who = f"player {viewer}" if viewer in (0, 1) else "spectator"
+    lines = [
+        f"{who} | round {obs.get('round')} turn {obs.get('turn')} | wins {obs.get('round_wins')} | "
+        f"artifact {obs.get('artifact_holder')} lead {obs.get('lead')} | to play {obs.get('current_player')}"
+        + (f" | over, winner {obs.get('winner')}" if obs.get("is_terminal") else ""),
+        f"scores {obs.get('scores')} | hand sizes {obs.get('hand_sizes')} | deck {obs.get('deck_size')}",
+    ]
+    if obs.get("hand") is not None:
+        lines.append("hand: " + " ".join(obs.get("hand") or []))
+    for p, faction in enumerate(obs.get("factions") or []):
+        lines.append(f"faction {p}: " + " ".join(_card_entry(e) for e in faction))
+    lines.append("goals: " + " ".join(obs.get("goals") or []))
+    lines.append("discard: " + " ".join(obs.get("discard") or []))
+    if obs.get("recalled"):
+        lines.append("recalled: " + " ".join(obs.get("recalled") or []))
+    if obs.get("known_opponent_hand"):
+        lines.append("known in their hand: " + " ".join(obs.get("known_opponent_hand") or []))
+    if obs.get("known_deck"):
+        lines.append("known in the deck: " + " ".join(f"{d.get('id')}@{d.get('from_top')}"
+                                                       for d in obs.get("known_deck") or []))
+    decision = obs.get("decision")
+    if decision:
+        parts = [str(decision.get("prompt", ""))]
+        for key in ("card", "effect", "studied", "pending"):
+            if key in decision:
+                parts.append(f"{key} {decision[key]}")
+        if decision.get("revealed"):
+            parts.append("revealed " + " ".join(decision["revealed"]))
+        if "legal_actions" in decision:
+            parts.append("legal " + " ".join(str(a.get("action")) for a in decision["legal_actions"]))
+        lines.append("decision: " + " | ".join(parts))
+    return "\n".join(lines)
+
+
+def event_token(event: Mapping[str, Any]) -> str:
+    """One event of the log, compactly: ``kind/player/card/a/b``."""
+    player = event.get("player")
+    card = event.get("card")
+    args = list(event.get("args") or [])
+    return "/".join([str(event.get("kind")), "-" if player is None else str(player), card or "-",
+                     *(str(a) for a in args)])
+
+
+def info_state_string(obs: Mapping[str, Any]) -> str:
+    """The viewer's information state: the current view and the whole event log it has seen."""
+    log = " ".join(event_token(e) for e in obs.get("events") or [])
+    return observation_string(obs) + "\nlog: " + log

@@ -1,0 +1,134 @@
+"""The strong bot: single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+At each decision the bot repeatedly samples a *world* — the hidden cards (the opponent's hand, the deck
+order, the artifact) dealt again consistently with everything its player knows, via
+:meth:`~converge.engine.state.Match.sample_world` — and runs one tree-search iteration in it. The tree is
+shared across worlds and keyed by actions; each edge counts how often it was *available* (legal in a
+sampled world), and selection uses UCB1 over those availability counts (Cowling, Powley & Whitehouse,
+2012). Playouts follow a cheap policy until the round ends; the reward is winning the current round.
+
+The bot is seeded: with a budget in simulations, the same seed and the same observation give the same
+decision. With a budget in seconds the number of simulations depends on the machine.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import TYPE_CHECKING
+
+from converge.engine.actions import DECLARE, DISCARD, DONE
+
+if TYPE_CHECKING:
+    from converge.engine.state import Match
+
+
+class _Node:
+    __slots__ = ("avail", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+
+
+def _playout_action(legal: list[int], rand: float) -> int:
+    """The playout policy: uniformly random, but never ``done`` while something else is possible, and a
+    card is played to a faction or as a goal more often than discarded (discards are rarely best)."""
+    n = len(legal)
+    if n > 1 and legal[-1] == DONE:
+        n -= 1
+    return legal[int(rand * n)]
+
+
+class ISMCTSBot:
+    """Information-set MCTS with a budget in simulations (``iterations``) and/or seconds (``seconds``)."""
+
+    def __init__(self, seed: int = 0, iterations: int = 2000, seconds: float | None = None,
+                 exploration: float = 0.7, name: str = "ismcts"):
+        if iterations <= 0 and not seconds:
+            raise ValueError("ISMCTS needs a positive budget of iterations or seconds")
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.name = name
+        self.last_iterations = 0
+
+    def reset(self) -> None:
+        """The tree is rebuilt at every decision; nothing else is remembered."""
+
+    def choose(self, match: Match) -> int:
+        legal = match.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = match.current_player
+        root = _Node()
+        rng = self.rng
+        deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
+        limit = self.iterations if self.iterations > 0 else 10**9
+        n = 0
+        while n < limit:
+            if n & 31 == 0 and time.perf_counter() > deadline:
+                break
+            self._iterate(match.sample_world(me, rng), root, me, len(match.round_results), rng)
+            n += 1
+        self.last_iterations = n
+        best = max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
+                                         _prefer(a)))
+        return best
+
+    def _iterate(self, world: Match, root: _Node, me: int, round_index: int, rng: random.Random) -> None:
+        c = self.exploration
+        node = root
+        path: list[tuple[_Node, int]] = []
+        results = world.round_results
+        # Selection and expansion, while the current round lasts.
+        while len(results) == round_index:
+            legal = world.legal_actions()
+            player = world.current_player
+            children = node.children
+            untried = []
+            for a in legal:
+                child = children.get(a)
+                if child is None:
+                    untried.append(a)
+                else:
+                    child.avail += 1
+            if untried:
+                a = untried[int(rng.random() * len(untried))]
+                child = _Node()
+                child.avail = 1
+                children[a] = child
+                world.push(a)
+                path.append((child, player))
+                break
+            best_a, best_v = legal[0], -1.0
+            for a in legal:
+                ch = children[a]
+                v = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if v > best_v:
+                    best_a, best_v = a, v
+            node = children[best_a]
+            world.push(best_a)
+            path.append((node, player))
+        # Playout to the end of the round.
+        rand = rng.random
+        while len(results) == round_index:
+            world.push(_playout_action(world.legal_actions(), rand()))
+        won = 1.0 if results[round_index][0] == me else 0.0
+        for node_, player in path:
+            node_.visits += 1
+            node_.reward += won if player == me else 1.0 - won
+
+    def __repr__(self) -> str:
+        budget = f"{self.seconds}s" if self.seconds else f"{self.iterations} simulations"
+        return f"ISMCTSBot({budget}, seed={self.seed})"
+
+
+def _prefer(action: int) -> int:
+    """Tie-break between equally visited actions: keep cards in play over discarding them."""
+    return 0 if action == DISCARD else 1 if action == DECLARE else 2

@@ -1,0 +1,199 @@
+"""The single-agent Gymnasium environment: Gymnasium's env checker, opponents, rewards and hidden cards."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+gym = pytest.importorskip("gymnasium")  # the rl extra; numpy comes with it
+
+import numpy as np  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from converge import Match  # noqa: E402
+from converge.adapters.encoding import OBSERVATION_SIZE, Encoder  # noqa: E402
+from converge.adapters.gymnasium import ENV_ID, ConvergeEnv  # noqa: E402
+from converge.engine.errors import IllegalActionError  # noqa: E402
+from tests.helpers import setup  # noqa: E402
+
+
+def _check(env: Any) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env, skip_render_check=False)
+    assert [str(w.message) for w in caught] == []
+
+
+@pytest.mark.parametrize("kwargs", [
+    {},
+    {"opponent": "greedy", "player": "random"},
+    {"observation_type": "info_state", "player": 1, "playset": "protector/searcher/merchant"},
+    {"opponent": lambda obs, legal: legal[-1]},
+])
+def test_gymnasium_env_checker_passes(kwargs: dict[str, Any]) -> None:
+    _check(gym.make(ENV_ID, render_mode="ansi", **kwargs).unwrapped)
+    _check(gym.make(ENV_ID, **kwargs).unwrapped)
+
+
+def _play(env: ConvergeEnv, seed: int, pick: int = 0) -> tuple[list[int], float]:
+    obs, _info = env.reset(seed=seed)
+    actions, reward, done = [], 0.0, False
+    while not done:
+        legal = np.flatnonzero(obs["action_mask"])
+        assert list(legal) == list(np.flatnonzero(env.action_masks()))
+        a = int(legal[pick % len(legal)])
+        actions.append(a)
+        obs, reward, done, truncated, _info = env.step(a)
+        assert not truncated
+    return actions, reward
+
+
+def test_episodes_end_with_plus_or_minus_one_and_repeat_from_a_seed() -> None:
+    env = ConvergeEnv(opponent="greedy", player="random")
+    rewards = set()
+    for seed in range(6):
+        first = _play(env, seed)
+        assert first == _play(env, seed)  # same seed, same episode (deals, seat and opponent)
+        rewards.add(first[1])
+    assert rewards <= {-1.0, 1.0}
+
+
+def test_the_opponent_can_be_a_bot_name_a_bot_or_a_policy_that_sees_its_own_observation() -> None:
+    from converge.bots import make_bot
+
+    seen: list[int] = []
+
+    def policy(observation: dict[str, Any], legal: list[int]) -> int:
+        seen.append(observation["viewer"])
+        assert [a["id"] for a in observation["decision"]["legal_actions"]] == legal
+        return legal[0]
+
+    for opponent in ("random", "greedy", make_bot("greedy", 3), policy):
+        env = ConvergeEnv(opponent=opponent, player=0)
+        _, reward = _play(env, seed=11)
+        assert reward in (-1.0, 1.0)
+    assert seen and set(seen) == {1}
+    with pytest.raises(ValueError, match="unknown bot"):
+        ConvergeEnv(opponent="grandmaster")
+    with pytest.raises(ValueError, match="opponent"):
+        ConvergeEnv(opponent=42)
+
+
+def test_the_agent_observes_its_own_seat() -> None:
+    env = ConvergeEnv(player=1)
+    obs, info = env.reset(seed=5)
+    assert info["player"] == 1 and env.match.current_player == 1
+    enc = Encoder(env.playset.card_ids, env.playset.skillsets)
+    np.testing.assert_array_equal(obs["observation"], enc.observation_tensor(env.match.observation(1), 1))
+    assert obs["observation"].shape == (OBSERVATION_SIZE,)
+
+
+def test_an_illegal_action_loses_or_raises() -> None:
+    env = ConvergeEnv()
+    obs, _ = env.reset(seed=1)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    strict = ConvergeEnv(illegal_action="raise")
+    strict.reset(seed=1)
+    before = strict.match.observation(0)
+    with pytest.raises(IllegalActionError):
+        strict.step(illegal)
+    assert strict.match.observation(0) == before
+
+
+def test_render_modes() -> None:
+    env = ConvergeEnv(render_mode="ansi", player=0)
+    env.reset(seed=2)
+    text = env.render()
+    assert isinstance(text, str) and "hand: " in text  # the agent's own view
+    assert not any(c in text for c in env.match.observation(1)["hand"])
+    with pytest.raises(ValueError, match="render_mode"):
+        ConvergeEnv(render_mode="rgb_array")
+
+
+def test_changing_hidden_cards_changes_no_tensor() -> None:
+    """The encoder reads only the observation: hidden cards moved around, same tensors, bit for bit."""
+    a = setup(hands=(["ALC1", "MEC2"], ["ARC3", "ARC4"]), deck=["ALC6", "MEC6", "ARC6"], artifact="MEC5")
+    b = setup(hands=(["ALC1", "MEC2"], ["MEC6", "MEC5"]), deck=["ARC4", "ALC6", "ARC3"], artifact="ARC6")
+    enc = Encoder.for_playset(["alchemist", "mechanist", "archivist"])
+    for move in (None, "ALC1", "mine"):
+        if move is not None:
+            a.apply(move)
+            b.apply(move)
+        oa, ob = a.observation(0), b.observation(0)
+        assert oa == ob and a.observation(1) != b.observation(1)
+        for p in (0, None):
+            np.testing.assert_array_equal(enc.observation_tensor(oa, p), enc.observation_tensor(ob, p))
+            np.testing.assert_array_equal(enc.info_state_tensor(oa, p), enc.info_state_tensor(ob, p))
+        assert enc.legal_mask(oa).tolist() == enc.legal_mask(ob).tolist()
+
+
+def test_tensors_stay_in_bounds_over_whole_matches() -> None:
+    enc = Encoder.for_playset(["delver", "astropath", "healer"])
+    rng = np.random.default_rng(0)
+    for seed in range(4):
+        m = Match.new(["delver", "astropath", "healer"], seed=seed)
+        while not m.is_terminal:
+            for p in (0, 1):
+                t = enc.info_state_tensor(m.observation(p), p)
+                assert np.isfinite(t).all() and t.min() >= 0.0 and t.max() <= 1.0
+            legal = m.legal_actions()
+            m.apply(legal[int(rng.integers(len(legal)))])
+
+
+def test_the_training_example_trains_or_says_what_to_install(capsys: pytest.CaptureFixture[str]) -> None:
+    example = load_example("train_maskable_ppo")
+    try:
+        import sb3_contrib  # noqa: F401
+    except ImportError:  # not part of the rl extra (it brings PyTorch): the example says how to get it
+        assert example.main(["--timesteps", "256"]) == 2
+        assert example.INSTALL in capsys.readouterr().out
+        return
+    assert example.main(["--timesteps", "256", "--episodes", "4"]) == 0
+    assert "trained policy wins" in capsys.readouterr().out
+
+
+def load_example(name: str) -> Any:
+    """An example script of ``examples/`` as a module."""
+    path = Path(__file__).resolve().parent.parent / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"example_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_decision_has_a_known_kind() -> None:
+    """The encoder names each decision from the engine's prompt; a new wording must not go unnoticed."""
+    from converge.adapters.encoding import decision_kind
+
+    rng = np.random.default_rng(1)
+    kinds: set[str] = set()
+    for names in (["alchemist", "mechanist", "archivist"], ["protector", "searcher", "merchant"],
+                  ["delver", "astropath", "healer"]):
+        for seed in range(6):
+            m = Match.new(names, seed=seed)
+            while not m.is_terminal:
+                for p in (0, 1):
+                    kind = decision_kind(m.observation(p)["decision"])
+                    assert kind != "other", m.observation(p)["decision"]
+                    kinds.add(kind)
+                legal = m.legal_actions()
+                m.apply(legal[int(rng.integers(len(legal)))])
+    assert kinds == {"select", "mode", "target", "skillset", "faction", "second"}
+
+
+@pytest.mark.parametrize("name", ["converge.adapters.gymnasium", "converge.adapters.encoding"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

@@ -1,0 +1,136 @@
+"""The PettingZoo AEC environment converge_v0: PettingZoo's own API and seed tests, and what it shows."""
+
+from __future__ import annotations
+
+import importlib.util
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pettingzoo")  # the rl extra; numpy comes with it
+
+import numpy as np
+from pettingzoo.test import api_test, seed_test
+
+from converge.adapters import converge_v0
+from converge.adapters.encoding import INFO_STATE_SIZE, OBSERVATION_SIZE, Encoder
+from converge.engine.errors import IllegalActionError
+
+# PettingZoo's checker warns about every dict observation {"observation", "action_mask"}, the layout of
+# its own classic games; these two warnings are about that layout only.
+DICT_OBSERVATION_WARNINGS = ("Observation is not a NumPy array",
+                             "Observation space for each agent probably should be")
+
+
+def _checked(fn: object, *args: object, **kwargs: object) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn(*args, **kwargs)  # type: ignore[operator]
+    other = [str(w.message) for w in caught if not str(w.message).startswith(DICT_OBSERVATION_WARNINGS)]
+    assert other == []
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"observation_type": "info_state", "start": 1},
+                                    {"playset": "protector/searcher/merchant", "render_mode": "ansi"}])
+def test_pettingzoo_api_test_passes(kwargs: dict[str, object]) -> None:
+    _checked(api_test, converge_v0.env(**kwargs), num_cycles=400)
+    _checked(api_test, converge_v0.raw_env(**kwargs), num_cycles=400)
+
+
+def test_pettingzoo_seed_test_passes() -> None:
+    seed_test(converge_v0.env, num_cycles=400)
+    seed_test(lambda: converge_v0.env(playset=["delver", "astropath", "healer"]), num_cycles=400)
+
+
+def test_a_random_rollout_ends_with_plus_and_minus_one() -> None:
+    env = converge_v0.env()
+    env.reset(seed=7)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _info = env.last()
+        totals[agent] += reward
+        action = None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0])
+        env.step(action)
+    assert sorted(totals.values()) == [-1.0, 1.0]
+
+
+def test_observations_come_from_the_agents_observation_only() -> None:
+    for kind, size in (("observation", OBSERVATION_SIZE), ("info_state", INFO_STATE_SIZE)):
+        env = converge_v0.raw_env(observation_type=kind)
+        env.reset(seed=3)
+        enc = Encoder(env.playset.card_ids, env.playset.skillsets)
+        for _ in range(30):
+            for p, agent in enumerate(env.possible_agents):
+                obs = env.observe(agent)
+                view = env.match.observation(p)
+                want = enc.info_state_tensor(view, p) if kind == "info_state" else enc.observation_tensor(view, p)
+                assert obs["observation"].shape == (size,)
+                np.testing.assert_array_equal(obs["observation"], want)
+                mask = obs["action_mask"]
+                if agent == env.agent_selection:
+                    assert list(np.flatnonzero(mask)) == env.match.legal_actions()
+                else:
+                    assert not mask.any()
+            env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[-1]))
+
+
+def test_render_shows_the_public_view_only() -> None:
+    env = converge_v0.raw_env(render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert isinstance(text, str) and "round 1" in text
+    for p in (0, 1):
+        assert not any(card in text for card in env.match.observation(p)["hand"])
+
+
+def test_human_render_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    env = converge_v0.raw_env(render_mode="human")
+    env.reset(seed=1)
+    assert "round 1" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="render_mode"):
+        converge_v0.raw_env(render_mode="rgb_array")
+
+
+def test_an_illegal_action_raises_in_the_raw_env_and_loses_in_the_wrapped_one() -> None:
+    raw = converge_v0.raw_env()
+    raw.reset(seed=2)
+    before = raw.match.observation(0)
+    illegal = int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError):
+        raw.step(illegal)
+    assert raw.match.observation(0) == before  # nothing changed
+    env = converge_v0.env()
+    env.reset(seed=2)
+    agent = env.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo warns that the illegal move ended the game
+        env.step(illegal)
+    assert env.terminations[agent] and env.rewards[agent] == -1
+
+
+def test_the_random_rollout_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    example = load_example("pettingzoo_random_rollout")
+    assert example.main(["--seed", "3", "--render"]) == 0
+    out = capsys.readouterr().out
+    assert "decisions; rewards: player_0" in out
+
+
+def load_example(name: str) -> Any:
+    """An example script of ``examples/`` as a module."""
+    path = Path(__file__).resolve().parent.parent / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"example_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    from converge.adapters import pettingzoo as module
+
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
