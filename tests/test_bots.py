@@ -6,12 +6,13 @@ import contextlib
 import doctest
 import importlib
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from converge import Match
-from converge.bots import BOTS, GreedyBot, RandomBot, make_bot
+from converge.bots import BOTS, LEVELS, GreedyBot, ISMCTSBot, RandomBot, make_bot
 from converge.bots.base import Bot
 from converge.engine import DISCARD, all_playsets
 from converge.engine.errors import PositionError
@@ -38,22 +39,28 @@ def test_wilson_interval() -> None:
 
 
 def test_registry_makes_seeded_bots_by_name() -> None:
-    assert sorted(BOTS) == ["greedy", "random"]
+    assert set(LEVELS) | {"random", "greedy", "ismcts"} == set(BOTS)
     for name in BOTS:
         bot = make_bot(name, seed=3)
         assert isinstance(bot, Bot)
         assert bot.name == name
     assert isinstance(make_bot(" Greedy "), GreedyBot)
-    with pytest.raises(ValueError, match=r"unknown bot 'expert'.*greedy, random"):
-        make_bot("expert")
+    with pytest.raises(ValueError, match=r"unknown bot 'wizard'.*beginner, easy, expert, greedy"):
+        make_bot("wizard")
 
 
-@pytest.mark.parametrize("name", sorted(BOTS))
+#: One fast bot of each algorithm (the levels only change budgets), for tests that play many matches.
+FAST: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot, "greedy": GreedyBot, "ismcts": lambda seed: ISMCTSBot(seed, iterations=25),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAST))
 def test_bots_only_return_legal_actions(name: str) -> None:
     for k in range(12):
         match = Match.new(list(PLAYSETS[(k * 7) % len(PLAYSETS)]), seed=k)
         match.log_events = k % 2 == 0
-        bots = (make_bot(name, k), make_bot(name, k + 100))
+        bots = (FAST[name](k), FAST[name](k + 100))
         while not match.is_terminal:
             seat = match.current_player
             action = bots[seat].choose(match)
@@ -62,10 +69,10 @@ def test_bots_only_return_legal_actions(name: str) -> None:
         assert match.winner in (0, 1)
 
 
-@pytest.mark.parametrize("name", sorted(BOTS))
+@pytest.mark.parametrize("name", sorted(FAST))
 def test_same_seed_same_match(name: str) -> None:
     def moves(seed: int) -> list[int]:
-        m = play_match(["delver", "astropath", "healer"], 5, (make_bot(name, seed), make_bot("random", 9)))
+        m = play_match(["delver", "astropath", "healer"], 5, (FAST[name](seed), make_bot("random", 9)))
         return m.history
 
     assert moves(1) == moves(1)
@@ -225,12 +232,12 @@ class _Guarded:
         return getattr(object.__getattribute__(self, "_match"), name)
 
 
-@pytest.mark.parametrize("name", sorted(BOTS))
+@pytest.mark.parametrize("name", sorted(FAST))
 def test_bots_never_read_hidden_zones_of_the_live_match(name: str) -> None:
     for k in range(0, len(PLAYSETS), 6):
         match = Match.new(list(PLAYSETS[k]), seed=k)
         guarded = _Guarded(match)
-        bots = (make_bot(name, k), make_bot(name, k + 1))
+        bots = (FAST[name](k), FAST[name](k + 1))
         while not match.is_terminal:
             seat = match.current_player
             match.apply(bots[seat].choose(guarded))  # type: ignore[arg-type]

@@ -1,8 +1,20 @@
 """Bots: seeded players that see only what their player may know (see :mod:`converge.bots.base`).
 
+Players pick an opponent by level; researchers by algorithm.
+
+==========  ===============================================================  ======================
+level       bot                                                              time per decision
+==========  ===============================================================  ======================
+beginner    random legal actions                                             instant
+easy        greedy: the play that maximises its end-of-turn lead             well under 1 ms
+medium      information-set MCTS, 500 simulations                            about 10 ms
+hard        information-set MCTS, 12,000 simulations (at most 1.4 s)         about 0.3 s
+expert      information-set MCTS, 4 s per decision                           4 s
+==========  ===============================================================  ======================
+
 >>> bot = make_bot("greedy", seed=1)
->>> bot.name, sorted(BOTS)
-('greedy', ['greedy', 'random'])
+>>> bot.name, LEVELS
+('greedy', ('beginner', 'easy', 'medium', 'hard', 'expert'))
 """
 
 from __future__ import annotations
@@ -11,18 +23,41 @@ from collections.abc import Callable
 
 from converge.bots.base import Bot
 from converge.bots.greedy import GreedyBot
+from converge.bots.ismcts import ISMCTSBot
 from converge.bots.random_bot import RandomBot
 
-#: Bot names and their constructors (each takes a seed).
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+def _level(name: str, make: Callable[[int], Bot]) -> Callable[[int], Bot]:
+    def build(seed: int) -> Bot:
+        bot = make(seed)
+        bot.name = name
+        return bot
+
+    return build
+
+
+#: The named levels, weakest first (what the terminal and web clients offer).
+LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "expert")
+
+#: Bot names and their constructors (each takes a seed): the levels and the algorithms behind them.
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "ismcts": lambda seed: ISMCTSBot(seed, iterations=2000),
+    "beginner": _level("beginner", RandomBot),
+    "easy": _level("easy", GreedyBot),
+    "medium": lambda seed: ISMCTSBot(seed, iterations=500, name="medium"),
+    "hard": lambda seed: ISMCTSBot(seed, iterations=12000, seconds=1.4, name="hard"),
+    "expert": lambda seed: ISMCTSBot(seed, iterations=0, seconds=4.0, name="expert"),
+}
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A new bot by name (``"random"`` or ``"greedy"``), seeded; ``ValueError`` for an unknown name."""
+    """A new bot by name (a level or an algorithm), seeded; ``ValueError`` for an unknown name."""
     key = name.strip().lower() if isinstance(name, str) else name
     if key not in BOTS:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
     return BOTS[key](seed)
 
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "GreedyBot", "ISMCTSBot", "RandomBot", "make_bot"]

@@ -33,7 +33,7 @@ increasing order only, and the score-neutral Guard and Recall-from-the-discard-p
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from converge.engine.actions import DISCARD
 from converge.engine.playset import ASSEMBLE, CONVERT, EXPAND, GUARD, HEAL, RECALL, SEARCH, STUDY, TRADE
@@ -47,7 +47,6 @@ SELECT, MODE, EFFECT = 0, 1, 2
 NUM_CARDS = 18
 _HIDDEN = (ASSEMBLE, SEARCH)  # effects whose next decision shows a card of the deck
 _ORDERED = (CONVERT, HEAL, EXPAND, RECALL, TRADE)  # picks commute: enumerate targets in increasing order
-_SELECT_PROMPT = "choose a card from your hand to play"
 
 # (stage, card whose effect resolves or the active card, ...) known at a decision
 Context = tuple[int, int, int]  # (stage, active card, effect card)
@@ -63,9 +62,8 @@ def card_worth(playset: Playset, card: int) -> int:
 class GreedyBot:
     """Plays the complete play with the best end-of-play standing (see the module doc)."""
 
-    name = "greedy"
-
     def __init__(self, seed: int = 0) -> None:
+        self.name = "greedy"
         self.seed = seed
         self.rng = random.Random(seed)
         self._key: tuple[int, int, int, int] | None = None
@@ -87,12 +85,15 @@ class GreedyBot:
 
     # ------------------------------------------------------------------ deciding
 
-    def choose(self, match: Match) -> int:
+    def choose(self, live: Any) -> int:
+        # ``live`` is the live match, or any object with its public API (tests hand in a guarded proxy);
+        # the compiled bot works on a real Match: a clone, which it only follows through its own decisions.
+        match: Match = live.clone()
         me = match.current_player
         legal = match.legal_actions()
         if me not in (0, 1) or not legal:
             raise ValueError("the greedy bot was asked to decide, but no player is to move")
-        key = (id(match), match.round_no, match.turn_no, me)
+        key = (id(live), match.round_no, match.turn_no, me)
         ctx: Context | None = None
         if key == self._key:
             if self._plan:
@@ -101,7 +102,7 @@ class GreedyBot:
                     return action
             elif self._end is not None:
                 ctx = self._end
-        elif match.decision_prompt().endswith(_SELECT_PROMPT):
+        elif match.decision_kind() == "select":
             ctx = (SELECT, -1, -1)
         if ctx is None:
             ctx = self._context(match, me)
@@ -146,6 +147,10 @@ class GreedyBot:
         search = _Search(match, me, worth)
         root = match.clone()
         root.log_events = False
+        # A play that ends the round leaves the clone waiting for the next deal (a chance node) instead
+        # of dealing it from the seed: nothing of the next round is looked at, and no time is spent on it.
+        root.chance = True
+        root.history = []  # never read by the search: the clones need not copy the match's action list
         search.run(root, stage, active, ecard, 0)
         self.last_leaves = search.leaves
         lines = search.best

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from converge.engine.actions import DECLARE, DISCARD, DONE
 
@@ -61,11 +61,11 @@ class ISMCTSBot:
     def reset(self) -> None:
         """The tree is rebuilt at every decision; nothing else is remembered."""
 
-    def choose(self, match: Match) -> int:
-        legal = match.legal_actions()
+    def choose(self, match: Any) -> int:  # the live match, or a proxy with its public API (see greedy)
+        legal: list[int] = match.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        me = match.current_player
+        me: int = match.current_player
         root = _Node()
         rng = self.rng
         deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
@@ -77,8 +77,8 @@ class ISMCTSBot:
             self._iterate(match.sample_world(me, rng), root, me, len(match.round_results), rng)
             n += 1
         self.last_iterations = n
-        best = max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
-                                         _prefer(a)))
+        best: int = max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
+                                              _prefer(a)))
         return best
 
     def _iterate(self, world: Match, root: _Node, me: int, round_index: int, rng: random.Random) -> None:

@@ -12,9 +12,8 @@ if TYPE_CHECKING:
 class RandomBot:
     """Chooses uniformly among the legal actions of its decision (the list its observation holds)."""
 
-    name = "random"
-
     def __init__(self, seed: int = 0) -> None:
+        self.name = "random"
         self.seed = seed
         self.rng = random.Random(seed)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from converge import __version__
-from converge.bots import BOTS, make_bot
+from converge.bots import BOTS, LEVELS, make_bot
 from converge.cards.loader import DeckError, builtin_sources, dir_sources, load_catalog, load_decks
 from converge.cards.model import Deck
 from converge.engine.errors import ConvergeError
@@ -364,8 +364,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("play", help="play a match in the terminal, against a bot or a friend (--hotseat)")
-    p.add_argument("--opponent", choices=sorted(BOTS), default="greedy",
-                   help="the bot you play against (default: greedy)")
+    p.add_argument("--opponent", choices=[*LEVELS, *sorted(set(BOTS) - set(LEVELS))], default="easy",
+                   help="the bot you play against: a level, weakest first (default: easy)")
     p.add_argument("--seed", type=seed_int, default=None, help="seed of the match (default: a random one)")
     _playset_options(p)
     _deck_dir(p)

@@ -1,0 +1,338 @@
+"""The web server: a FastAPI application serving the browser client, a JSON API and a WebSocket.
+
+>>> app = create_app(db_url="sqlite:////tmp/converge-doctest.sqlite3")   # doctest: +SKIP
+
+HTTP API (JSON; a seat is named by its token in ``Authorization: Bearer <token>``)::
+
+    GET  /api/options                    bots, skillsets, sets, clock limits
+    GET  /api/rules                      the rulebook (Markdown)
+    POST /api/matches                    {"opponent": "bot"|"friend", "bot": "medium", "playset": [...]|"catalysts"|
+                                          "random", "seat": 0|1|"random", "clock": seconds|null}
+                                         -> {"match_id", "seat", "token", "url", "invite_url", "watch_url"}
+    GET  /api/matches/{id}               the caller's view (spectator's without a token)
+    POST /api/matches/{id}/actions       {"action": id|name, "seq": n}
+    POST /api/matches/{id}/rematch       -> {"match_id", "url"}
+    GET  /api/matches/{id}/record        once the match is over
+    GET  /api/matches/{id}/replay?step=k&view=v   once the match is over
+    WS   /ws/{id}                        see :mod:`converge.server.protocol`
+
+Pages: ``/`` (create a match), ``/m/{id}`` (play, watch, replay); the seat token travels in the URL
+fragment (``/m/{id}#token=...``), which browsers never send to the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from converge.cli.terminal import rules_text
+from converge.server.config import ServerConfig
+from converge.server.hub import Connection, Hub, Session
+from converge.server.protocol import ProtocolError, check_action, check_seq, parse_message
+from converge.server.security import MATCH_ID_RE, KeyedRateLimit, SecurityMiddleware, seat_of
+from converge.server.storage import Storage, Writer
+
+log = logging.getLogger("converge.server")
+
+#: WebSocket close codes (4000-4999 are the application's).
+CLOSE_POLICY = 1008
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_NOT_FOUND = 4404
+CLOSE_HELLO = 4400
+
+
+def web_dir() -> Path:
+    """The browser client's files (index.html, app.js, style.css), shipped in the package."""
+    return Path(str(resources.files("converge").joinpath("web")))
+
+
+def _error(exc: ProtocolError) -> JSONResponse:
+    return JSONResponse({"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status,
+                        headers={"cache-control": "no-store"})
+
+
+def _json(doc: Any, status: int = 200) -> JSONResponse:
+    return JSONResponse(doc, status_code=status, headers={"cache-control": "no-store"})
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        raise ProtocolError("unauthorized", "use the header \"Authorization: Bearer <seat token>\"")
+    return value.strip()
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    try:
+        doc = json.loads(raw) if raw else {}
+    except (ValueError, RecursionError):
+        raise ProtocolError("malformed", "the request body must be a JSON object") from None
+    if not isinstance(doc, dict):
+        raise ProtocolError("malformed", "the request body must be a JSON object")
+    return doc
+
+
+def _allowed(doc: dict[str, Any], fields: set[str]) -> None:
+    extra = set(doc) - fields
+    if extra:
+        raise ProtocolError("malformed", f"unexpected field(s): {', '.join(sorted(extra))[:80]}")
+
+
+def create_app(db_url: str | None = None, config: ServerConfig | None = None, **settings: Any) -> FastAPI:
+    """The ASGI application. ``db_url``: an SQLAlchemy URL or an SQLite file path (default: the user's data
+    directory); ``settings`` override fields of :class:`ServerConfig` (e.g. ``bot_delay=0``)."""
+    cfg = replace(config or ServerConfig(), **settings)
+    if db_url is not None:
+        cfg.db_url = db_url
+    storage = Storage(cfg.resolved_db_url(), cfg.sqlite_sync)
+    writer = Writer(storage)
+    hub = Hub(cfg, storage, writer)
+    create_limit = KeyedRateLimit(cfg.create_rate, cfg.create_burst)
+    static = web_dir()
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await hub.close()
+            await asyncio.to_thread(writer.close)
+            storage.close()
+
+    app = FastAPI(title="Converge", lifespan=lifespan, docs_url="/docs" if cfg.docs else None, redoc_url=None,
+                  openapi_url="/openapi.json" if cfg.docs else None)
+    app.state.hub = hub
+    app.state.config = cfg
+    app.add_middleware(SecurityMiddleware, max_body=cfg.max_body)  # type: ignore[arg-type]
+
+    @app.exception_handler(ProtocolError)
+    async def _protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
+        return _error(exc)
+
+    async def session_of(match_id: str) -> Session:
+        if not MATCH_ID_RE.match(match_id):
+            raise ProtocolError("not_found", "no such match")
+        session = await hub.get(match_id)
+        if session is None:
+            raise ProtocolError("not_found", "no such match")
+        return session
+
+    def seat_from(request: Request, session: Session, required: bool) -> int:
+        token = _bearer(request)
+        if token is None:
+            if required:
+                raise ProtocolError("unauthorized", "this needs a seat token (Authorization: Bearer <token>)")
+            return -1
+        seat = seat_of(token, [s.token_hash for s in session.row.seats])
+        if seat is None:
+            raise ProtocolError("unauthorized", "the token does not hold a seat in this match")
+        return seat
+
+    # ------------------------------------------------------------------ pages
+
+    def page() -> FileResponse:
+        return FileResponse(static / "index.html", headers={"cache-control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return page()
+
+    @app.get("/m/{match_id}", include_in_schema=False)
+    async def match_page(match_id: str) -> FileResponse:
+        return page()
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules_page() -> FileResponse:
+        return page()
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return Response(status_code=204)
+
+    app.mount("/static", StaticFiles(directory=static), name="static")
+
+    # ------------------------------------------------------------------ API
+
+    @app.get("/api/options")
+    async def options() -> JSONResponse:
+        return _json(hub.options())
+
+    @app.get("/api/rules")
+    async def rules() -> JSONResponse:
+        return _json({"markdown": rules_text()})
+
+    @app.post("/api/matches")
+    async def create(request: Request) -> JSONResponse:
+        client = request.client.host if request.client else "?"
+        if not create_limit.allow(client):
+            raise ProtocolError("rate_limited", "too many matches created; wait a little")
+        doc = await _body(request)
+        _allowed(doc, {"opponent", "bot", "playset", "seat", "clock"})
+        created = await hub.create(doc.get("opponent", "bot"), doc.get("playset"), doc.get("bot"),
+                                   doc.get("seat", 0), doc.get("clock"))
+        mid = created.session.id
+        return _json({"match_id": mid, "seat": created.seat, "token": created.token,
+                      "url": f"/m/{mid}#token={created.token}",
+                      "invite_url": f"/m/{mid}#token={created.invite_token}" if created.invite_token else None,
+                      "watch_url": f"/m/{mid}"}, 201)
+
+    @app.get("/api/matches/{match_id}")
+    async def view(match_id: str, request: Request) -> JSONResponse:
+        session = await session_of(match_id)
+        seat = seat_from(request, session, required=False)
+        async with session.lock:
+            return _json({"seat": seat, "match": session.meta(), "seq": session.seq, "cards": session.catalog,
+                          "colors": session.colors, "observation": session.view(seat)})
+
+    @app.post("/api/matches/{match_id}/actions")
+    async def act(match_id: str, request: Request) -> JSONResponse:
+        session = await session_of(match_id)
+        seat = seat_from(request, session, required=True)
+        doc = await _body(request)
+        _allowed(doc, {"action", "seq"})
+        if "action" not in doc:
+            raise ProtocolError("malformed", "the body needs \"action\" (an action id or name)")
+        seq = await hub.act(session, seat, check_action(doc["action"]), check_seq(doc.get("seq")))
+        async with session.lock:
+            return _json({"seq": seq, "match": session.meta(), "observation": session.view(seat)})
+
+    @app.post("/api/matches/{match_id}/rematch")
+    async def rematch(match_id: str, request: Request) -> JSONResponse:
+        session = await session_of(match_id)
+        seat = seat_from(request, session, required=True)
+        new = await hub.rematch(session, seat)
+        return _json({"match_id": new.id, "url": f"/m/{new.id}"})
+
+    @app.get("/api/matches/{match_id}/record")
+    async def record(match_id: str) -> JSONResponse:
+        session = await session_of(match_id)
+        return _json(hub.record(session))
+
+    @app.get("/api/matches/{match_id}/replay")
+    async def replay(match_id: str, request: Request, step: int = 0, view: int | None = None) -> JSONResponse:
+        session = await session_of(match_id)
+        seat = seat_from(request, session, required=False)
+        viewer = seat if view is None else view
+        if viewer not in (-1, 0, 1):
+            raise ProtocolError("malformed", "view is 0, 1 or -1 (a spectator)")
+        return _json(hub.replay_step(session, step, viewer))
+
+    # ------------------------------------------------------------------ WebSocket
+
+    @app.websocket("/ws/{match_id}")
+    async def websocket(ws: WebSocket, match_id: str) -> None:
+        await ws.accept()
+        session, view = await _hello(ws, match_id)
+        if session is None:
+            return
+        conn = Connection(ws, view, cfg)
+        conn.start()
+        try:
+            await hub.welcome(session, conn)
+        except ProtocolError as exc:
+            conn.send(exc.to_message())
+            conn.close(CLOSE_POLICY)
+            await conn.drain()
+            return
+        try:
+            await _serve(ws, session, conn)
+        finally:
+            hub.leave(session, conn)
+            await conn.drain()
+
+    async def _hello(ws: WebSocket, match_id: str) -> tuple[Session | None, int]:
+        async def refuse(code: str, message: str, close: int) -> tuple[None, int]:
+            with contextlib.suppress(Exception):
+                await ws.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+                await ws.close(close)
+            return None, -1
+
+        try:
+            raw = await asyncio.wait_for(ws.receive(), cfg.hello_timeout)
+        except TimeoutError:
+            return await refuse("hello_required", "say hello first: {\"type\": \"hello\", \"token\": ...}",
+                                CLOSE_HELLO)
+        except Exception:
+            return None, -1
+        if raw["type"] == "websocket.disconnect":
+            return None, -1
+        text = raw.get("text")
+        if text is None:
+            return await refuse("malformed", "messages are JSON text", CLOSE_HELLO)
+        try:
+            msg = parse_message(text, cfg.max_message)
+        except ProtocolError as exc:
+            return await refuse(exc.code, exc.message, CLOSE_HELLO)
+        if msg.type != "hello":
+            return await refuse("hello_required", "the first message must be {\"type\": \"hello\", ...}",
+                                CLOSE_HELLO)
+        if not MATCH_ID_RE.match(match_id):
+            return await refuse("not_found", "no such match", CLOSE_NOT_FOUND)
+        try:
+            session = await hub.get(match_id)
+        except ProtocolError as exc:
+            return await refuse(exc.code, exc.message, CLOSE_POLICY)
+        if session is None:
+            return await refuse("not_found", "no such match", CLOSE_NOT_FOUND)
+        if msg.token is None:
+            return session, -1
+        seat = seat_of(msg.token, [s.token_hash for s in session.row.seats])
+        if seat is None:
+            return await refuse("unauthorized", "the token does not hold a seat in this match", CLOSE_UNAUTHORIZED)
+        return session, seat
+
+    async def _serve(ws: WebSocket, session: Session, conn: Connection) -> None:
+        while not conn.closed:
+            raw = await ws.receive()
+            if raw["type"] == "websocket.disconnect":
+                return
+            if not conn.bucket.allow():
+                conn.strikes += 1
+                if conn.strikes > cfg.max_strikes:
+                    conn.send({"type": "error", "code": "rate_limited", "message": "too many messages; closing"})
+                    conn.close(CLOSE_POLICY)
+                    return
+                conn.send({"type": "error", "code": "rate_limited",
+                           "message": f"too many messages (at most {cfg.rate:g} a second); this one was ignored"})
+                continue
+            text = raw.get("text")
+            try:
+                if text is None:
+                    raise ProtocolError("malformed", "messages are JSON text")
+                msg = parse_message(text, cfg.max_message)
+                if session.broken:  # evicted (storage trouble): the client reconnects to a fresh session
+                    raise ProtocolError("storage", "the match is being reloaded; reconnect")
+                if msg.type == "ping":
+                    conn.send({"type": "pong"})
+                elif msg.type == "hello":
+                    raise ProtocolError("malformed", "hello was already said on this connection")
+                elif conn.view < 0:
+                    raise ProtocolError("spectator", "spectators cannot act")
+                elif msg.type == "action":
+                    assert msg.action is not None
+                    await hub.act(session, conn.view, msg.action, msg.seq, source=conn)
+                elif msg.type == "rematch":
+                    await hub.rematch(session, conn.view)
+            except ProtocolError as exc:
+                conn.send(exc.to_message())
+
+    return app
+
+
+__all__ = ["create_app", "web_dir"]

@@ -1,0 +1,141 @@
+"""The WebSocket protocol: what a client may send, what the server answers, and the error codes.
+
+Client to server (JSON objects, one per message, at most ``max_message`` bytes)::
+
+    {"type": "hello", "token": "<seat token>"}     first message of a player (omit "token": a spectator)
+    {"type": "action", "action": 3, "seq": 17}      one decision: an action id or its name ("ALC4",
+                                                    "discard"...); "seq" (optional) is the number of
+                                                    actions the client has seen: a stale one is refused
+    {"type": "rematch"}                             once the match is over
+    {"type": "ping"}
+
+Server to client::
+
+    {"type": "welcome", "seat": 0, "match": {...}, "cards": [...], "colors": {...}, "seq": 17,
+     "observation": {...}}                         seat -1: a spectator
+    {"type": "ack", "seq": 18, "action": 3}        to the player who acted, once the action is committed
+    {"type": "state", "seq": 18, "match": {...}, "observation": {...}, "events_from": 40}
+                                                   to everyone, after each action; "observation" is
+                                                   observation(seat) (or the spectator's) whose
+                                                   "events" holds only the events from index
+                                                   "events_from" on (the client keeps the earlier ones)
+    {"type": "meta", "match": {...}}               seats connected, a bot standing in, clocks
+    {"type": "rematch", "match_id": "..."}         the rematch was created: same seats, same tokens
+    {"type": "error", "code": "...", "message": "..."}
+    {"type": "pong"}
+
+Every bad message gets an ``error`` on its own connection and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from converge.engine.actions import NUM_ACTIONS
+
+#: Error codes, with the HTTP status the REST API uses for each.
+ERROR_STATUS = {
+    "malformed": 400,
+    "too_large": 413,
+    "rate_limited": 429,
+    "unauthorized": 401,
+    "hello_required": 400,
+    "spectator": 403,
+    "not_your_turn": 409,
+    "stale": 409,
+    "illegal": 422,
+    "over": 409,
+    "not_over": 409,
+    "not_found": 404,
+    "storage": 503,
+    "busy": 503,
+}
+
+MAX_ACTION_TEXT = 32
+
+_FIELDS = {
+    "hello": {"type", "token"},
+    "action": {"type", "action", "seq"},
+    "rematch": {"type"},
+    "ping": {"type"},
+}
+
+
+class ProtocolError(Exception):
+    """A message or request that is refused: ``code`` is one of :data:`ERROR_STATUS`."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @property
+    def status(self) -> int:
+        return ERROR_STATUS.get(self.code, 400)
+
+    def to_message(self) -> dict[str, Any]:
+        return {"type": "error", "code": self.code, "message": self.message}
+
+
+@dataclass
+class ClientMessage:
+    type: str
+    token: str | None = None
+    action: int | str | None = None
+    seq: int | None = None
+
+
+def check_action(action: object) -> int | str:
+    """An action as a client may send it: an integer id in range or a short name."""
+    if isinstance(action, bool):
+        raise ProtocolError("malformed", "\"action\" must be an action id (integer) or its name (string)")
+    if isinstance(action, int):
+        if not 0 <= action < NUM_ACTIONS:
+            raise ProtocolError("malformed", f"\"action\" ids are 0 to {NUM_ACTIONS - 1}")
+        return action
+    if isinstance(action, str):
+        if not 0 < len(action) <= MAX_ACTION_TEXT or not action.isprintable():
+            raise ProtocolError("malformed", f"an action name is 1 to {MAX_ACTION_TEXT} printable characters")
+        return action
+    raise ProtocolError("malformed", "\"action\" must be an action id (integer) or its name (string)")
+
+
+def check_seq(seq: object) -> int | None:
+    if seq is None:
+        return None
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq < 1_000_000:
+        raise ProtocolError("malformed", "\"seq\" must be a whole number (the number of actions seen)")
+    return seq
+
+
+def parse_message(raw: str | bytes, max_bytes: int) -> ClientMessage:
+    """Parse and validate one client message; raise :class:`ProtocolError` for anything else."""
+    size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+    if size > max_bytes:
+        raise ProtocolError("too_large", f"messages are limited to {max_bytes} bytes")
+    try:
+        doc = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ProtocolError("malformed", "a message is one JSON object") from None
+    if not isinstance(doc, dict):
+        raise ProtocolError("malformed", "a message is one JSON object")
+    kind = doc.get("type")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise ProtocolError("malformed", f"\"type\" must be one of {', '.join(sorted(_FIELDS))}")
+    extra = set(doc) - _FIELDS[kind]
+    if extra:
+        raise ProtocolError("malformed", f"unexpected field(s) for {kind}: {', '.join(sorted(map(str, extra)))[:80]}")
+    msg = ClientMessage(kind)
+    if kind == "hello":
+        token = doc.get("token")
+        if token is not None and not isinstance(token, str):
+            raise ProtocolError("malformed", "\"token\" must be a string")
+        msg.token = token
+    elif kind == "action":
+        if "action" not in doc:
+            raise ProtocolError("malformed", "an action message needs \"action\"")
+        msg.action = check_action(doc["action"])
+        msg.seq = check_seq(doc.get("seq"))
+    return msg

@@ -1,0 +1,389 @@
+"""Where matches live: SQLite by default, PostgreSQL when given its URL (SQLAlchemy Core).
+
+A match is stored as its *record* — playset, seed, start setting, deck digest and the list of accepted
+actions — plus metadata (mode, seats, clocks, result, rematch links). The state is never stored: it is
+rebuilt by replaying the record, so whatever was committed is exactly what a restarted server resumes.
+
+Seat tokens are never stored, only their SHA-256 hashes.
+
+Writes go through one :class:`Writer` thread that commits queued writes in groups (one transaction, one
+``fsync`` for all the writes that arrived together) and resolves each write's future only after the
+commit: an action is acknowledged only once it is durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+log = logging.getLogger("converge.server.storage")
+
+SCHEMA_VERSION = "1"
+
+metadata = MetaData()
+
+settings_table = Table(
+    "converge_settings", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", String(256), nullable=False),
+)
+
+matches_table = Table(
+    "converge_matches", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("mode", String(8), nullable=False),  # "bot" or "friend"
+    Column("playset", String(256), nullable=False),  # JSON list of three skillset names
+    Column("seed", BigInteger, nullable=False),
+    Column("start", String(8), nullable=False),  # "random", "0" or "1" (M2)
+    Column("decks", String(64), nullable=False),  # the playset's deck digest
+    Column("bot_seed", BigInteger, nullable=False),
+    Column("status", String(8), nullable=False),  # "active" or "over"
+    Column("n_actions", Integer, nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("reason", String(16), nullable=True),  # "match" (the engine's result) or "time"
+    Column("clock_ms", Integer, nullable=True),  # per-player time for the whole match, or None
+    Column("rematch_of", String(32), nullable=True),
+    Column("rematch_id", String(32), nullable=True),
+)
+
+seats_table = Table(
+    "converge_seats", metadata,
+    Column("match_id", String(32), ForeignKey("converge_matches.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("token_hash", String(64), nullable=True),  # None: a bot's seat (no one can act for it)
+    Column("bot", String(32), nullable=True),  # the bot playing this seat, if any
+    Column("replaced", Boolean, nullable=False, default=False),  # a bot stands in for a player who left
+    Column("clock_left_ms", Integer, nullable=True),
+)
+
+actions_table = Table(
+    "converge_actions", metadata,
+    Column("match_id", String(32), ForeignKey("converge_matches.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),  # 0, 1, 2... : a second write of the same index fails
+    Column("action", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+class StorageError(Exception):
+    """The database could not do what was asked (nothing was changed)."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    token_hash: str | None
+    bot: str | None
+    replaced: bool = False
+    clock_left_ms: int | None = None
+
+
+@dataclass
+class MatchRow:
+    """A stored match: its record fields, metadata, seats and actions."""
+
+    id: str
+    mode: str
+    playset: list[str]
+    seed: int
+    start: str
+    decks: str
+    bot_seed: int
+    status: str = "active"
+    n_actions: int = 0
+    winner: int | None = None
+    reason: str | None = None
+    clock_ms: int | None = None
+    rematch_of: str | None = None
+    rematch_id: str | None = None
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    seats: list[SeatRow] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
+
+    def record(self) -> dict[str, Any]:
+        """The match record (the engine's save and replay format). It holds the seed: server-side only
+        while the match is in progress."""
+        return {"format": "converge-record", "version": 1, "playset": list(self.playset), "seed": self.seed,
+                "start": self.start, "decks": self.decks, "chance": False, "actions": list(self.actions)}
+
+
+def normalize_url(url: str) -> str:
+    """Accept ``postgresql://`` and ``postgres://`` URLs (use psycopg 3) and plain file paths (SQLite)."""
+    if "://" not in url:
+        return f"sqlite:///{Path(url).expanduser()}"
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url
+
+
+def make_engine(url: str, sqlite_sync: str = "FULL") -> Engine:
+    """An SQLAlchemy engine for ``url``; SQLite files get WAL journaling and ``synchronous=FULL``."""
+    url = normalize_url(url)
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise StorageError(f"not a database URL: {exc}") from None
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if database in ("", ":memory:"):
+            raise StorageError("an in-memory SQLite database would lose every match: give a file path")
+        parent = Path(database).expanduser().parent
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(f"cannot create {parent}: {exc.strerror or exc}") from None
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        sync = sqlite_sync.upper()
+        if sync not in ("FULL", "NORMAL", "EXTRA"):
+            raise StorageError(f"sqlite synchronous must be FULL, NORMAL or EXTRA, got {sqlite_sync!r}")
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute(f"PRAGMA synchronous={sync}")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        return engine
+    try:
+        return create_engine(url, pool_pre_ping=True)
+    except Exception as exc:  # e.g. a missing driver
+        raise StorageError(f"cannot use database {parsed.render_as_string(hide_password=True)}: {exc}") from None
+
+
+class Storage:
+    """Synchronous access to the tables. Writes are functions of a connection, run by the :class:`Writer`."""
+
+    def __init__(self, url: str, sqlite_sync: str = "FULL") -> None:
+        self.engine = make_engine(url, sqlite_sync)
+        self.url = self.engine.url.render_as_string(hide_password=True)
+        try:
+            metadata.create_all(self.engine)
+            with self.engine.begin() as conn:
+                row = conn.execute(select(settings_table.c.value)
+                                   .where(settings_table.c.key == "schema_version")).first()
+                if row is None:
+                    conn.execute(insert(settings_table).values(key="schema_version", value=SCHEMA_VERSION))
+                elif row[0] != SCHEMA_VERSION:
+                    raise StorageError(f"the database has schema version {row[0]}, this server needs "
+                                       f"{SCHEMA_VERSION}")
+        except StorageError:
+            raise
+        except Exception as exc:
+            raise StorageError(f"cannot open the database {self.url}: {exc}") from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ reads
+
+    def load(self, match_id: str) -> MatchRow | None:
+        """The stored match ``match_id`` with its seats and actions, or None."""
+        with self.engine.connect() as conn:
+            m = conn.execute(select(matches_table).where(matches_table.c.id == match_id)).mappings().first()
+            if m is None:
+                return None
+            seats = conn.execute(select(seats_table).where(seats_table.c.match_id == match_id)
+                                 .order_by(seats_table.c.seat)).mappings().all()
+            actions = conn.execute(select(actions_table.c.idx, actions_table.c.action)
+                                   .where(actions_table.c.match_id == match_id)
+                                   .order_by(actions_table.c.idx)).all()
+        for i, (idx, _a) in enumerate(actions):
+            if idx != i:
+                raise StorageError(f"match {match_id}: action #{i} is missing from the database")
+        return MatchRow(
+            id=m["id"], mode=m["mode"], playset=list(json.loads(m["playset"])), seed=int(m["seed"]),
+            start=m["start"], decks=m["decks"], bot_seed=int(m["bot_seed"]), status=m["status"],
+            n_actions=int(m["n_actions"]), winner=m["winner"], reason=m["reason"], clock_ms=m["clock_ms"],
+            rematch_of=m["rematch_of"], rematch_id=m["rematch_id"], created_at=float(m["created_at"]),
+            updated_at=float(m["updated_at"]),
+            seats=[SeatRow(int(s["seat"]), s["token_hash"], s["bot"], bool(s["replaced"]), s["clock_left_ms"])
+                   for s in seats],
+            actions=[int(a) for _i, a in actions])
+
+    def active_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(select(matches_table.c.id)
+                                               .where(matches_table.c.status == "active"))]
+
+    def actions_of(self, match_id: str) -> list[int]:
+        with self.engine.connect() as conn:
+            return [int(r[0]) for r in conn.execute(select(actions_table.c.action)
+                                                    .where(actions_table.c.match_id == match_id)
+                                                    .order_by(actions_table.c.idx))]
+
+    # ------------------------------------------------------------------ writes (run inside a transaction)
+
+    @staticmethod
+    def create_match(conn: Connection, row: MatchRow) -> None:
+        now = time.time()
+        conn.execute(insert(matches_table).values(
+            id=row.id, created_at=now, updated_at=now, mode=row.mode, playset=json.dumps(row.playset),
+            seed=row.seed, start=row.start, decks=row.decks, bot_seed=row.bot_seed, status=row.status,
+            n_actions=0, winner=None, reason=None, clock_ms=row.clock_ms, rematch_of=row.rematch_of,
+            rematch_id=None))
+        conn.execute(insert(seats_table), [
+            {"match_id": row.id, "seat": s.seat, "token_hash": s.token_hash, "bot": s.bot, "replaced": s.replaced,
+             "clock_left_ms": s.clock_left_ms} for s in row.seats])
+
+    @staticmethod
+    def append_action(conn: Connection, match_id: str, idx: int, action: int, seat: int, *, status: str,
+                      winner: int | None, reason: str | None, clock_left_ms: int | None = None) -> None:
+        """Append action ``idx`` of a match; fails (nothing written) if that index is already stored or the
+        match does not have exactly ``idx`` actions."""
+        now = time.time()
+        conn.execute(insert(actions_table).values(match_id=match_id, idx=idx, action=action, seat=seat, at=now))
+        res = conn.execute(update(matches_table)
+                           .where(matches_table.c.id == match_id, matches_table.c.n_actions == idx)
+                           .values(n_actions=idx + 1, status=status, winner=winner, reason=reason,
+                                   updated_at=now))
+        if res.rowcount != 1:
+            raise StorageError(f"match {match_id} does not have {idx} stored actions")
+        if clock_left_ms is not None:
+            conn.execute(update(seats_table)
+                         .where(seats_table.c.match_id == match_id, seats_table.c.seat == seat)
+                         .values(clock_left_ms=clock_left_ms))
+
+    @staticmethod
+    def finish(conn: Connection, match_id: str, winner: int, reason: str,
+               clock: Sequence[tuple[int, int]] = ()) -> None:
+        """End a match outside the engine (a player ran out of time)."""
+        conn.execute(update(matches_table).where(matches_table.c.id == match_id)
+                     .values(status="over", winner=winner, reason=reason, updated_at=time.time()))
+        for seat, left in clock:
+            conn.execute(update(seats_table)
+                         .where(seats_table.c.match_id == match_id, seats_table.c.seat == seat)
+                         .values(clock_left_ms=left))
+
+    @staticmethod
+    def set_seat(conn: Connection, match_id: str, seat: int, bot: str | None, replaced: bool) -> None:
+        conn.execute(update(seats_table).where(seats_table.c.match_id == match_id, seats_table.c.seat == seat)
+                     .values(bot=bot, replaced=replaced))
+
+    @staticmethod
+    def link_rematch(conn: Connection, old_id: str, new_id: str) -> None:
+        res = conn.execute(update(matches_table)
+                           .where(matches_table.c.id == old_id, matches_table.c.rematch_id.is_(None))
+                           .values(rematch_id=new_id))
+        if res.rowcount != 1:
+            raise StorageError(f"match {old_id} already has a rematch")
+
+
+T = TypeVar("T")
+WriteFn = Callable[[Connection], Any]
+
+
+class Writer:
+    """One thread that runs writes in groups: each group is one transaction, committed before any of its
+    writes is reported done. A group that fails is retried write by write, so that one bad write fails
+    alone and the others are still committed."""
+
+    def __init__(self, storage: Storage, max_group: int = 256) -> None:
+        self.storage = storage
+        self.max_group = max_group
+        self.queue: queue.Queue[tuple[WriteFn, Callable[[BaseException | None], None]] | None] = queue.Queue()
+        self.thread = threading.Thread(target=self._run, name="converge-db-writer", daemon=True)
+        self.groups = 0
+        self.writes = 0
+        self.thread.start()
+
+    def submit(self, fn: WriteFn, done: Callable[[BaseException | None], None]) -> None:
+        self.queue.put((fn, done))
+
+    async def write(self, fn: WriteFn) -> None:
+        """Run ``fn(connection)`` in a transaction; return once it is committed (raise StorageError if not)."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+
+        def done(exc: BaseException | None) -> None:
+            def resolve() -> None:
+                if fut.done():
+                    return
+                if exc is None:
+                    fut.set_result(None)
+                else:
+                    fut.set_exception(exc if isinstance(exc, StorageError) else StorageError(str(exc)))
+            try:
+                loop.call_soon_threadsafe(resolve)
+            except RuntimeError:  # the loop is closed: nobody waits any more
+                pass
+
+        self.submit(fn, done)
+        await fut
+
+    def close(self) -> None:
+        self.queue.put(None)
+        self.thread.join(timeout=30)
+
+    def _run(self) -> None:
+        stop = False
+        while not stop:
+            item = self.queue.get()
+            if item is None:
+                break
+            group = [item]
+            while len(group) < self.max_group:
+                try:
+                    nxt = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                group.append(nxt)
+            self._commit(group)
+
+    def _commit(self, group: list[tuple[WriteFn, Callable[[BaseException | None], None]]]) -> None:
+        try:
+            with self.storage.engine.begin() as conn:
+                for fn, _done in group:
+                    fn(conn)
+        except Exception as exc:
+            if len(group) == 1:
+                log.warning("a database write failed: %s", exc)
+                group[0][1](exc)
+                return
+            for one in group:  # find the write that failed; commit the others
+                self._commit([one])
+            return
+        self.groups += 1
+        self.writes += len(group)
+        for _fn, done in group:
+            done(None)

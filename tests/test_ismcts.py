@@ -1,0 +1,69 @@
+"""The strong bot: information-set MCTS over worlds sampled from what its player knows."""
+
+from __future__ import annotations
+
+import random
+
+from converge import Match
+from converge.bots import ISMCTSBot, make_bot
+from converge.engine.playset import all_playsets
+from converge.simulation.runner import play_match
+from tests.helpers import setup
+
+
+def test_same_observation_gives_the_same_decision() -> None:
+    """Two states that differ only in cards hidden from player 0 get the same decision, same seed."""
+    a = setup(hands=(["ALC1", "MEC2", "ARC5"], ["ARC3", "ARC4"]), factions=(["MEC1"], ["ALC4"]),
+              goals=["MEC4"], deck=["ALC6", "MEC6", "ARC6"], artifact="MEC5")
+    b = setup(hands=(["ALC1", "MEC2", "ARC5"], ["MEC6", "MEC5"]), factions=(["MEC1"], ["ALC4"]),
+              goals=["MEC4"], deck=["ARC4", "ALC6", "ARC3"], artifact="ARC6")
+    assert a.observation(0) == b.observation(0) and a.hands[1] != b.hands[1]
+    for seed in range(3):
+        assert ISMCTSBot(seed, iterations=300).choose(a) == ISMCTSBot(seed, iterations=300).choose(b)
+
+
+def test_decisions_are_reproducible_with_a_simulation_budget() -> None:
+    def moves(seed: int) -> list[int]:
+        bots = (ISMCTSBot(seed, iterations=60), make_bot("greedy", 4))
+        return play_match(["delver", "astropath", "healer"], 5, bots).history
+
+    assert moves(7) == moves(7)
+
+
+def test_budget_counts_simulations() -> None:
+    m = Match.new(["protector", "searcher", "merchant"], seed=3, start=0)
+    bot = ISMCTSBot(1, iterations=123)
+    bot.choose(m)
+    assert bot.last_iterations == 123
+    timed = ISMCTSBot(1, iterations=0, seconds=0.01)
+    timed.choose(m)
+    assert 0 < timed.last_iterations < 10**9
+
+
+def test_single_legal_action_needs_no_search() -> None:
+    m = Match.new(["protector", "searcher", "merchant"], seed=3, start=0)
+    m.apply(m.legal_actions()[0])
+    m.apply("declare")  # opponent's turn to choose a card; then force a one-choice decision
+    bot = ISMCTSBot(1, iterations=50)
+    legal = m.legal_actions()
+    assert bot.choose(m) in legal
+
+
+def test_ismcts_beats_random_and_holds_its_own_against_greedy() -> None:
+    playsets = all_playsets()
+    rng = random.Random(5)
+    wins_vs_random = wins_vs_greedy = 0
+    for i in range(16):
+        names = playsets[rng.randrange(len(playsets))]
+        for opponent in ("random", "greedy"):
+            me = i % 2
+            bots = [make_bot(opponent, i)] * 2
+            bots[me] = ISMCTSBot(i, iterations=250)
+            match = play_match(names, 1000 + i, bots)
+            if match.winner == me:
+                if opponent == "random":
+                    wins_vs_random += 1
+                else:
+                    wins_vs_greedy += 1
+    assert wins_vs_random >= 14
+    assert wins_vs_greedy >= 8
