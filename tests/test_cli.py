@@ -331,7 +331,7 @@ def test_watch_defaults_and_errors(capsys: pytest.CaptureFixture[str], tmp_path:
     assert code == 0 and "player 1 (random)" in out and "only]" not in out
     code, _, err = run(capsys, "watch", "--playset", "alchemist,wizard,healer")
     assert_user_error(code, err, "unknown skillset 'wizard'")
-    code, _, err = run(capsys, "watch", "--opponent", "expert")
+    code, _, err = run(capsys, "watch", "--opponent", "wizard")
     assert_user_error(code, err, "argument --opponent")
     code, _, err = run(capsys, "watch", "--seed", "1", "--save", str(tmp_path / "no" / "such" / "dir.json"))
     assert_user_error(code, err, "cannot write")

@@ -37,10 +37,10 @@ from typing import TYPE_CHECKING, Any
 
 from converge.engine.actions import DISCARD
 from converge.engine.playset import ASSEMBLE, CONVERT, EXPAND, GUARD, HEAL, RECALL, SEARCH, STUDY, TRADE
+from converge.engine.state import Match
 
 if TYPE_CHECKING:
     from converge.engine.playset import Playset
-    from converge.engine.state import Match
 
 # Where a decision stands inside the bot's play.
 SELECT, MODE, EFFECT = 0, 1, 2
@@ -87,8 +87,9 @@ class GreedyBot:
 
     def choose(self, live: Any) -> int:
         # ``live`` is the live match, or any object with its public API (tests hand in a guarded proxy);
-        # the compiled bot works on a real Match: a clone, which it only follows through its own decisions.
-        match: Match = live.clone()
+        # the compiled bot works on a real Match: the live one (which it only reads: its search runs on
+        # clones), or a clone of anything else.
+        match: Match = live if isinstance(live, Match) else live.clone()
         me = match.current_player
         legal = match.legal_actions()
         if me not in (0, 1) or not legal:

@@ -1,0 +1,421 @@
+"""The report of a simulation: plots (matplotlib, PNG or SVG), one self-contained HTML page, and a
+terminal summary.
+
+The HTML page embeds its plots (PNG as data URIs, SVG inline) and its styles, so it can be mailed or
+archived as one file; the plot files are also written next to it. Without matplotlib the page has the
+tables and no plots, and says how to get them.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from converge.simulation.balance import BalanceReport, Criteria
+from converge.simulation.stats import MODES
+from converge.simulation.tables import have
+
+PLOT_FORMATS = ("png", "svg")
+NO_PLOTS = "matplotlib is not installed, so the report has no plots (pip install 'converge[sim]')"
+_MODE_COLOURS = {"discard": "#8c6bb1", "declare": "#e6a700", "mine": "#2b8cbe", "theirs": "#a6bddb"}
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+# ---------------------------------------------------------------------- plots
+
+
+class Plots:
+    """Draws the report's figures from a summary; each figure is saved to ``folder`` and kept as bytes."""
+
+    def __init__(self, summary: Mapping[str, Any], fmt: str = "png", criteria: Criteria | None = None) -> None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        if fmt not in PLOT_FORMATS:
+            raise ValueError(f"unknown plot format {fmt!r} (known: {', '.join(PLOT_FORMATS)})")
+        self.plt: Any = plt
+        self.summary = summary
+        self.fmt = fmt
+        self.criteria = criteria or Criteria()
+        self.figures: dict[str, tuple[str, bytes]] = {}  # name -> (title, image bytes)
+
+    def _save(self, fig: Any, name: str, title: str) -> None:
+        buf = io.BytesIO()
+        meta = {"Date": None} if self.fmt == "svg" else {"Software": None}
+        fig.savefig(buf, format=self.fmt, dpi=110, bbox_inches="tight", metadata=meta)
+        self.plt.close(fig)
+        self.figures[name] = (title, buf.getvalue())
+
+    def draw_all(self) -> dict[str, tuple[str, bytes]]:
+        self.holder_by_playset()
+        self.pair_heatmaps()
+        self.cards()
+        self.goals()
+        self.lengths()
+        self.ends()
+        return self.figures
+
+    def holder_by_playset(self) -> None:
+        plt = self.plt
+        items = sorted(self.summary["playsets"], key=lambda p: p["holder_win_rate"] or 0.0)
+        n = len(items)
+        fig, ax = plt.subplots(figsize=(7.5, max(2.5, 0.16 * n + 1)))
+        lo, hi = self.criteria.holder_band
+        ax.axvspan(lo, hi, color="#e5f5e0", zorder=0, label=f"fair band {lo:.0%}-{hi:.0%}")
+        ax.axvline(0.5, color="#999", lw=0.8)
+        ys = list(range(n))
+        rates = [p["holder_win_rate"] or 0.0 for p in items]
+        errs = [[r - (p["holder_win_rate_ci95"] or [r, r])[0] for r, p in zip(rates, items, strict=True)],
+                [(p["holder_win_rate_ci95"] or [r, r])[1] - r for r, p in zip(rates, items, strict=True)]]
+        colours = ["#d7301f" if not lo <= r <= hi else "#2b8cbe" for r in rates]
+        ax.errorbar(rates, ys, xerr=errs, fmt="none", ecolor="#bbb", lw=1, zorder=1)
+        ax.scatter(rates, ys, c=colours, s=14, zorder=2)
+        ax.set_yticks(ys)
+        ax.set_yticklabels([p["playset"] for p in items], fontsize=6 if n > 30 else 8)
+        ax.set_ylim(-1, n)
+        ax.set_xlim(min(0.3, min(rates) - 0.05), max(0.7, max(rates) + 0.05))
+        ax.set_xlabel("rounds won by the round's starting artifact holder (95% Wilson interval)")
+        ax.legend(loc="lower right", fontsize=7)
+        ax.set_title("Starting-holder win rate per playset")
+        self._save(fig, "holder_by_playset", "Starting-holder win rate per playset")
+
+    def pair_heatmaps(self) -> None:
+        plt = self.plt
+        pairs = self.summary["pairs"]
+        names = pairs["skillsets"]
+        if len(names) < 2:
+            return
+        fig, axes = plt.subplots(1, 2, figsize=(13, 5.6))
+        panels = (("holder_win_rate", "Starting-holder win rate\n(playsets with both skillsets)", "RdBu_r"),
+                  ("play_win_rate", "Round win rate after playing a card of the row's skillset\n"
+                                    "(playsets that also hold the column's)", "PuOr_r"))
+        for ax, (key, title, cmap) in zip(axes, panels, strict=True):
+            grid = [[(v if v is not None else float("nan")) for v in row] for row in pairs[key]]
+            im = ax.imshow(grid, cmap=cmap, vmin=0.35, vmax=0.65)
+            ax.set_xticks(range(len(names)))
+            ax.set_xticklabels(names, rotation=45, ha="right", fontsize=8)
+            ax.set_yticks(range(len(names)))
+            ax.set_yticklabels(names, fontsize=8)
+            for i, row in enumerate(pairs[key]):
+                for j, v in enumerate(row):
+                    if v is not None:
+                        ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=7)
+            ax.set_title(title, fontsize=10)
+            fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+        self._save(fig, "skillset_pairs", "Skillsets and pairs of skillsets")
+
+    def cards(self) -> None:
+        plt = self.plt
+        cards = self.summary["cards"]
+        if not cards:
+            return
+        n = len(cards)
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, max(3, 0.17 * n + 1.2)), sharey=True)
+        ys = list(range(n))[::-1]
+        left = [0.0] * n
+        for mode in MODES:
+            vals = [c["play_rate"][mode] or 0.0 for c in cards]
+            ax1.barh(ys, vals, left=left, color=_MODE_COLOURS[mode], label=mode, height=0.8)
+            left = [a + b for a, b in zip(left, vals, strict=True)]
+        ax1.set_yticks(ys)
+        ax1.set_yticklabels([f"{c['id']} {'★' * c['stars']}" for c in cards], fontsize=6 if n > 30 else 8)
+        ax1.set_xlabel("plays per round of its playsets")
+        ax1.legend(fontsize=7, loc="lower right")
+        ax1.set_title("How each card is played")
+        lo, hi = self.criteria.card_band
+        ax2.axvspan(lo, hi, color="#e5f5e0", zorder=0)
+        ax2.axvline(0.5, color="#999", lw=0.8)
+        for mode in MODES:
+            xs = [c["win_rate"][mode] for c in cards]
+            pts = [(x, y) for x, y in zip(xs, ys, strict=True) if x is not None]
+            ax2.scatter([p[0] for p in pts], [p[1] for p in pts], s=10, color=_MODE_COLOURS[mode], label=mode)
+        allr = [(c["all_win_rate"], y) for c, y in zip(cards, ys, strict=True) if c["all_win_rate"] is not None]
+        ax2.scatter([p[0] for p in allr], [p[1] for p in allr], marker="|", s=90, color="black", label="any way")
+        ax2.set_xlim(0.15, 0.85)
+        ax2.set_xlabel("round win rate of the player after playing it")
+        ax2.legend(fontsize=7, loc="lower right")
+        ax2.set_title("Round win rate after each way of playing it")
+        self._save(fig, "cards", "Cards: how they are played, and the round win rate after each")
+
+    def goals(self) -> None:
+        plt = self.plt
+        goals = [g for g in self.summary["goals"] if g["fulfilment_rate"]]
+        if not goals:
+            return
+        fig, ax = plt.subplots(figsize=(9, 5.5))
+        one, three = self.criteria.star_cuts
+        colours = {1: "#2b8cbe", 2: "#e6a700", 3: "#d7301f"}
+        for i, g in enumerate(goals):
+            x = g["stars"] + ((i * 37) % 11 - 5) * 0.04
+            ok = self.criteria.stars_for(g["fulfilment_rate"]) == g["stars"]
+            ax.scatter([x], [g["fulfilment_rate"]], color=colours.get(g["stars"], "#555"), s=22 if ok else 40,
+                       edgecolors="black" if not ok else "none", zorder=2)
+            if not ok:
+                ax.annotate(g["id"], (x, g["fulfilment_rate"]), fontsize=7, xytext=(4, 2), textcoords="offset points")
+        ax.axhline(one, color="#888", ls="--", lw=0.8)
+        ax.axhline(three, color="#888", ls="--", lw=0.8)
+        ax.text(3.45, one, f" 1★ above {one:.1%}", va="bottom", fontsize=7)
+        ax.text(3.45, three, f" 3★ below {three:.1%}", va="top", fontsize=7)
+        ax.set_yscale("log")
+        ax.set_xticks([1, 2, 3])
+        ax.set_xticklabels(["1 star", "2 stars", "3 stars"])
+        ax.set_xlim(0.5, 4.1)
+        ax.set_ylabel("fulfilment rate (per player, per end of turn; log scale)")
+        ax.set_title("Goals: how often they are fulfilled, against their stars (outlined: out of line)")
+        self._save(fig, "goals", "Goals: fulfilment rate against stars")
+
+    def lengths(self) -> None:
+        plt = self.plt
+        o = self.summary["overall"]
+        fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
+        for ax, key, title, colour in ((axes[0], "round_turns", "Round length (turns)", "#2b8cbe"),
+                                       (axes[1], "match_rounds", "Match length (rounds)", "#8c6bb1"),
+                                       (axes[2], "match_turns", "Match length (turns)", "#41ab5d")):
+            hist = {int(k): v for k, v in o[key].items()}
+            total = sum(hist.values()) or 1
+            xs = sorted(hist)
+            ax.bar(xs, [hist[x] / total for x in xs], color=colour, width=0.8)
+            ax.set_title(title, fontsize=10)
+            ax.set_ylabel("share")
+            if key == "match_rounds":
+                ax.set_xticks(xs)
+        self._save(fig, "lengths", "Round and match lengths")
+
+    def ends(self) -> None:
+        plt = self.plt
+        skillsets = self.summary["skillsets"]
+        playsets = self.summary["playsets"]
+        labels, t6, t8 = ["all"], [self.summary["overall"]["end_shares"]["outscored"] or 0.0], \
+            [self.summary["overall"]["end_shares"]["hands_empty"] or 0.0]
+        for s in skillsets:
+            items = [p for p in playsets if s["key"] in p["skillsets"]]
+            rounds = sum(p["rounds"] for p in items) or 1
+            labels.append(s["skillset"])
+            t6.append(sum(p["ends"]["outscored"] for p in items) / rounds)
+            t8.append(sum(p["ends"]["hands_empty"] for p in items) / rounds)
+        fig, ax = plt.subplots(figsize=(9, 3.8))
+        xs = list(range(len(labels)))
+        ax.bar(xs, t6, color="#2b8cbe", label="the lead outscores (T6)")
+        ax.bar(xs, t8, bottom=t6, color="#fdae6b", label="hands run out (T8)")
+        ax.set_xticks(xs)
+        ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
+        ax.set_ylabel("share of rounds")
+        ax.set_ylim(0, 1)
+        ax.legend(fontsize=8, loc="lower right")
+        ax.set_title("How rounds end (all playsets, then the playsets with each skillset)", fontsize=10)
+        self._save(fig, "ends", "How rounds end")
+
+
+def draw_plots(summary: Mapping[str, Any], folder: Path | None, fmt: str = "png",
+               criteria: Criteria | None = None) -> dict[str, tuple[str, bytes]]:
+    """Draw every plot; save them in ``folder`` (when given) as ``NAME.png`` / ``NAME.svg``."""
+    figures = Plots(summary, fmt, criteria).draw_all()
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, (_, data) in figures.items():
+            (folder / f"{name}.{fmt}").write_bytes(data)
+    return figures
+
+
+# ---------------------------------------------------------------------- HTML
+
+_CSS = """
+body { font: 14px/1.45 system-ui, -apple-system, Segoe UI, sans-serif; margin: 2em auto; max-width: 1200px;
+       padding: 0 1em; color: #222; }
+h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 12.5px; }
+th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; }
+th { background: #f4f4f4; } td.l, th.l { text-align: left; }
+.bad { background: #fde0dd; } .ok { color: #238b45; } .flagged { color: #cb181d; }
+figure { margin: 1em 0; } figure img, figure svg { max-width: 100%; height: auto; }
+.kv td:first-child { text-align: left; color: #555; }
+.note { color: #777; }
+"""
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[Any]], left: int = 1,
+           bad: Sequence[bool] | None = None) -> str:
+    out = ["<table><tr>"]
+    out += [f"<th{' class=l' if i < left else ''}>{html.escape(h)}</th>" for i, h in enumerate(head)]
+    out.append("</tr>")
+    for k, row in enumerate(rows):
+        cls = " class=bad" if bad is not None and bad[k] else ""
+        out.append(f"<tr{cls}>")
+        out += [f"<td{' class=l' if i < left else ''}>{html.escape(str(v))}</td>" for i, v in enumerate(row)]
+        out.append("</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def _figure(fmt: str, title: str, data: bytes) -> str:
+    if fmt == "svg":
+        text = data.decode("utf-8")
+        start = text.find("<svg")
+        body = text[start:] if start >= 0 else text
+    else:
+        body = f'<img alt="{html.escape(title)}" src="data:image/png;base64,{base64.b64encode(data).decode()}">'
+    return f"<figure>{body}<figcaption>{html.escape(title)}</figcaption></figure>"
+
+
+def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None,
+                figures: Mapping[str, tuple[str, bytes]] | None = None, fmt: str = "png",
+                note: str | None = None, run: Mapping[str, Any] | None = None) -> str:
+    """The whole report as one HTML document."""
+    s, o = summary["settings"], summary["overall"]
+    figures = figures or {}
+    criteria = balance.criteria if balance is not None else Criteria()
+    parts = ["<!doctype html><html lang=en><head><meta charset=utf-8>",
+             "<title>Converge balance report</title>", f"<style>{_CSS}</style></head><body>",
+             "<h1>Converge balance report</h1>"]
+    bots = f"{s['bots'][0]} vs {s['bots'][1]}"
+    parts.append(_table(["", ""], [
+        ["bots", bots], ["playsets", s["playsets"]], ["matches per playset", s["matches_per_playset"]],
+        ["matches", s["matches"]], ["rounds", o["rounds"]], ["seed", s["seed"]], ["decks", s["decks"]],
+        *([["run", f"{run['seconds']} s on {run['workers']} {run['backend']} worker(s), "
+                   f"{run['matches_per_second']} matches/s"]] if run else []),
+    ]).replace("<table>", "<table class=kv>", 1))
+    if note:
+        parts.append(f"<p class=note>{html.escape(note)}</p>")
+
+    if balance is not None:
+        parts.append("<h2>Balance</h2>")
+        j = balance.judged
+        if balance.passed:
+            parts.append(f"<p class=ok><b>Nothing out of line</b> ({j['playsets']} playsets, {j['goals']} goals and "
+                         f"{j['cards']} cards judged).</p>")
+        else:
+            parts.append(f"<p class=flagged><b>{len(balance.flags)} out of line</b> ({j['playsets']} playsets, "
+                         f"{j['goals']} goals and {j['cards']} cards judged):</p><ul>")
+            parts += [f"<li>{html.escape(f.message)}</li>" for f in balance.flags]
+            parts.append("</ul>")
+        if balance.not_judged:
+            parts.append(f"<p class=note>Not judged (too few observations): "
+                         f"{html.escape('; '.join(balance.not_judged[:20]))}"
+                         f"{' ...' if len(balance.not_judged) > 20 else ''}</p>")
+
+    parts.append("<h2>Overview</h2>")
+    ci = o["holder_win_rate_ci95"] or [0, 0]
+    parts.append(_table(["figure", "value"], [
+        ["starting holder wins the round", f"{_pct(o['holder_win_rate'])} (95% CI {_pct(ci[0])}-{_pct(ci[1])})"],
+        ["round-1 holder wins the match", _pct(o["first_holder_match_win_rate"])],
+        ["player 0 wins the round", _pct(o["seat0_round_win_rate"])],
+        [f"bot 1 ({s['bots'][0]}) wins the match", _pct(o["bot1_match_win_rate"])],
+        ["rounds ending with the lead outscoring (T6)", _pct(o["end_shares"]["outscored"])],
+        ["rounds ending with both hands empty (T8)", _pct(o["end_shares"]["hands_empty"])],
+        ["turns per round (mean)", o["mean_round_turns"]],
+        ["rounds per match (mean)", o["mean_match_rounds"]],
+        ["turns per match (mean)", o["mean_match_turns"]],
+    ]))
+    if not figures and note is None:
+        parts.append(f"<p class=note>{html.escape(NO_PLOTS)}</p>")
+    for name in ("holder_by_playset", "skillset_pairs", "lengths", "ends"):
+        if name in figures:
+            parts.append(_figure(fmt, *figures[name]))
+
+    lo, hi = criteria.holder_band
+    parts.append("<h2>Playsets</h2>")
+    items = sorted(summary["playsets"], key=lambda p: p["holder_win_rate"] or 0.0)
+    parts.append(_table(
+        ["playset", "matches", "rounds", "holder wins", "95% CI", "T6", "T8", "turns/round", "rounds/match"],
+        [[p["playset"], p["matches"], p["rounds"], _pct(p["holder_win_rate"]),
+          f"{_pct((p['holder_win_rate_ci95'] or [None])[0])}-{_pct((p['holder_win_rate_ci95'] or [0, None])[1])}",
+          _pct(p["end_shares"]["outscored"]), _pct(p["end_shares"]["hands_empty"]), p["mean_round_turns"],
+          p["mean_match_rounds"]] for p in items],
+        bad=[p["holder_win_rate"] is not None and not lo <= p["holder_win_rate"] <= hi for p in items]))
+
+    parts.append("<h2>Skillsets</h2>")
+    parts.append(_table(["skillset", "keyword", "playsets", "rounds", "holder wins", "plays", "win rate after a play"],
+                        [[k["skillset"], k["keyword"], k["playsets"], k["rounds"], _pct(k["holder_win_rate"]),
+                          k["plays"], _pct(k["play_win_rate"])] for k in summary["skillsets"]], left=2))
+
+    parts.append("<h2>Cards</h2>")
+    if "cards" in figures:
+        parts.append(_figure(fmt, *figures["cards"]))
+    clo, chi = criteria.card_band
+    cards = summary["cards"]
+    parts.append(_table(
+        ["card", "name", "stars", *[f"{m}/round" for m in MODES], *[f"win after {m}" for m in MODES],
+         "win after any", "played in"],
+        [[c["id"], c["name"], c["stars"], *[_pct(c["play_rate"][m]) for m in MODES],
+          *[_pct(c["win_rate"][m]) for m in MODES], _pct(c["all_win_rate"]), _pct(c["rounds_played_rate"])]
+         for c in cards], left=2,
+        bad=[c["all_win_rate"] is not None and not clo <= c["all_win_rate"] <= chi for c in cards]))
+
+    parts.append("<h2>Goals</h2>")
+    if "goals" in figures:
+        parts.append(_figure(fmt, *figures["goals"]))
+    goals = summary["goals"]
+    parts.append(_table(
+        ["card", "goal", "stars", "fulfilment rate", "deserves", "declared in", "fulfilled while declared",
+         "declarer wins"],
+        [[g["id"], g["goal"], g["stars"], _pct(g["fulfilment_rate"]),
+          criteria.stars_for(g["fulfilment_rate"]) if g["fulfilment_rate"] is not None else "–",
+          _pct(g["declared_rate"]), _pct(g["declared_fulfilment_rate"]), _pct(g["declare_win_rate"])]
+         for g in goals], left=2,
+        bad=[g["fulfilment_rate"] is not None and criteria.stars_for(g["fulfilment_rate"]) != g["stars"]
+             for g in goals]))
+    parts.append("<p class=note>Fulfilment rate: at every end of turn, declared or not, the share of players whose "
+                 "faction fulfils the goal. Win rates: rounds won by the player after playing the card that way.</p>")
+    parts.append("</body></html>\n")
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------------- terminal
+
+
+def terminal_summary(summary: Mapping[str, Any], console: Any, balance: BalanceReport | None = None) -> None:
+    """A few tables for the terminal (``console`` is a rich Console)."""
+    from rich.table import Table
+
+    s, o = summary["settings"], summary["overall"]
+    ci = o["holder_win_rate_ci95"] or [0, 0]
+    console.print(f"[bold]{s['matches']:,} matches[/bold] ({s['playsets']} playsets × {s['matches_per_playset']:,}, "
+                  f"{s['bots'][0]} vs {s['bots'][1]}, seed {s['seed']}), {o['rounds']:,} rounds", highlight=False)
+    console.print(f"starting holder wins {_pct(o['holder_win_rate'])} of rounds (95% CI {_pct(ci[0])}-"
+                  f"{_pct(ci[1])}); rounds end T6 {_pct(o['end_shares']['outscored'])}, T8 "
+                  f"{_pct(o['end_shares']['hands_empty'])}; {o['mean_round_turns']} turns per round, "
+                  f"{o['mean_match_rounds']} rounds per match", highlight=False)
+    items = sorted(summary["playsets"], key=lambda p: p["holder_win_rate"] or 0.0)
+    if len(items) > 1:
+        t = Table(title="Starting-holder win rate: lowest and highest playsets", title_justify="left")
+        for col in ("playset", "rounds", "holder wins", "95% CI"):
+            t.add_column(col, justify="left" if col == "playset" else "right")
+        shown = items if len(items) <= 6 else items[:3] + items[-3:]
+        for p in shown:
+            c = p["holder_win_rate_ci95"] or [0, 0]
+            t.add_row(p["playset"], f"{p['rounds']:,}", _pct(p["holder_win_rate"]), f"{_pct(c[0])}-{_pct(c[1])}")
+        console.print(t)
+    t = Table(title="Skillsets", title_justify="left")
+    for col in ("skillset", "playsets", "holder wins", "win rate after a play"):
+        t.add_column(col, justify="left" if col == "skillset" else "right")
+    for k in summary["skillsets"]:
+        t.add_row(k["skillset"], str(k["playsets"]), _pct(k["holder_win_rate"]), _pct(k["play_win_rate"]))
+    console.print(t)
+    if balance is not None:
+        if balance.passed:
+            j = balance.judged
+            console.print(f"[green]balance: nothing out of line[/green] ({j['playsets']} playsets, {j['goals']} goals, "
+                          f"{j['cards']} cards judged)", highlight=False)
+        else:
+            console.print(f"[red]balance: {len(balance.flags)} out of line[/red]", highlight=False)
+            for f in balance.flags:
+                console.print(f"  - {f.message}", highlight=False, markup=False)
+        if balance.not_judged:
+            console.print(f"not judged (too few observations): {len(balance.not_judged)} item(s); "
+                          "simulate more matches", highlight=False)
+
+
+def plots_available() -> bool:
+    return have("matplotlib")
+
+
+__all__ = ["NO_PLOTS", "PLOT_FORMATS", "Plots", "draw_plots", "plots_available", "render_html", "terminal_summary"]
