@@ -387,6 +387,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--public", action="store_true", help="show only what a spectator sees")
     p.add_argument("--save", metavar="FILE", help="save the match record to FILE (for `converge replay`)")
     p.set_defaults(func=cmd_watch)
+    __import__("converge.cli.simulate_commands", fromlist=["register"]).register(sub)  # simulate, balance
+    from converge.cli import ladder
+
+    ladder.register(sub)
     return parser
 
 

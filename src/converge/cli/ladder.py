@@ -1,0 +1,83 @@
+"""``converge ladder``: a round-robin between bots with fixed seeds, win rates with 95% intervals, Elo."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from converge.bots import BOTS
+from converge.simulation.ladder import OPENSPIEL, run_ladder, time_summary
+
+
+def _contestants(text: str) -> list[str]:
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    known = [*sorted(BOTS), OPENSPIEL]
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown bot {unknown[0]!r} (known: {', '.join(known)})")
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError("a ladder needs at least two different bots, e.g. random,greedy,hard")
+    return names
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value <= 60:
+        raise argparse.ArgumentTypeError(f"expected seconds between 0 and 60, got {text!r}")
+    return value
+
+
+def cmd_ladder(args: argparse.Namespace) -> int:
+    if OPENSPIEL in args.bots:
+        try:
+            import converge.adapters.openspiel_bot  # noqa: F401
+        except ImportError:
+            sys.stderr.write("converge: error: the openspiel contestant needs the rl extra: "
+                             "pip install 'converge[rl]'\n")
+            return 2
+    out = sys.stdout
+
+    def progress(done: int, total: int) -> None:
+        if not args.json and (done == total or done % max(1, total // 20) == 0):
+            sys.stderr.write(f"\r{done}/{total} matches")
+            if done == total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+    result = run_ladder(args.bots, args.n, args.seed, args.workers, openspiel_seconds=args.openspiel_seconds,
+                        on_outcome=progress)
+    if args.json:
+        out.write(json.dumps(result.to_dict(), indent=1) + "\n")
+        return 0
+    out.write(f"Ladder: {', '.join(args.bots)} — {args.n} matches per pair, seed {args.seed}\n\n")
+    for p in result.pairings:
+        lo, hi = p.interval
+        out.write(f"  {p.a:>10} vs {p.b:<10} {p.a_wins:>4}/{p.matches:<4} = {p.rate:6.1%}  "
+                  f"95% CI [{lo:.1%}, {hi:.1%}]\n")
+    out.write("\nElo (random = 1000 when it plays; 400 points = 10:1 odds)\n")
+    for name, rating in sorted(result.elo().items(), key=lambda kv: -kv[1]):
+        t: dict[str, Any] = time_summary(result.times.get(name, []))
+        out.write(f"  {name:>10} {rating:7.0f}   decisions {t['decisions']:>6}, "
+                  f"median {t['median'] * 1000:8.1f} ms, max {t['max'] * 1000:8.1f} ms\n")
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``converge ladder`` to the command's subparsers."""
+    p = sub.add_parser("ladder", help="round-robin between bots: win rates with 95%% CIs and an Elo table")
+    p.add_argument("--bots", type=_contestants, default=["random", "greedy", "hard"],
+                   help=f"comma-separated bots (default random,greedy,hard); also '{OPENSPIEL}': OpenSpiel's "
+                        "ISMCTSBot (rl extra)")
+    p.add_argument("-n", type=int, default=100, help="matches per pair (default 100)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the whole ladder (default 1)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    p.add_argument("--openspiel-seconds", type=_seconds, default=1.0,
+                   help="time per decision of the openspiel contestant (default 1.0)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_ladder)
