@@ -91,6 +91,19 @@ def _resolve_playset(args: argparse.Namespace, catalog: dict[str, Deck]) -> list
     return names
 
 
+def _playset_and_seed(args: argparse.Namespace) -> tuple[list[str], int]:
+    """The playset and seed of one match: as given, else a random seed and a playset drawn from it."""
+    from converge.engine.playset import all_playsets
+
+    catalog = _catalog(args.deck_dir)
+    names = _resolve_playset(args, catalog)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    if names is None:
+        choices = all_playsets(catalog)
+        names = list(choices[random.Random(f"converge-play:{seed}").randrange(len(choices))])
+    return names, seed
+
+
 def _read_json(path: str) -> Any:
     p = Path(path)
     try:
@@ -219,15 +232,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     from converge.cli.render import MatchPrinter
-    from converge.engine.playset import Playset, all_playsets
+    from converge.engine.playset import Playset
     from converge.simulation.runner import play_match
 
-    catalog = _catalog(args.deck_dir)
-    names = _resolve_playset(args, catalog)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    if names is None:
-        choices = all_playsets(catalog)
-        names = list(choices[random.Random(f"converge-play:{seed}").randrange(len(choices))])
+    names, seed = _playset_and_seed(args)
     playset = Playset.from_names(names, args.deck_dir)
     bots = (make_bot("greedy", seed), make_bot(args.opponent, seed + 1))
     from converge.engine.state import Match
@@ -257,15 +265,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from converge.cli.terminal import Seat, TerminalGame, console_for, default_record_path, play_json
-    from converge.engine.playset import Playset, all_playsets
+    from converge.engine.playset import Playset
     from converge.engine.state import Match
 
-    catalog = _catalog(args.deck_dir)
-    names = _resolve_playset(args, catalog)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    if names is None:
-        choices = all_playsets(catalog)
-        names = list(choices[random.Random(f"converge-play:{seed}").randrange(len(choices))])
+    names, seed = _playset_and_seed(args)
     match = Match.new(Playset.from_names(names, args.deck_dir), seed=seed)
     human = args.seat if args.seat is not None else 0
     bot = make_bot(args.opponent, seed + 1)
@@ -391,6 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
     from converge.cli import ladder
 
     ladder.register(sub)
+    __import__("converge.cli.serve_command", fromlist=["register"]).register(sub)  # serve, serve-bench
     return parser
 
 
