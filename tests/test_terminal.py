@@ -55,7 +55,9 @@ def test_whole_match_through_piped_input(tmp_path: Path) -> None:
 
 
 def test_record_saved_under_the_user_data_directory_by_default(tmp_path: Path) -> None:
-    done = _run_piped(["play", "--seed", "4"], "1\n" * 400 + "n\n", tmp_path, NO_COLOR="1")
+    done = _run_piped(["play", "--seed", "4", "--decks", "healer,alchemist,searcher"], "1\n" * 400 + "n\n",
+                      tmp_path, NO_COLOR="1")
+    assert "playset Alchemist, Searcher, Healer" in done.stdout
     assert done.returncode == 0, done.stderr
     saved = list((tmp_path / "converge" / "matches").glob("match-*-4.json"))
     assert len(saved) == 1 and Match.replay(json.loads(saved[0].read_text())).is_terminal

@@ -322,7 +322,7 @@ def _deck_dir(p: argparse.ArgumentParser) -> None:
 
 def _playset_options(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--playset", type=playset_names, metavar="A,B,C",
+    group.add_argument("--playset", "--decks", dest="playset", type=playset_names, metavar="A,B,C",
                        help="three skillsets, e.g. alchemist,mechanist,archivist")
     group.add_argument("--set", choices=sorted(SETS), help="one of the three published sets")
 
