@@ -17,7 +17,7 @@ def _extensions() -> list:
     except ImportError:
         return []
     return mypycify(["src/converge/engine/state.py", "src/converge/bots/greedy.py",
-                     "src/converge/bots/ismcts.py"], opt_level="3")
+                     "src/converge/bots/ismcts.py", "src/converge/simulation/replay.py"], opt_level="3")
 
 
 setup(ext_modules=_extensions())

@@ -103,6 +103,11 @@ class Match:
     Create one with :meth:`new`; advance it with :meth:`apply`; look at it through
     :meth:`observation`. Every decision, including each choice inside an effect, is one action of
     :attr:`current_player`.
+
+    The attributes below hold the whole state, hidden cards included, as flat lists of card ids for
+    speed; they are the engine's and its tests'. Clients — bots, adapters, terminal, server — read a
+    match only through :meth:`observation` (and the public facts it repeats: scores, round results,
+    whose turn it is); tests hand bots a guarded match that fails if they touch a hidden zone.
     """
 
     __slots__ = (

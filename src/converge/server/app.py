@@ -6,8 +6,9 @@ HTTP API (JSON; a seat is named by its token in ``Authorization: Bearer <token>`
 
     GET  /api/options                    bots, skillsets, sets, clock limits
     GET  /api/rules                      the rulebook (Markdown)
-    POST /api/matches                    {"opponent": "bot"|"friend", "bot": "medium", "playset": [...]|"catalysts"|
-                                          "random", "seat": 0|1|"random", "clock": seconds|null}
+    POST /api/matches                    {"opponent": "bot"|"friend", "bot": "medium",
+                                          "playset": [...]|"catalysts"|"random",
+                                          "seat": 0|1|"random", "clock": seconds|null}
                                          -> {"match_id", "seat", "token", "url", "invite_url", "watch_url"}
     GET  /api/matches/{id}               the caller's view (spectator's without a token)
     POST /api/matches/{id}/actions       {"action": id|name, "seq": n}
@@ -119,7 +120,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
                   openapi_url="/openapi.json" if cfg.docs else None)
     app.state.hub = hub
     app.state.config = cfg
-    app.add_middleware(SecurityMiddleware, max_body=cfg.max_body)  # type: ignore[arg-type]
+    app.add_middleware(SecurityMiddleware, max_body=cfg.max_body)
 
     @app.exception_handler(ProtocolError)
     async def _protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:

@@ -97,9 +97,8 @@ class Connection:
         self.close_code = code
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
-        if self.queue.full():  # no room for the stop marker: stop the sender directly
-            if self.task is not None:
-                self.task.cancel()
+        if self.queue.full() and self.task is not None:  # no room for the stop marker: stop the sender
+            self.task.cancel()
 
     async def _sender(self) -> None:
         try:
@@ -684,7 +683,8 @@ class Hub:
                      for s in old.seats]
             row = MatchRow(id=new_match_id(), mode=old.mode, playset=list(old.playset),
                            seed=secrets.randbelow(2**63), start=str(loser), decks=old.decks,
-                           bot_seed=secrets.randbelow(2**63), clock_ms=old.clock_ms, rematch_of=old.id, seats=seats)
+                           bot_seed=secrets.randbelow(2**63), clock_ms=old.clock_ms, rematch_of=old.id,
+                           seats=seats)
             new = await self._create_row(row, session.match.playset, link_from=old.id)
             old.rematch_id = new.id
             text = dumps({"type": "rematch", "match_id": new.id})

@@ -126,7 +126,8 @@ def parse_message(raw: str | bytes, max_bytes: int) -> ClientMessage:
         raise ProtocolError("malformed", f"\"type\" must be one of {', '.join(sorted(_FIELDS))}")
     extra = set(doc) - _FIELDS[kind]
     if extra:
-        raise ProtocolError("malformed", f"unexpected field(s) for {kind}: {', '.join(sorted(map(str, extra)))[:80]}")
+        names = ", ".join(sorted(map(str, extra)))[:80]
+        raise ProtocolError("malformed", f"unexpected field(s) for {kind}: {names}")
     msg = ClientMessage(kind)
     if kind == "hello":
         token = doc.get("token")

@@ -14,6 +14,7 @@ commit: an action is acknowledged only once it is durable.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import queue
@@ -340,10 +341,8 @@ class Writer:
                     fut.set_result(None)
                 else:
                     fut.set_exception(exc if isinstance(exc, StorageError) else StorageError(str(exc)))
-            try:
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
                 loop.call_soon_threadsafe(resolve)
-            except RuntimeError:  # the loop is closed: nobody waits any more
-                pass
 
         self.submit(fn, done)
         await fut

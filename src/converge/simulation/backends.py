@@ -15,6 +15,7 @@ results.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import multiprocessing
 import os
@@ -122,7 +123,7 @@ class RayTasks:
 
     def __init__(self, workers: int | None, address: str | None) -> None:
         try:
-            import ray
+            ray: Any = importlib.import_module("ray")
         except ImportError:
             raise BackendError("the Ray backend needs Ray: pip install 'converge[ray]' "
                                "(or pip install ray)") from None

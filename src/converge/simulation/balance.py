@@ -107,7 +107,8 @@ def check(summary: Mapping[str, Any], criteria: Criteria | None = None) -> Balan
             ci = p["holder_win_rate_ci95"]
             flags.append(Flag("playset", p["playset"], "holder_win_rate", rate, f"{_pct(lo)}-{_pct(hi)}",
                               f"playset {p['playset']}: the starting holder wins {_pct(rate)} of rounds "
-                              f"(95% CI {_pct(ci[0])}-{_pct(ci[1])}, {rounds} rounds); expected {_pct(lo)}-{_pct(hi)}"))
+                              f"(95% CI {_pct(ci[0])}-{_pct(ci[1])}, {rounds} rounds); "
+                              f"expected {_pct(lo)}-{_pct(hi)}"))
 
     for g in summary["goals"]:
         rate, samples = g["fulfilment_rate"], 2 * g["turn_ends"]
@@ -120,7 +121,8 @@ def check(summary: Mapping[str, Any], criteria: Criteria | None = None) -> Balan
             band_lo, band_hi = c.star_band(g["stars"])
             harder = deserved > g["stars"]
             flags.append(Flag("goal", g["id"], "fulfilment_rate", rate,
-                              f"{_pct(band_lo)}-{_pct(band_hi)} for {g['stars']} star{'s' if g['stars'] > 1 else ''}",
+                              f"{_pct(band_lo)}-{_pct(band_hi)} for {g['stars']} "
+                              f"star{'s' if g['stars'] > 1 else ''}",
                               f"goal {g['id']} '{g['goal']}' ({'★' * g['stars']}): fulfilled at {_pct(rate)} of "
                               f"player-ends of turn, {'harder' if harder else 'easier'} than its stars say "
                               f"({_pct(band_lo)}-{_pct(band_hi)}); it plays like a {deserved}-star goal"))

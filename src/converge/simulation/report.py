@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import html
+import importlib
 import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -35,10 +36,9 @@ class Plots:
     """Draws the report's figures from a summary; each figure is saved to ``folder`` and kept as bytes."""
 
     def __init__(self, summary: Mapping[str, Any], fmt: str = "png", criteria: Criteria | None = None) -> None:
-        import matplotlib
-
+        matplotlib: Any = importlib.import_module("matplotlib")
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        plt: Any = importlib.import_module("matplotlib.pyplot")
 
         if fmt not in PLOT_FORMATS:
             raise ValueError(f"unknown plot format {fmt!r} (known: {', '.join(PLOT_FORMATS)})")
@@ -160,7 +160,8 @@ class Plots:
             ax.scatter([x], [g["fulfilment_rate"]], color=colours.get(g["stars"], "#555"), s=22 if ok else 40,
                        edgecolors="black" if not ok else "none", zorder=2)
             if not ok:
-                ax.annotate(g["id"], (x, g["fulfilment_rate"]), fontsize=7, xytext=(4, 2), textcoords="offset points")
+                ax.annotate(g["id"], (x, g["fulfilment_rate"]), fontsize=7, xytext=(4, 2),
+                            textcoords="offset points")
         ax.axhline(one, color="#888", ls="--", lw=0.8)
         ax.axhline(three, color="#888", ls="--", lw=0.8)
         ax.text(3.45, one, f" 1★ above {one:.1%}", va="bottom", fontsize=7)
@@ -209,8 +210,9 @@ class Plots:
         ax.set_xticks(xs)
         ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
         ax.set_ylabel("share of rounds")
-        ax.set_ylim(0, 1)
-        ax.legend(fontsize=8, loc="lower right")
+        ax.set_ylim(0, 1.18)
+        ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
+        ax.legend(fontsize=8, loc="upper center", ncol=2, frameon=False)
         ax.set_title("How rounds end (all playsets, then the playsets with each skillset)", fontsize=10)
         self._save(fig, "ends", "How rounds end")
 
@@ -290,7 +292,8 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
         parts.append("<h2>Balance</h2>")
         j = balance.judged
         if balance.passed:
-            parts.append(f"<p class=ok><b>Nothing out of line</b> ({j['playsets']} playsets, {j['goals']} goals and "
+            parts.append(f"<p class=ok><b>Nothing out of line</b> ({j['playsets']} playsets, "
+                         f"{j['goals']} goals and "
                          f"{j['cards']} cards judged).</p>")
         else:
             parts.append(f"<p class=flagged><b>{len(balance.flags)} out of line</b> ({j['playsets']} playsets, "
@@ -333,7 +336,8 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
         bad=[p["holder_win_rate"] is not None and not lo <= p["holder_win_rate"] <= hi for p in items]))
 
     parts.append("<h2>Skillsets</h2>")
-    parts.append(_table(["skillset", "keyword", "playsets", "rounds", "holder wins", "plays", "win rate after a play"],
+    parts.append(_table(["skillset", "keyword", "playsets", "rounds", "holder wins", "plays",
+                         "win rate after a play"],
                         [[k["skillset"], k["keyword"], k["playsets"], k["rounds"], _pct(k["holder_win_rate"]),
                           k["plays"], _pct(k["play_win_rate"])] for k in summary["skillsets"]], left=2))
 
@@ -363,8 +367,9 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
          for g in goals], left=2,
         bad=[g["fulfilment_rate"] is not None and criteria.stars_for(g["fulfilment_rate"]) != g["stars"]
              for g in goals]))
-    parts.append("<p class=note>Fulfilment rate: at every end of turn, declared or not, the share of players whose "
-                 "faction fulfils the goal. Win rates: rounds won by the player after playing the card that way.</p>")
+    parts.append("<p class=note>Fulfilment rate: at every end of turn, declared or not, the share of players "
+                 "whose faction fulfils the goal. Win rates: rounds won by the player after playing the card "
+                 "that way.</p>")
     parts.append("</body></html>\n")
     return "".join(parts)
 
@@ -378,7 +383,8 @@ def terminal_summary(summary: Mapping[str, Any], console: Any, balance: BalanceR
 
     s, o = summary["settings"], summary["overall"]
     ci = o["holder_win_rate_ci95"] or [0, 0]
-    console.print(f"[bold]{s['matches']:,} matches[/bold] ({s['playsets']} playsets × {s['matches_per_playset']:,}, "
+    console.print(f"[bold]{s['matches']:,} matches[/bold] ({s['playsets']} playsets × "
+                  f"{s['matches_per_playset']:,}, "
                   f"{s['bots'][0]} vs {s['bots'][1]}, seed {s['seed']}), {o['rounds']:,} rounds", highlight=False)
     console.print(f"starting holder wins {_pct(o['holder_win_rate'])} of rounds (95% CI {_pct(ci[0])}-"
                   f"{_pct(ci[1])}); rounds end T6 {_pct(o['end_shares']['outscored'])}, T8 "
@@ -403,7 +409,8 @@ def terminal_summary(summary: Mapping[str, Any], console: Any, balance: BalanceR
     if balance is not None:
         if balance.passed:
             j = balance.judged
-            console.print(f"[green]balance: nothing out of line[/green] ({j['playsets']} playsets, {j['goals']} goals, "
+            console.print(f"[green]balance: nothing out of line[/green] ({j['playsets']} playsets, "
+                          f"{j['goals']} goals, "
                           f"{j['cards']} cards judged)", highlight=False)
         else:
             console.print(f"[red]balance: {len(balance.flags)} out of line[/red]", highlight=False)

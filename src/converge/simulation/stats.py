@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from converge.engine.actions import DECLARE, DISCARD
 from converge.engine.playset import NUM_CARDS, Playset
+from converge.simulation.replay import goal_value, replay_events
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
@@ -50,15 +50,10 @@ ROUND_COLUMNS: tuple[str, ...] = (
     "match_rounds",  # rounds in the match (2 or 3)
 )
 #: The column types of :data:`ROUND_COLUMNS` (for Parquet): ``str``, ``int`` or ``bool``.
-ROUND_TYPES: tuple[str, ...] = ("str", "int", "int", "str", "str", "int", "int", "int", "int", "bool", "str", "int",
-                                "int", "int", "int", "int", "int")
+ROUND_TYPES: tuple[str, ...] = ("str", "int", "int", "str", "str", "int", "int", "int", "int", "bool", "str",
+                                "int", "int", "int", "int", "int", "int")
 
 RoundRow = tuple[str, int, int, str, str, int, int, int, int, bool, str, int, int, int, int, int, int]
-
-#: The value of a single-winner goal for a faction that cannot win it (T5: no card of the skillset).
-_CANNOT = -1000
-_LAST_SINGLE_WINNER = 8
-
 
 class ScoringMismatch(RuntimeError):
     """The goals rebuilt from the event log do not add up to the engine's score: a bug to report."""
@@ -128,70 +123,6 @@ class PlaysetTally:
         return {k: (dict(sorted(v.items())) if isinstance(v, dict) else v) for k, v in self.__dict__.items()}
 
 
-def _faction_stats(faction: list[int], skill: list[int], rank: list[int]
-                   ) -> tuple[list[int], list[int], list[int], list[int], int]:
-    count, high, low, per_rank = [0, 0, 0], [0, 0, 0], [7, 7, 7], [0] * 7
-    total = 0
-    for c in faction:
-        s, r = skill[c], rank[c]
-        count[s] += 1
-        total += r
-        per_rank[r] += 1
-        if r > high[s]:
-            high[s] = r
-        if r < low[s]:
-            low[s] = r
-    return count, high, low, per_rank, total
-
-
-def _longest_run(per_rank: list[int]) -> int:
-    run = best = 0
-    for r in range(1, 7):
-        run = run + 1 if per_rank[r] else 0
-        if run > best:
-            best = run
-    return best
-
-
-def goal_value(code: int, arg: int, st: tuple[list[int], list[int], list[int], list[int], int], size: int) -> int:
-    """How well one faction does at a goal (RULES.md section 6, T5).
-
-    For a single-winner goal (codes 0..8: highest / lowest / most / fewest ...) a number where higher is
-    better, or a very low one when the faction cannot win it; for the others (9..14) 1 if the faction
-    fulfils it, else 0.
-    """
-    count, high, low, per_rank, total = st
-    if code == 0:  # highest X: a faction without X cannot win it
-        return high[arg] if arg >= 0 and count[arg] else _CANNOT
-    if code == 1:  # lowest X
-        return -low[arg] if arg >= 0 and count[arg] else _CANNOT
-    if code == 2:  # most X
-        return count[arg] if arg >= 0 else 0
-    if code == 3:  # fewest X: none counts as zero
-        return -count[arg] if arg >= 0 else 0
-    if code == 4:  # most different skillsets
-        return (count[0] > 0) + (count[1] > 0) + (count[2] > 0)
-    if code == 5:  # highest rank total
-        return total
-    if code == 6:  # lowest rank total: an empty faction cannot win it (P4)
-        return -total if size else _CANNOT
-    if code == 7:  # most cards
-        return size
-    if code == 8:  # fewest cards
-        return -size
-    if code == 9:  # N consecutive ranks
-        return int(_longest_run(per_rank) >= arg)
-    if code == 10:  # N different ranks
-        return int(sum(1 for r in range(1, 7) if per_rank[r]) >= arg)
-    if code == 11:  # N of the same rank
-        return int(max(per_rank) >= arg)
-    if code == 12:  # N of one skillset
-        return int(max(count) >= arg)
-    if code == 13:  # one of each skillset of the playset
-        return int(count[0] > 0 and count[1] > 0 and count[2] > 0)
-    return int(total >= arg)  # 14: rank total of at least T
-
-
 @dataclass
 class RoundFacts:
     """What one round of a match came to (before it becomes a table row)."""
@@ -211,9 +142,9 @@ class MatchReader:
         self.playset = playset
         self.printed_skill = list(playset.printed_skill)
         self.printed_rank = list(playset.printed_rank)
-        self.goal_code = playset.goal_code
-        self.goal_arg = playset.goal_arg
-        self.goal_stars = playset.goal_stars
+        self.goal_code = list(playset.goal_code)
+        self.goal_arg = list(playset.goal_arg)
+        self.goal_stars = list(playset.goal_stars)
 
     def read(self, match: Match, tally: PlaysetTally, bot1_seat: int = 0) -> list[RoundFacts]:
         """Add a finished match to ``tally``; return its rounds."""
@@ -240,110 +171,25 @@ class MatchReader:
     def read_events(self, events: Sequence[tuple[str, int, int, int, int, int]], tally: PlaysetTally
                     ) -> list[RoundFacts]:
         """Replay the public events of a match into ``tally`` (round counters, cards, goals)."""
-        printed_skill, printed_rank = self.printed_skill, self.printed_rank
-        skill, rank = printed_skill[:], printed_rank[:]
-        factions: tuple[list[int], list[int]] = ([], [])
-        goals: list[int] = []
-        plays: list[tuple[int, int, int]] = []  # (player, card, mode index) this round
-        out: list[RoundFacts] = []
-        holder = -1
-        turns = 0
-        last = (0, 0)
-        card_plays, card_wins = tally.card_plays, tally.card_wins
-        for kind, vis, player, card, a, b in events:
-            if vis != -1:
-                continue
-            if kind == "play":
-                if a == DECLARE:
-                    goals.append(card)
-                elif a != DISCARD:
-                    factions[b].append(card)
-                plays.append((player, card, a - DISCARD))
-            elif kind == "score":
-                turns += 1
-                last = (a, b)
-                self._score(goals, factions, skill, rank, tally, a, b)
-            elif kind == "assemble" or kind == "expand" or kind == "heal":
-                factions[a].append(card)
-            elif kind == "convert" or kind == "revert":
-                skill[card] = a
-                rank[card] = b
-            elif kind == "recall":
-                if a == 1:  # from a faction (C7: it returns to its printed self)
-                    factions[b].remove(card)
-                    skill[card], rank[card] = printed_skill[card], printed_rank[card]
-            elif kind == "trade":  # hand card ``card`` into faction b, faction card ``a`` into the hand
-                factions[b].remove(a)
-                skill[a], rank[a] = printed_skill[a], printed_rank[a]
-                factions[b].append(card)
-            elif kind == "swap":  # ``card`` and ``a`` change factions
-                fa = 0 if card in factions[0] else 1
-                factions[fa].remove(card)
-                factions[1 - fa].remove(a)
-                factions[1 - fa].append(card)
-                factions[fa].append(a)
-            elif kind == "round_end":
-                winner, reason = player, a
-                seen = [False] * NUM_CARDS
-                for p, c, m in plays:
-                    i = c * NUM_MODES + m
-                    card_plays[i] += 1
-                    if p == winner:
-                        card_wins[i] += 1
-                    if not seen[c]:
-                        seen[c] = True
-                        tally.card_rounds_played[c] += 1
-                declared = tally.goal_rounds_declared
-                for g in set(goals):
-                    declared[g] += 1
-                tally.rounds += 1
-                tally.ends[reason] += 1
-                if winner == holder:
-                    tally.holder_wins += 1
-                    tally.holder_wins_by_end[reason] += 1
-                tally.seat0_round_wins += winner == 0
-                tally.round_turns[turns] = tally.round_turns.get(turns, 0) + 1
-                out.append(RoundFacts(holder, winner, reason, turns, len(plays), last))
-            elif kind == "round_start":
-                holder = player
-                skill, rank = printed_skill[:], printed_rank[:]
-                factions = ([], [])
-                goals = []
-                plays = []
-                turns = 0
-                last = (0, 0)
+        counters = [tally.card_plays, tally.card_wins, tally.card_rounds_played, tally.goal_turns,
+                    tally.goal_fulfilled, tally.goal_any, tally.goal_rounds_declared, tally.goal_potential]
+        try:
+            rounds = replay_events(events if isinstance(events, list) else list(events), self.printed_skill,
+                                   self.printed_rank, self.goal_code, self.goal_arg, self.goal_stars, counters)
+        except ValueError as exc:
+            raise ScoringMismatch(str(exc)) from None
+        out = []
+        for holder, winner, reason, turns, plays, s0, s1 in rounds:
+            tally.rounds += 1
+            tally.turn_ends += turns
+            tally.ends[reason] += 1
+            if winner == holder:
+                tally.holder_wins += 1
+                tally.holder_wins_by_end[reason] += 1
+            tally.seat0_round_wins += winner == 0
+            tally.round_turns[turns] = tally.round_turns.get(turns, 0) + 1
+            out.append(RoundFacts(holder, winner, reason, turns, plays, (s0, s1)))
         return out
-
-    def _score(self, goals: list[int], factions: tuple[list[int], list[int]], skill: list[int], rank: list[int],
-               tally: PlaysetTally, s0: int, s1: int) -> None:
-        """One end of turn: every goal of the playset against both factions, the declared ones scored."""
-        f0, f1 = factions
-        st0, st1 = _faction_stats(f0, skill, rank), _faction_stats(f1, skill, rank)
-        n0, n1 = len(f0), len(f1)
-        codes, args, stars = self.goal_code, self.goal_arg, self.goal_stars
-        won0 = [False] * NUM_CARDS
-        won1 = [False] * NUM_CARDS
-        potential = tally.goal_potential
-        for g in range(NUM_CARDS):
-            code, arg = codes[g], args[g]
-            v0, v1 = goal_value(code, arg, st0, n0), goal_value(code, arg, st1, n1)
-            if code <= _LAST_SINGLE_WINNER:
-                w0, w1 = v0 > v1, v1 > v0
-            else:
-                w0, w1 = v0 > 0, v1 > 0
-            won0[g], won1[g] = w0, w1
-            potential[g] += w0 + w1
-        tally.turn_ends += 1
-        t0 = t1 = 0
-        for g in goals:
-            w0, w1 = won0[g], won1[g]
-            tally.goal_turns[g] += 1
-            tally.goal_fulfilled[g] += w0 + w1
-            tally.goal_any[g] += w0 or w1
-            t0 += stars[g] * w0
-            t1 += stars[g] * w1
-        if (t0, t1) != (s0, s1):
-            raise ScoringMismatch(f"goals rebuilt from the event log score {t0}-{t1}, the engine scored {s0}-{s1}")
 
 
 __all__ = ["END_REASONS", "MODES", "ROUND_COLUMNS", "ROUND_TYPES", "MatchReader", "PlaysetTally", "RoundFacts",

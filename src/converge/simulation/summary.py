@@ -82,8 +82,7 @@ def _card_ids(deck: Deck) -> list[str]:
 def summarize(spec: SimulationSpec, tallies: Mapping[str, PlaysetTally],
               catalog: Mapping[str, Deck] | None = None) -> dict[str, Any]:
     """The summary document of a run (everything in it follows from the spec: no timings)."""
-    if catalog is None:
-        catalog = catalog_of(spec.sources)
+    catalog = catalog_of(spec.sources) if catalog is None else catalog
     order = catalog_order(catalog)
     keys = ["/".join(names) for names in spec.playsets]
     total = PlaysetTally()
@@ -97,7 +96,7 @@ def summarize(spec: SimulationSpec, tallies: Mapping[str, PlaysetTally],
 
     playsets = []
     for names, key in zip(spec.playsets, keys, strict=True):
-        item = {"playset": key, "skillsets": list(names)}
+        item: dict[str, Any] = {"playset": key, "skillsets": list(names)}
         item.update(_round_figures(tallies[key]))
         item["round_turns"] = _hist(tallies[key].round_turns)
         playsets.append(item)
@@ -133,9 +132,10 @@ def summarize(spec: SimulationSpec, tallies: Mapping[str, PlaysetTally],
     goal_list = []
     for skillset in order:
         for c in catalog[skillset].cards if skillset in catalog else ():
-            acc = cards.get(c.id)
-            if acc is None:
+            got = cards.get(c.id)
+            if got is None:
                 continue
+            acc = got
             plays, wins, rounds = acc["plays"], acc["wins"], acc["rounds"]
             n_all, w_all = sum(plays), sum(wins)
             faction_plays, faction_wins = plays[2] + plays[3], wins[2] + wins[3]
@@ -221,7 +221,8 @@ def summarize(spec: SimulationSpec, tallies: Mapping[str, PlaysetTally],
     }
 
 
-def worst(items: Sequence[Mapping[str, Any]], key: str, target: float = 0.5, n: int = 5) -> list[Mapping[str, Any]]:
+def worst(items: Sequence[Mapping[str, Any]], key: str, target: float = 0.5,
+          n: int = 5) -> list[Mapping[str, Any]]:
     """The ``n`` items whose ``key`` is furthest from ``target``."""
     have = [it for it in items if it.get(key) is not None]
     return sorted(have, key=lambda it: -abs(float(it[key]) - target))[:n]

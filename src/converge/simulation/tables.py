@@ -7,6 +7,7 @@ arrive, a batch at a time, so the table never sits in memory.
 from __future__ import annotations
 
 import csv
+import importlib
 import importlib.util
 from pathlib import Path
 from typing import IO, Any, Protocol
@@ -62,9 +63,8 @@ class ParquetRounds:
     """Rows to a Parquet file, one row group per :data:`BATCH_ROWS` rows."""
 
     def __init__(self, path: Path) -> None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
+        pa: Any = importlib.import_module("pyarrow")
+        pq: Any = importlib.import_module("pyarrow.parquet")
         self._pa: Any = pa
         types = {"str": pa.string(), "int": pa.int64(), "bool": pa.bool_()}
         self._schema = pa.schema([(name, types[t]) for name, t in zip(ROUND_COLUMNS, ROUND_TYPES, strict=True)])
