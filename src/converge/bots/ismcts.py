@@ -72,7 +72,7 @@ class ISMCTSBot:
         limit = self.iterations if self.iterations > 0 else 10**9
         n = 0
         while n < limit:
-            if n & 31 == 0 and time.perf_counter() > deadline:
+            if n & 15 == 0 and time.perf_counter() > deadline:
                 break
             self._iterate(match.sample_world(me, rng), root, me, len(match.round_results), rng)
             n += 1
