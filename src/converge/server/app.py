@@ -1,7 +1,5 @@
 """The web server: a FastAPI application serving the browser client, a JSON API and a WebSocket.
 
->>> app = create_app(db_url="sqlite:////tmp/converge-doctest.sqlite3")   # doctest: +SKIP
-
 HTTP API (JSON; a seat is named by its token in ``Authorization: Bearer <token>``)::
 
     GET  /api/options                    bots, skillsets, sets, clock limits
@@ -25,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -105,10 +104,22 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     writer = Writer(storage)
     hub = Hub(cfg, storage, writer)
     create_limit = KeyedRateLimit(cfg.create_rate, cfg.create_burst)
+    post_limit = KeyedRateLimit(cfg.rate, cfg.burst)  # HTTP actions and rematches, per client address
+
+    def limit(request: Request, limiter: KeyedRateLimit, what: str) -> None:
+        client = request.client.host if request.client else "?"
+        if not limiter.allow(client):
+            raise ProtocolError("rate_limited", f"too many {what}; wait a little")
+
     static = web_dir()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # The libraries' objects live as long as the process: keep them out of the garbage collector's full
+        # collections, whose pauses would otherwise stall every match for 100-200 ms now and then.
+        if cfg.gc_freeze:
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:
@@ -180,9 +191,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
 
     @app.post("/api/matches")
     async def create(request: Request) -> JSONResponse:
-        client = request.client.host if request.client else "?"
-        if not create_limit.allow(client):
-            raise ProtocolError("rate_limited", "too many matches created; wait a little")
+        limit(request, create_limit, "matches created")
         doc = await _body(request)
         _allowed(doc, {"opponent", "bot", "playset", "seat", "clock"})
         created = await hub.create(doc.get("opponent", "bot"), doc.get("playset"), doc.get("bot"),
@@ -203,6 +212,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
 
     @app.post("/api/matches/{match_id}/actions")
     async def act(match_id: str, request: Request) -> JSONResponse:
+        limit(request, post_limit, "requests")
         session = await session_of(match_id)
         seat = seat_from(request, session, required=True)
         doc = await _body(request)
@@ -215,9 +225,10 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
 
     @app.post("/api/matches/{match_id}/rematch")
     async def rematch(match_id: str, request: Request) -> JSONResponse:
+        limit(request, post_limit, "requests")
         session = await session_of(match_id)
         seat = seat_from(request, session, required=True)
-        new = await hub.rematch(session, seat)
+        new, _created = await hub.rematch(session, seat)
         return _json({"match_id": new.id, "url": f"/m/{new.id}"})
 
     @app.get("/api/matches/{match_id}/record")
@@ -329,7 +340,9 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
                     assert msg.action is not None
                     await hub.act(session, conn.view, msg.action, msg.seq, source=conn)
                 elif msg.type == "rematch":
-                    await hub.rematch(session, conn.view)
+                    new, created = await hub.rematch(session, conn.view)
+                    if not created:
+                        conn.send({"type": "rematch", "match_id": new.id})
             except ProtocolError as exc:
                 conn.send(exc.to_message())
 

@@ -46,8 +46,13 @@ class ServerConfig:
     create_burst: float = 60.0
     #: Seconds an idle match (no connection, nothing running) stays in memory.
     idle_evict: float = 600.0
+    #: The shortest and longest per-player clock a match may be created with (seconds).
+    clock_min_s: int = 30
+    clock_max_s: int = 3 * 3600
     #: Extra deck folders (as ``converge --deck-dir``).
     deck_dirs: tuple[str, ...] = ()
+    #: Move the objects alive at start-up (the libraries') out of the garbage collector's full collections.
+    gc_freeze: bool = True
     #: Serve the interactive API docs (/docs) — off: the page would need a looser CSP.
     docs: bool = False
 

@@ -35,8 +35,6 @@ from converge.server.storage import MatchRow, SeatRow, Storage, StorageError, Wr
 
 log = logging.getLogger("converge.server")
 
-CLOCK_MIN_S = 30
-CLOCK_MAX_S = 3 * 3600
 PREFERRED_DEFAULT_BOTS = ("medium", "greedy")
 
 #: CSS-friendly colour names for the deck colours of the built-in decks (rich's names).
@@ -95,10 +93,16 @@ class Connection:
             return
         self.closed = True
         self.close_code = code
-        with contextlib.suppress(asyncio.QueueFull):
+        try:
             self.queue.put_nowait(None)
-        if self.queue.full() and self.task is not None:  # no room for the stop marker: stop the sender
-            self.task.cancel()
+        except asyncio.QueueFull:  # no room for the stop marker: drop what is queued and close now
+            if self.task is not None:
+                self.task.cancel()
+            self.task = asyncio.get_running_loop().create_task(self._close_now())
+
+    async def _close_now(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(self.close_code)
 
     async def _sender(self) -> None:
         try:
@@ -146,6 +150,8 @@ class Session:
         self.catalog = card_catalog(match)
         self.colors = {d.skillset: _COLOR_NAMES.get(d.color, d.color) for d in match.playset.decks}
         self.broken = False
+        #: Clocks run once every player has come (or the match has begun).
+        self.clock_started = row.n_actions > 0
 
     # ------------------------------------------------------------------ facts
 
@@ -171,7 +177,7 @@ class Session:
         left = self.row.seats[seat].clock_left_ms
         if left is None or self.row.clock_ms is None:
             return None
-        if self.active and self.match.current_player == seat and not self.is_bot(seat):
+        if self.active and self.clock_started and self.match.current_player == seat and not self.is_bot(seat):
             elapsed = ((now if now is not None else time.monotonic()) - self.turn_started) * 1000
             return max(0, int(left - elapsed))
         return left
@@ -182,7 +188,7 @@ class Session:
         now = time.monotonic()
         clock = None
         if row.clock_ms is not None:
-            running = self.match.current_player if self.active else -1
+            running = self.match.current_player if self.active and self.clock_started else -1
             if running >= 0 and self.is_bot(running):
                 running = -1
             clock = {"initial_ms": row.clock_ms, "left_ms": [self.clock_left(0, now), self.clock_left(1, now)],
@@ -241,7 +247,7 @@ class Hub:
                            "color": _COLOR_NAMES.get(self.catalog[k].color, self.catalog[k].color)}
                           for k in self.skillsets],
             "sets": {name: list(keys) for name, keys in SETS.items()},
-            "clock": {"min_s": CLOCK_MIN_S, "max_s": CLOCK_MAX_S},
+            "clock": {"min_s": self.config.clock_min_s, "max_s": self.config.clock_max_s},
             "replace_after_s": self.config.replace_after or None,
         }
 
@@ -289,10 +295,9 @@ class Hub:
             raise ProtocolError("malformed", "\"seat\" must be 0, 1 or \"random\"")
         clock_ms: int | None = None
         if clock_s is not None:
-            if (isinstance(clock_s, bool) or not isinstance(clock_s, int)
-                    or not CLOCK_MIN_S <= clock_s <= CLOCK_MAX_S):
-                raise ProtocolError("malformed", f"\"clock\" is seconds per player, {CLOCK_MIN_S} to "
-                                                 f"{CLOCK_MAX_S}, or null")
+            lo, hi = self.config.clock_min_s, self.config.clock_max_s
+            if isinstance(clock_s, bool) or not isinstance(clock_s, int) or not lo <= clock_s <= hi:
+                raise ProtocolError("malformed", f"\"clock\" is seconds per player, {lo} to {hi}, or null")
             clock_ms = clock_s * 1000
         return names, bot_name, seat_no, clock_ms
 
@@ -335,6 +340,7 @@ class Hub:
         session = Session(row, match)
         self.sessions[row.id] = session
         self._after_change(session)
+        self._schedule_evict(session)
         return session
 
     async def get(self, match_id: str) -> Session | None:
@@ -382,6 +388,7 @@ class Hub:
             row.status, row.winner, row.reason = "over", match.winner, "match"
         log.info("resumed match %s at action %d", match_id, row.n_actions)
         self._after_change(session)
+        self._schedule_evict(session)
         if row.mode == "friend" and row.status == "active" and row.n_actions > 0:
             for s in row.seats:
                 if s.bot is None:
@@ -506,7 +513,8 @@ class Hub:
             open_conns = sum(1 for c in session.conns if not c.closed)
             if open_conns >= self.config.max_connections_per_match:
                 raise ProtocolError("busy", "too many connections to this match")
-            session.conns.add(conn)
+            if session.broken:
+                raise ProtocolError("storage", "the match is being reloaded; reconnect")
             if session.evict_task is not None:
                 session.evict_task.cancel()
                 session.evict_task = None
@@ -517,6 +525,12 @@ class Hub:
                 seat = session.row.seats[conn.view]
                 if seat.replaced and session.active:  # back again: take the seat back from the stand-in
                     await self._set_seat(session, conn.view, None, False)
+            session.conns.add(conn)
+            if not session.clock_started and all(s.bot is not None or session.connected(s.seat)
+                                                 for s in session.row.seats):
+                session.clock_started = True
+                session.turn_started = time.monotonic()
+                self._schedule_clock(session)
             obs = session.view(conn.view)
             conn.events_sent = len(obs["events"])
             conn.send({"type": "welcome", "seat": conn.view, "match": session.meta(), "cards": session.catalog,
@@ -552,26 +566,33 @@ class Hub:
             session.bot_task = asyncio.get_running_loop().create_task(self._run_bots(session))
 
     async def _run_bots(self, session: Session) -> None:
+        """Play the decisions of bot seats, one after the other, until a person is to decide.
+
+        A bot thinks on a copy of the match, in a worker thread and without the lock (so that views and
+        connections are served meanwhile); its action is committed only if the match has not moved on."""
         failures = 0
         while not self.closing:
             if self.config.bot_delay > 0:
                 await asyncio.sleep(self.config.bot_delay)
+            seat = session.match.current_player
+            if session.broken or not session.active or seat < 0 or not session.is_bot(seat):
+                return
+            seq = session.seq
+            bot = session.bot_for(seat)
+            snapshot = session.match.clone()
+            legal = snapshot.legal_actions()
+            try:
+                aid = await asyncio.to_thread(bot.choose, snapshot)
+                if aid not in legal:
+                    raise ValueError(f"bot {bot.name} chose {aid!r}, not a legal action")
+            except Exception as exc:
+                log.error("match %s: bot %s failed (%s); playing a random legal action", session.id,
+                          bot.name, exc)
+                aid = random.Random(session.row.bot_seed + seq).choice(legal)
             async with session.lock:
-                if session.broken:
-                    return
-                seat = session.match.current_player
-                if not session.active or seat < 0 or not session.is_bot(seat):
-                    return
-                bot = session.bot_for(seat)
-                legal = session.match.legal_actions()
-                try:
-                    aid = await asyncio.to_thread(bot.choose, session.match)
-                    if aid not in legal:
-                        raise ValueError(f"bot {bot.name} chose {aid!r}, not a legal action")
-                except Exception as exc:
-                    log.error("match %s: bot %s failed (%s); playing a random legal action", session.id,
-                              bot.name, exc)
-                    aid = random.Random(session.row.bot_seed + session.seq).choice(legal)
+                if (session.broken or session.seq != seq or not session.active
+                        or session.match.current_player != seat or not session.is_bot(seat)):
+                    continue  # the match moved on (a player took the seat back...): look again
                 try:
                     await self._commit(session, seat, aid, None)
                 except ProtocolError:
@@ -581,8 +602,6 @@ class Hub:
                     continue
                 failures = 0
                 self._broadcast(session)
-            if session.match.current_player < 0 or not session.is_bot(session.match.current_player):
-                return
 
     async def _set_seat(self, session: Session, seat: int, bot: str | None, replaced: bool) -> None:
         match_id = session.id
@@ -627,7 +646,7 @@ class Hub:
         if session.clock_task is not None:
             session.clock_task.cancel()
             session.clock_task = None
-        if session.row.clock_ms is None or not session.active or self.closing:
+        if session.row.clock_ms is None or not session.active or self.closing or not session.clock_started:
             return
         seat = session.match.current_player
         if seat < 0 or session.is_bot(seat):
@@ -667,8 +686,9 @@ class Hub:
 
     # ------------------------------------------------------------------ rematch, replay
 
-    async def rematch(self, session: Session, seat: int) -> Session:
-        """The rematch of a finished match: same playset, seats and tokens; the loser starts (M2)."""
+    async def rematch(self, session: Session, seat: int) -> tuple[Session, bool]:
+        """The rematch of a finished match: same playset, seats and tokens; the loser starts (M2).
+        Returns it and whether it was created now (else it existed: everyone was already told)."""
         async with session.lock:
             if session.row.status != "over":
                 raise ProtocolError("not_over", "a rematch can be asked for once the match is over")
@@ -676,7 +696,7 @@ class Hub:
                 existing = await self.get(session.row.rematch_id)
                 if existing is None:
                     raise ProtocolError("storage", "the rematch is missing")
-                return existing
+                return existing, False
             old = session.row
             loser = 1 - old.winner if old.winner in (0, 1) else 0
             seats = [SeatRow(s.seat, s.token_hash, None if s.replaced else s.bot, False, old.clock_ms)
@@ -691,7 +711,7 @@ class Hub:
             for conn in list(session.conns):
                 conn.send(text)
             self._send_meta(session)
-            return new
+            return new, True
 
     def record(self, session: Session) -> dict[str, Any]:
         """The record of a finished match (it holds the seed: never while the match is in progress)."""

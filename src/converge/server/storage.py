@@ -37,6 +37,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -180,6 +181,9 @@ def make_engine(url: str, sqlite_sync: str = "FULL") -> Engine:
             cur.execute(f"PRAGMA synchronous={sync}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA busy_timeout=30000")
+            # No checkpoint on commit: the writer would stall while it copies the log into the database
+            # (and fsyncs it); the Checkpointer thread does that beside it.
+            cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.close()
 
         return engine
@@ -187,6 +191,17 @@ def make_engine(url: str, sqlite_sync: str = "FULL") -> Engine:
         return create_engine(url, pool_pre_ping=True)
     except Exception as exc:  # e.g. a missing driver
         raise StorageError(f"cannot use database {parsed.render_as_string(hide_password=True)}: {exc}") from None
+
+
+# Statements built once (SQLAlchemy caches their compiled form): the hot path of every action.
+_INSERT_ACTION = insert(actions_table)
+_ADVANCE_MATCH = (update(matches_table)
+                  .where(matches_table.c.id == bindparam("mid"), matches_table.c.n_actions == bindparam("idx"))
+                  .values(n_actions=bindparam("n"), status=bindparam("st"), winner=bindparam("w"),
+                          reason=bindparam("r"), updated_at=bindparam("t")))
+_SET_CLOCK = (update(seats_table)
+              .where(seats_table.c.match_id == bindparam("mid"), seats_table.c.seat == bindparam("s"))
+              .values(clock_left_ms=bindparam("left")))
 
 
 class Storage:
@@ -270,17 +285,13 @@ class Storage:
         """Append action ``idx`` of a match; fails (nothing written) if that index is already stored or the
         match does not have exactly ``idx`` actions."""
         now = time.time()
-        conn.execute(insert(actions_table).values(match_id=match_id, idx=idx, action=action, seat=seat, at=now))
-        res = conn.execute(update(matches_table)
-                           .where(matches_table.c.id == match_id, matches_table.c.n_actions == idx)
-                           .values(n_actions=idx + 1, status=status, winner=winner, reason=reason,
-                                   updated_at=now))
+        conn.execute(_INSERT_ACTION, {"match_id": match_id, "idx": idx, "action": action, "seat": seat, "at": now})
+        res = conn.execute(_ADVANCE_MATCH, {"mid": match_id, "idx": idx, "n": idx + 1, "st": status, "w": winner,
+                                            "r": reason, "t": now})
         if res.rowcount != 1:
             raise StorageError(f"match {match_id} does not have {idx} stored actions")
         if clock_left_ms is not None:
-            conn.execute(update(seats_table)
-                         .where(seats_table.c.match_id == match_id, seats_table.c.seat == seat)
-                         .values(clock_left_ms=clock_left_ms))
+            conn.execute(_SET_CLOCK, {"mid": match_id, "s": seat, "left": clock_left_ms})
 
     @staticmethod
     def finish(conn: Connection, match_id: str, winner: int, reason: str,
@@ -307,6 +318,34 @@ class Storage:
             raise StorageError(f"match {old_id} already has a rematch")
 
 
+class Checkpointer:
+    """SQLite only: copies the write-ahead log into the database from its own thread, every ``interval``
+    seconds, without holding up the writer (PASSIVE checkpoints), and truncates the log when it is idle."""
+
+    def __init__(self, storage: Storage, interval: float = 1.0) -> None:
+        self.storage = storage
+        self.interval = interval
+        self.stop_event = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="converge-db-checkpointer", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop_event.wait(self.interval):
+            self.checkpoint("PASSIVE")
+
+    def checkpoint(self, mode: str) -> None:
+        try:
+            with self.storage.engine.connect() as conn:
+                conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+        except Exception as exc:  # a busy database: next time
+            log.debug("checkpoint failed: %s", exc)
+
+    def close(self) -> None:
+        self.stop_event.set()
+        self.thread.join(timeout=30)
+        self.checkpoint("TRUNCATE")
+
+
 T = TypeVar("T")
 WriteFn = Callable[[Connection], Any]
 
@@ -319,6 +358,7 @@ class Writer:
     def __init__(self, storage: Storage, max_group: int = 256) -> None:
         self.storage = storage
         self.max_group = max_group
+        self.checkpointer = Checkpointer(storage) if storage.engine.dialect.name == "sqlite" else None
         self.queue: queue.Queue[tuple[WriteFn, Callable[[BaseException | None], None]] | None] = queue.Queue()
         self.thread = threading.Thread(target=self._run, name="converge-db-writer", daemon=True)
         self.groups = 0
@@ -350,6 +390,8 @@ class Writer:
     def close(self) -> None:
         self.queue.put(None)
         self.thread.join(timeout=30)
+        if self.checkpointer is not None:
+            self.checkpointer.close()
 
     def _run(self) -> None:
         stop = False

@@ -110,28 +110,28 @@ def elo_ratings(names: Sequence[str], results: Iterable[tuple[str, str, int, int
     >>> round(r["greedy"] - r["random"])
     376
     """
-    wins = {n: 0.0 for n in names}
+    wins = {name: 0.0 for name in names}
     games: dict[tuple[str, str], float] = {}
-    for a, b, a_wins, n in results:
+    for a, b, a_wins, played in results:
         wins[a] += a_wins + 0.5
-        wins[b] += n - a_wins + 0.5
+        wins[b] += played - a_wins + 0.5
         key = (a, b) if a < b else (b, a)
-        games[key] = games.get(key, 0.0) + n + 1
-    strength = {n: 1.0 for n in names}
+        games[key] = games.get(key, 0.0) + played + 1
+    strength = {name: 1.0 for name in names}
     for _ in range(2000):
-        new = {}
-        for n in names:
-            denom = sum(g / (strength[n] + strength[o]) for (x, y), g in games.items()
-                        for o in ((y,) if x == n else (x,) if y == n else ()))
-            new[n] = wins[n] / denom if denom else strength[n]
+        new: dict[str, float] = {}
+        for name in names:
+            denom = sum(g / (strength[name] + strength[other]) for (x, y), g in games.items()
+                        for other in ((y,) if x == name else (x,) if y == name else ()))
+            new[name] = wins[name] / denom if denom else strength[name]
         scale = math.exp(sum(math.log(v) for v in new.values()) / len(new))
-        new = {n: v / scale for n, v in new.items()}
-        done = max(abs(new[n] - strength[n]) for n in names) < 1e-10
+        new = {name: v / scale for name, v in new.items()}
+        done = max(abs(new[name] - strength[name]) for name in names) < 1e-10
         strength = new
         if done:
             break
     base = anchor if anchor in strength else names[0]
-    return {n: 1000 + 400 * math.log10(strength[n] / strength[base]) for n in names}
+    return {name: 1000 + 400 * math.log10(strength[name] / strength[base]) for name in names}
 
 
 def plan(contestants: Sequence[str], n: int, seed: int, playset: Sequence[str] | None = None,

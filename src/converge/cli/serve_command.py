@@ -1,0 +1,163 @@
+"""``converge serve`` (the web server and browser client) and ``converge serve-bench`` (its load benchmark).
+
+Both need the ``web`` extra (``pip install 'converge[web]'``); without it they say so in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from typing import Any
+
+from converge.cli.main import UserError, positive_int
+
+
+def _need_web() -> None:
+    try:
+        import fastapi  # noqa: F401
+        import sqlalchemy  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as exc:
+        raise UserError(f"the web server needs the 'web' extra ({exc.name} is missing): "
+                          "pip install 'converge[web]'") from None
+
+
+def non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds from 0, got {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    value = non_negative_float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def port_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number from 0 to 65535, got {text!r}")
+    return value
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    _need_web()
+    import uvicorn
+
+    from converge.bots import BOTS
+    from converge.server.app import create_app
+    from converge.server.config import ServerConfig, default_db_path
+    from converge.server.storage import StorageError
+
+    if args.replacement_bot is not None and args.replacement_bot not in BOTS:
+        raise UserError(f"unknown bot {args.replacement_bot!r} (known: {', '.join(BOTS)})")
+    db = args.db or f"sqlite:///{default_db_path()}"
+    config = ServerConfig(db_url=db, bot_delay=args.bot_delay, replace_after=args.replace_after,
+                          replacement_bot=args.replacement_bot, sqlite_sync=args.sqlite_sync,
+                          rate=args.rate, burst=2 * args.rate,
+                          deck_dirs=tuple(args.deck_dir))
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        app = create_app(config=config)
+    except StorageError as exc:
+        raise UserError(str(exc)) from None
+    where = app.state.hub.storage.url
+    print(f"Converge server: http://{args.host}:{args.port}/  (matches stored in {where})", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536,
+                ws_per_message_deflate=args.ws_deflate, proxy_headers=args.proxy_headers, server_header=False)
+    return 0
+
+
+def cmd_serve_bench(args: argparse.Namespace) -> int:
+    _need_web()
+    from converge.server.bench import run_bench
+
+    result = run_bench(matches=args.matches, think_ms=args.think_ms, seed=args.seed, db=args.db,
+                       server_cores=args.server_cpus, timeout=args.timeout)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(format_bench(result))
+    return 0 if result["lost"] == 0 and result["duplicated"] == 0 and result["errors"] == 0 else 1
+
+
+def format_bench(r: dict[str, Any]) -> str:
+    lat = r["latency_ms"]
+    return "\n".join([
+        f"Converge server benchmark: {r['matches']} concurrent bot-vs-bot matches over WebSockets on loopback",
+        f"  server: one uvicorn process ({r['server']}), database {r['db']}; clients: one process, "
+        f"{r['connections']} WebSockets (opened in {r['connect_seconds']:.1f} s, before play); bot think time "
+        f"{r['think_ms'][0]}-{r['think_ms'][1]} ms",
+        f"  {r['actions']} actions in {r['seconds']:.1f} s ({r['actions_per_s']:.0f} actions/s), "
+        f"{r['finished']}/{r['matches']} matches finished; server CPU "
+        f"{r.get('server_cpu_ms_per_action', float('nan')):.2f} ms per action (all its work, creation included)",
+        f"  action latency (send -> committed ack): p50 {lat['p50']:.1f} ms, p90 {lat['p90']:.1f} ms, "
+        f"p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms",
+        f"  lost actions: {r['lost']}, applied twice: {r['duplicated']}, errors: {r['errors']}, "
+        f"records replayed and matched: {r['verified']}/{r['matches']}",
+    ])
+
+
+def register(sub: Any) -> None:
+    """Add ``serve`` and ``serve-bench`` to the ``converge`` command's subparsers."""
+    p = sub.add_parser("serve", help="serve online play in the browser (needs the 'web' extra)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
+    p.add_argument("--db", metavar="URL",
+                   help="database: an SQLite file path or sqlite:///PATH, or postgresql://user:pw@host/db "
+                        "(default: server.sqlite3 in the user's data directory)")
+    p.add_argument("--bot-delay", type=non_negative_float, default=0.6, metavar="SECONDS",
+                   help="pause before each bot decision, so people can follow (default 0.6)")
+    p.add_argument("--replace-after", type=non_negative_float, default=120.0, metavar="SECONDS",
+                   help="a bot takes the seat of a player who left a friend match after this long; 0: never "
+                        "(default 120)")
+    p.add_argument("--replacement-bot", metavar="NAME", default=None,
+                   help="the bot that stands in for a player who left (default: the middle level)")
+    p.add_argument("--rate", type=positive_float, default=20.0, metavar="N",
+                   help="messages a second a WebSocket connection may send (bursts of twice that; default 20)")
+    p.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL",
+                   help="SQLite durability: FULL survives power loss, NORMAL only crashes (default FULL)")
+    p.add_argument("--deck-dir", action="append", default=[], metavar="DIR",
+                   help="also load the *.toml decks of DIR; may be repeated")
+    p.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info")
+    p.add_argument("--ws-deflate", action="store_true",
+                   help="compress WebSocket messages (permessage-deflate): less bandwidth, more CPU and memory "
+                        "per connection (default off)")
+    p.add_argument("--proxy-headers", action="store_true",
+                   help="trust X-Forwarded-For from a reverse proxy (for per-client limits)")
+    p.set_defaults(func=cmd_serve)
+
+    b = sub.add_parser("serve-bench", help="load-test the web server: concurrent bot matches over WebSockets")
+    b.add_argument("--matches", type=positive_int, default=200, help="concurrent matches (default 200)")
+    b.add_argument("--think-ms", type=_think, default=(300, 900), metavar="LO-HI",
+                   help="each client bot's pause before it acts, uniform in LO-HI ms (default 300-900: on average "
+                        "the pause of the server's own bots, `serve --bot-delay 0.6`)")
+    b.add_argument("--seed", type=int, default=1, help="seed of the client bots (default 1)")
+    b.add_argument("--db", metavar="URL", default=None, help="database URL (default: a fresh SQLite file)")
+    b.add_argument("--server-cpus", default="0", metavar="LIST",
+                   help="pin the server process to these CPUs (taskset list, default 0; '' for none)")
+    b.add_argument("--timeout", type=positive_int, default=600, help="give up after this many seconds (600)")
+    b.add_argument("--json", action="store_true", help="print the result as JSON")
+    b.set_defaults(func=cmd_serve_bench)
+
+
+def _think(text: str) -> tuple[int, int]:
+    lo, sep, hi = text.partition("-")
+    try:
+        a, b = int(lo), int(hi if sep else lo)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LO-HI milliseconds, e.g. 100-400, got {text!r}") from None
+    if a < 0 or b < a:
+        raise argparse.ArgumentTypeError(f"expected 0 <= LO <= HI, got {text!r}")
+    return a, b
+
