@@ -179,10 +179,10 @@ def test_C6_a_later_permanent_conversion_outlives_an_earlier_temporary_one() -> 
 
 
 def test_C7_a_card_leaving_play_returns_to_its_printed_characteristics() -> None:
-    # ARC5 may recall a card from a faction. MEC3 was converted to Archivist 5.
+    # ARC5 may recall a card of rank 4 or lower from a faction. MEC3 was converted to Archivist 4.
     m = setup(hands=(["ARC5", "ALC1"], ["ARC1", "ARC2"]), factions=(["MEC3"], []), holder=0,
-              conversions={"MEC3": {"skillset": "Archivist", "rank": 5}})
-    assert looks(m, "MEC3") == ("Archivist", 5)
+              conversions={"MEC3": {"skillset": "Archivist", "rank": 4}})
+    assert looks(m, "MEC3") == ("Archivist", 4)
     play(m, "ARC5", "discard", "MEC3")
     assert "MEC3" in ids(m, m.hands[0])
     assert m.position()["conversions"] == {}

@@ -105,11 +105,11 @@ def test_recall_from_a_faction_by_current_rank() -> None:
 
 def test_P1_a_card_is_recalled_at_most_once_per_round() -> None:
     # MEC3 (in a faction) and ALC6 (discarded) were recalled earlier this round.
-    m = setup(hands=(["ARC5"], ["ARC2"]), factions=(["MEC6"], ["MEC3"]), discard=["MEC2", "ALC6"],
+    m = setup(hands=(["ARC5"], ["ARC2"]), factions=(["MEC6", "ALC4"], ["MEC3"]), discard=["MEC2", "ALC6"],
               goals=["MEC4"], recalled=["MEC3", "ALC6"], holder=0)
     assert m.observation(1)["recalled"] == ["ALC6", "MEC3"]  # the mark is public
-    play(m, "ARC5", "discard")  # Recall from the discard pile or a faction, any rank
-    assert targets(m) == ["MEC2", "MEC6"]
+    play(m, "ARC5", "discard")  # Recall from the discard pile or a faction, rank 4 or lower
+    assert targets(m) == ["ALC4", "MEC2"]
     play(m, "MEC2")
     for viewer in (0, 1, -1):
         assert m.observation(viewer)["recalled"] == ["ALC6", "MEC2", "MEC3"]

@@ -24,7 +24,7 @@ GOAL_CARDS = {  # goal kind -> (playset, a card with that goal)
     "fewest_cards": (CATALYSTS, "ARC1"),  # 1 star
     "consecutive_ranks": (CATALYSTS, "ALC4"),  # 3 cards with consecutive ranks, 2 stars
     "different_ranks": (CATALYSTS, "ARC3"),  # 3 cards with different ranks, 1 star
-    "same_rank": (CATALYSTS, "MEC5"),  # 2 cards of the same rank, 2 stars
+    "same_rank": (CATALYSTS, "MEC5"),  # 2 cards of the same rank, 1 star
     "one_skillset": (CATALYSTS, "MEC3"),  # 3 cards of one skillset, 2 stars
     "each_skillset": (CATALYSTS, "ALC5"),  # one card of each skillset, 2 stars
     "rank_total": (CATALYSTS, "ALC6"),  # rank total of 18 or more, 3 stars
@@ -188,11 +188,11 @@ def test_goal_different_ranks() -> None:
 
 def test_goal_same_rank() -> None:
     m = scored("same_rank", ["ALC1", "ARC1"], ["ALC2", "ARC3"])
-    assert outcome(m) == ((2, 0), [0], "you 2 vs them 1")
+    assert outcome(m) == ((1, 0), [0], "you 2 vs them 1")
     m = scored("same_rank", ["ALC1", "ARC1"], ["ALC2", "ARC2"])
-    assert outcome(m) == ((2, 2), [0, 1], "you 2 vs them 2")
+    assert outcome(m) == ((1, 1), [0, 1], "you 2 vs them 2")
     m = scored("same_rank", ["ALC1"], ["ALC2", "ARC3"], **conv("ARC3", "Archivist", 2))
-    assert outcome(m) == ((0, 2), [1], "you 1 vs them 2")
+    assert outcome(m) == ((0, 1), [1], "you 1 vs them 2")
 
 
 def test_goal_one_skillset() -> None:

@@ -33,20 +33,34 @@ increasing order only, and the score-neutral Guard and Recall-from-the-discard-p
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
-from converge.engine.actions import DISCARD
-from converge.engine.playset import ASSEMBLE, CONVERT, EXPAND, GUARD, HEAL, RECALL, SEARCH, STUDY, TRADE
+from converge.engine import actions as _actions
+from converge.engine import playset as _tables
 from converge.engine.state import Match
 
 if TYPE_CHECKING:
     from converge.engine.playset import Playset
 
+# The engine's codes, as Final names: compiled, they are read as constants, not looked up by name.
+DISCARD: Final = _actions.DISCARD
+CONVERT: Final = _tables.CONVERT
+ASSEMBLE: Final = _tables.ASSEMBLE
+RECALL: Final = _tables.RECALL
+GUARD: Final = _tables.GUARD
+SEARCH: Final = _tables.SEARCH
+TRADE: Final = _tables.TRADE
+EXPAND: Final = _tables.EXPAND
+STUDY: Final = _tables.STUDY
+HEAL: Final = _tables.HEAL
+
 # Where a decision stands inside the bot's play.
-SELECT, MODE, EFFECT = 0, 1, 2
-NUM_CARDS = 18
-_HIDDEN = (ASSEMBLE, SEARCH)  # effects whose next decision shows a card of the deck
-_ORDERED = (CONVERT, HEAL, EXPAND, RECALL, TRADE)  # picks commute: enumerate targets in increasing order
+SELECT: Final = 0
+MODE: Final = 1
+EFFECT: Final = 2
+NUM_CARDS: Final = 18
+_HIDDEN: Final = (ASSEMBLE, SEARCH)  # effects whose next decision shows a card of the deck
+_ORDERED: Final = (CONVERT, HEAL, EXPAND, RECALL, TRADE)  # picks commute: enumerate targets in increasing order
 
 # (stage, card whose effect resolves or the active card, ...) known at a decision
 Context = tuple[int, int, int]  # (stage, active card, effect card)

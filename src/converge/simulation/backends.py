@@ -19,6 +19,7 @@ import importlib
 import logging
 import multiprocessing
 import os
+import socket
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -112,6 +113,19 @@ class LocalProcesses:
             self._pool = None
 
 
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast, with one line, when nothing listens at a Ray address (Ray itself waits for minutes)."""
+    if address == "auto":
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise BackendError(f"a Ray address is HOST:PORT or ray://HOST:PORT (or auto), got {address!r}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise BackendError(f"cannot connect to the Ray cluster at {address}: {exc.strerror or exc}") from None
+
+
 def _ray_chunk(spec: SimulationSpec, chunk: Chunk) -> ChunkResult:
     return run_chunk(spec, chunk)
 
@@ -132,6 +146,7 @@ class RayTasks:
         if not ray.is_initialized():
             kwargs: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.WARNING}
             if address:
+                check_reachable(address)
                 kwargs["address"] = address
             elif workers:
                 kwargs["num_cpus"] = workers
@@ -183,5 +198,5 @@ def make_backend(name: str, workers: int | None = None, address: str | None = No
     raise BackendError(f"unknown backend {name!r} (known: {', '.join(BACKENDS)})")
 
 
-__all__ = ["BACKENDS", "Backend", "BackendError", "InProcess", "LocalProcesses", "RayTasks", "default_workers",
-           "make_backend"]
+__all__ = ["BACKENDS", "Backend", "BackendError", "InProcess", "LocalProcesses", "RayTasks", "check_reachable",
+           "default_workers", "make_backend"]

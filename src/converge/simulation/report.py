@@ -279,7 +279,7 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
              "<title>Converge balance report</title>", f"<style>{_CSS}</style></head><body>",
              "<h1>Converge balance report</h1>"]
     bots = f"{s['bots'][0]} vs {s['bots'][1]}"
-    parts.append(_table(["", ""], [
+    parts.append(_table(["setting", "value"], [
         ["bots", bots], ["playsets", s["playsets"]], ["matches per playset", s["matches_per_playset"]],
         ["matches", s["matches"]], ["rounds", o["rounds"]], ["seed", s["seed"]], ["decks", s["decks"]],
         *([["run", f"{run['seconds']} s on {run['workers']} {run['backend']} worker(s), "

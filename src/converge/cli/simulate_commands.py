@@ -1,0 +1,340 @@
+"""``converge simulate`` and ``converge balance``: the balance simulator on the command line.
+
+``simulate`` plays N matches per playset and writes, in ``--out``: the tidy table ``rounds.parquet`` (or
+``rounds.csv``), ``summary.json``, ``report.html`` (self-contained, with its plots) and the plots in
+``plots/``; then prints a summary. ``balance`` does the same and then flags what is out of line (see
+:mod:`converge.simulation.balance`): exit code 0 when nothing is, 1 when something is. ``balance --summary
+FILE`` judges the ``summary.json`` of an earlier run without playing anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from converge.bots import BOTS
+from converge.cli.main import UserError, _catalog, _deck_dir, playset_names, positive_int, seed_int
+from converge.engine.playset import SETS, catalog_order
+
+EXIT_FLAGGED = 1
+
+
+class ProgressBar:
+    """Matches done, rate and ETA on stderr: a live bar on a terminal, a line every 10% otherwise."""
+
+    def __init__(self, enabled: bool, label: str = "simulating") -> None:
+        self.enabled = enabled
+        self.label = label
+        self._live = enabled and sys.stderr.isatty()
+        self._progress: Any = None
+        self._task: Any = None
+        self._next = 0.1
+        self._begin = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self._live:
+            if self._progress is None:
+                self._start(total)
+            self._progress.update(self._task, completed=done)
+            return
+        if done == 0:
+            self._begin = time.perf_counter()
+            sys.stderr.write(f"{self.label}: {total:,} matches\n")
+            return
+        if done >= total or done / total >= self._next:
+            while self._next <= done / total:
+                self._next += 0.1
+            spent = time.perf_counter() - self._begin
+            speed = done / spent if spent > 0 else 0.0
+            eta = (total - done) / speed if speed > 0 else 0.0
+            sys.stderr.write(f"{self.label}: {done:,}/{total:,} matches ({done / total:.0%}), "
+                             f"{speed:,.0f} matches/s, "
+                             f"ETA {int(eta) // 60}:{int(eta) % 60:02d}\n")
+
+    def _start(self, total: int) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            ProgressColumn,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+        from rich.text import Text
+
+        def rate(task: Any) -> float:  # the mean since the start: steadier than a recent window
+            return float(task.completed / task.elapsed) if task.completed and task.elapsed else 0.0
+
+        class Rate(ProgressColumn):
+            def render(self, task: Any) -> Text:
+                speed = rate(task)
+                return Text(f"{speed:,.0f} matches/s" if speed else "– matches/s", style="cyan")
+
+        class Eta(ProgressColumn):
+            def render(self, task: Any) -> Text:
+                speed = rate(task)
+                if not speed:
+                    return Text("ETA -:--", style="yellow")
+                left = int((task.total - task.completed) / speed)
+                return Text(f"ETA {left // 60}:{left % 60:02d}", style="yellow")
+
+        self._progress = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(), Rate(),
+                                  TimeElapsedColumn(), Eta(), console=Console(stderr=True), transient=False)
+        self._progress.start()
+        self._task = self._progress.add_task(self.label, total=total)
+
+    def close(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
+
+
+# ---------------------------------------------------------------------- shared steps
+
+
+def _playsets(args: argparse.Namespace, catalog: dict[str, Any]) -> list[list[str]] | None:
+    """The playsets asked for: every ``--playset`` and every ``--set``; None (all of them) when neither."""
+    chosen: list[list[str]] = [list(p) for p in args.playset or []]
+    chosen += [list(SETS[s]) for s in args.set or []]
+    for names in chosen:
+        unknown = [n for n in names if n not in catalog]
+        if unknown:
+            raise UserError(f"unknown skillset {unknown[0]!r} (known: {', '.join(catalog_order(catalog))})")
+    return chosen or None
+
+
+def _out_dir(path: str) -> Path:
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise UserError(f"{path} exists and is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".converge-write-test"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+        # what an earlier run left here would no longer match this run's results
+        stale = [folder / n for n in ("rounds.parquet", "rounds.csv", "summary.json", "report.html")]
+        plots = folder / "plots"
+        if plots.is_dir():
+            stale += [f for f in plots.iterdir() if f.suffix in (".png", ".svg")]
+        for f in stale:
+            if f.is_file():
+                f.unlink()
+    except OSError as exc:
+        raise UserError(f"cannot write in {path}: {exc.strerror or exc}") from None
+    return folder
+
+
+def _criteria(args: argparse.Namespace) -> Any:
+    from converge.simulation.balance import Criteria, parse_band
+
+    try:
+        holder = parse_band(args.holder_band)
+        card = parse_band(args.card_band)
+        cuts = parse_band(args.star_cuts)
+        return Criteria(holder_band=holder, card_band=card, star_cuts=cuts, min_rounds=args.min_rounds,
+                        min_plays=args.min_plays, min_samples=args.min_samples)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _simulate(args: argparse.Namespace, criteria: Any | None) -> int:
+    """Run the simulation of ``args``, write every output, print the summary; return the exit code."""
+    from rich.console import Console
+
+    from converge.simulation.backends import BackendError
+    from converge.simulation.balance import check
+    from converge.simulation.report import NO_PLOTS, draw_plots, plots_available, render_html, terminal_summary
+    from converge.simulation.simulate import SimulationSpec, simulate
+    from converge.simulation.summary import summarize
+    from converge.simulation.tables import open_rounds, resolve_format
+
+    catalog = _catalog(args.deck_dir)
+    playsets = _playsets(args, catalog)
+    try:
+        fmt, table_note = resolve_format(args.format)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    if args.backend == "local" and args.address:
+        raise UserError("--address is for the Ray backend (--backend ray)")
+    if args.backend == "ray":
+        from converge.simulation import backends, tables
+
+        if not tables.have("ray"):
+            raise UserError("the Ray backend needs Ray: pip install 'converge[ray]' (or pip install ray)")
+        if args.address:
+            try:
+                backends.check_reachable(args.address)
+            except BackendError as exc:
+                raise UserError(str(exc)) from None
+    try:
+        spec = SimulationSpec.build(playsets, args.n, args.bot1, args.bot2, args.seed, args.deck_dir)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    folder = _out_dir(args.out)
+    plots = not args.no_report and plots_available()
+    notes = [n for n in (table_note, None if plots or args.no_report else NO_PLOTS) if n]
+    for n in notes:
+        sys.stderr.write(f"converge: note: {n}\n")
+
+    writer = open_rounds(folder, fmt)
+    bar = ProgressBar(not args.no_progress, "balance" if criteria is not None else "simulating")
+    try:
+        try:
+            result = simulate(spec, args.backend, args.workers, args.address, args.chunk_size, writer.write, bar)
+        except BackendError as exc:
+            raise UserError(str(exc)) from None
+    finally:
+        bar.close()
+        writer.close()
+
+    summary = summarize(spec, result.tallies)
+    report = check(summary, criteria) if criteria is not None else None
+    if report is not None:
+        summary["balance"] = report.to_dict()
+    run = result.run_info()
+    summary["run"] = run
+    (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    written = [str(writer.path), str(folder / "summary.json")]
+    if not args.no_report:
+        figures = draw_plots(summary, folder / "plots", args.plots, report.criteria if report else None) \
+            if plots else {}
+        page = render_html(summary, report, figures, args.plots, None if plots else NO_PLOTS, run)
+        (folder / "report.html").write_text(page, encoding="utf-8")
+        written.append(str(folder / "report.html"))
+        if figures:
+            written.append(str(folder / "plots") + "/")
+
+    console = Console(highlight=False)
+    terminal_summary(summary, console, report)
+    workers = f"{run['workers']} {run['backend']} worker{'s' if run['workers'] != 1 else ''}"
+    console.print(f"{result.matches:,} matches in {run['seconds']:.1f} s "
+                  f"({run['matches_per_second']:,.0f} matches/s, {workers})", highlight=False)
+    console.print(f"wrote {', '.join(written)}", highlight=False, markup=False)
+    return EXIT_FLAGGED if report is not None and not report.passed else 0
+
+
+# ---------------------------------------------------------------------- commands
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    return _simulate(args, None)
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    criteria = _criteria(args)
+    if args.summary is None:
+        return _simulate(args, criteria)
+    from rich.console import Console
+
+    from converge.simulation.balance import check
+    from converge.simulation.report import terminal_summary
+
+    path = Path(args.summary)
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+        report = check(summary, criteria)
+    except FileNotFoundError:
+        raise UserError(f"no such file: {args.summary}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read {args.summary}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{args.summary} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except (KeyError, TypeError, IndexError):
+        raise UserError(f"{args.summary} is not a summary.json written by converge simulate") from None
+    terminal_summary(summary, Console(highlight=False), report)
+    return EXIT_FLAGGED if not report.passed else 0
+
+
+# ---------------------------------------------------------------------- parser
+
+
+def _fraction_pair(text: str) -> str:
+    from converge.simulation.balance import parse_band
+
+    try:
+        parse_band(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _options(p: argparse.ArgumentParser, matches: int, out: str) -> None:
+    from converge.simulation.backends import BACKENDS
+    from converge.simulation.report import PLOT_FORMATS
+    from converge.simulation.simulate import DEFAULT_CHUNK
+    from converge.simulation.tables import FORMATS
+
+    which = p.add_argument_group("which playsets (default: all of them, 84 with the built-in decks)")
+    which.add_argument("--playset", type=playset_names, action="append", metavar="A,B,C",
+                       help="a playset of three skillsets; may be repeated")
+    which.add_argument("--set", action="append", choices=sorted(SETS),
+                       help="one of the three published sets; may be repeated")
+    _deck_dir(p)
+    p.add_argument("-n", "--matches", dest="n", type=positive_int, default=matches,
+                   help=f"matches per playset (default {matches})")
+    p.add_argument("--bot1", choices=sorted(BOTS), default="greedy", help="default: greedy")
+    p.add_argument("--bot2", choices=sorted(BOTS), default="greedy",
+                   help="default: greedy (bot 1 is player 0 in even-numbered matches, player 1 in odd ones)")
+    p.add_argument("--seed", type=seed_int, default=1,
+                   help="base seed: each match's seeds come from it, the playset and the match number (default 1)")
+    run = p.add_argument_group("where it runs (the results are the same everywhere)")
+    run.add_argument("--workers", type=positive_int, default=None,
+                     help="worker processes (local) or tasks in parallel (ray); "
+                          "default: all cores / the cluster's")
+    run.add_argument("--backend", choices=BACKENDS, default="local",
+                     help="local processes (default) or a Ray cluster (pip install 'converge[ray]')")
+    run.add_argument("--address", metavar="ADDR", default=None,
+                     help="the Ray cluster, e.g. ray://head:10001 (default: start a local Ray instance)")
+    run.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK,
+                     help=f"matches per task (default {DEFAULT_CHUNK})")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    outp = p.add_argument_group("output")
+    outp.add_argument("--out", metavar="DIR", default=out, help=f"output folder (default {out})")
+    outp.add_argument("--format", choices=FORMATS, default="auto",
+                      help="the table of rounds: parquet (needs pyarrow) or csv; "
+                           "auto: parquet if pyarrow is there")
+    outp.add_argument("--plots", choices=PLOT_FORMATS, default="png", help="plot format (default png)")
+    outp.add_argument("--no-report", action="store_true", help="no HTML report and no plots")
+
+
+def register(sub: Any) -> None:
+    """Add ``simulate`` and ``balance`` to the ``converge`` command's subparsers."""
+    p = sub.add_parser("simulate", help="balance simulator: N bot matches per playset, tables, plots and a report",
+                       description="Play N matches per playset between two bots and report starting-holder win "
+                                   "rates, skillsets, cards, goals, round and match lengths.")
+    _options(p, 200, "converge-sim")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("balance", help="simulate, then flag what is out of line (exit 1 when something is)",
+                       description="Simulate (or read a summary.json with --summary) and flag playsets whose "
+                                   "starting-holder win rate leaves its band, goals whose fulfilment rate does "
+                                   "not match their stars, and cards never or always worth playing. Exit code: "
+                                   "0 nothing flagged, 1 something flagged, 2 a usage error.")
+    _options(p, 1000, "converge-balance")
+    p.add_argument("--summary", metavar="FILE", default=None,
+                   help="judge this summary.json of an earlier run instead of simulating")
+    crit = p.add_argument_group("criteria")
+    crit.add_argument("--holder-band", type=_fraction_pair, default="0.40,0.60", metavar="LO,HI",
+                      help="fair starting-holder win rate of a playset (default 0.40,0.60)")
+    crit.add_argument("--card-band", type=_fraction_pair, default="0.40,0.60", metavar="LO,HI",
+                      help="fair round win rate after playing a card (default 0.40,0.60)")
+    crit.add_argument("--star-cuts", type=_fraction_pair, default=f"{1 / 6:.4f},0.05", metavar="ONE,THREE",
+                      help="goal fulfilment rates: at least ONE is a 1-star goal, below THREE a 3-star goal, "
+                           "between them a 2-star goal (default 0.1667,0.05)")
+    crit.add_argument("--min-rounds", type=positive_int, default=100,
+                      help="rounds to judge a playset (default 100)")
+    crit.add_argument("--min-plays", type=positive_int, default=200, help="plays to judge a card (default 200)")
+    crit.add_argument("--min-samples", type=positive_int, default=1000,
+                      help="player-ends of turn to judge a goal (default 1000)")
+    p.set_defaults(func=cmd_balance)
+
+
+__all__ = ["register"]

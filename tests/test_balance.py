@@ -1,0 +1,174 @@
+"""``converge balance``: what is flagged, with which thresholds, and the exit codes."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from converge.cli.main import main
+from converge.simulation.balance import Criteria, check, parse_band
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _playset(name: str, rate: float, rounds: int = 1000) -> dict[str, Any]:
+    wins = round(rate * rounds)
+    return {"playset": name, "skillsets": name.split("/"), "matches": rounds // 2, "rounds": rounds,
+            "holder_wins": wins, "holder_win_rate": rate, "holder_win_rate_ci95": [rate - 0.03, rate + 0.03],
+            "ends": {"outscored": rounds, "hands_empty": 0}, "end_shares": {"outscored": 1.0, "hands_empty": 0.0},
+            "mean_round_turns": 6.0, "mean_match_rounds": 2.5}
+
+
+def _card(cid: str, rate: float, plays: int = 5000) -> dict[str, Any]:
+    return {"id": cid, "name": f"Card {cid}", "stars": 1, "all_win_rate": rate, "all_plays": plays,
+            "all_win_rate_ci95": [rate - 0.01, rate + 0.01]}
+
+
+def _goal(cid: str, stars: int, rate: float, turn_ends: int = 10000) -> dict[str, Any]:
+    return {"id": cid, "goal": f"Goal of {cid}", "stars": stars, "fulfilment_rate": rate, "turn_ends": turn_ends}
+
+
+FAIR: dict[str, Any] = {
+    "playsets": [_playset("a/b/c", 0.5), _playset("a/b/d", 0.41), _playset("b/c/d", 0.59)],
+    "goals": [_goal("A1", 1, 0.45), _goal("A2", 1, 0.17), _goal("A3", 2, 0.12), _goal("A4", 2, 0.051),
+              _goal("A5", 3, 0.03), _goal("A6", 3, 0.001)],
+    "cards": [_card("A1", 0.5), _card("A2", 0.42), _card("A3", 0.58)],
+}
+
+
+def test_a_fair_summary_passes() -> None:
+    report = check(FAIR)
+    assert report.passed and report.flags == [] and report.not_judged == []
+    assert report.judged == {"playsets": 3, "goals": 6, "cards": 3}
+    assert report.to_dict()["passed"] is True
+
+
+def test_a_playset_whose_starting_holder_wins_too_often_or_too_rarely_is_flagged() -> None:
+    s = copy.deepcopy(FAIR)
+    s["playsets"] += [_playset("x/y/z", 0.63), _playset("u/v/w", 0.38)]
+    report = check(s)
+    assert [(f.kind, f.subject) for f in report.flags] == [("playset", "x/y/z"), ("playset", "u/v/w")]
+    assert "starting holder wins 63.0% of rounds" in report.flags[0].message
+    assert "expected 40.0%-60.0%" in report.flags[0].message
+    assert check(s, Criteria(holder_band=(0.35, 0.65))).passed
+
+
+def test_a_goal_whose_fulfilment_rate_does_not_match_its_stars_is_flagged() -> None:
+    s = copy.deepcopy(FAIR)
+    s["goals"] += [_goal("B1", 2, 0.25), _goal("B2", 1, 0.10), _goal("B3", 3, 0.08), _goal("B4", 2, 0.02)]
+    report = check(s)
+    flags = {f.subject: f for f in report.flags}
+    assert sorted(flags) == ["B1", "B2", "B3", "B4"]
+    assert "easier than its stars say" in flags["B1"].message and "plays like a 1-star goal" in flags["B1"].message
+    assert "harder than its stars say" in flags["B2"].message and "plays like a 2-star goal" in flags["B2"].message
+    assert "plays like a 2-star goal" in flags["B3"].message
+    assert "plays like a 3-star goal" in flags["B4"].message
+    assert Criteria().stars_for(0.2) == 1 and Criteria().stars_for(0.1) == 2 and Criteria().stars_for(0.01) == 3
+    assert check(s, Criteria(star_cuts=(0.3, 0.01))).flags[0].subject == "A2"  # 17%: now a 2-star rate
+
+
+def test_a_card_never_or_always_worth_playing_is_flagged() -> None:
+    s = copy.deepcopy(FAIR)
+    s["cards"] += [_card("C1", 0.35), _card("C2", 0.66)]
+    report = check(s)
+    assert [(f.subject, f.value) for f in report.flags] == [("C1", 0.35), ("C2", 0.66)]
+    assert "never worth playing" in report.flags[0].message
+    assert "always worth playing" in report.flags[1].message
+
+
+def test_too_few_observations_are_not_judged() -> None:
+    s = copy.deepcopy(FAIR)
+    s["playsets"].append(_playset("x/y/z", 0.9, rounds=20))
+    s["goals"].append(_goal("B1", 3, 0.9, turn_ends=100))
+    s["cards"].append(_card("C1", 0.1, plays=50))
+    report = check(s)
+    assert report.passed
+    assert len(report.not_judged) == 3 and "x/y/z: 20 rounds" in report.not_judged[0]
+    assert not check(s, Criteria(min_rounds=10, min_plays=10, min_samples=10)).passed
+
+
+def test_criteria_are_checked() -> None:
+    with pytest.raises(ValueError, match="holder band"):
+        Criteria(holder_band=(0.6, 0.4))
+    with pytest.raises(ValueError, match="star cuts"):
+        Criteria(star_cuts=(0.05, 0.2))
+    assert parse_band("0.4,0.6") == (0.4, 0.6)
+    assert parse_band("40, 60") == (0.4, 0.6)
+    assert parse_band("45%,55%") == (0.45, 0.55)
+    with pytest.raises(ValueError, match="two numbers"):
+        parse_band("0.4")
+    with pytest.raises(ValueError, match="two numbers"):
+        parse_band("a,b")
+
+
+# ---------------------------------------------------------------------- the command
+
+
+def test_balance_judges_an_earlier_summary(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    sim = tmp_path / "sim"
+    code, _, err = run(capsys, "simulate", "--set", "sparks", "-n", "6", "--workers", "1", "--out", str(sim),
+                       "--no-report", "--no-progress")
+    assert code == 0, err
+    summary = str(sim / "summary.json")
+    loose = ["--holder-band", "0,1", "--card-band", "0,1", "--star-cuts", "0.99,0.0001"]
+    code, out, _ = run(capsys, "balance", "--summary", summary, *loose, "--min-samples", "1")
+    assert code == 1  # every goal "plays like" 2 stars with those cuts
+    assert "out of line" in out and "plays like a 2-star goal" in out
+    code, out, _ = run(capsys, "balance", "--summary", summary, "--holder-band", "0,1", "--card-band", "0,1",
+                       "--min-samples", "1000000")
+    assert code == 0 and "nothing out of line" in out and "not judged" in out
+    code, out, _ = run(capsys, "balance", "--summary", summary, "--holder-band", "0.499,0.501",
+                       "--min-rounds", "1")
+    assert code == 1 and "starting holder wins" in out
+
+
+def test_balance_simulates_then_flags_and_sets_the_exit_code(capsys: pytest.CaptureFixture[str],
+                                                              tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    out_dir = tmp_path / "bal"
+    code, out, err = run(capsys, "balance", "--set", "catalysts", "-n", "8", "--workers", "2",
+                         "--out", str(out_dir), "--min-rounds", "1", "--holder-band", "0.5,0.5001")
+    assert code == 1, err
+    assert "balance: " in err and "matches/s" in err
+    summary = json.loads((out_dir / "summary.json").read_text(encoding="utf-8"))
+    assert summary["balance"]["passed"] is False
+    assert summary["balance"]["flags"][0]["kind"] == "playset"
+    assert summary["balance"]["criteria"]["holder_band"] == [0.5, 0.5001]
+    page = (out_dir / "report.html").read_text(encoding="utf-8")
+    assert "out of line" in page and "starting holder wins" in page
+    code, out, _ = run(capsys, "balance", "--set", "catalysts", "-n", "8", "--workers", "1", "--out", str(out_dir),
+                       "--holder-band", "0,1", "--card-band", "0,1", "--min-samples", "100000", "--no-progress")
+    assert code == 0 and "nothing out of line" in out
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--holder-band", "0.6"], "two numbers"),
+    (["--holder-band", "0.6,0.4"], "holder band"),
+    (["--star-cuts", "0.01,0.2"], "star cuts"),
+    (["--min-plays", "0"], "positive whole number"),
+])
+def test_balance_bad_criteria_are_user_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                              argv: list[str], fragment: str) -> None:
+    code, _, err = run(capsys, "balance", "--set", "catalysts", "-n", "1", "--out", str(tmp_path / "x"), *argv)
+    assert code == 2 and "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith("converge: error: ") and fragment in err
+    assert not (tmp_path / "x").exists()
+
+
+def test_balance_summary_file_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    other = tmp_path / "other.json"
+    other.write_text('{"x": 1}', encoding="utf-8")
+    for path, fragment in ((tmp_path / "missing.json", "no such file"), (bad, "not valid JSON"),
+                           (other, "not a summary.json")):
+        code, _, err = run(capsys, "balance", "--summary", str(path))
+        assert code == 2 and fragment in err.strip().splitlines()[-1] and "Traceback" not in err
