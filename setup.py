@@ -16,7 +16,7 @@ def _extensions() -> list:
         from mypyc.build import mypycify
     except ImportError:
         return []
-    return mypycify(["src/converge/engine/state.py", "src/converge/bots/greedy.py",
+    return mypycify(["src/converge/engine/state.py", "src/converge/engine/goals.py", "src/converge/bots/greedy.py",
                      "src/converge/bots/ismcts.py", "src/converge/simulation/replay.py"], opt_level="3")
 
 

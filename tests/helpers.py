@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
 from typing import Any
 
 from converge import Match
@@ -73,3 +75,13 @@ def in_play(match: Match, card: str, viewer: int = -1) -> dict[str, Any]:
 def ids(match: Match, cards: list[int]) -> list[str]:
     """Card ids of a list of card numbers."""
     return [match.playset.card_ids[c] for c in cards]
+
+
+def load_example(name: str) -> Any:
+    """An example script of ``examples/`` as a module."""
+    path = Path(__file__).resolve().parent.parent / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"example_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

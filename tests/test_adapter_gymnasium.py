@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import warnings
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ from converge import Match  # noqa: E402
 from converge.adapters.encoding import OBSERVATION_SIZE, Encoder  # noqa: E402
 from converge.adapters.gymnasium import ENV_ID, ConvergeEnv  # noqa: E402
 from converge.engine.errors import IllegalActionError  # noqa: E402
-from tests.helpers import setup  # noqa: E402
+from tests.helpers import load_example, setup  # noqa: E402
 
 
 def _check(env: Any) -> None:
@@ -160,15 +159,6 @@ def test_the_training_example_trains_or_says_what_to_install(capsys: pytest.Capt
     assert example.main(["--timesteps", "256", "--episodes", "4"]) == 0
     assert "trained policy wins" in capsys.readouterr().out
 
-
-def load_example(name: str) -> Any:
-    """An example script of ``examples/`` as a module."""
-    path = Path(__file__).resolve().parent.parent / "examples" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"example_{name}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_every_decision_has_a_known_kind() -> None:

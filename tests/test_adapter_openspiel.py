@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 import pickle
 import random
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -28,6 +25,7 @@ from converge.adapters.encoding import (  # noqa: E402
 from converge.adapters.resample import SEARCH_PROMPT, resample_history  # noqa: E402
 from converge.engine.errors import PlaysetError  # noqa: E402
 from converge.engine.playset import all_playsets  # noqa: E402
+from tests.helpers import load_example  # noqa: E402
 
 ENGINES = "protector/searcher/merchant"
 # Card ids of the Engines of Progress playset: PRO1..6 = 0..5, SEA1..6 = 6..11, MER1..6 = 12..17.
@@ -331,15 +329,6 @@ def test_openspiel_ismcts_bot_plays_a_match() -> None:
             state.apply_action(rng.choice(state.legal_actions()))
     assert sorted(state.returns()) == [-1.0, 1.0]
 
-
-def load_example(name: str) -> Any:
-    """An example script of ``examples/`` as a module."""
-    path = Path(__file__).resolve().parent.parent / "examples" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"example_{name}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_ismcts_example_runs(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import warnings
-from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -17,6 +14,7 @@ from pettingzoo.test import api_test, seed_test
 from converge.adapters import converge_v0
 from converge.adapters.encoding import INFO_STATE_SIZE, OBSERVATION_SIZE, Encoder
 from converge.engine.errors import IllegalActionError
+from tests.helpers import load_example
 
 # PettingZoo's checker warns about every dict observation {"observation", "action_mask"}, the layout of
 # its own classic games; these two warnings are about that layout only.
@@ -116,15 +114,6 @@ def test_the_random_rollout_example_runs(capsys: pytest.CaptureFixture[str]) -> 
     out = capsys.readouterr().out
     assert "decisions; rewards: player_0" in out
 
-
-def load_example(name: str) -> Any:
-    """An example script of ``examples/`` as a module."""
-    path = Path(__file__).resolve().parent.parent / "examples" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"example_{name}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_docstring_examples() -> None:

@@ -15,6 +15,7 @@ import pytest
 from converge import Match
 from converge.bots import make_bot
 from converge.cli.main import main
+from converge.engine import goals
 from converge.engine.actions import DISCARD
 from converge.engine.playset import SETS, Playset, all_playsets
 from converge.simulation import replay, tables
@@ -157,11 +158,11 @@ def test_goal_values_agree_with_the_engines_score_breakdown() -> None:
                 c = ps.index_of[entry["id"]]
                 factions[p].append(c)
                 skill[c], rank[c] = skill_index[entry["skillset"]], entry["rank"]
-        st = [replay.faction_stats(f, skill, rank) for f in factions]
+        st = [goals.faction_stats(f, skill, rank) for f in factions]
         for item in m.score_breakdown(-1):
             g = ps.index_of[item["goal"]]
             code, arg = ps.goal_code[g], ps.goal_arg[g]
-            v = [replay.goal_value(code, arg, st[p], len(factions[p])) for p in (0, 1)]
+            v = [goals.goal_value(code, arg, st[p], len(factions[p])) for p in (0, 1)]
             winners = ([0] if v[0] > v[1] else [1] if v[1] > v[0] else []) if code <= 8 else \
                 [p for p in (0, 1) if v[p]]
             assert winners == item["winners"], (item, v)

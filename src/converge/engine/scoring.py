@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from converge.engine.goals import faction_stats, goal_value, longest_run
+
 if TYPE_CHECKING:
     from converge.engine.state import Match
 
 
 def _shown(code: int, arg: int, st: tuple[list[int], list[int], list[int], list[int], int], size: int) -> str:
-    from converge.engine.state import longest_run
-
     count, high, low, per_rank, total = st
     if code == 0:
         return str(high[arg]) if arg >= 0 and count[arg] else "none"
@@ -42,7 +42,7 @@ def breakdown(match: Match, player: int) -> list[dict[str, Any]]:
     """
     ps = match.playset
     f0, f1 = match.factions
-    st0, st1 = match._stats(f0), match._stats(f1)
+    st0, st1 = faction_stats(f0, match.skill, match.rank), faction_stats(f1, match.skill, match.rank)
     if player in (0, 1):
         names = ("you", "them") if player == 0 else ("them", "you")
     else:
@@ -50,8 +50,8 @@ def breakdown(match: Match, player: int) -> list[dict[str, Any]]:
     out = []
     for g in match.goals:
         code, arg, stars = ps.goal_code[g], ps.goal_arg[g], ps.goal_stars[g]
-        v0 = match._goal_value(code, arg, st0, len(f0))
-        v1 = match._goal_value(code, arg, st1, len(f1))
+        v0 = goal_value(code, arg, st0, len(f0))
+        v1 = goal_value(code, arg, st1, len(f1))
         if code <= 8:
             winners = [0] if v0 > v1 else [1] if v1 > v0 else []
         else:

@@ -29,6 +29,7 @@ from converge.engine.actions import (
     string_to_action,
 )
 from converge.engine.errors import IllegalActionError, PlaysetError
+from converge.engine.goals import LAST_SINGLE_WINNER, faction_stats, goal_value
 from converge.engine.playset import (
     ASSEMBLE,
     CONVERT,
@@ -68,23 +69,9 @@ END_REASONS = ("outscored", "hands_empty")
 # Event = (kind, visibility, player, card, a, b); visibility -1 is public, 0/1 private to that player.
 Event = tuple[str, int, int, int, int, int]
 
-#: The value of a single-winner goal for a faction that cannot win it (T5: no card of the skillset).
-CANNOT_WIN = -1000
-LAST_SINGLE_WINNER = 8
-
 MAX_ROUNDS = 3
 ROUNDS_TO_WIN = 2
 HAND_SIZE = 3
-
-
-def longest_run(per_rank: list[int]) -> int:
-    """The longest run of consecutive ranks present, from per-rank card counts (index 1..6)."""
-    run = best = 0
-    for r in range(1, 7):
-        run = run + 1 if per_rank[r] else 0
-        if run > best:
-            best = run
-    return best
 
 
 def shuffled_deal(seed: int, round_no: int) -> list[int]:
@@ -843,70 +830,18 @@ class Match:
 
     # ------------------------------------------------------------------ scoring
 
-    def _stats(self, faction: list[int]) -> tuple[list[int], list[int], list[int], list[int], int]:
-        count, high, low, per_rank = [0, 0, 0], [0, 0, 0], [7, 7, 7], [0] * 8
-        skill, rank = self.skill, self.rank
-        total = 0
-        for c in faction:
-            s, r = skill[c], rank[c]
-            count[s] += 1
-            total += r
-            per_rank[r] += 1
-            if r > high[s]:
-                high[s] = r
-            if r < low[s]:
-                low[s] = r
-        return count, high, low, per_rank, total
-
-    @staticmethod
-    def _goal_value(code: int, arg: int, st: tuple[list[int], list[int], list[int], list[int], int],
-                    size: int) -> int:
-        """For a single-winner goal (codes 0..8): a value where higher is better and
-        :data:`CANNOT_WIN` means the faction cannot win it (T5). For a threshold goal (9..14): 1 if
-        fulfilled, else 0."""
-        count, high, low, per_rank, total = st
-        if code == 0:
-            return high[arg] if arg >= 0 and count[arg] else CANNOT_WIN
-        if code == 1:
-            return -low[arg] if arg >= 0 and count[arg] else CANNOT_WIN
-        if code == 2:
-            return count[arg] if arg >= 0 else 0
-        if code == 3:
-            return -count[arg] if arg >= 0 else 0
-        if code == 4:
-            return (count[0] > 0) + (count[1] > 0) + (count[2] > 0)
-        if code == 5:
-            return total
-        if code == 6:
-            return -total if size else CANNOT_WIN
-        if code == 7:
-            return size
-        if code == 8:
-            return -size
-        if code == 9:
-            return int(longest_run(per_rank) >= arg)
-        if code == 10:
-            return int(sum(1 for r in range(1, 7) if per_rank[r]) >= arg)
-        if code == 11:
-            return int(max(per_rank) >= arg)
-        if code == 12:
-            return int(max(count) >= arg)
-        if code == 13:
-            return int(count[0] > 0 and count[1] > 0 and count[2] > 0)
-        return int(total >= arg)
-
     def scores(self) -> tuple[int, int]:
         """End-of-turn scores computed afresh from the goal area and factions (T5)."""
         if not self.goals:
             return 0, 0
         f0, f1 = self.factions
-        st0, st1 = self._stats(f0), self._stats(f1)
+        st0, st1 = faction_stats(f0, self.skill, self.rank), faction_stats(f1, self.skill, self.rank)
         ps = self.playset
         s0 = s1 = 0
         for g in self.goals:
             code, arg, stars = ps.goal_code[g], ps.goal_arg[g], ps.goal_stars[g]
-            v0 = self._goal_value(code, arg, st0, len(f0))
-            v1 = self._goal_value(code, arg, st1, len(f1))
+            v0 = goal_value(code, arg, st0, len(f0))
+            v1 = goal_value(code, arg, st1, len(f1))
             if code <= LAST_SINGLE_WINNER:  # a single strict winner, or nobody
                 if v0 > v1:
                     s0 += stars

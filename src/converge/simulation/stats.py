@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from converge.engine.goals import goal_value
 from converge.engine.playset import NUM_CARDS, Playset
-from converge.simulation.replay import goal_value, replay_events
+from converge.simulation.replay import replay_events
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
