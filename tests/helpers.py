@@ -85,3 +85,22 @@ def load_example(name: str) -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def run(capsys: Any, *argv: str) -> tuple[int, str, str]:
+    """Run the ``converge`` command in-process; returns (exit code, stdout, stderr)."""
+    from converge.cli.main import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_user_error(code: int, err: str, *fragments: str) -> None:
+    """Exit 2, one line on stderr (after argparse's usage, if any), no traceback."""
+    assert code == 2
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("converge: error: "), err
+    for fragment in fragments:
+        assert fragment in last, (fragment, last)

@@ -12,27 +12,13 @@ import pytest
 
 from converge.bots import make_bot
 from converge.cards.loader import load_catalog
-from converge.cli.main import main
 from converge.cli.render import print_decks
 from converge.simulation.runner import play_match
+from tests.helpers import assert_user_error, run
 
 BUILTIN = Path(__file__).resolve().parent.parent / "src" / "converge" / "cards" / "decks"
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_user_error(code: int, err: str, *fragments: str) -> None:
-    """Exit 2, one line on stderr (after argparse's usage, if any), no traceback."""
-    assert code == 2
-    assert "Traceback" not in err
-    last = err.strip().splitlines()[-1]
-    assert last.startswith("converge: error: "), err
-    for fragment in fragments:
-        assert fragment in last, (fragment, last)
 
 
 def user_error_lines(err: str) -> list[str]:

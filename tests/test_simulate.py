@@ -14,7 +14,6 @@ import pytest
 
 from converge import Match
 from converge.bots import make_bot
-from converge.cli.main import main
 from converge.engine import goals
 from converge.engine.actions import DISCARD
 from converge.engine.playset import SETS, Playset, all_playsets
@@ -29,25 +28,13 @@ from converge.simulation.simulate import (
 )
 from converge.simulation.stats import ROUND_COLUMNS, MatchReader, PlaysetTally, ScoringMismatch
 from converge.simulation.summary import summarize
+from tests.helpers import assert_user_error, run
 
 BUILTIN = Path(__file__).resolve().parent.parent / "src" / "converge" / "cards" / "decks"
 CATALYSTS = SETS["catalysts"]
 SPARKS = SETS["sparks"]
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_user_error(code: int, err: str, *fragments: str) -> None:
-    assert code == 2
-    assert "Traceback" not in err
-    last = err.strip().splitlines()[-1]
-    assert last.startswith("converge: error: "), err
-    for fragment in fragments:
-        assert fragment in last, (fragment, last)
 
 
 def collect(spec: SimulationSpec, **kwargs: Any) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:

@@ -402,3 +402,11 @@ def info_state_string(obs: Mapping[str, Any]) -> str:
     """The viewer's information state: the current view and the whole event log it has seen."""
     log = " ".join(event_token(e) for e in obs.get("events") or [])
     return observation_string(obs) + "\nlog: " + log
+
+
+def as_playset(playset: Playset | Sequence[str] | str, deck_dirs: Sequence[str] = ()) -> Playset:
+    """A playset from a :class:`Playset`, skillset names, or one string ``"a/b/c"`` (or ``"a,b,c"``)."""
+    if isinstance(playset, Playset):
+        return playset
+    names = playset.replace(",", "/").split("/") if isinstance(playset, str) else list(playset)
+    return Playset.from_names([n.strip() for n in names if n.strip()], deck_dirs)

@@ -32,6 +32,7 @@ import numpy as np
 from gymnasium import spaces
 
 from converge.adapters.encoding import INFO_STATE_SIZE, OBSERVATION_SIZE, Encoder, observation_string
+from converge.adapters.encoding import as_playset as _playset
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.errors import IllegalActionError
 from converge.engine.playset import Playset
@@ -40,13 +41,6 @@ from converge.engine.state import Match
 Policy = Callable[[dict[str, Any], list[int]], int]
 DEFAULT_PLAYSET = ("alchemist", "mechanist", "archivist")
 RENDER_MODES = ("human", "ansi")
-
-
-def _playset(playset: Playset | Sequence[str] | str, deck_dirs: Sequence[str] = ()) -> Playset:
-    if isinstance(playset, Playset):
-        return playset
-    names = playset.replace(",", "/").split("/") if isinstance(playset, str) else list(playset)
-    return Playset.from_names([n.strip() for n in names if n.strip()], deck_dirs)
 
 
 class _Opponent:

@@ -33,6 +33,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from converge.adapters.encoding import INFO_STATE_SIZE, OBSERVATION_SIZE, Encoder, observation_string
+from converge.adapters.encoding import as_playset as _playset
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.errors import IllegalActionError
 from converge.engine.playset import Playset
@@ -41,13 +42,6 @@ from converge.engine.state import Match
 DEFAULT_PLAYSET = ("alchemist", "mechanist", "archivist")
 AGENTS = ("player_0", "player_1")
 RENDER_MODES = ("human", "ansi")
-
-
-def _playset(playset: Playset | Sequence[str] | str, deck_dirs: Sequence[str] = ()) -> Playset:
-    if isinstance(playset, Playset):
-        return playset
-    names = playset.replace(",", "/").split("/") if isinstance(playset, str) else list(playset)
-    return Playset.from_names([n.strip() for n in names if n.strip()], deck_dirs)
 
 
 class ConvergeAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
