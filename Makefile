@@ -16,6 +16,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml setup.py $(SOURCES)
+	rm -rf build  # setuptools reuses build/lib: a module deleted from src/ would still be installed
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python -m pip install -q ".[test,rl,sim,ray,web,webtest]"
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)

@@ -4,6 +4,7 @@ The compiled module is the same source, type-checked strictly; without a C compi
 falls back to pure Python, which is correct but about 2-3x slower.
 """
 
+import glob
 import os
 
 from setuptools import setup
@@ -16,8 +17,12 @@ def _extensions() -> list:
         from mypyc.build import mypycify
     except ImportError:
         return []
-    return mypycify(["src/converge/engine/state.py", "src/converge/engine/goals.py", "src/converge/bots/greedy.py",
-                     "src/converge/bots/ismcts.py", "src/converge/simulation/replay.py"], opt_level="3")
+    return mypycify([
+        "src/converge/engine/state.py", "src/converge/engine/zones.py", "src/converge/engine/events.py",
+        *sorted(glob.glob("src/converge/engine/effects/[a-z]*.py")),
+        "src/converge/engine/goals/base.py", "src/converge/engine/goals/kinds.py",
+        "src/converge/bots/greedy.py", "src/converge/bots/ismcts.py", "src/converge/simulation/replay.py",
+    ], opt_level="3")
 
 
 setup(ext_modules=_extensions())

@@ -35,7 +35,7 @@ def play(game: pyspiel.Game, bot: ismcts.ISMCTSBot, opponent: str, ismcts_seat: 
         elif state.current_player() == ismcts_seat:
             state.apply_action(int(bot.step(state)))
         else:
-            state.apply_action(other.choose(state.match))
+            state.apply_action(other.decide(state.match.view(state.current_player())))
     return float(state.returns()[ismcts_seat])
 
 

@@ -50,10 +50,10 @@ def play(match: Match, *moves: str) -> Match:
 
 def zones_of(match: Match) -> list[int]:
     """Every card id in every zone, the resolving card included (for the 'exactly one zone' check)."""
-    cards = [*match.hands[0], *match.hands[1], *match.deck, match.artifact, *match.discard, *match.goals,
-             *match.factions[0], *match.factions[1]]
-    if match.active >= 0 and match.active not in cards:
-        cards.append(match.active)
+    cards = [*match.zones.hands[0], *match.zones.hands[1], *match.zones.deck, match.zones.artifact, *match.zones.discard, *match.zones.goals,
+             *match.zones.factions[0], *match.zones.factions[1]]
+    if match.turn.active >= 0 and match.turn.active not in cards:
+        cards.append(match.turn.active)
     return cards
 
 

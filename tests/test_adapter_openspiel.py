@@ -22,7 +22,7 @@ from converge.adapters.encoding import (  # noqa: E402
     info_state_string,
     observation_string,
 )
-from converge.adapters.resample import SEARCH_PROMPT, resample_history  # noqa: E402
+from converge.adapters.resample import resample_history  # noqa: E402
 from converge.engine.errors import PlaysetError  # noqa: E402
 from converge.engine.playset import all_playsets  # noqa: E402
 from tests.helpers import load_example  # noqa: E402
@@ -292,10 +292,14 @@ def test_resampling_redraws_the_opponents_card_chosen_but_not_yet_played() -> No
     assert len(chosen) > 3 and PRO1 not in chosen
 
 
-def test_the_search_prompt_the_resampler_relies_on() -> None:
+def test_a_search_take_is_what_the_resampler_draws_again() -> None:
+    # The resampler redraws a pick "among cards only its player saw": an effect that reveals, whose
+    # choice is not public, at a target step. A Search's take is one; an Assemble's placement is not.
     game = load(ENGINES, "player0")
     state = dealt(game, ENGINES_DEAL, [SEA2, DISCARD])
-    assert state.match.decision_prompt().endswith(SEARCH_PROMPT)
+    kind = state.match.effect_kind
+    assert kind is not None and kind.name == "search" and state.match.decision_kind == "target"
+    assert kind.reveals and not kind.public_choice(0)
 
 
 def test_resample_history_checks_its_result() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import doctest
 import importlib
 import random
@@ -15,7 +14,6 @@ from converge import Match
 from converge.bots import BOTS, LEVELS, GreedyBot, ISMCTSBot, RandomBot, make_bot
 from converge.bots.base import Bot
 from converge.engine import DISCARD, all_playsets
-from converge.engine.errors import PositionError
 from converge.simulation.runner import play_match, run_series, wilson_interval
 from tests.helpers import setup
 
@@ -58,12 +56,11 @@ FAST: dict[str, Callable[[int], Bot]] = {
 @pytest.mark.parametrize("name", sorted(FAST))
 def test_bots_only_return_legal_actions(name: str) -> None:
     for k in range(12):
-        match = Match.new(list(PLAYSETS[(k * 7) % len(PLAYSETS)]), seed=k)
-        match.log_events = k % 2 == 0
+        match = Match.new(list(PLAYSETS[(k * 7) % len(PLAYSETS)]), seed=k, log_events=k % 2 == 0)
         bots = (FAST[name](k), FAST[name](k + 100))
         while not match.is_terminal:
             seat = match.current_player
-            action = bots[seat].choose(match)
+            action = bots[seat].decide(match.view(seat))
             assert action in match.legal_actions()
             match.apply(action)
         assert match.winner in (0, 1)
@@ -92,7 +89,7 @@ def test_greedy_wins_the_round_when_one_play_does() -> None:
     m = setup(hands=(["ALC1", "MEC2", "ARC3"], []), factions=(["ALC6"], ["MEC5"]), holder=0)
     bot = GreedyBot(seed=0)
     while m.round_no == 1 and m.current_player == 0:
-        m.apply(bot.choose(m))
+        m.apply(bot.decide(m.view(0)))
     assert m.round_results and m.round_results[0][0] == 0
 
 
@@ -104,7 +101,7 @@ def test_greedy_takes_the_artifact_rather_than_lose_the_round() -> None:
     bot = GreedyBot(seed=0)
     turn = m.turn_no
     while m.turn_no == turn:
-        m.apply(bot.choose(m))
+        m.apply(bot.decide(m.view(1)))
     assert m.round_results == []
     assert m.holder == 1
 
@@ -143,16 +140,14 @@ def _greedy_positions(count: int) -> list[tuple[dict[str, Any], int]]:
     out: list[tuple[dict[str, Any], int]] = []
     k = 0
     while len(out) < count:
-        match = Match.new(list(PLAYSETS[k % len(PLAYSETS)]), seed=k)
-        match.log_events = False
+        match = Match.new(list(PLAYSETS[k % len(PLAYSETS)]), seed=k, log_events=False)
         bots = (GreedyBot(k), RandomBot(k)) if k % 2 == 0 else (RandomBot(k), GreedyBot(k))
         me = k % 2
         while not match.is_terminal:
             seat = match.current_player
-            if seat == me:
-                with contextlib.suppress(PositionError):  # raised when not at the start of a play
-                    out.append((match.position(), me))
-            match.apply(bots[seat].choose(match))
+            if seat == me and match.decision_kind == "select":
+                out.append((match.position(), me))
+            match.apply(bots[seat].decide(match.view(seat)))
         k += 1
     return out[:count]
 
@@ -178,7 +173,7 @@ def test_greedy_decides_the_same_when_only_hidden_cards_differ() -> None:
                 if not first and a.observation(me) != b.observation(me):
                     break  # Assemble or Search showed a card: from here the bots may differ, rightly
                 first = False
-                x, y = bot_a.choose(a), bot_b.choose(b)
+                x, y = bot_a.decide(a.view(me)), bot_b.decide(b.view(me))
                 assert x == y, (pos, chosen)
                 chosen.append(x)
                 a.apply(x)
@@ -196,7 +191,7 @@ def test_greedy_does_not_peek_past_a_revealed_card() -> None:
     decided = {"assemble": 0, "search": 0}
     for pos, me in _greedy_positions(600):
         base = Match.from_position(pos)
-        for card in sorted(base.hands[me]):
+        for card in sorted(base.zones.hands[me]):
             spec = base.playset.cards[card]
             if spec.effect.kind not in decided:
                 continue
@@ -210,7 +205,7 @@ def test_greedy_does_not_peek_past_a_revealed_card() -> None:
                 key = (a.round_no, a.turn_no)
                 while (a.current_player == me and (a.round_no, a.turn_no) == key
                        and a.observation(me) == b.observation(me)):
-                    x, y = bot_a.choose(a), bot_b.choose(b)
+                    x, y = bot_a.decide(a.view(me)), bot_b.decide(b.view(me))
                     assert x == y, (pos, spec.id)
                     decided[spec.effect.kind] += 1
                     a.apply(x)
@@ -218,37 +213,83 @@ def test_greedy_does_not_peek_past_a_revealed_card() -> None:
     assert decided["assemble"] >= 100 and decided["search"] >= 100, decided
 
 
-class _Guarded:
-    """The live match, minus everything hidden: the bot must not even touch it."""
+class _Peeker:
+    """A planted leak: a bot that also holds the live match (handed to it aside) and reads the opponent's
+    hand. The information-boundary test must catch it."""
 
-    FORBIDDEN = frozenset({"hands", "deck", "artifact", "history", "seed", "revealed", "pending", "dealt"})
+    name = "peeker"
 
-    def __init__(self, match: Match) -> None:
-        object.__setattr__(self, "_match", match)
+    def __init__(self, live: dict[str, Match]) -> None:
+        self.live = live
 
-    def __getattr__(self, name: str) -> Any:
-        if name in _Guarded.FORBIDDEN:
-            raise AssertionError(f"a bot read match.{name}")
-        return getattr(object.__getattribute__(self, "_match"), name)
+    def decide(self, view: Any) -> int:
+        match = self.live["match"]
+        legal = view.legal_actions()
+        return legal[sum(match.zones.hands[1 - view.player]) % len(legal)]
+
+    def reset(self) -> None:
+        pass
+
+
+def _leaks(make: Callable[[dict[str, Match]], Bot], cases: int) -> int:
+    """How often a bot decides differently in two matches its player cannot tell apart (same seed).
+
+    Each case is a decision of a bot-vs-bot match (every kind: select, mode, effect steps, from either
+    seat) and a variant with the cards hidden from the deciding player dealt otherwise."""
+    rng = random.Random(17)
+    live: dict[str, Match] = {}
+    differ = 0
+    k = 0
+    seen = 0
+    while seen < cases:
+        match = Match.new(list(PLAYSETS[(k * 5) % len(PLAYSETS)]), seed=k)
+        walker = RandomBot(k)
+        while not match.is_terminal and seen < cases:
+            me = match.current_player
+            if len(match.legal_actions()) > 1 and rng.random() < 0.2:
+                variant = match.redacted(me, rng)  # the same view, other hidden cards
+                assert variant.observation(me) == match.observation(me)
+                decisions = []
+                for m in (match, variant):
+                    live["match"] = m
+                    decisions.append(make(live).decide(m.view(me)))
+                differ += decisions[0] != decisions[1]
+                seen += 1
+            match.apply(walker.decide(match.view(me)))
+        k += 1
+    return differ
 
 
 @pytest.mark.parametrize("name", sorted(FAST))
-def test_bots_never_read_hidden_zones_of_the_live_match(name: str) -> None:
-    for k in range(0, len(PLAYSETS), 6):
-        match = Match.new(list(PLAYSETS[k]), seed=k)
-        guarded = _Guarded(match)
-        bots = (FAST[name](k), FAST[name](k + 1))
+def test_bots_decide_on_their_players_information_only(name: str) -> None:
+    assert _leaks(lambda live: FAST[name](7), 300) == 0
+
+
+def test_the_information_boundary_test_catches_a_bot_that_peeks() -> None:
+    # The control: a bot that reads the opponent's hand must fail the test above.
+    assert _leaks(_Peeker, 300) > 30
+
+
+def test_a_view_is_the_same_for_matches_its_player_cannot_tell_apart() -> None:
+    """What a view holds is a function of the player's information: the redacted world of a match and of
+    a match with other hidden cards are the same (so no bot can read a hidden card through a view)."""
+    rng = random.Random(5)
+    for k in range(40):
+        match = Match.new(list(PLAYSETS[(k * 11) % len(PLAYSETS)]), seed=k)
         while not match.is_terminal:
-            seat = match.current_player
-            match.apply(bots[seat].choose(guarded))  # type: ignore[arg-type]
+            for me in (0, 1):
+                variant = match.redacted(me, rng)
+                assert variant.observation(me) == match.observation(me)
+                assert match.view(me)._world.position() == variant.view(me)._world.position()
+            match.apply(match.legal_actions()[rng.randrange(len(match.legal_actions()))])
 
 
-def test_greedy_asks_the_observation_when_it_did_not_start_the_play() -> None:
+def test_greedy_takes_over_a_play_it_did_not_start() -> None:
     m = setup(hands=(["ALC1", "MEC2", "ARC3"], ["ALC2"]), factions=(["ALC6"], ["MEC5"]), holder=0)
     m.apply("ALC1")  # someone else chose the card; the bot takes over at the mode decision
     bot = GreedyBot(seed=0)
-    action = bot.choose(m)
+    action = bot.decide(m.view(0))
     assert action in m.legal_actions()
     m.apply(action)
     while m.current_player == 0 and m.round_no == 1:
-        m.apply(bot.choose(m))
+        m.apply(bot.decide(m.view(0)))

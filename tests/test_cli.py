@@ -237,7 +237,7 @@ def test_replay_tells_the_match_turn_by_turn(capsys: pytest.CaptureFixture[str],
     assert " wins round 1 (" in out
     assert out.count("=== Round ") == len([1 for line in out.splitlines() if line.startswith("=== Round")])
     assert "Result: player " in out and "wins the match 2-" in out
-    assert "only] you were dealt" in out  # the match is over: everything is shown by default
+    assert "only] You were dealt" in out  # the match is over: everything is shown by default
     turns = out.count("-- Turn ")
     assert turns == out.count("scores after the turn")
     assert len(record["actions"]) > turns

@@ -26,7 +26,7 @@ def looks(m: Match, card: str, viewer: int = -1) -> tuple[str, int]:
 
 
 def score_events(m: Match) -> list[list[int]]:
-    return [e["args"] for e in m.public_observation()["events"] if e["kind"] == "score"]
+    return [[e["score0"], e["score1"]] for e in m.public_observation()["events"] if e["kind"] == "score"]
 
 
 # ------------------------------------------------------------------------------ the parameters
@@ -135,7 +135,7 @@ def test_C4_a_chosen_skillset_is_one_of_the_playsets() -> None:
 def test_C5_a_converted_card_keeps_what_the_effect_does_not_name() -> None:
     m = setup(hands=(["ALC1"], ["ARC1"]), factions=(["ARC4", "MEC3", "ALC2"], []), guards={"MEC3": 0})
     play(m, "ALC1", "discard", "MEC3", "Archivist")
-    assert ids(m, m.factions[0]) == ["ARC4", "MEC3", "ALC2"]  # same faction, same place
+    assert ids(m, m.zones.factions[0]) == ["ARC4", "MEC3", "ALC2"]  # same faction, same place
     entry = in_play(m, "MEC3")
     assert (entry["skillset"], entry["rank"], entry["guarded_by"]) == ("Archivist", 3, 0)
     card = m.playset.cards[m.playset.index_of["MEC3"]]
@@ -184,7 +184,7 @@ def test_C7_a_card_leaving_play_returns_to_its_printed_characteristics() -> None
               conversions={"MEC3": {"skillset": "Archivist", "rank": 4}})
     assert looks(m, "MEC3") == ("Archivist", 4)
     play(m, "ARC5", "discard", "MEC3")
-    assert "MEC3" in ids(m, m.hands[0])
+    assert "MEC3" in ids(m, m.zones.hands[0])
     assert m.position()["conversions"] == {}
     play(m, "ARC1", "mine")  # end of turn 1
     play(m, "MEC3", "mine")  # back in play: with its printed values
@@ -255,7 +255,7 @@ def test_a_converted_cards_whole_life() -> None:
     assert m.holder == 0 and m.turn_no == 2
     assert looks(m, "MEC3", 0) == ("Archivist", 3)  # permanent: still converted next turn
     play(m, "ARC5", "discard", "MEC3")  # recalled from player 1's faction into player 0's hand
-    assert "MEC3" in ids(m, m.hands[0])
+    assert "MEC3" in ids(m, m.zones.hands[0])
     obs = m.observation(0)
     assert all(c["id"] != "MEC3" for f in obs["factions"] for c in f)
     assert "MEC3" in obs["recalled"]

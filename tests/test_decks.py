@@ -14,7 +14,9 @@ import pytest
 from converge import Match, Playset
 from converge.cards.loader import DeckError, builtin_sources, dir_sources, load_catalog, load_decks
 from converge.cards.model import CardSpec, Effect, Goal
-from converge.cards.registry import EFFECT_KINDS, GOAL_KINDS, OWN, Kind
+from converge.engine.effects import EffectKind, effect_kinds
+from converge.engine.goals import GoalKind, goal_kinds
+from converge.engine.params import OWN, Param
 from converge.engine import all_playsets
 
 BUILTIN = ["alchemist", "mechanist", "archivist", "protector", "searcher", "merchant", "delver", "astropath",
@@ -129,9 +131,18 @@ def test_every_goal_and_effect_kind_is_used_by_a_builtin_card():
     assert {c.effect.kind for c in cards} == set(EFFECT_KINDS)
 
 
+GOAL_KINDS = dict(goal_kinds())
+EFFECT_KINDS = dict(effect_kinds())
+Kind = EffectKind | GoalKind
+
+
+def _param(kind: Kind, name: str) -> Param:
+    return next(p for p in kind.params if p.name == name)
+
+
 def _values(kind: Kind, name: str) -> list[object]:
     """Two or more valid values of one parameter."""
-    p = kind.param(name)
+    p = _param(kind, name)
     if p.type == "int":
         return [p.low, p.high]
     if p.type == "bool":
@@ -405,7 +416,7 @@ def test_a_user_deck_loads_and_plays(tinkerer_dir):
         rng = random.Random(seed)
         while not match.is_terminal:
             action = rng.choice(match.legal_actions())
-            if match.phase == 1 and action == 18:
+            if match.turn.phase == 1 and action == 18:
                 effects.add(match.playset.card(match.history[-1]).effect.kind)
             match.apply(action)
         assert match.winner in (0, 1)

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-MODULES = ["converge", "converge.cards.registry", "converge.cards.loader", "converge.engine.playset",
-           "converge.engine.actions", "converge.engine.state"]
+MODULES = ["converge", "converge.cards.loader", "converge.engine.playset", "converge.engine.actions",
+           "converge.engine.state", "converge.engine.events", "converge.engine.effects", "converge.engine.goals",
+           "converge.engine.view", "converge.engine.narration", "converge.engine.params", "converge.engine.errors"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -36,6 +36,12 @@ def public_events(m: Match, kind: str) -> list[tuple[int | None, str | None]]:
     return [(e["player"], e["card"]) for e in m.public_observation()["events"] if e["kind"] == kind]
 
 
+def public_moves(m: Match) -> list[tuple[int | None, str | None, str, str]]:
+    """Every card an effect moved, as everybody saw it: (who, card, from zone, to zone)."""
+    return [(e["player"], e["card"], e["from"], e["to"]) for e in m.public_observation()["events"]
+            if e["kind"] == "move"]
+
+
 # ------------------------------------------------------------------------------------ Assemble
 
 
@@ -49,9 +55,9 @@ def test_P10_assemble_reveals_the_top_card_to_both_then_its_player_chooses_the_f
         assert [e["card"] for e in obs["events"] if e["kind"] == "reveal"] == ["ALC2"]
         assert "ALC5" not in json.dumps(obs)  # the next card stays hidden
     play(m, "theirs")
-    assert ids(m, m.factions[1]) == ["ALC2"] and m.factions[0] == []
+    assert ids(m, m.zones.factions[1]) == ["ALC2"] and m.zones.factions[0] == []
     assert m.position()["deck"][0] == "ALC5"
-    assert ids(m, m.discard)[-1] == "MEC4" and m.current_player == 1
+    assert ids(m, m.zones.discard)[-1] == "MEC4" and m.current_player == 1
 
 
 def test_assemble_count_two_places_the_top_cards_one_at_a_time() -> None:
@@ -59,13 +65,13 @@ def test_assemble_count_two_places_the_top_cards_one_at_a_time() -> None:
     play(m, "MEC1", "discard", "mine")
     assert m.current_player == 0 and m.observation(1)["decision"]["revealed"] == ["ALC5"]
     play(m, "theirs")
-    assert ids(m, m.factions[0]) == ["ALC2"] and ids(m, m.factions[1]) == ["ALC5"]
+    assert ids(m, m.zones.factions[0]) == ["ALC2"] and ids(m, m.zones.factions[1]) == ["ALC5"]
     assert m.position()["deck"][0] == "ARC3" and m.current_player == 1
     # With one card left in the deck, Assemble 2 places that one and stops.
     named = ["MEC1", "ARC1", "ALC2", "ALC1"]
     m = setup(hands=(["MEC1"], ["ARC1"]), deck=["ALC2"], artifact="ALC1", goals=others(None, *named))
     play(m, "MEC1", "discard", "mine")
-    assert ids(m, m.factions[0]) == ["ALC2"] and m.deck == [] and m.current_player == 1
+    assert ids(m, m.zones.factions[0]) == ["ALC2"] and m.zones.deck == [] and m.current_player == 1
 
 
 # -------------------------------------------------------------------------------------- Recall
@@ -77,9 +83,9 @@ def test_recall_takes_a_card_from_the_discard_pile_into_hand() -> None:
     play(m, "ARC1", "discard")
     assert targets(m) == ["ALC6", "MEC2"] and DONE in m.legal_actions()  # not MEC1: not from a faction
     play(m, "ALC6")
-    assert ids(m, m.hands[0]) == ["ALC6"]
-    assert ids(m, m.discard) == ["MEC2", "ARC1"] and m.current_player == 1
-    assert public_events(m, "recall") == [(0, "ALC6")]  # which card is public
+    assert ids(m, m.zones.hands[0]) == ["ALC6"]
+    assert ids(m, m.zones.discard) == ["MEC2", "ARC1"] and m.current_player == 1
+    assert public_moves(m) == [(0, "ALC6", "discard", "hand 0")]  # which card is public
 
 
 def test_recall_count_and_max_rank() -> None:
@@ -90,7 +96,7 @@ def test_recall_count_and_max_rank() -> None:
     play(m, "MEC2")
     assert targets(m) == ["ARC4"] and DONE in m.legal_actions()
     play(m, "ARC4")
-    assert sorted(ids(m, m.hands[0])) == ["ARC4", "MEC2"] and m.current_player == 1
+    assert sorted(ids(m, m.zones.hands[0])) == ["ARC4", "MEC2"] and m.current_player == 1
 
 
 def test_recall_from_a_faction_by_current_rank() -> None:
@@ -100,7 +106,7 @@ def test_recall_from_a_faction_by_current_rank() -> None:
     play(m, "ARC2", "discard")
     assert targets(m) == ["ALC2", "ALC5", "MEC3"]  # ALC5 is a 2 now, MEC1 a 4
     play(m, "MEC3")
-    assert ids(m, m.hands[0]) == ["MEC3"] and ids(m, m.factions[1]) == ["ARC4", "ALC5"]
+    assert ids(m, m.zones.hands[0]) == ["MEC3"] and ids(m, m.zones.factions[1]) == ["ARC4", "ALC5"]
 
 
 def test_P1_a_card_is_recalled_at_most_once_per_round() -> None:
@@ -178,11 +184,11 @@ def test_guard_stops_the_opponents_trade_but_not_the_guarders_own() -> None:
     with pytest.raises(IllegalActionError):
         m.apply("PRO2")
     play(m, "ALC3")
-    assert ids(m, m.factions[0]) == ["PRO2", "ALC3"]
+    assert ids(m, m.zones.factions[0]) == ["PRO2", "ALC3"]
     play(m, "MER2", "discard")  # player 0, the guarder, trades its own guarded card into its hand
     assert "PRO2" in targets(m)
     play(m, "PRO2", "ALC2")
-    assert "PRO2" in ids(m, m.hands[0]) and m.position()["guards"] == {}
+    assert "PRO2" in ids(m, m.zones.hands[0]) and m.position()["guards"] == {}
 
 
 def test_guard_stops_the_opponents_recall_from_a_faction_but_not_the_guarders_own() -> None:
@@ -194,13 +200,13 @@ def test_guard_stops_the_opponents_recall_from_a_faction_but_not_the_guarders_ow
     play(m, "ARC5", "discard")  # player 0, the guarder
     assert "PRO2" in targets(m)
     play(m, "PRO2")
-    assert "PRO2" in ids(m, m.hands[0])
+    assert "PRO2" in ids(m, m.zones.hands[0])
 
 
 def test_P7_a_guard_protects_only_in_its_guarders_faction_and_the_guarder_may_move_it() -> None:
     m = setup(GUARD_PS, hands=(["MER1"], ["ALC6"]), factions=(["PRO2"], ["ALC4"]), guards={"PRO2": 0})
     play(m, "MER1", "discard", "PRO2", "ALC4")  # the guarder swaps its guarded card away
-    assert ids(m, m.factions[1]) == ["PRO2"] and ids(m, m.factions[0]) == ["ALC4"]
+    assert ids(m, m.zones.factions[1]) == ["PRO2"] and ids(m, m.zones.factions[0]) == ["ALC4"]
     assert in_play(m, "PRO2", 1)["guarded_by"] is None
     play(m, "ALC6", "discard")  # now the opponent may convert it
     assert targets(m) == ["ALC4", "PRO2"]
@@ -220,7 +226,7 @@ def test_P9_search_shows_the_top_cards_to_the_searcher_only_and_keeps_the_others
     for viewer in (1, -1):
         assert "revealed" not in m.observation(viewer)["decision"]
     play(m, "ALC2")
-    assert "ALC2" in ids(m, m.hands[0])
+    assert "ALC2" in ids(m, m.zones.hands[0])
     assert m.position()["deck"][:3] == ["ALC1", "ALC3", "ALC4"]  # the rest back on top, in order
     for viewer in (1, -1):
         text = json.dumps(m.observation(viewer))
@@ -235,7 +241,7 @@ def test_search_depth_beyond_the_deck_shows_what_there_is() -> None:
     play(m, "SEA1", "discard")
     assert targets(m) == ["ALC1", "ALC2"]
     play(m, "ALC1")
-    assert ids(m, m.deck) == ["ALC2"]
+    assert ids(m, m.zones.deck) == ["ALC2"]
 
 
 # --------------------------------------------------------------------------------------- Trade
@@ -249,9 +255,9 @@ def test_trade_with_hand_exchanges_a_hand_card_and_a_faction_card() -> None:
     play(m, "ALC5")
     assert targets(m) == ["ALC1"]  # not PRO1: no trade between factions on this card
     play(m, "ALC1")
-    assert ids(m, m.factions[1]) == ["ALC1"]
-    assert ids(m, m.hands[0]) == ["ALC5"]
-    assert public_events(m, "trade") == [(0, "ALC1")]
+    assert ids(m, m.zones.factions[1]) == ["ALC1"]
+    assert ids(m, m.zones.hands[0]) == ["ALC5"]
+    assert public_moves(m) == [(0, "ALC1", "hand 0", "faction 1"), (0, "ALC5", "faction 1", "hand 0")]
 
 
 def test_trade_between_factions_only() -> None:
@@ -262,8 +268,8 @@ def test_trade_between_factions_only() -> None:
     play(m, "PRO2")
     assert targets(m) == ["ALC5"]
     play(m, "ALC5")
-    assert ids(m, m.factions[0]) == ["PRO1", "ALC5"] and ids(m, m.factions[1]) == ["PRO2"]
-    assert ids(m, m.hands[0]) == ["ALC1"]
+    assert ids(m, m.zones.factions[0]) == ["PRO1", "ALC5"] and ids(m, m.zones.factions[1]) == ["PRO2"]
+    assert ids(m, m.zones.hands[0]) == ["ALC1"]
 
 
 def test_trade_with_both_options_and_it_may_be_declined() -> None:
@@ -284,8 +290,8 @@ def test_P11_trade_puts_the_hand_card_into_that_faction_and_the_faction_card_int
     play(m, "MER2", "discard", "ALC1")  # the hand card first ...
     assert targets(m) == ["ALC5", "PRO1", "PRO6"]  # ... then any faction card
     play(m, "ALC5")
-    assert ids(m, m.factions[1]) == ["PRO6", "ALC1"]  # into the faction the other card left
-    assert ids(m, m.hands[0]) == ["ALC5"]
+    assert ids(m, m.zones.factions[1]) == ["PRO6", "ALC1"]  # into the faction the other card left
+    assert ids(m, m.zones.hands[0]) == ["ALC5"]
     assert m.position()["conversions"] == {}  # C7: ALC5 is an Alchemist 5 again
     assert in_play(m, "ALC1")["converted"] is False
 
@@ -302,13 +308,13 @@ def test_expand_adds_up_to_count_cards_from_your_hand_to_factions() -> None:
     assert m.legal_actions() == [MINE, THEIRS]
     play(m, "mine", "MEC1", "theirs")
     assert m.current_player == 1
-    assert ids(m, m.factions[0]) == ["ALC1"] and ids(m, m.factions[1]) == ["MEC1"]
-    assert ids(m, m.hands[0]) == ["MEC2"]
-    assert public_events(m, "expand") == [(0, "ALC1"), (0, "MEC1")]
+    assert ids(m, m.zones.factions[0]) == ["ALC1"] and ids(m, m.zones.factions[1]) == ["MEC1"]
+    assert ids(m, m.zones.hands[0]) == ["MEC2"]
+    assert public_moves(m) == [(0, "ALC1", "hand 0", "faction 0"), (0, "MEC1", "hand 0", "faction 1")]
     # DEL4: Expand 1, declined.
     m = setup(EXPAND_PS, hands=(["DEL4", "ALC1"], ["DEL6"]))
     play(m, "DEL4", "discard", "done")
-    assert ids(m, m.hands[0]) == ["ALC1"] and m.factions == [[], []]
+    assert ids(m, m.zones.hands[0]) == ["ALC1"] and m.zones.factions == [[], []]
 
 
 # --------------------------------------------------------------------------------------- Study
@@ -323,9 +329,9 @@ def test_study_resolves_a_discarded_card_of_another_skillset_as_its_own() -> Non
     play(m, "ARC1")  # ARC1's Recall, as AST1's effect
     assert m.observation(1)["decision"]["studied"] == "ARC1"
     play(m, "ALC6")
-    assert ids(m, m.hands[0]) == ["ALC1", "ALC6"]
-    assert ids(m, m.discard) == ["ARC1", "AST2", "AST1"]
-    assert public_events(m, "study") == [(0, "ARC1")]
+    assert ids(m, m.zones.hands[0]) == ["ALC1", "ALC6"]
+    assert ids(m, m.zones.discard) == ["ARC1", "AST2", "AST1"]
+    assert public_events(m, "resolve") == [(0, "ARC1")]
     # AST5: Study rank 3 or lower.
     m = setup(STUDY_PS, hands=(["AST5"], ["ARC6"]), discard=["ALC6", "ARC1", "ALC3"], factions=([], ["ARC4"]))
     play(m, "AST5", "discard")
@@ -340,12 +346,12 @@ def test_P8_study_as_the_astropaths_own_effect_never_a_study_and_the_studied_car
     assert [m.action_to_string(a) for a in m.legal_actions()] == ["Alchemist", "Archivist", "Astropath"]
     play(m, "Astropath")
     assert (in_play(m, "ARC4")["skillset"], in_play(m, "ARC4")["rank"]) == ("Astropath", 5)
-    assert ids(m, m.discard) == ["ALC5", "AST1", "AST6", "AST3"]  # ALC5 stayed where it was
+    assert ids(m, m.zones.discard) == ["ALC5", "AST1", "AST6", "AST3"]  # ALC5 stayed where it was
     # "own" skillset means the Astropath's (C3 through Study).
     m = setup(STUDY_PS, hands=(["AST1"], ["ARC6"]), discard=["ALC6"], factions=([], ["ARC4"]))
     play(m, "AST1", "discard", "ALC6", "ARC4")
     assert in_play(m, "ARC4")["skillset"] == "Astropath"
-    assert ids(m, m.discard) == ["ALC6", "AST1"]
+    assert ids(m, m.zones.discard) == ["ALC6", "AST1"]
 
 
 MIMIC_DECK = """
@@ -392,9 +398,9 @@ def test_heal_moves_up_to_count_discarded_cards_into_factions() -> None:
     play(m, "DEL6")
     assert m.legal_actions() == [MINE, THEIRS]
     play(m, "mine", "AST3", "theirs")
-    assert ids(m, m.factions[0]) == ["DEL6"] and ids(m, m.factions[1]) == ["AST3"]
-    assert ids(m, m.discard) == ["HEA1"] and m.current_player == 1
-    assert public_events(m, "heal") == [(0, "DEL6"), (0, "AST3")]
+    assert ids(m, m.zones.factions[0]) == ["DEL6"] and ids(m, m.zones.factions[1]) == ["AST3"]
+    assert ids(m, m.zones.discard) == ["HEA1"] and m.current_player == 1
+    assert public_moves(m) == [(0, "DEL6", "discard", "faction 0"), (0, "AST3", "discard", "faction 1")]
 
 
 def test_heal_max_rank_and_a_single_heal_is_mandatory() -> None:
@@ -403,7 +409,7 @@ def test_heal_max_rank_and_a_single_heal_is_mandatory() -> None:
     play(m, "HEA3", "discard")
     assert m.legal_actions() == [m.playset.index_of["DEL5"]]
     play(m, "DEL5", "theirs")
-    assert ids(m, m.factions[1]) == ["DEL5"]
+    assert ids(m, m.zones.factions[1]) == ["DEL5"]
 
 
 # ------------------------------------------------------------------------------- project rulings
@@ -447,7 +453,7 @@ def test_P5_an_effect_with_no_legal_target_does_nothing(playset: list[str], card
     play(m, card, "discard")
     assert m.current_player == 1
     after = m.position()
-    assert ids(m, m.discard) == [card]
+    assert ids(m, m.zones.discard) == [card]
     for zone in ("factions", "goals", "deck", "artifact"):
         assert after[zone] == before[zone]
     assert after["hands"] == [[], [rest[0]]]
@@ -458,11 +464,11 @@ def test_P6_the_played_card_is_in_no_pile_while_its_effect_resolves() -> None:
     play(m, "ARC1", "discard")
     arc1 = m.playset.index_of["ARC1"]
     assert targets(m) == ["MEC2"]  # it cannot recall itself
-    assert arc1 not in m.discard and arc1 not in m.hands[0]
+    assert arc1 not in m.zones.discard and arc1 not in m.zones.hands[0]
     assert sorted(zones_of(m)) == list(range(18))
     assert m.observation(1)["discard"] == ["MEC2"]
     play(m, "done")
-    assert ids(m, m.discard) == ["MEC2", "ARC1"]  # on the discard pile once the effect is over
+    assert ids(m, m.zones.discard) == ["MEC2", "ARC1"]  # on the discard pile once the effect is over
     # A Healer cannot heal itself.
     m = setup(SPARKS, hands=(["HEA2"], ["DEL1"]), discard=["DEL3"])
     play(m, "HEA2", "discard")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from converge import Match
-from converge.cards.registry import GOAL_KINDS
+from converge.engine.goals import goal_kinds
 from tests.helpers import CATALYSTS, others, setup
 
 GOAL_CARDS = {  # goal kind -> (playset, a card with that goal)
@@ -49,7 +49,7 @@ def conv(card: str, skillset: str, rank: int) -> dict[str, Any]:
 
 
 def test_goal_cards_match_their_kind() -> None:
-    assert set(GOAL_CARDS) == set(GOAL_KINDS)
+    assert set(GOAL_CARDS) == set(goal_kinds())
     for kind, (playset, card) in GOAL_CARDS.items():
         m = setup(playset, hands=([card], []))
         spec = m.playset.cards[m.playset.index_of[card]]

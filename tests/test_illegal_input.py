@@ -46,11 +46,11 @@ def snapshot(match: Match) -> dict[str, Any]:
         "legal": match.legal_actions(),
         "player": match.current_player,
         "history": list(match.history),
-        "hands": [list(h) for h in match.hands],
-        "deck": list(match.deck),
-        "artifact": match.artifact,
+        "hands": [list(h) for h in match.zones.hands],
+        "deck": list(match.zones.deck),
+        "artifact": match.zones.artifact,
     }
-    if match.phase == 0 and not match.is_terminal:
+    if match.turn.phase == 0 and not match.is_terminal:
         out["position"] = match.position()
     return out
 

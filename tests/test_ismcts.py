@@ -17,9 +17,9 @@ def test_same_observation_gives_the_same_decision() -> None:
               goals=["MEC4"], deck=["ALC6", "MEC6", "ARC6"], artifact="MEC5")
     b = setup(hands=(["ALC1", "MEC2", "ARC5"], ["MEC6", "MEC5"]), factions=(["MEC1"], ["ALC4"]),
               goals=["MEC4"], deck=["ARC4", "ALC6", "ARC3"], artifact="ARC6")
-    assert a.observation(0) == b.observation(0) and a.hands[1] != b.hands[1]
+    assert a.observation(0) == b.observation(0) and a.zones.hands[1] != b.zones.hands[1]
     for seed in range(3):
-        assert ISMCTSBot(seed, iterations=300).choose(a) == ISMCTSBot(seed, iterations=300).choose(b)
+        assert ISMCTSBot(seed, iterations=300).decide(a.view(0)) == ISMCTSBot(seed, iterations=300).decide(b.view(0))
 
 
 def test_decisions_are_reproducible_with_a_simulation_budget() -> None:
@@ -33,10 +33,10 @@ def test_decisions_are_reproducible_with_a_simulation_budget() -> None:
 def test_budget_counts_simulations() -> None:
     m = Match.new(["protector", "searcher", "merchant"], seed=3, start=0)
     bot = ISMCTSBot(1, iterations=123)
-    bot.choose(m)
+    bot.decide(m.view(m.current_player))
     assert bot.last_iterations == 123
     timed = ISMCTSBot(1, iterations=0, seconds=0.01)
-    timed.choose(m)
+    timed.decide(m.view(m.current_player))
     assert 0 < timed.last_iterations < 10**9
 
 
@@ -46,7 +46,7 @@ def test_single_legal_action_needs_no_search() -> None:
     m.apply("declare")  # opponent's turn to choose a card; then force a one-choice decision
     bot = ISMCTSBot(1, iterations=50)
     legal = m.legal_actions()
-    assert bot.choose(m) in legal
+    assert bot.decide(m.view(m.current_player)) in legal
 
 
 def test_ismcts_beats_random_and_holds_its_own_against_greedy() -> None:

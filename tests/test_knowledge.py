@@ -16,7 +16,7 @@ ENGINES = ["protector", "searcher", "merchant"]
 
 
 def _hidden_places(m: Match, player: int) -> tuple[list[int], list[int], int]:
-    return sorted(m.hands[1 - player]), list(m.deck), m.artifact
+    return sorted(m.zones.hands[1 - player]), list(m.zones.deck), m.zones.artifact
 
 
 def test_recalled_card_is_known_in_the_opponents_hand() -> None:
@@ -71,8 +71,8 @@ def test_sampled_world_agrees_with_the_players_observation(playset: tuple[str, s
     mine.pop("events")
     theirs.pop("events")
     assert mine == theirs
-    assert sorted(world.hands[1 - p] + world.deck + [world.artifact]) == sorted(
-        m.hands[1 - p] + m.deck + [m.artifact])
+    assert sorted(world.zones.hands[1 - p] + world.zones.deck + [world.zones.artifact]) == sorted(
+        m.zones.hands[1 - p] + m.zones.deck + [m.zones.artifact])
     assert world.history == [] and world.events == []
     # the world plays on to the end without error
     world.random_playout(random.Random(world_seed))
@@ -92,7 +92,7 @@ def test_same_observation_gives_the_same_sampled_world() -> None:
 
 def test_sampled_world_redraws_what_is_hidden() -> None:
     m = setup(hands=(["ALC1", "MEC2"], ["ARC3", "ARC4"]))
-    worlds = {tuple(m.sample_world(0, random.Random(s)).hands[1]) for s in range(30)}
+    worlds = {tuple(m.sample_world(0, random.Random(s)).zones.hands[1]) for s in range(30)}
     assert len(worlds) > 5
     assert all(set(w).isdisjoint({0, 7}) for w in worlds)  # never player 0's own cards
 
@@ -104,4 +104,4 @@ def test_sampled_world_keeps_the_card_assemble_revealed() -> None:
     for s in range(10):
         world = m.sample_world(0, random.Random(s))
         world.apply("mine")
-        assert world.playset.card_ids[world.factions[0][-1]] == "ALC3"
+        assert world.playset.card_ids[world.zones.factions[0][-1]] == "ALC3"

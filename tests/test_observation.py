@@ -57,12 +57,12 @@ def test_observations_are_json_with_the_documented_keys(seed):
             assert obs["viewer"] == viewer and obs["num_actions"] == 26
             assert obs["current_player"] == match.current_player
             assert obs["is_terminal"] == match.is_terminal
-            assert obs["hand_sizes"] == [len(match.hands[0]), len(match.hands[1])]
-            assert obs["deck_size"] == len(match.deck)
+            assert obs["hand_sizes"] == [len(match.zones.hands[0]), len(match.zones.hands[1])]
+            assert obs["deck_size"] == len(match.zones.deck)
             assert list(obs["scores"]) == list(match.scores())
             assert [g["goal"] for g in obs["score_breakdown"]] == obs["goals"]
             assert sum(len(f) for f in obs["factions"]) + len(obs["discard"]) + len(obs["goals"]) + sum(
-                obs["hand_sizes"]) + obs["deck_size"] + 1 + (match.phase in (1, 2)) == 18
+                obs["hand_sizes"]) + obs["deck_size"] + 1 + (match.turn.phase in (1, 2)) == 18
 
 
 def test_the_observation_is_a_copy():

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from converge import IllegalActionError, Match
 from converge.engine import all_playsets
 from converge.engine.actions import NUM_ACTIONS
+from converge.engine.events import EventKind
 from tests.helpers import zones_of
 
 PLAYSETS = all_playsets()
@@ -29,15 +30,16 @@ seeds = st.integers(min_value=0, max_value=2**63 - 1)
 # Seeds with 13+ digits: their decimal string cannot turn up in an observation by coincidence.
 big_seeds = st.integers(min_value=10**12, max_value=2**63 - 1)
 
-#: The state attributes of a Match (compared field by field for "same state"); listed here rather
+#: The state of a Match, part by part (compared field by field for "same state"); listed here rather
 #: than read from ``__slots__`` so that the test also runs against the mypyc-compiled engine.
-STATE_FIELDS = (
-    "seed", "start_setting", "hands", "deck", "discard", "goals", "factions", "artifact", "skill", "rank",
-    "guard", "recalled", "temp", "round_no", "round_wins", "round_results", "holder", "lead", "turn_step",
-    "turn_no", "phase", "player", "active", "src", "eff", "eff_code", "eff_args", "step", "remaining",
-    "pending", "picked", "revealed", "events", "history", "winner", "round_first_holder", "known", "chance",
-    "dealt", "deal_holder", "origin",
-)
+STATE_FIELDS = {
+    "": ("seed", "start_setting", "events", "history", "chance", "origin", "log_events"),
+    "zones": ("hands", "deck", "discard", "goals", "factions", "artifact", "skill", "rank", "guard", "recalled",
+              "temp", "known"),
+    "turn": ("round_no", "round_wins", "round_results", "first_holders", "holder", "lead", "turn_step",
+             "turn_no", "phase", "player", "active", "winner", "dealt", "deal_holder"),
+    "effect": ("kind", "card", "args", "step", "remaining", "pending", "picked", "revealed", "decisions"),
+}
 
 #: Event kinds that by the rules (I2) are private to the player they name: dealt or drawn cards, and
 #: what a Search showed and gave. A leak that made one of them public must not widen "known".
@@ -57,7 +59,8 @@ def _copy(value: Any) -> Any:
 
 def state_of(match: Match) -> dict[str, Any]:
     """Every field of the state (copied), and the playset's digest."""
-    out = {name: _copy(getattr(match, name, None)) for name in STATE_FIELDS}
+    out = {f"{part}.{name}": _copy(getattr(getattr(match, part) if part else match, name))
+           for part, names in STATE_FIELDS.items() for name in names}
     out["playset"] = match.playset.digest
     return out
 
@@ -90,14 +93,14 @@ def test_every_card_is_in_exactly_one_zone_after_every_action(playset, seed, dat
         cards = zones_of(match)
         assert sorted(cards) == list(range(18)), f"zones {cards} after {match.history}"
         ps = match.playset
-        in_play = set(match.factions[0]) | set(match.factions[1])
+        in_play = set(match.zones.factions[0]) | set(match.zones.factions[1])
         for c in range(18):
             if c not in in_play:  # C7: out of play a card has its printed characteristics and no guard
-                assert (match.skill[c], match.rank[c]) == (ps.printed_skill[c], ps.printed_rank[c])
-                assert match.guard[c] == -1
+                assert (match.zones.skill[c], match.zones.rank[c]) == (ps.printed_skill[c], ps.printed_rank[c])
+                assert match.zones.guard[c] == -1
         for c in in_play:  # a guard only ever protects a card in its guarder's faction
-            assert match.guard[c] in (-1, 0 if c in match.factions[0] else 1)
-        assert len(match.deck) <= 10
+            assert match.zones.guard[c] in (-1, 0 if c in match.zones.factions[0] else 1)
+        assert len(match.zones.deck) <= 10
     assert match.winner in (0, 1) and max(match.round_wins) == 2 and min(match.round_wins) <= 1
 
 
@@ -108,7 +111,7 @@ def assert_same_match(a: Match, b: Match) -> None:
     assert views(a) == views(b)
     assert a.legal_actions() == b.legal_actions()
     assert a.current_player == b.current_player
-    if a.phase == 0:  # SELECT: a position can be taken
+    if a.turn.phase == 0:  # SELECT: a position can be taken
         assert a.position() == b.position()
     assert state_of(a) == state_of(b)
 
@@ -137,7 +140,7 @@ def test_same_seed_and_same_actions_give_the_same_match(playset, seed, data):
     for action in playout(data, a):
         b.apply(action)
         assert a.legal_actions() == b.legal_actions()
-        assert a.hands == b.hands and a.deck == b.deck and a.factions == b.factions and a.events == b.events
+        assert a.zones.hands == b.zones.hands and a.zones.deck == b.zones.deck and a.zones.factions == b.zones.factions and a.events == b.events
         if len(a.history) % 10 == 0 or a.is_terminal:
             assert_same_match(a, b)
 
@@ -146,7 +149,7 @@ def test_same_seed_and_same_actions_give_the_same_match(playset, seed, data):
 
 
 def current_round_events(match: Match) -> list[tuple[Any, ...]]:
-    starts = [i for i, e in enumerate(match.events) if e[0] == "round_start"]
+    starts = [i for i, e in enumerate(match.events) if e[0] == EventKind.ROUND_START]
     return list(match.events[starts[-1]:]) if starts else list(match.events)
 
 
@@ -158,21 +161,19 @@ def known_cards(match: Match, viewer: int) -> set[int]:
     events showed (dealt, drawn, seen by Search). A card chosen but not yet played (MODE phase) is
     known only to its player.
     """
-    known = set(match.discard) | set(match.goals) | set(match.factions[0]) | set(match.factions[1])
+    known = set(match.zones.discard) | set(match.zones.goals) | set(match.zones.factions[0]) | set(match.zones.factions[1])
     if viewer >= 0:
-        known |= set(match.hands[viewer])
-    for kind, visibility, player, card, a, _b in current_round_events(match):
-        if kind in PRIVATE_EVENT_KINDS:
+        known |= set(match.zones.hands[viewer])
+    for kind, visibility, player, card, _a, _b in current_round_events(match):
+        if EventKind(kind).label in PRIVATE_EVENT_KINDS:
             if player != viewer:
                 continue
         elif visibility >= 0 and visibility != viewer:
             continue
         if card >= 0:
             known.add(card)
-        if kind in ("trade", "swap"):
-            known.add(a)
-    if match.active >= 0 and (match.phase != 1 or match.player == viewer):
-        known.add(match.active)
+    if match.turn.active >= 0 and (match.turn.phase != 1 or match.turn.player == viewer):
+        known.add(match.turn.active)
     return known
 
 
@@ -185,14 +186,14 @@ def relabelled(match: Match, viewer: int, permutation: dict[int, int]) -> Match:
     q = match.clone()
     for p in (0, 1):
         if p != viewer:
-            q.hands[p] = [f(c) for c in q.hands[p]]
-    q.deck = [f(c) for c in q.deck]
-    q.artifact = f(q.artifact)
-    q.revealed = [f(c) for c in q.revealed]
-    if q.active >= 0:
-        q.active = f(q.active)
-    if q.pending >= 0:
-        q.pending = f(q.pending)
+            q.zones.hands[p] = [f(c) for c in q.zones.hands[p]]
+    q.zones.deck = [f(c) for c in q.zones.deck]
+    q.zones.artifact = f(q.zones.artifact)
+    q.effect.revealed = [f(c) for c in q.effect.revealed]
+    if q.turn.active >= 0:
+        q.turn.active = f(q.turn.active)
+    if q.effect.pending >= 0:
+        q.effect.pending = f(q.effect.pending)
     return q
 
 
@@ -210,7 +211,7 @@ def assert_no_hidden_card(match: Match, viewer: int, rng: random.Random) -> None
     assert '"seed":' not in text and str(match.seed) not in text
     known = known_cards(match, viewer)
     hidden = [c for c in range(18) if c not in known]
-    assert match.artifact in hidden
+    assert match.zones.artifact in hidden
     now = json.dumps(this_round_view(obs))
     leak = re.search(r"\b(" + "|".join(re.escape(ids[c]) for c in hidden) + r")\b", now)
     assert leak is None, f"viewer {viewer} sees hidden card {leak and leak.group()} after {match.history}"
@@ -236,12 +237,12 @@ def test_the_hidden_card_check_catches_a_leak():
     """The relabelling check is not vacuous: an observation that showed the opponent's hand fails it."""
     match = Match.new(["alchemist", "mechanist", "archivist"], seed=10**13)
     hidden = [c for c in range(18) if c not in known_cards(match, 0)]
-    assert set(match.hands[1]) <= set(hidden) and match.artifact in hidden and set(match.deck) <= set(hidden)
+    assert set(match.zones.hands[1]) <= set(hidden) and match.zones.artifact in hidden and set(match.zones.deck) <= set(hidden)
     # Exchanging a card of player 1's hand with a deck card: invisible to player 0 and to a spectator,
     # but player 1 sees their own hand change, so the comparison does detect what a viewer can see.
-    a, b = match.hands[1][0], match.deck[0]
+    a, b = match.zones.hands[1][0], match.zones.deck[0]
     other = relabelled(match, 0, {a: b, b: a})
-    assert other.hands[1] != match.hands[1]
+    assert other.zones.hands[1] != match.zones.hands[1]
     assert other.observation(0) == match.observation(0)
     assert other.public_observation() == match.public_observation()
     assert other.observation(1) != match.observation(1)
@@ -294,7 +295,7 @@ def test_a_round_ends_within_a_bounded_number_of_actions(playset, seed, data):
     round_no, actions, plays, longest = match.round_no, 0, 0, 0
     for _ in playout(data, match):
         actions += 1
-        if match.phase == 1:  # MODE: a card was just chosen; that is one play
+        if match.turn.phase == 1:  # MODE: a card was just chosen; that is one play
             plays += 1
         assert actions <= MAX_ACTIONS_PER_ROUND, f"round {round_no} still going after {actions} actions"
         assert plays <= MAX_PLAYS_PER_ROUND
@@ -326,13 +327,13 @@ def test_clone_is_equal_and_independent(playset, seed, data):
         pass
     # ... and so does scribbling on every list the clone holds.
     for p in (0, 1):
-        twin.hands[p].append(99)
-        twin.factions[p].append(99)
-    for name in ("deck", "discard", "goals", "skill", "rank", "guard", "recalled", "round_wins",
-                 "round_results", "history", "events", "picked", "revealed", "temp", "round_first_holder",
-                 "known", "dealt"):
-        if isinstance(getattr(twin, name, None), list):
-            getattr(twin, name).append(99)
+        twin.zones.hands[p].append(99)
+        twin.zones.factions[p].append(99)
+    for part, names in STATE_FIELDS.items():
+        for name in names:
+            value = getattr(getattr(twin, part) if part else twin, name)
+            if isinstance(value, list):
+                value.append(99)
     assert state_of(match) == before
     assert views(match) == before_views
     # The original can still play on, unaffected, and so can a fresh clone of it.

@@ -24,7 +24,7 @@ ENGINES = ["protector", "searcher", "merchant"]
 
 def score_events(match: Match) -> list[list[int]]:
     """The end-of-turn scores announced so far, as every player sees them."""
-    return [e["args"] for e in match.public_observation()["events"] if e["kind"] == "score"]
+    return [[e["score0"], e["score1"]] for e in match.public_observation()["events"] if e["kind"] == "score"]
 
 
 def events(match: Match, viewer: int, kind: str) -> list[dict[str, Any]]:
@@ -107,20 +107,20 @@ def test_M2_round_one_holder_is_a_setting_or_drawn_from_the_seed() -> None:
 
 
 def _check_deal(m: Match) -> None:
-    assert len(m.hands[0]) == 3 and len(m.hands[1]) == 3
-    assert len(m.discard) == 1
-    assert len(m.deck) == 10
-    assert m.goals == [] and m.factions == [[], []]
-    everything = [*m.hands[0], *m.hands[1], m.artifact, *m.discard, *m.deck]
+    assert len(m.zones.hands[0]) == 3 and len(m.zones.hands[1]) == 3
+    assert len(m.zones.discard) == 1
+    assert len(m.zones.deck) == 10
+    assert m.zones.goals == [] and m.zones.factions == [[], []]
+    everything = [*m.zones.hands[0], *m.zones.hands[1], m.zones.artifact, *m.zones.discard, *m.zones.deck]
     assert sorted(everything) == list(range(18))
     for viewer in (0, 1, -1):
         obs = m.observation(viewer)
         assert obs["deck_size"] == 10 and obs["hand_sizes"] == [3, 3]
-        assert obs["discard"] == ids(m, m.discard)  # the first discard is face up
+        assert obs["discard"] == ids(m, m.zones.discard)  # the first discard is face up
         # The artifact is face down (the events of earlier rounds may name the same card).
         start = max(i for i, e in enumerate(obs["events"]) if e["kind"] == "round_start")
         obs["events"] = obs["events"][start:]
-        assert m.playset.card_ids[m.artifact] not in json.dumps(obs)
+        assert m.playset.card_ids[m.zones.artifact] not in json.dumps(obs)
 
 
 def test_M3_setup_deals_3_3_1_1_10() -> None:
@@ -167,10 +167,10 @@ def test_T3_a_card_is_discarded_declared_or_added_to_either_faction(mode: str) -
     assert m.legal_actions() == [DISCARD, DECLARE, MINE, THEIRS]
     play(m, mode)
     card = m.playset.index_of["ALC6"]
-    where = {"discard": m.discard, "declare": m.goals, "mine": m.factions[0], "theirs": m.factions[1]}
+    where = {"discard": m.zones.discard, "declare": m.zones.goals, "mine": m.zones.factions[0], "theirs": m.zones.factions[1]}
     for zone, cards in where.items():
         assert (card in cards) == (zone == mode)
-    assert card not in m.hands[0]
+    assert card not in m.zones.hands[0]
     assert m.current_player == 1
 
 
@@ -178,14 +178,14 @@ def test_T4_a_card_may_be_discarded_when_its_effect_can_do_nothing() -> None:
     # ALC6 converts a card in a faction; both factions are empty.
     m = setup(hands=(["ALC6"], ["ARC1"]), holder=0, discard=["MEC2"])
     play(m, "ALC6", "discard")
-    assert ids(m, m.discard) == ["MEC2", "ALC6"]
+    assert ids(m, m.zones.discard) == ["MEC2", "ALC6"]
     assert m.current_player == 1
     # ARC1 may take "up to 1" card back; the optional part may be declined.
     play(m, "ARC1", "discard")
     assert DONE in m.legal_actions()
     play(m, "done")
-    assert ids(m, m.discard) == ["MEC2", "ALC6", "ARC1"]
-    assert len(m.hands[1]) == 1 and m.hands[1][0] not in m.discard  # only the card drawn at the end
+    assert ids(m, m.zones.discard) == ["MEC2", "ALC6", "ARC1"]
+    assert len(m.zones.hands[1]) == 1 and m.zones.hands[1][0] not in m.zones.discard  # only the card drawn at the end
 
 
 def test_T5_scoring_is_computed_afresh_each_goal_to_each_player_fulfilling_it() -> None:
@@ -232,11 +232,11 @@ def test_T6_lead_wins_with_more_other_takes_artifact_with_more_tie_stays(
 
 def test_T7_each_player_draws_one_card_lead_first() -> None:
     m = setup(hands=(["ARC1"], ["ARC2"]), holder=1, deck=["MEC1", "MEC2"])  # deck: top first
-    deck_before = len(m.deck)
+    deck_before = len(m.zones.deck)
     play_turn(m, "ARC2", "ARC1")
-    assert ids(m, m.hands[1]) == ["MEC1"]  # the lead drew the top card
-    assert ids(m, m.hands[0]) == ["MEC2"]
-    assert len(m.deck) == deck_before - 2
+    assert ids(m, m.zones.hands[1]) == ["MEC1"]  # the lead drew the top card
+    assert ids(m, m.zones.hands[0]) == ["MEC2"]
+    assert len(m.zones.deck) == deck_before - 2
     assert [e["player"] for e in events(m, 0, "draw")] == [1, 0]
 
 
@@ -245,8 +245,8 @@ def test_T7_only_while_the_deck_has_cards_and_play_goes_on_after() -> None:
     m = setup(hands=(["ARC1"], ["ARC2", "MEC2"]), holder=1, deck=["MEC1"], artifact="ALC1",
               discard=others(None, *named))
     play_turn(m, "ARC2", "ARC1")
-    assert ids(m, m.hands[1]) == ["MEC2", "MEC1"] and m.hands[0] == []  # one card: the lead's
-    assert m.deck == []
+    assert ids(m, m.zones.hands[1]) == ["MEC2", "MEC1"] and m.zones.hands[0] == []  # one card: the lead's
+    assert m.zones.deck == []
     assert m.round_no == 1 and m.turn_no == 2 and m.current_player == 1  # play goes on
     play(m, "MEC1", "mine")  # player 0 passes (T2)
     assert m.round_no == 1 and m.turn_no == 3 and m.current_player == 1
@@ -261,7 +261,7 @@ def test_T8_both_hands_empty_after_the_draw_step_artifact_holder_wins(
     named = ["ARC1", "ARC2", "MEC4", "ALC1", *factions[0]]
     m = setup(hands=(["ARC1"], ["ARC2"]), factions=factions, goals=["MEC4"], holder=1, artifact="ALC1",
               discard=others(None, *named))
-    assert m.deck == []
+    assert m.zones.deck == []
     play_turn(m, "ARC2", "ARC1")
     assert m.round_wins[winner] == 1 and sum(m.round_wins) == 1
     assert m.observation(0)["round_results"] == [{"winner": winner, "reason": "hands_empty"}]
@@ -324,17 +324,17 @@ def test_I1_public_information_is_the_same_for_every_viewer() -> None:
     assert [[c["id"] for c in f] for f in obs["factions"]] == [["MEC5"], ["ALC6", "ALC2"]]
     alc6 = obs["factions"][1][0]
     assert (alc6["skillset"], alc6["rank"], alc6["converted"]) == ("Mechanist", 6, True)
-    assert obs["deck_size"] == len(m.deck) and obs["hand_sizes"] == [1, 2]
+    assert obs["deck_size"] == len(m.zones.deck) and obs["hand_sizes"] == [1, 2]
     assert obs["artifact_holder"] == 0 and obs["round_wins"] == [0, 1] and obs["recalled"] == ["ARC6"]
     assert obs["scores"] == [0, 1]  # the converted ALC6 is the highest Mechanist
     # Every public move: player 1 sees which card player 0 played, and how.
-    plays = [(e["player"], e["card"], e["args"]) for e in obs["events"] if e["kind"] == "play"]
-    assert plays == [(0, "ALC2", [THEIRS, 1])]
+    plays = [(e["player"], e["card"], e["mode"], e["faction"]) for e in obs["events"] if e["kind"] == "play"]
+    assert plays == [(0, "ALC2", "theirs", 1)]
 
 
 def _hidden(m: Match, viewer: int) -> list[str]:
     """Card ids that ``viewer`` must not see: the other hand, the deck and the artifact."""
-    secret = [*m.deck, m.artifact] + (m.hands[1 - viewer] if viewer in (0, 1) else [*m.hands[0], *m.hands[1]])
+    secret = [*m.zones.deck, m.zones.artifact] + (m.zones.hands[1 - viewer] if viewer in (0, 1) else [*m.zones.hands[0], *m.zones.hands[1]])
     return ids(m, secret)
 
 
@@ -345,7 +345,7 @@ def test_I2_hands_deck_order_artifact_and_seed_are_private() -> None:
         obs = m.observation(viewer)
         text = json.dumps(obs)
         if viewer >= 0:
-            assert obs["hand"] == ids(m, sorted(m.hands[viewer]))
+            assert obs["hand"] == ids(m, sorted(m.zones.hands[viewer]))
         else:
             assert obs["hand"] is None
         for card in _hidden(m, viewer):
@@ -354,7 +354,7 @@ def test_I2_hands_deck_order_artifact_and_seed_are_private() -> None:
         assert "deck" not in obs  # only its size
     # What a player drew is theirs alone.
     drew = events(m, 0, "drew")
-    assert [e["card"] for e in drew] == ids(m, [m.hands[0][-1]])
+    assert [e["card"] for e in drew] == ids(m, [m.zones.hands[0][-1]])
     assert events(m, 1, "drew") and all(e["card"] != drew[0]["card"] for e in events(m, 1, "drew"))
 
 
@@ -426,7 +426,7 @@ def test_P12_the_chosen_card_stays_private_until_its_mode_is_chosen() -> None:
 
 
 def _deal(m: Match) -> tuple[Any, ...]:
-    return (m.hands[0][:], m.hands[1][:], m.artifact, m.discard[:], m.deck[:])
+    return (m.zones.hands[0][:], m.zones.hands[1][:], m.zones.artifact, m.zones.discard[:], m.zones.deck[:])
 
 
 def test_P13_each_round_is_dealt_from_the_match_seed() -> None:
@@ -465,7 +465,7 @@ def test_P15_the_lead_of_the_ended_turn_draws_first() -> None:
               artifact="ALC1", discard=others(None, *named))
     play_turn(m, "ARC2", "ARC1")
     assert m.holder == 0
-    assert ids(m, m.hands[1]) == ["MEC1"] and m.hands[0] == []
+    assert ids(m, m.zones.hands[1]) == ["MEC1"] and m.zones.hands[0] == []
     assert [e["player"] for e in events(m, 0, "draw")] == [1]
 
 

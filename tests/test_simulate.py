@@ -15,6 +15,7 @@ import pytest
 from converge import Match
 from converge.bots import make_bot
 from converge.engine import goals
+from converge.engine.events import EventKind
 from converge.engine.actions import DISCARD
 from converge.engine.playset import SETS, Playset, all_playsets
 from converge.simulation import replay, tables
@@ -85,7 +86,7 @@ def test_a_spec_puts_playsets_in_catalogue_order_and_checks_its_input() -> None:
 def test_the_replay_constants_are_the_engines() -> None:
     from converge.engine import actions
 
-    assert (replay.DISCARD, replay.DECLARE) == (actions.DISCARD, actions.DECLARE)
+    assert replay.DISCARD == actions.DISCARD
     assert replay.NUM_CARDS == 18
 
 
@@ -145,12 +146,12 @@ def test_goal_values_agree_with_the_engines_score_breakdown() -> None:
                 c = ps.index_of[entry["id"]]
                 factions[p].append(c)
                 skill[c], rank[c] = skill_index[entry["skillset"]], entry["rank"]
-        st = [goals.faction_stats(f, skill, rank) for f in factions]
+        st = [goals.FactionStats(f, skill, rank) for f in factions]
         for item in m.score_breakdown(-1):
             g = ps.index_of[item["goal"]]
-            code, arg = ps.goal_code[g], ps.goal_arg[g]
-            v = [goals.goal_value(code, arg, st[p], len(factions[p])) for p in (0, 1)]
-            winners = ([0] if v[0] > v[1] else [1] if v[1] > v[0] else []) if code <= 8 else \
+            kind, arg = ps.goal_kind[g], ps.goal_arg[g]
+            v = [kind.value(arg, st[p]) for p in (0, 1)]
+            winners = ([0] if v[0] > v[1] else [1] if v[1] > v[0] else []) if kind.single_winner else \
                 [p for p in (0, 1) if v[p]]
             assert winners == item["winners"], (item, v)
             kinds.add(ps.cards[g].goal.kind)
@@ -173,8 +174,8 @@ def test_the_reader_agrees_with_the_public_record_of_each_match(bots: tuple[str,
         tally = PlaysetTally()
         rounds = MatchReader(ps).read(match, tally, bot1_seat=0)
         assert [(r.winner, r.reason) for r in rounds] == match.round_results
-        assert [r.start_holder for r in rounds] == match.round_first_holder
-        assert tally.holder_wins == sum(w == h for (w, _), h in zip(match.round_results, match.round_first_holder,
+        assert [r.start_holder for r in rounds] == match.round_first_holders
+        assert tally.holder_wins == sum(w == h for (w, _), h in zip(match.round_results, match.round_first_holders,
                                                                        strict=True))
         assert tally.rounds == len(match.round_results) and tally.matches == 1
         assert tally.bot1_match_wins == (match.winner == 0)
@@ -183,7 +184,7 @@ def test_the_reader_agrees_with_the_public_record_of_each_match(bots: tuple[str,
         plays = _public_plays(match)
         assert sum(r.plays for r in rounds) == len(plays) == sum(tally.card_plays)
         assert sum(tally.card_wins) <= sum(tally.card_plays)
-        scores = [e["args"] for e in events if e["kind"] == "score"]
+        scores = [[e["score0"], e["score1"]] for e in events if e["kind"] == "score"]
         assert [list(r.scores) for r in rounds] == [scores[sum(x.turns for x in rounds[:i + 1]) - 1]
                                                     for i in range(len(rounds))]
 
@@ -196,7 +197,7 @@ def test_play_modes_are_counted_per_card() -> None:
     MatchReader(ps).read(match, tally)
     expected = [0] * 72
     for kind, vis, _player, card, a, _b in match.events:
-        if kind == "play" and vis == -1:
+        if kind == EventKind.PLAY and vis == -1:
             expected[card * 4 + a - DISCARD] += 1
     assert tally.card_plays == expected and sum(expected) > 10
 
@@ -205,7 +206,7 @@ def test_a_log_that_does_not_add_up_is_refused() -> None:
     ps = Playset.from_names(CATALYSTS)
     match = play_match(ps, 3, (make_bot("greedy", 1), make_bot("greedy", 2)), log_events=True)
     events = list(match.events)
-    i = next(i for i, e in enumerate(events) if e[0] == "score" and (e[4] or e[5]))
+    i = next(i for i, e in enumerate(events) if e[0] == EventKind.SCORE and (e[4] or e[5]))
     kind, vis, p, c, a, b = events[i]
     events[i] = (kind, vis, p, c, a + 1, b)
     with pytest.raises(ScoringMismatch, match="the engine scored"):

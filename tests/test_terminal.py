@@ -51,7 +51,7 @@ def test_whole_match_through_piped_input(tmp_path: Path) -> None:
     record = json.loads(save.read_text(encoding="utf-8"))
     replayed = Match.replay(record)
     assert replayed.is_terminal
-    assert ("You win" in done.stdout) == (replayed.winner == 0)
+    assert ("You win the match" in done.stdout) == (replayed.winner == 0)
 
 
 def test_record_saved_under_the_user_data_directory_by_default(tmp_path: Path) -> None:
@@ -145,7 +145,7 @@ def test_invalid_input_at_every_kind_of_prompt(tmp_path: Path, bad: str) -> None
     assert game.play() == 0
     text = out.getvalue()
     assert "Traceback" not in text
-    assert game.match.skill[game.match.playset.index_of["MEC5"]] == 2  # converted to Archivist after all
+    assert game.match.zones.skill[game.match.playset.index_of["MEC5"]] == 2  # converted to Archivist after all
     assert len(script.prompts) == len(answers)  # every bad answer was asked again
     assert (tmp_path / "rec.json").exists()  # quit saved the record
 
@@ -155,7 +155,7 @@ def test_mode_and_faction_prompts_reject_bad_input_then_accept(tmp_path: Path) -
     game, out, _ = _game(m, ["MEC3", "5", "discard", "7", "theirs", "quit"], tmp_path)
     game.play()
     assert "There is no choice 5" in out.getvalue() and "There is no choice 7" in out.getvalue()
-    assert len(game.match.factions[1]) == 1  # Assemble put the revealed card in the opponent's faction
+    assert len(game.match.zones.factions[1]) == 1  # Assemble put the revealed card in the opponent's faction
 
 
 def test_help_rules_undo_and_quit(tmp_path: Path) -> None:
@@ -195,17 +195,17 @@ def test_hotseat_never_shows_one_player_the_others_hand(tmp_path: Path) -> None:
         viewer = match.current_player if not match.is_terminal else -1
         if viewer >= 0:
             seen_by[viewer].append(text)
-            secret = set(match.hands[1 - viewer]) - {match.playset.index_of[c] for c in
+            secret = set(match.zones.hands[1 - viewer]) - {match.playset.index_of[c] for c in
                                                      match.observation(viewer)["known_opponent_hand"]}
             # what this viewer was shown since the device was passed, in this round (earlier rounds'
             # narration may name cards that this round's deal put in the other hand)
-            shown = text.split("Pass the device")[-1].split("— round")[-1]
+            shown = text.split("Pass the device")[-1].split("— Round")[-1]
             for c in secret:
                 assert match.playset.card_ids[c] not in shown, \
                     f"player {viewer} was shown {match.playset.card_ids[c]} from the other hand"
             if " your hand ─" in shown:  # the hand section of the screen
                 hand_block = shown.split(" your hand ─")[-1].split("Choose")[0]
-                for c in match.hands[viewer]:
+                for c in match.zones.hands[viewer]:
                     assert match.playset.card_ids[c] in hand_block
         return "" if "press Enter" in prompt else "1"
 

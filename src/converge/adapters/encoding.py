@@ -19,15 +19,18 @@ The tensors are relative to the viewer: "me" is the viewer, "them" is the other 
     deck and discard sizes.
 ``decision`` (:data:`DECISION_FEATURES`)
     what is being decided (choose a card, a mode, a target, a skillset, a faction, a second card) and
-    the discard effect being resolved.
+    the kind of the discard effect being resolved (one of :data:`EFFECT_SLOTS` slots, by the kind's place
+    in the registry; kinds beyond the last slot share it).
 ``legal`` (26)
     the legal action mask when the decision is the viewer's (all zero otherwise).
 
 *Information-state tensor* (:data:`INFO_STATE_SIZE` floats): the observation tensor, then ``history``,
 the :data:`HISTORY_EVENTS` most recent events of the viewer's event log (oldest first, zero padded),
-each as :data:`EVENT_FEATURES` floats: kind, who (me / them / nobody), card, second card, mode, owner,
-skillset and two small numbers. The information-state *string* holds the whole log; the tensor keeps a
-fixed window of it.
+each as :data:`EVENT_FEATURES` floats: kind, who (me / them / nobody), card, and the event's two fields
+encoded by their type in the engine's event schema (:data:`converge.engine.events.SCHEMA`): zones (the
+zone a card left and the zone it entered, relative to the viewer), a mode, a player (me / them), a
+skillset, or a number. The information-state *string* holds the whole log; the tensor keeps a fixed
+window of it.
 """
 
 from __future__ import annotations
@@ -38,20 +41,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from converge.cards.registry import EFFECTS_BY_CODE
-from converge.engine.actions import DECLARE, DISCARD, MINE, NUM_ACTIONS, THEIRS
+from converge.engine.actions import NUM_ACTIONS
+from converge.engine.effects import effect_kinds
+from converge.engine.events import MODES, NUM_EVENT_KINDS, SCHEMA, EventKind, from_dict
 from converge.engine.playset import NUM_CARDS, Playset
+from converge.engine.zones import FACTION, NUM_ZONES, is_faction, is_hand
 
 FloatArray = npt.NDArray[np.float32]
 
-#: Event kinds of the engine's log, in a fixed order (anything else is encoded as "other").
-EVENT_KINDS: tuple[str, ...] = (
-    "round_start", "start_discard", "dealt", "play", "pass", "convert", "revert", "assemble", "expand",
-    "heal", "reveal", "recall", "guard", "search", "saw", "took", "trade", "swap", "study", "discarded",
-    "score", "artifact", "draw", "drew", "round_end", "match_end",
-)
-EFFECT_NAMES: tuple[str, ...] = tuple(k.name for k in EFFECTS_BY_CODE)
 DECISION_KINDS: tuple[str, ...] = ("select", "mode", "target", "skillset", "faction", "second", "other")
+#: Slots for the kind of the effect being resolved (the nine built-ins and room for new kinds).
+EFFECT_SLOTS = 16
 
 # Card features (columns of the ``cards`` part)
 (C_MY_HAND, C_MY_FACTION, C_THEIR_FACTION, C_GOAL, C_DISCARD, C_HIDDEN, C_ACTIVE, C_PENDING, C_REVEALED,
@@ -60,18 +60,14 @@ DECISION_KINDS: tuple[str, ...] = ("select", "mode", "target", "skillset", "fact
  C_GOAL_THEIRS) = range(24)
 CARD_FEATURES = 24
 MATCH_FEATURES = 26
-DECISION_FEATURES = len(DECISION_KINDS) + len(EFFECT_NAMES)
+DECISION_FEATURES = len(DECISION_KINDS) + EFFECT_SLOTS
 OBSERVATION_SIZE = NUM_CARDS * CARD_FEATURES + MATCH_FEATURES + DECISION_FEATURES + NUM_ACTIONS
 
 HISTORY_EVENTS = 32
-# valid, kind (+ other), who (me, them, nobody), card, second card, mode (4), owner (me, them), skillset (3),
+# valid, kind, who (me, them, nobody), card, from zone, to zone, mode (4), player (me, them), skillset (3),
 # 2 numbers
-EVENT_FEATURES = 1 + (len(EVENT_KINDS) + 1) + 3 + NUM_CARDS + NUM_CARDS + 4 + 2 + 3 + 2
+EVENT_FEATURES = 1 + NUM_EVENT_KINDS + 3 + NUM_CARDS + NUM_ZONES + NUM_ZONES + len(MODES) + 2 + 3 + 2
 INFO_STATE_SIZE = OBSERVATION_SIZE + HISTORY_EVENTS * EVENT_FEATURES
-
-_KIND_INDEX = {k: i for i, k in enumerate(EVENT_KINDS)}
-_EFFECT_INDEX = {k: i for i, k in enumerate(EFFECT_NAMES)}
-_MODES = (DISCARD, DECLARE, MINE, THEIRS)
 
 
 def _clip(x: float) -> float:
@@ -92,7 +88,7 @@ class Encoder:
     >>> enc = Encoder.for_playset(["alchemist", "mechanist", "archivist"])
     >>> from converge import Match
     >>> enc.observation_tensor(Match.new(["alchemist", "mechanist", "archivist"], seed=1).observation(0)).shape
-    (500,)
+    (507,)
     """
 
     def __init__(self, card_ids: Sequence[str], skillsets: Sequence[str]) -> None:
@@ -233,9 +229,9 @@ class Encoder:
         if not decision:
             return
         out[DECISION_KINDS.index(decision_kind(decision))] = 1.0
-        effect = _EFFECT_INDEX.get(str(decision.get("effect", "")), -1)
-        if effect >= 0:
-            out[len(DECISION_KINDS) + effect] = 1.0
+        kind = effect_kinds().get(str(decision.get("effect", "")))
+        if kind is not None:
+            out[len(DECISION_KINDS) + min(kind.index, EFFECT_SLOTS - 1)] = 1.0
         if decision.get("player") == me:
             for item in decision.get("legal_actions") or []:
                 a = item.get("id")
@@ -243,54 +239,35 @@ class Encoder:
                     legal[a] = 1.0
 
     def _event(self, event: Mapping[str, Any], me: int, out: FloatArray) -> None:
-        kind = str(event.get("kind", ""))
-        player = event.get("player")
-        args = [*list(event.get("args") or [0, 0]), 0, 0]
-        a, b = int(args[0]), int(args[1])
-        i = 0
-        out[i] = 1.0
-        i += 1
-        out[i + _KIND_INDEX.get(kind, len(EVENT_KINDS))] = 1.0
-        i += len(EVENT_KINDS) + 1
+        kind, _vis, player, card, a, b = from_dict(event, self.index_of, self.skillsets)
+        spec = SCHEMA[EventKind(kind)]
+        out[0] = 1.0
+        i = 1
+        out[i + kind] = 1.0
+        i += NUM_EVENT_KINDS
         out[i + (0 if player == me else 1 if player in (0, 1) else 2)] = 1.0
         i += 3
-        c = self._card(event.get("card"))
-        if c >= 0:
-            out[i + c] = 1.0
+        if card >= 0:
+            out[i + card] = 1.0
         i += NUM_CARDS
-        if kind in ("trade", "swap") and 0 <= a < NUM_CARDS:  # the second card of the exchange
-            out[i + a] = 1.0
-        i += NUM_CARDS
-        if kind == "play" and a in _MODES:
-            out[i + _MODES.index(a)] = 1.0
-        i += 4
-        if kind in ("play", "trade"):  # play: (mode, owner); trade: (second card, faction)
-            owner = b
-        elif kind in ("assemble", "expand", "heal"):  # (owner, -)
-            owner = a
-        elif kind == "recall":  # (from a faction?, which faction)
-            owner = b if a else -1
-        else:
-            owner = -1
-        if owner == me:
-            out[i] = 1.0
-        elif owner == 1 - me:
-            out[i + 1] = 1.0
-        i += 2
-        if kind in ("convert", "revert") and 0 <= a < 3:
-            out[i + a] = 1.0
-        i += 3
-        if kind == "score":
-            x, y = (a, b) if me == 0 else (b, a)
-            out[i], out[i + 1] = _clip(x / 10.0), _clip(y / 10.0)
-        elif kind in ("convert", "revert"):
-            out[i] = _clip(b / 6.0)
-        elif kind in ("search", "saw"):
-            out[i] = _clip(a / 5.0)
-        elif kind == "round_start":
-            out[i] = _clip(a / 3.0)
-        elif kind == "round_end":
-            out[i], out[i + 1] = _clip(float(a)), _clip(b / 3.0)
+        zones = i
+        mode = zones + 2 * NUM_ZONES
+        owner = mode + len(MODES)
+        skill = owner + 2
+        numbers = skill + 3
+        for slot, (field, value) in enumerate(((spec.a, a), (spec.b, b))):
+            if field is None or value < 0:
+                continue
+            if field.type == "zone":
+                out[zones + slot * NUM_ZONES + _relative_zone(value, me)] = 1.0
+            elif field.type == "mode":
+                out[mode + MODES.index(value)] = 1.0
+            elif field.type == "player":
+                out[owner + (0 if value == me else 1)] = 1.0
+            elif field.type == "skillset":
+                out[skill + value] = 1.0
+            else:
+                out[numbers + slot] = _clip(value / 10.0)
 
     # ------------------------------------------------------------------ tensors
 
@@ -389,13 +366,21 @@ def observation_string(obs: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _relative_zone(zone: int, me: int) -> int:
+    """A zone as the viewer sees it: my hand, their hand, my faction, their faction, then the rest."""
+    if is_hand(zone):
+        return 0 if zone == me else 1
+    if is_faction(zone):
+        return 2 if zone - FACTION == me else 3
+    return zone
+
+
 def event_token(event: Mapping[str, Any]) -> str:
-    """One event of the log, compactly: ``kind/player/card/a/b``."""
+    """One event of the log, compactly: ``kind/player/card`` and its fields' values."""
     player = event.get("player")
     card = event.get("card")
-    args = list(event.get("args") or [])
-    return "/".join([str(event.get("kind")), "-" if player is None else str(player), card or "-",
-                     *(str(a) for a in args)])
+    fields = [str(v).replace(" ", "") for k, v in event.items() if k not in ("kind", "player", "card", "text")]
+    return "/".join([str(event.get("kind")), "-" if player is None else str(player), card or "-", *fields])
 
 
 def info_state_string(obs: Mapping[str, Any]) -> str:

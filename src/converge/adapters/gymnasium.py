@@ -4,7 +4,7 @@
 >>> env = ConvergeEnv(opponent="random")
 >>> obs, info = env.reset(seed=0)
 >>> sorted(obs), obs["observation"].shape, info["player"] in (0, 1)
-(['action_mask', 'observation'], (500,), True)
+(['action_mask', 'observation'], (507,), True)
 
 Observations are dicts: ``observation``, the tensor of :mod:`converge.adapters.encoding` built from
 ``Match.observation(agent's seat)`` (``observation_type="info_state"`` adds a window of the event log),
@@ -14,7 +14,7 @@ After each of the agent's decisions the opponent plays until the decision is the
 often decides several times in a row). The reward is +1 for winning the match and -1 for losing it.
 
 ``opponent`` is a bot name of :mod:`converge.bots` (``"random"``, ``"greedy"``), a bot object (with
-``choose(match)``), or any callable ``policy(observation_dict, legal_actions) -> action`` that sees only
+``decide(view)``), or any callable ``policy(observation_dict, legal_actions) -> action`` that sees only
 the opponent's observation. ``player`` is the agent's seat: 0, 1 or ``"random"`` (drawn at each reset).
 
 An illegal action ends the episode with reward -1 and ``info["illegal_action"] = True`` (the default,
@@ -54,14 +54,14 @@ class _Opponent:
         if isinstance(spec, str):
             self.name = spec
             self._make_bot(0)
-        elif hasattr(spec, "choose"):
+        elif hasattr(spec, "decide"):
             self.name = str(getattr(spec, "name", type(spec).__name__))
             self.bot = spec
         elif callable(spec):
             self.name = getattr(spec, "__name__", "policy")
             self.policy = spec
         else:
-            raise ValueError("opponent must be a bot name, a bot (with choose(match)) or a callable "
+            raise ValueError("opponent must be a bot name, a bot (with decide(view)) or a callable "
                              f"policy(observation, legal_actions), got {spec!r}")
 
     def _make_bot(self, seed: int) -> None:
@@ -82,7 +82,7 @@ class _Opponent:
 
     def act(self, match: Match, seat: int) -> int:
         if self.bot is not None:
-            return int(self.bot.choose(match))
+            return int(self.bot.decide(match.view(seat)))
         legal = match.legal_actions()
         if self.policy is not None:
             return int(self.policy(match.observation(seat), legal))

@@ -7,9 +7,10 @@ Importing this module registers the game::
 
     game = pyspiel.load_game("python_converge(playset=alchemist/mechanist/archivist,start=random)")
 
-Parameters: ``playset``, three skillset names joined by ``/`` (default the Catalysts of Change), and
+Parameters: ``playset``, three skillset names joined by ``/`` (default the Catalysts of Change);
 ``start``, who holds the artifact in round 1 (M2): ``random`` (a chance node), ``player0`` or ``player1``
-(the player who most recently lost a game).
+(the player who most recently lost a game); and ``decks``, folders of user deck files (joined by
+``os.pathsep``) whose skillsets the playset may name.
 
 Every random event is an explicit chance node (the engine's chance mode): the round-1 artifact holder
 when ``start`` is random, then each card of every round's deal order. Actions are the engine's 26
@@ -26,8 +27,9 @@ player cannot tell from the real one (see :mod:`converge.adapters.resample`), so
 
 from __future__ import annotations
 
+import os
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -47,8 +49,8 @@ from converge.adapters.encoding import (
 )
 from converge.adapters.resample import resample_history
 from converge.engine.actions import NUM_ACTIONS
-from converge.engine.errors import PlaysetError
-from converge.engine.playset import NUM_CARDS, STUDY, Playset
+from converge.engine.errors import PlaysetError, quote
+from converge.engine.playset import NUM_CARDS, Playset
 from converge.engine.state import Match
 
 SHORT_NAME = "python_converge"
@@ -75,26 +77,32 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"playset": DEFAULT_PLAYSET, "start": DEFAULT_START},
+    parameter_specification={"playset": DEFAULT_PLAYSET, "start": DEFAULT_START, "decks": ""},
 )
 
-_PLAYSETS: dict[tuple[str, ...], Playset] = {}
+_PLAYSETS: dict[tuple[tuple[str, ...], tuple[str, ...]], Playset] = {}
 
 
-def parse_playset(value: object) -> Playset:
-    """A playset from ``"a/b/c"`` (also accepts ``,``, ``+`` or spaces between the names, or a list)."""
+def parse_playset(value: object, deck_dirs: Sequence[str] = ()) -> Playset:
+    """A playset from ``"a/b/c"`` (also accepts ``,``, ``+`` or spaces between the names, or a list),
+    with the built-in decks and those in ``deck_dirs``."""
     if isinstance(value, str):
         names = [n for n in value.replace(",", "/").replace("+", "/").replace(" ", "/").split("/") if n]
     elif isinstance(value, (list, tuple)):
         names = [str(n) for n in value]
     else:
-        raise PlaysetError(f"playset must be three skillset names joined by '/', got {value!r}")
+        raise PlaysetError(f"playset must be three skillset names joined by '/', got {quote(value)}")
     if len(names) != 3:
-        raise PlaysetError(f"playset must be three skillset names joined by '/', got {value!r}")
-    key = tuple(n.strip().lower() for n in names)
+        raise PlaysetError(f"playset must be three skillset names joined by '/', got {quote(value)}")
+    key = (tuple(n.strip().lower() for n in names), tuple(deck_dirs))
     if key not in _PLAYSETS:
-        _PLAYSETS[key] = Playset.from_names(list(key))
+        _PLAYSETS[key] = Playset.from_names(list(key[0]), key[1])
     return _PLAYSETS[key]
+
+
+def parse_decks(value: object) -> tuple[str, ...]:
+    """Deck folders from the ``decks`` game parameter (joined by ``os.pathsep``; empty: none)."""
+    return tuple(d for d in str(value).split(os.pathsep) if d)
 
 
 _STARTS = {"random": "random", "0": "0", "1": "1", "p0": "0", "p1": "1", "player0": "0", "player1": "1"}
@@ -105,7 +113,7 @@ def parse_start(value: object) -> str:
     or ``player1`` (OpenSpiel reads a bare ``0`` in a game string as a number, not text)."""
     text = str(value).strip().lower().replace("_", "").replace(" ", "")
     if text not in _STARTS:
-        raise PlaysetError(f"start must be random, player0 or player1, got {value!r}")
+        raise PlaysetError(f"start must be random, player0 or player1, got {quote(value)}")
     return _STARTS[text]
 
 
@@ -113,21 +121,9 @@ def start_parameter(start: str) -> str:
     return "random" if start == "random" else f"player{start}"
 
 
-def _effect_decisions(ps: Playset, card: int, depth: int = 0) -> int:
-    """An upper bound on the decisions of ``card``'s discard effect (Study adds the studied effect's)."""
-    code, args = ps.effect_code[card], ps.effect_args[card]
-    if code == STUDY:
-        if depth:
-            return 0
-        return 1 + max((_effect_decisions(ps, c, 1) for c in range(NUM_CARDS) if ps.effect_code[c] != STUDY),
-                       default=0)
-    n = args[0] if args else 1
-    return {0: 2 * n + 1, 1: n, 2: n + 1, 3: n + 1, 4: 1, 5: 2, 6: 2 * n + 1, 8: 2 * n + 1}.get(code, 2)
-
-
 def max_game_length(ps: Playset) -> int:
     """An upper bound on the number of player decisions in a match (chance outcomes not counted)."""
-    per_play = 2 + max(_effect_decisions(ps, c) for c in range(NUM_CARDS))
+    per_play = 2 + ps.max_effect_decisions()
     return MAX_ROUNDS * MAX_PLAYS_PER_ROUND * per_play
 
 
@@ -136,10 +132,10 @@ class ConvergeGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         params = dict(params or {})
-        unknown = sorted(set(params) - {"playset", "start"})
+        unknown = sorted(set(params) - {"playset", "start", "decks"})
         if unknown:
             raise ValueError(f"unknown parameter(s) for {SHORT_NAME}: {', '.join(unknown)}")
-        self.playset = parse_playset(params.get("playset", DEFAULT_PLAYSET))
+        self.playset = parse_playset(params.get("playset", DEFAULT_PLAYSET), parse_decks(params.get("decks", "")))
         self.start = parse_start(params.get("start", DEFAULT_START))
         self.encoder = Encoder(self.playset.card_ids, self.playset.skillsets)
         info = pyspiel.GameInfo(
@@ -151,8 +147,10 @@ class ConvergeGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=max_game_length(self.playset),
         )
-        super().__init__(_GAME_TYPE, info, {"playset": "/".join(self.playset.names()),
-                                            "start": start_parameter(self.start)})
+        params = {"playset": "/".join(self.playset.names()), "start": start_parameter(self.start)}
+        if self.playset.deck_dirs:
+            params["decks"] = os.pathsep.join(self.playset.deck_dirs)
+        super().__init__(_GAME_TYPE, info, params)
 
     def new_initial_state(self) -> ConvergeState:
         return ConvergeState(self)
@@ -199,10 +197,11 @@ class _Core:
         return _Core(self.playset, self.start, self.match.clone(), self.moves[:])
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"playset": self.playset.names(), "start": self.start, "moves": self.moves}
+        return {"playset": self.playset.names(), "decks": list(self.playset.deck_dirs), "start": self.start,
+                "moves": self.moves}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        self.playset = parse_playset(data["playset"])
+        self.playset = parse_playset(data["playset"], tuple(data.get("decks", ())))
         self.start = data["start"]
         self.match = Match.new(self.playset, seed=0, start=self.start, chance=True)
         self.moves = []

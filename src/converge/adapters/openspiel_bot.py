@@ -4,7 +4,7 @@ OpenSpiel's bot counts its budget in simulations; to compare bots "given the sam
 this wrapper sets that count before every decision from the rate it measured on its previous ones, so
 each decision takes about ``seconds``. Matches are played through the OpenSpiel game
 ``python_converge`` (chance nodes drawn from the match seed); Converge's bots decide on the same
-match through :attr:`ConvergeState.match`.
+match through its player's view (:meth:`~converge.engine.state.Match.view`).
 """
 
 from __future__ import annotations
@@ -64,8 +64,8 @@ def play_with_openspiel(playset: Sequence[str], seed: int, names: Sequence[str],
         if seat in os_bots:
             action = os_bots[seat].step(state)
         else:
-            action = our_bots[seat].choose(state.match)
+            action = our_bots[seat].decide(state.match.view(seat))
         times.setdefault(names[seat], []).append(time.perf_counter() - start)
         state.apply_action(action)
     winner = 0 if state.returns()[0] > 0 else 1
-    return winner, len(state.match.round_results)
+    return winner, state.match.rounds_finished

@@ -12,18 +12,20 @@ every round again and replays the same decisions:
   draws, cards revealed by Assemble, the cards its Search showed) and how hidden places move (draws,
   Searches, the opponent's plays from hand). The places it never saw are filled with the cards it
   never saw.
-* The only hidden *decisions* of the opponent are which card a Search takes, a card chosen but not yet
-  played, a choice pending inside an effect, and the order of the two picks of a hand trade; these are
-  drawn again too. Every other decision of either player is public and is replayed as it was.
+* The only hidden *decisions* of the opponent are which card they take among cards only they were
+  shown (Search), a card chosen but not yet played, a choice pending inside an effect, and the order of
+  two picks that show only their outcome (a hand trade); these are drawn again too. Every other
+  decision of either player is public and is replayed as it was.
 * The result is drawn uniformly among all the histories the player cannot tell apart (the chance
   posterior: every deal is equally likely, and an opponent's hidden choice is treated as uniform). The
   places' contents are exchangeable except where the log ties them down, so only a few cases need
   weighting: an opponent's Search over cards the player had seen (which one went to their hand), and
   how many unseen cards their hand held when they played a card — these are counted exactly.
 
-The sampler reads the player's observation (its event log) and the public structure of the action
-list (who acted, and the chance nodes); the real hidden cards never reach it except through places it
-overwrites. The replayed history is checked against the player's observation before it is returned.
+The sampler reads the player's observation (its event log, through the engine's event schema: cards
+move between zones, whatever effect moved them) and the public structure of the action list (who acted,
+and the chance nodes); the real hidden cards never reach it except through places it overwrites. The
+replayed history is checked against the player's observation before it is returned.
 """
 
 from __future__ import annotations
@@ -33,15 +35,28 @@ from typing import Any
 
 from converge.adapters.encoding import decision_kind
 from converge.engine.actions import DONE
+from converge.engine.effects import STEP_NAMES, effect_kinds
 from converge.engine.errors import ConvergeError
+from converge.engine.events import (
+    DEALT,
+    DRAW,
+    DREW,
+    MOVE,
+    PLAY,
+    REVEAL,
+    ROUND_START,
+    SAW,
+    SEARCH,
+    START_DISCARD,
+    TOOK,
+    Event,
+    from_dict,
+)
 from converge.engine.playset import NUM_CARDS, Playset
 from converge.engine.state import CHANCE, Match
+from converge.engine.zones import DECK, is_hand
 
 Rand = Callable[[], float]
-
-#: The decision prompt of a Search's take (engine wording, checked by the tests).
-SEARCH_PROMPT = "choose one of the revealed cards to take into your hand"
-TRADE_FIRST_PROMPT = "choose the first card of the trade"
 
 
 class ResampleError(RuntimeError):
@@ -71,10 +86,9 @@ class _Round:
     ``c`` that entered the opponent's hand in public (Recall, Trade).
     """
 
-    def __init__(self, viewer: int, index_of: Mapping[str, int], choices: Sequence[int], rand: Rand | None):
+    def __init__(self, viewer: int, choices: Sequence[int], rand: Rand | None):
         self.viewer = viewer
         self.opp = 1 - viewer
-        self.index_of = index_of
         self.choices = choices
         self.used = 0
         self.rand = rand
@@ -91,8 +105,12 @@ class _Round:
         self.weight = 1
 
     def assign(self, token: int, card: int) -> None:
-        if token < 0 or card < 0:
+        if card < 0:
             raise _Inconsistent
+        if token < 0:  # a card that entered the place in public
+            if -1 - token != card:
+                raise _Inconsistent
+            return
         known = self.slot_card.get(token)
         if known is not None:
             if known != card:
@@ -132,8 +150,8 @@ class _Round:
         """The opponent's Search took one of the top cards: which one is hidden from the viewer."""
         depth, self.opp_search = self.opp_search, 0
         top = self.deck[len(self.deck) - depth:]
-        seen = [t for t in top if t in self.slot_card]
-        unseen = [t for t in top if t not in self.slot_card]
+        seen = [t for t in top if t < 0 or t in self.slot_card]  # (t < 0: a card put there in public)
+        unseen = [t for t in top if t >= 0 and t not in self.slot_card]
         k = self._branch(len(seen) + (1 if unseen else 0))
         if k < len(seen):
             taken = seen[k]
@@ -144,25 +162,18 @@ class _Round:
         self.opp_hand.append(taken)
         self.takes.append(taken)
 
-    def card(self, event: Mapping[str, Any]) -> int:
-        cid = event.get("card")
-        return self.index_of.get(cid, -1) if isinstance(cid, str) else -1
-
-    def step(self, event: Mapping[str, Any]) -> None:
+    def step(self, event: Event) -> None:
         if self.opp_search:
             self.resolve_opp_search()
-        kind = event.get("kind")
-        player = event.get("player")
-        args = list(event.get("args") or [0, 0])
-        a = int(args[0]) if args else 0
-        if kind == "start_discard":
-            self.assign(7, self.card(event))
-        elif kind == "dealt":
+        kind, _vis, player, card, a, b = event
+        if kind == START_DISCARD:
+            self.assign(7, card)
+        elif kind == DEALT:
             if self.dealt >= 3:
                 raise _Inconsistent
-            self.assign(self.own_slots[self.dealt], self.card(event))
+            self.assign(self.own_slots[self.dealt], card)
             self.dealt += 1
-        elif kind == "draw":
+        elif kind == DRAW:
             if not self.deck:
                 raise _Inconsistent
             tok = self.deck.pop()
@@ -170,39 +181,44 @@ class _Round:
                 self.opp_hand.append(tok)
             else:
                 self.pending_draw = tok
-        elif kind == "drew":
-            self.assign(self.pending_draw, self.card(event))
-        elif kind == "reveal":
+        elif kind == DREW:
+            self.assign(self.pending_draw, card)
+        elif kind == REVEAL:
             if not self.deck:
                 raise _Inconsistent
-            self.assign(self.deck[-1], self.card(event))
-        elif kind == "assemble":
-            if not self.deck:
-                raise _Inconsistent
-            self.assign(self.deck.pop(), self.card(event))
-        elif kind == "search":
+            self.assign(self.deck[-1], card)
+        elif kind == SEARCH:
             if player == self.viewer:
                 self.search_top = self.deck[len(self.deck) - a:][::-1] if a > 0 else []
             elif a > 0:
                 self.opp_search = a
-        elif kind == "saw":
+        elif kind == SAW:
             if not 0 <= a < len(self.search_top):
                 raise _Inconsistent
-            self.assign(self.search_top[a], self.card(event))
-        elif kind == "took":
-            tok = self.card_slot.get(self.card(event), -1)
-            if tok not in self.deck:
+            self.assign(self.search_top[a], card)
+        elif kind == TOOK:
+            token = -1 - card if -1 - card in self.deck else self.card_slot.get(card)
+            if token is None or token not in self.deck:
                 raise _Inconsistent
-            self.deck.remove(tok)
-        elif kind in ("play", "expand"):
+            self.deck.remove(token)
+        elif kind == PLAY:
             if player == self.opp:
-                self.opp_plays(self.card(event))
-        elif kind == "trade":
-            if player == self.opp:
-                self.opp_plays(self.card(event))
-                self.opp_hand.append(-1 - a)
-        elif kind == "recall" and player == self.opp:
-            self.opp_hand.append(-1 - self.card(event))
+                self.opp_plays(card)
+        elif kind == MOVE:
+            self.move(card, a, b)
+
+    def move(self, card: int, source: int, target: int) -> None:
+        """A card moved in public between zones: follow the hidden places it leaves or enters."""
+        if source == DECK:
+            if not self.deck:
+                raise _Inconsistent
+            self.assign(self.deck.pop(), card)
+        elif source == self.opp:  # the opponent's hand
+            self.opp_plays(card)
+        if target == DECK:
+            self.deck.append(-1 - card)
+        elif is_hand(target) and target == self.opp:
+            self.opp_hand.append(-1 - card)
 
     def order(self, rand: Rand) -> tuple[list[int], list[int]]:
         """The deal order (places filled, the unseen ones at random) and the cards the opponent's
@@ -224,16 +240,14 @@ def _shuffle(items: list[int], rand: Rand) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-def _run(events: Sequence[Mapping[str, Any]], viewer: int, index_of: Mapping[str, int], choices: Sequence[int],
-         rand: Rand | None) -> _Round:
-    r = _Round(viewer, index_of, choices, rand)
+def _run(events: Sequence[Event], viewer: int, choices: Sequence[int], rand: Rand | None) -> _Round:
+    r = _Round(viewer, choices, rand)
     for event in events:
         r.step(event)
     return r
 
 
-def sample_round(events: Sequence[Mapping[str, Any]], viewer: int, index_of: Mapping[str, int],
-                 rand: Rand) -> tuple[list[int], list[int]]:
+def sample_round(events: Sequence[Event], viewer: int, rand: Rand) -> tuple[list[int], list[int]]:
     """One round's deal order and the opponent's Search takes, drawn uniformly among those that give
     ``viewer`` the log ``events`` (the round's events, as the viewer sees them)."""
     paths: list[tuple[list[int], int]] = []
@@ -241,7 +255,7 @@ def sample_round(events: Sequence[Mapping[str, Any]], viewer: int, index_of: Map
     while stack:
         choices = stack.pop()
         try:
-            weight = _run(events, viewer, index_of, choices, None).weight
+            weight = _run(events, viewer, choices, None).weight
         except _NeedBranch as need:
             stack.extend([*choices, k] for k in range(need.options))
             continue
@@ -260,12 +274,19 @@ def sample_round(events: Sequence[Mapping[str, Any]], viewer: int, index_of: Map
             chosen = choices
             break
         x -= weight
-    return _run(events, viewer, index_of, chosen, rand).order(rand)
+    return _run(events, viewer, chosen, rand).order(rand)
 
 
-def _trade_order(world: Match, first: int, second: int, viewer: int, rand: Rand) -> tuple[int, int]:
-    """The two picks of the opponent's trade in an order drawn uniformly among those the viewer cannot
-    tell apart (both orders give the same exchange when one card is from their hand)."""
+def _two_picks(world: Match, action: int) -> bool:
+    """Whether ``action`` is the first of two picks of one exchange (a target, then a second card)."""
+    probe = world.clone(False, False)
+    probe.apply(action)
+    return probe.decision_kind == "second"
+
+
+def _pick_order(world: Match, first: int, second: int, viewer: int, rand: Rand) -> tuple[int, int]:
+    """Two picks of the opponent in an order drawn uniformly among those the viewer cannot tell apart
+    (a hand trade gives the same exchange in both orders)."""
     if rand() < 0.5:
         return first, second
     alt = world.clone()
@@ -282,10 +303,10 @@ def _trade_order(world: Match, first: int, second: int, viewer: int, rand: Rand)
     return first, second
 
 
-def _rounds(events: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
-    rounds: list[list[Mapping[str, Any]]] = []
+def _rounds(events: Sequence[Event]) -> list[list[Event]]:
+    rounds: list[list[Event]] = []
     for event in events:
-        if event.get("kind") == "round_start":
+        if event[0] == ROUND_START:
             rounds.append([])
         if rounds:
             rounds[-1].append(event)
@@ -295,12 +316,15 @@ def _rounds(events: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]
 def trailing_hidden(obs: Mapping[str, Any], viewer: int) -> bool:
     """Whether the last decision was the opponent's and is still hidden from ``viewer``: a card chosen
     but not yet played, or a pick pending inside an effect (a target before its skillset or faction, the
-    first card of a trade)."""
+    first of two picks)."""
     decision = obs.get("decision")
     if not decision or decision.get("player") != 1 - viewer:
         return False
     kind = decision_kind(decision)
-    return kind in ("mode", "skillset", "second") or (kind == "faction" and decision.get("effect") != "assemble")
+    if kind == "mode":
+        return True
+    effect = effect_kinds().get(str(decision.get("effect")))
+    return kind in STEP_NAMES[1:] and effect is not None and not effect.public_choice(STEP_NAMES.index(kind))
 
 
 def resample_history(playset: Playset, start: str, moves: Sequence[tuple[int, int]], viewer: int,
@@ -316,7 +340,8 @@ def resample_history(playset: Playset, start: str, moves: Sequence[tuple[int, in
         raise ValueError(f"a viewer is player 0 or 1, got {viewer!r}")
     opp = 1 - viewer
     index_of = {cid: i for i, cid in enumerate(playset.card_ids)}
-    deals = [sample_round(r, viewer, index_of, rand) for r in _rounds(obs.get("events") or [])]
+    events = [from_dict(e, index_of, playset.skillsets) for e in obs.get("events") or []]
+    deals = [sample_round(r, viewer, rand) for r in _rounds(events)]
     hidden_last = trailing_hidden(obs, viewer)
     world = Match.new(playset, seed=0, start=start, chance=True)
     out: list[tuple[int, int]] = []
@@ -343,17 +368,17 @@ def resample_history(playset: Playset, start: str, moves: Sequence[tuple[int, in
         else:
             in_deal = False
             a = action
-            if player == opp:
-                prompt = world.decision_prompt()
-                if prompt.endswith(SEARCH_PROMPT):
+            effect = world.effect_kind
+            if player == opp and effect is not None and world.decision_kind == "target":
+                if effect.reveals and not effect.public_choice(0):  # a pick among cards only they saw
                     takes = deals[round_idx][1] if 0 <= round_idx < len(deals) else []
                     if takes_used >= len(takes):
                         raise ResampleError("an opponent's Search take the log does not show")
                     a = takes[takes_used]
                     takes_used += 1
-                elif prompt.endswith(TRADE_FIRST_PROMPT) and action != DONE and i + 1 < n:
+                elif action != DONE and i + 1 < n and _two_picks(world, action):
                     # A hand trade shows which two cards changed places, not the order of the picks.
-                    first, second = _trade_order(world, action, moves[i + 1][1], viewer, rand)
+                    first, second = _pick_order(world, action, moves[i + 1][1], viewer, rand)
                     for b in (first, second):
                         try:
                             world.apply(b)

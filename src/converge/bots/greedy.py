@@ -1,23 +1,22 @@
-"""The greedy bot: one ply of look-ahead over its own complete plays, on public information only.
+"""The greedy bot: one ply of look-ahead over its own complete plays, on its own information only.
 
 At the start of its play the bot enumerates every *complete play* it could make — the card, how to
-play it, and every decision of its effect — by applying its own decisions to clones of the match, and
-scores the position where each play ends with the engine's own :meth:`~converge.engine.state.Match.scores`.
+play it, and every decision of its effect — by applying its own decisions to copies of a world sampled
+from its view (:meth:`~converge.engine.view.PlayerView.sample_world`), and scores the position where each
+play ends with the engine's own :meth:`~converge.engine.state.Match.scores`.
 It then follows the best play (remembered as a plan, so the later decisions of the same play cost
 nothing).
 
-What a simulation may look at (I1-I3). A clone holds the hidden cards too, so the simulation only goes
-where the bot's own knowledge goes:
+What a simulation looks at. The world is sampled, so its hidden cards are guesses; the simulation only
+goes where the bot's own knowledge goes, so that the guesses never matter:
 
 * it applies only the bot's own decisions and stops as soon as the decision passes to the opponent or the
   turn ends (so it never sees the opponent's play or a card drawn in T7);
 * when the turn ended, it reads only public outcomes: who won the round (``round_results``), who holds the
   artifact, the scores;
-* it stops *before* any decision that would depend on a hidden card: the card Assemble reveals from the
-  deck, the cards Search shows. Such a play is scored as it stands when the reveal happens; when the real
-  match reaches that decision the card is public (Assemble) or the bot's own to see (Search), and the bot
-  plans again from there. Search picks the revealed card worth most in hand; the score is the same either
-  way.
+* it stops *before* any decision of an effect that may show a hidden card (an effect kind that
+  ``reveals``: Assemble, Search). Such a play is scored as it stands when the reveal happens; when the real
+  match reaches that decision the card is shown, and the bot plans again from there.
 
 Ranking of plays (highest first): the round won (or the match); the artifact (as lead: a positive lead
 after the play, which wins the round unless the opponent answers; as the other player: more points, which
@@ -25,47 +24,34 @@ takes the artifact); then the point lead; then the bot's own points; then the wo
 hand: the card played and cards expanded out of hand are a loss, cards recalled a gain, so the play that
 gives up the least (fewest stars, lowest rank) wins; then a seeded random choice.
 
-For speed, effects whose choices commute (Convert, Heal, Expand, Recall, Trade) enumerate their targets in
-increasing order only, and the score-neutral Guard and Recall-from-the-discard-pile follow a fixed policy
-(guard / recall the strongest cards).
+What the bot assumes of an effect comes from its kind (:class:`~converge.engine.effects.EffectKind`): effects
+whose picks ``commute`` enumerate their targets in increasing order only; a ``score_neutral`` effect (Guard,
+Search, Recall from the discard pile) follows a fixed policy (the card worth most); ``hand_change`` says
+whether a pick puts a card into the hand or takes one out.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from converge.engine import actions as _actions
-from converge.engine import playset as _tables
 from converge.engine.state import Match
 
 if TYPE_CHECKING:
+    from converge.engine.effects import EffectKind
     from converge.engine.playset import Playset
+    from converge.engine.view import PlayerView
 
-# The engine's codes, as Final names: compiled, they are read as constants, not looked up by name.
 DISCARD: Final = _actions.DISCARD
-CONVERT: Final = _tables.CONVERT
-ASSEMBLE: Final = _tables.ASSEMBLE
-RECALL: Final = _tables.RECALL
-GUARD: Final = _tables.GUARD
-SEARCH: Final = _tables.SEARCH
-TRADE: Final = _tables.TRADE
-EXPAND: Final = _tables.EXPAND
-STUDY: Final = _tables.STUDY
-HEAL: Final = _tables.HEAL
 
 # Where a decision stands inside the bot's play.
 SELECT: Final = 0
 MODE: Final = 1
 EFFECT: Final = 2
 NUM_CARDS: Final = 18
-_HIDDEN: Final = (ASSEMBLE, SEARCH)  # effects whose next decision shows a card of the deck
-_ORDERED: Final = (CONVERT, HEAL, EXPAND, RECALL, TRADE)  # picks commute: enumerate targets in increasing order
 
-# (stage, card whose effect resolves or the active card, ...) known at a decision
-Context = tuple[int, int, int]  # (stage, active card, effect card)
 Value = tuple[int, int, int, int]
-Line = tuple[list[int], "Context | None"]
 
 
 def card_worth(playset: Playset, card: int) -> int:
@@ -80,92 +66,62 @@ class GreedyBot:
         self.name = "greedy"
         self.seed = seed
         self.rng = random.Random(seed)
+        self.worlds = random.Random(seed + 1)  # draws the sampled worlds (which never change a decision)
         self._key: tuple[int, int, int, int] | None = None
         self._plan: list[int] = []  # reversed: the next action is the last item
-        self._end: Context | None = None  # where the plan stops, when it stops before a hidden reveal
         self._worth: dict[str, list[int]] = {}  # per playset digest
         #: Complete plays scored by the last plan (for benchmarks and tests).
         self.last_leaves = 0
 
     def reset(self) -> None:
-        """Forget the plan in progress. Call it between matches: the plan is keyed by the match object,
-        its round and its turn, and a plan is only followed while its next action is legal."""
+        """Forget the plan in progress (a plan is also dropped when its match, round or turn changes)."""
         self._key = None
         self._plan = []
-        self._end = None
 
     def __repr__(self) -> str:
         return f"GreedyBot(seed={self.seed})"
 
     # ------------------------------------------------------------------ deciding
 
-    def choose(self, live: Any) -> int:
-        # ``live`` is the live match, or any object with its public API (tests hand in a guarded proxy);
-        # the compiled bot works on a real Match: the live one (which it only reads: its search runs on
-        # clones), or a clone of anything else.
-        match: Match = live if isinstance(live, Match) else live.clone()
-        me = match.current_player
-        legal = match.legal_actions()
-        if me not in (0, 1) or not legal:
-            raise ValueError("the greedy bot was asked to decide, but no player is to move")
-        key = (id(live), match.round_no, match.turn_no, me)
-        ctx: Context | None = None
-        if key == self._key:
-            if self._plan:
-                action = self._plan.pop()
-                if action in legal:
-                    return action
-            elif self._end is not None:
-                ctx = self._end
-        elif match.decision_kind() == "select":
-            ctx = (SELECT, -1, -1)
-        if ctx is None:
-            ctx = self._context(match, me)
+    def decide(self, view: PlayerView) -> int:
+        me = view.player
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError("the greedy bot was asked to decide, but it is not its decision")
+        key = (view.match_id, view.round_no, view.turn_no, me)
+        if key == self._key and self._plan:
+            action = self._plan.pop()
+            if action in legal:
+                return action
+        kind = view.decision_kind
+        if kind == "select":
+            stage = SELECT
+        elif kind == "mode":
+            stage = MODE
+        else:
+            stage = EFFECT
         self._key = key
-        plan, self._end = self._best_play(match, me, ctx, legal)
+        plan = self._best_play(view, me, stage, view.active_card, view.effect_card)
         plan.reverse()
         action = plan.pop()
         self._plan = plan
         return action
 
-    def _context(self, match: Match, me: int) -> Context:
-        """Where this decision stands in the play, from the player's observation (when memory has no answer)."""
-        decision = match.observation(me)["decision"] or {}
-        index = match.playset.index_of
-        if "card" not in decision:
-            return (SELECT, -1, -1)
-        active = index[str(decision["card"]).upper()]
-        if "effect" not in decision:
-            return (MODE, active, -1)
-        studied = decision.get("studied")
-        return (EFFECT, active, index[str(studied).upper()] if studied else active)
-
-    def _worths(self, match: Match) -> list[int]:
-        ps = match.playset
-        got = self._worth.get(ps.digest)
+    def _worths(self, playset: Playset) -> list[int]:
+        got = self._worth.get(playset.digest)
         if got is None:
             if len(self._worth) > 256:
                 self._worth.clear()
-            got = self._worth[ps.digest] = [card_worth(ps, c) for c in range(NUM_CARDS)]
+            got = self._worth[playset.digest] = [card_worth(playset, c) for c in range(NUM_CARDS)]
         return got
 
     # ------------------------------------------------------------------ planning
 
-    def _best_play(self, match: Match, me: int, ctx: Context, legal: list[int]) -> Line:
-        ps = match.playset
-        worth = self._worths(match)
-        stage, active, ecard = ctx
-        if stage == EFFECT and ps.effect_code[ecard] == SEARCH:
-            # The revealed cards are this player's to see; taking one changes no score.
-            self.last_leaves = 1
-            return [max(legal, key=lambda c: (worth[c] if c < NUM_CARDS else -1, c))], None
-        search = _Search(match, me, worth)
-        root = match.clone()
-        root.log_events = False
-        # A play that ends the round leaves the clone waiting for the next deal (a chance node) instead
-        # of dealing it from the seed: nothing of the next round is looked at, and no time is spent on it.
-        root.chance = True
-        root.history = []  # never read by the search: the clones need not copy the match's action list
+    def _best_play(self, view: PlayerView, me: int, stage: int, active: int, ecard: int) -> list[int]:
+        search = _Search(view, me, self._worths(view.playset))
+        # A play that ends the round leaves the world waiting for the next deal (a chance node) instead of
+        # dealing it: nothing of the next round is looked at, and no time is spent on it.
+        root = view.sample_world(self.worlds, True)
         search.run(root, stage, active, ecard, 0)
         self.last_leaves = search.leaves
         lines = search.best
@@ -179,19 +135,19 @@ class _Search:
     (where the play ends, or stops before a hidden card is shown) is scored by :meth:`leaf`.
     """
 
-    __slots__ = ("me", "key", "results", "lead_is_me", "worth", "code", "args", "best_value", "best", "leaves",
+    __slots__ = ("me", "key", "results", "lead_is_me", "worth", "kinds", "args", "best_value", "best", "leaves",
                  "won")
 
-    def __init__(self, match: Match, me: int, worth: list[int]) -> None:
+    def __init__(self, view: PlayerView, me: int, worth: list[int]) -> None:
         self.me = me
-        self.key = (match.round_no, match.turn_no)
-        self.results = len(match.round_results)
-        self.lead_is_me = match.lead == me
+        self.key = (view.round_no, view.turn_no)
+        self.results = len(view.round_results)
+        self.lead_is_me = view.lead == me
         self.worth = worth
-        self.code = match.playset.effect_code
-        self.args = match.playset.effect_args
+        self.kinds: tuple[EffectKind, ...] = view.playset.effect_kind
+        self.args: tuple[tuple[int, ...], ...] = view.playset.effect_args
         self.best_value: Value = (-99, 0, 0, 0)  # below every real value
-        self.best: list[Line] = []
+        self.best: list[list[int]] = []
         self.leaves = 0
         self.won = False  # a play wins the round: nothing can be better (the next round is dealt afresh)
 
@@ -210,7 +166,7 @@ class _Search:
         elif stage == MODE:
             self.mode(node, active, gain, [])
         else:
-            self.effect(node, active, ecard, -1, gain, [])
+            self.effect(node, ecard, -1, gain, [])
 
     def mode(self, node: Match, card: int, gain: int, path: list[int]) -> None:
         legal = node.legal_actions()
@@ -221,22 +177,22 @@ class _Search:
                 return
             child = node if i == final else node.clone()
             child.push(action)
-            # declared or added (or an effect with nothing to do): the play is over
-            if action != DISCARD or child.current_player != me or (child.round_no, child.turn_no) != key:
-                self.leaf(child, gain, path, action, None)
-            elif self.code[card] in _HIDDEN:
-                self.leaf(child, gain, path, action, (EFFECT, card, card))
+            # declared or added (or an effect with nothing to do): the play is over; an effect that may
+            # show a hidden card: the bot plans again once it is shown
+            if (action != DISCARD or child.current_player != me or (child.round_no, child.turn_no) != key
+                    or self.kinds[card].reveals):
+                self.leaf(child, gain, path, action)
             else:
-                self.effect(child, card, card, -1, gain, [*path, action])
+                self.effect(child, card, -1, gain, [*path, action])
 
-    def effect(self, node: Match, active: int, ecard: int, last: int, gain: int, path: list[int]) -> None:
+    def effect(self, node: Match, ecard: int, last: int, gain: int, path: list[int]) -> None:
         legal = node.legal_actions()
-        eff = self.code[ecard]
-        if eff == GUARD or (eff == RECALL and not self.args[ecard][2]):
-            legal = [self._policy(legal)]  # score-neutral: guard / recall the strongest cards
-        elif last >= 0 and eff in _ORDERED:
+        kind, args = self.kinds[ecard], self.args[ecard]
+        if kind.score_neutral(args):
+            legal = [self._policy(legal)]
+        elif last >= 0 and kind.commutes:
             legal = [a for a in legal if a >= NUM_CARDS or a > last]
-        me, key, worth, code = self.me, self.key, self.worth, self.code
+        me, key, worth = self.me, self.key, self.worth
         final = len(legal) - 1
         for i, action in enumerate(legal):
             if self.won:
@@ -244,25 +200,18 @@ class _Search:
             child = node if i == final else node.clone()
             child.push(action)
             c_ecard, c_last, c_gain = ecard, last, gain
-            hidden = False
-            if eff == STUDY:
-                c_ecard, c_last = action, -1
-                hidden = code[action] in _HIDDEN
-            elif eff == ASSEMBLE:
-                hidden = True  # a second card would be revealed from the deck
+            hidden = kind.reveals  # a further decision would show another hidden card
+            if child.current_player == me and child.effect_card >= 0 and child.effect_card != ecard:
+                c_ecard, c_last = child.effect_card, -1  # it resolves another card's effect now (Study)
+                hidden = self.kinds[c_ecard].reveals
             elif action < NUM_CARDS:
-                if eff in _ORDERED:
+                if kind.commutes:
                     c_last = action
-                if eff == RECALL:
-                    c_gain = gain + worth[action]
-                elif eff == EXPAND:
-                    c_gain = gain - worth[action]
-            if child.current_player != me or (child.round_no, child.turn_no) != key:
-                self.leaf(child, c_gain, path, action, None)
-            elif hidden:
-                self.leaf(child, c_gain, path, action, (EFFECT, active, c_ecard))
+                c_gain = gain + kind.hand_change * worth[action]
+            if child.current_player != me or (child.round_no, child.turn_no) != key or hidden:
+                self.leaf(child, c_gain, path, action)
             else:
-                self.effect(child, active, c_ecard, c_last, c_gain, [*path, action])
+                self.effect(child, c_ecard, c_last, c_gain, [*path, action])
 
     def _policy(self, legal: list[int]) -> int:
         cards = [a for a in legal if a < NUM_CARDS]
@@ -271,7 +220,7 @@ class _Search:
         worth = self.worth
         return max(cards, key=lambda c: (worth[c], c))
 
-    def leaf(self, child: Match, gain: int, path: list[int], action: int, end: Context | None) -> None:
+    def leaf(self, child: Match, gain: int, path: list[int], action: int) -> None:
         """Score the play ``path + [action]``, which left the match in ``child``."""
         self.leaves += 1
         me = self.me
@@ -282,8 +231,8 @@ class _Search:
         elif child.is_terminal:
             cat = 4 if child.winner == me else -4
             self.won = cat > 0
-        elif len(child.round_results) != self.results:
-            cat = 3 if child.round_results[-1][0] == me else -3
+        elif child.rounds_finished != self.results:
+            cat = 3 if child.round_winners[-1] == me else -3
             self.won = cat > 0
         elif self.lead_is_me:  # the turn ended and nobody won: I kept the artifact on a tie, or lost it
             cat = 0 if child.holder == me else -1
@@ -293,9 +242,9 @@ class _Search:
         best = self.best_value
         if value > best:
             self.best_value = value
-            self.best = [([*path, action], end)]
+            self.best = [[*path, action]]
         elif value == best:
-            self.best.append(([*path, action], end))
+            self.best.append([*path, action])
 
 
 __all__ = ["GreedyBot", "card_worth"]

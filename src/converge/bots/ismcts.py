@@ -1,8 +1,8 @@
 """The strong bot: single-observer information-set Monte Carlo tree search (SO-ISMCTS).
 
 At each decision the bot repeatedly samples a *world* — the hidden cards (the opponent's hand, the deck
-order, the artifact) dealt again consistently with everything its player knows, via
-:meth:`~converge.engine.state.Match.sample_world` — and runs one tree-search iteration in it. The tree is
+order, the artifact) dealt again consistently with everything its player knows, via its view's
+:meth:`~converge.engine.view.PlayerView.sample_world` — and runs one tree-search iteration in it. The tree is
 shared across worlds and keyed by actions; each edge counts how often it was *available* (legal in a
 sampled world), and selection uses UCB1 over those availability counts (Cowling, Powley & Whitehouse,
 2012). Playouts follow a cheap policy until the round ends; the reward is winning the current round.
@@ -17,12 +17,13 @@ import gc
 import math
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from converge.engine.actions import DECLARE, DISCARD, DONE
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
+    from converge.engine.view import PlayerView
 
 
 class _Node:
@@ -62,11 +63,14 @@ class ISMCTSBot:
     def reset(self) -> None:
         """The tree is rebuilt at every decision; nothing else is remembered."""
 
-    def choose(self, match: Any) -> int:  # the live match, or a proxy with its public API (see greedy)
-        legal: list[int] = match.legal_actions()
+    def decide(self, view: PlayerView) -> int:
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError("the ISMCTS bot was asked to decide, but it is not its decision")
         if len(legal) == 1:
             return legal[0]
-        me: int = match.current_player
+        me = view.player
+        rounds = len(view.round_results)
         root = _Node()
         rng = self.rng
         deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
@@ -78,7 +82,7 @@ class ISMCTSBot:
             while n < limit:
                 if n & 15 == 0 and time.perf_counter() > deadline:
                     break
-                self._iterate(match.sample_world(me, rng), root, me, len(match.round_results), rng)
+                self._iterate(view.sample_world(rng, True), root, me, rounds, rng)
                 n += 1
         finally:
             if collecting:
@@ -92,9 +96,8 @@ class ISMCTSBot:
         c = self.exploration
         node = root
         path: list[tuple[_Node, int]] = []
-        results = world.round_results
         # Selection and expansion, while the current round lasts.
-        while len(results) == round_index:
+        while world.rounds_finished == round_index:
             legal = world.legal_actions()
             player = world.current_player
             children = node.children
@@ -124,9 +127,9 @@ class ISMCTSBot:
             path.append((node, player))
         # Playout to the end of the round.
         rand = rng.random
-        while len(results) == round_index:
+        while world.rounds_finished == round_index:
             world.push(_playout_action(world.legal_actions(), rand()))
-        won = 1.0 if results[round_index][0] == me else 0.0
+        won = 1.0 if world.round_winners[round_index] == me else 0.0
         for node_, player in path:
             node_.visits += 1
             node_.reward += won if player == me else 1.0 - won

@@ -6,19 +6,19 @@ import random
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from converge.engine.state import Match
+    from converge.engine.view import PlayerView
 
 
 class RandomBot:
-    """Chooses uniformly among the legal actions of its decision (the list its observation holds)."""
+    """Chooses uniformly among the legal actions of its decision (the list its view holds)."""
 
     def __init__(self, seed: int = 0) -> None:
         self.name = "random"
         self.seed = seed
         self.rng = random.Random(seed)
 
-    def choose(self, match: Match) -> int:
-        legal = match.legal_actions()
+    def decide(self, view: PlayerView) -> int:
+        legal = view.legal_actions()
         if not legal:
             raise ValueError("the random bot was asked to decide, but there is no legal action")
         return legal[self.rng.randrange(len(legal))]

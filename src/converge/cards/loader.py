@@ -28,11 +28,16 @@ from pathlib import Path
 from typing import Any
 
 from converge.cards.model import CardSpec, Deck, Effect, Goal
-from converge.cards.registry import EFFECT_KINDS, GOAL_KINDS, OWN, Kind, ParamValue
+from converge.engine.actions import RESERVED_WORDS
+from converge.engine.effects import EffectKind, effect_kinds
+from converge.engine.errors import ConvergeError, quote
+from converge.engine.goals import GoalKind, goal_kinds
+from converge.engine.params import OWN, ParamValue
 
 DECK_SIZE = 6
 RANKS = tuple(range(1, 7))
-_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
+_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,15}")
+_SKILLSET = re.compile(r"[A-Za-z][A-Za-z ]{0,23}")
 _DECK_KEYS = {"skillset", "set", "keyword", "color", "card"}
 _CARD_KEYS = {"id", "name", "rank", "goal", "effect"}
 COLORS = ("red", "green", "yellow", "blue", "magenta", "cyan", "white", "bright_red", "bright_green",
@@ -57,7 +62,7 @@ class DeckProblem:
         return f"{where}: {self.message}"
 
 
-class DeckError(ValueError):
+class DeckError(ConvergeError):
     """A deck file (or a set of them) is invalid; ``problems`` lists every error found."""
 
     def __init__(self, problems: list[DeckProblem]):
@@ -74,8 +79,8 @@ class _Collector:
         self.problems.append(DeckProblem(self.file, card, field, message))
 
 
-def _check_param(kind: Kind, raw: Mapping[str, Any], field: str, card: str, out: _Collector,
-                 skillsets: set[str] | None) -> dict[str, ParamValue]:
+def _check_params(kind: EffectKind | GoalKind, raw: Mapping[str, Any], field: str, card: str, out: _Collector,
+                  skillsets: set[str] | None) -> dict[str, ParamValue]:
     params: dict[str, ParamValue] = {}
     for name in raw:
         if name in ("kind", "stars"):
@@ -88,34 +93,18 @@ def _check_param(kind: Kind, raw: Mapping[str, Any], field: str, card: str, out:
         if p.name not in raw:
             if p.default is None:
                 out.add(card, where, f"missing required parameter of {kind.name}")
-                continue
-            params[p.name] = p.default
+            else:
+                params[p.name] = p.default
             continue
-        value = raw[p.name]
-        if p.type == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
-                out.add(card, where, f"must be an integer, got {value!r}")
-            elif not p.low <= value <= p.high:
-                out.add(card, where, f"must be between {p.low} and {p.high}, got {value}")
-            else:
-                params[p.name] = value
-        elif p.type == "bool":
-            if not isinstance(value, bool):
-                out.add(card, where, f"must be true or false, got {value!r}")
-            else:
-                params[p.name] = value
-        elif p.type == "choice":
-            if value not in p.choices:
-                out.add(card, where, f"must be one of {', '.join(p.choices)}, got {value!r}")
-            else:
-                params[p.name] = value
-        else:  # skillset
-            if not isinstance(value, str):
-                out.add(card, where, f"must be a skillset name or \"own\", got {value!r}")
-            elif value != OWN and skillsets is not None and value.lower() not in skillsets:
-                out.add(card, where, f"unknown skillset {value!r} (known: {', '.join(sorted(skillsets))})")
-            else:
-                params[p.name] = value
+        value, problem = p.check(raw[p.name], skillsets)
+        if problem:
+            out.add(card, where, problem)
+        elif value is not None:
+            params[p.name] = value
+    if len(params) == len(kind.params):
+        problem = kind.check(params)
+        if problem:
+            out.add(card, field, problem)
     return params
 
 
@@ -135,12 +124,15 @@ def _parse_card(raw: Any, index: int, skillset: str, out: _Collector,
         if key not in raw:
             out.add(label, key, "missing")
     card_id, name, rank = raw.get("id"), raw.get("name"), raw.get("rank")
-    if "id" in raw and (not isinstance(card_id, str) or not _ID.match(card_id)):
-        out.add(label, "id", f"must be 1-16 letters, digits, '-' or '_' starting with a letter, got {card_id!r}")
+    if "id" in raw and (not isinstance(card_id, str) or not _ID.fullmatch(card_id)):
+        out.add(label, "id", "must be 1-16 letters, digits, '-' or '_' starting with a letter, "
+                             f"got {quote(card_id)}")
+    elif isinstance(card_id, str) and card_id.lower() in RESERVED_WORDS:
+        out.add(label, "id", f"{card_id!r} is a word of the action language (an action could not name the card)")
     if "name" in raw and (not isinstance(name, str) or not name.strip()):
         out.add(label, "name", "must be a non-empty string")
     if "rank" in raw and (isinstance(rank, bool) or not isinstance(rank, int) or rank not in RANKS):
-        out.add(label, "rank", f"must be an integer from 1 to 6, got {rank!r}")
+        out.add(label, "rank", f"must be an integer from 1 to 6, got {quote(rank)}")
     goal = _parse_goal(raw.get("goal"), label, skillset, out, skillsets) if "goal" in raw else None
     effect = _parse_effect(raw.get("effect"), label, out) if "effect" in raw else None
     if len(out.problems) > before or goal is None or effect is None:
@@ -149,27 +141,28 @@ def _parse_card(raw: Any, index: int, skillset: str, out: _Collector,
     return CardSpec(card_id, name.strip(), skillset, rank, goal, effect)
 
 
-def _parse_kind(raw: Any, field: str, label: str, table: Mapping[str, Kind], out: _Collector) -> Kind | None:
+def _kind_name(raw: Any, field: str, label: str, table: Mapping[str, object], out: _Collector) -> str | None:
     if not isinstance(raw, dict):
         out.add(label, field, "must be a table with a 'kind'")
         return None
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in table:
-        out.add(label, f"{field}.kind", f"unknown {field} kind {kind!r} (known: {', '.join(table)})")
+        out.add(label, f"{field}.kind", f"unknown {field} kind {quote(kind)} (known: {', '.join(table)})")
         return None
-    return table[kind]
+    return kind
 
 
 def _parse_goal(raw: Any, label: str, skillset: str, out: _Collector,
                 skillsets: set[str] | None) -> Goal | None:
-    kind = _parse_kind(raw, "goal", label, GOAL_KINDS, out)
-    if kind is None:
+    name = _kind_name(raw, "goal", label, goal_kinds(), out)
+    if name is None:
         return None
+    kind = goal_kinds()[name]
     stars = raw.get("stars")
     before = len(out.problems)
     if isinstance(stars, bool) or not isinstance(stars, int) or not 1 <= stars <= 3:
-        out.add(label, "goal.stars", f"must be an integer from 1 to 3, got {stars!r}")
-    params = _check_param(kind, raw, "goal", label, out, skillsets)
+        out.add(label, "goal.stars", f"must be an integer from 1 to 3, got {quote(stars)}")
+    params = _check_params(kind, raw, "goal", label, out, skillsets)
     if len(out.problems) > before:
         return None
     if params.get("skillset") == OWN:
@@ -180,15 +173,14 @@ def _parse_goal(raw: Any, label: str, skillset: str, out: _Collector,
 
 
 def _parse_effect(raw: Any, label: str, out: _Collector) -> Effect | None:
-    kind = _parse_kind(raw, "effect", label, EFFECT_KINDS, out)
-    if kind is None:
+    name = _kind_name(raw, "effect", label, effect_kinds(), out)
+    if name is None:
         return None
+    kind = effect_kinds()[name]
     before = len(out.problems)
     if "stars" in raw:
         out.add(label, "effect.stars", "stars belong to the goal")
-    params = _check_param(kind, raw, "effect", label, out, None)
-    if kind.name == "trade" and not params.get("with_hand") and not params.get("between_factions"):
-        out.add(label, "effect", "a trade must allow with_hand or between_factions")
+    params = _check_params(kind, raw, "effect", label, out, None)
     if len(out.problems) > before:
         return None
     return Effect(kind.name, params)
@@ -204,16 +196,18 @@ def parse_deck(data: Mapping[str, Any], file: str, skillsets: set[str] | None = 
         if key not in _DECK_KEYS:
             out.add("", key, f"unknown field (allowed: {', '.join(sorted(_DECK_KEYS))})")
     skillset = data.get("skillset")
-    if not isinstance(skillset, str) or not re.match(r"^[A-Za-z][A-Za-z ]{0,23}$", skillset):
-        out.add("", "skillset", f"must be a name of letters (at most 24), got {skillset!r}")
+    if not isinstance(skillset, str) or not _SKILLSET.fullmatch(skillset):
+        out.add("", "skillset", f"must be a name of letters (at most 24), got {quote(skillset)}")
         skillset = "?"
+    elif skillset.strip().lower() in RESERVED_WORDS:
+        out.add("", "skillset", f"{skillset!r} is a word of the action language (an action could not name it)")
     skillset = skillset.strip().capitalize()
     for key in ("set", "keyword"):
         if key in data and not isinstance(data[key], str):
             out.add("", key, "must be a string")
     color = data.get("color", "white")
     if color not in COLORS:
-        out.add("", "color", f"must be one of {', '.join(COLORS)}, got {color!r}")
+        out.add("", "color", f"must be one of {', '.join(COLORS)}, got {quote(color)}")
     raw_cards = data.get("card")
     cards: list[CardSpec] = []
     if not isinstance(raw_cards, list):
@@ -228,9 +222,9 @@ def parse_deck(data: Mapping[str, Any], file: str, skillsets: set[str] | None = 
     seen_ids: dict[str, int] = {}
     seen_ranks: dict[int, str] = {}
     for card in cards:
-        if card.id in seen_ids:
-            out.add(card.id, "id", "duplicate id in this deck")
-        seen_ids[card.id] = 1
+        if card.id.upper() in seen_ids:
+            out.add(card.id, "id", "duplicate id in this deck (ids are compared ignoring case)")
+        seen_ids[card.id.upper()] = 1
         if card.rank in seen_ranks:
             out.add(card.id, "rank", f"rank {card.rank} is also used by {seen_ranks[card.rank]}")
         seen_ranks[card.rank] = card.id
@@ -248,6 +242,10 @@ def _read_toml(path: str, text: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DeckError([DeckProblem(path, "", "", f"not valid TOML: {exc}")]) from None
+    except RecursionError:
+        raise DeckError([DeckProblem(path, "", "", "not valid TOML: nested too deeply")]) from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        raise DeckError([DeckProblem(path, "", "", f"not valid TOML: {quote(str(exc), 80)}")]) from None
 
 
 def _raw_skillset(data: Mapping[str, Any]) -> str | None:
@@ -259,33 +257,42 @@ def load_decks(sources: Iterable[tuple[str, str]]) -> dict[str, Deck]:
     """Validate ``(file name, TOML text)`` pairs as one catalogue; all or nothing.
 
     Goal parameters may name any skillset of the catalogue; skillset names and card ids must be
-    unique across it. Raises :class:`DeckError` with every problem found.
+    unique across it (a file identical to one already loaded, such as a copy of a built-in deck, is
+    the same deck, not a second one). Raises :class:`DeckError` with every problem found.
     """
     problems: list[DeckProblem] = []
-    parsed: list[tuple[str, dict[str, Any]]] = []
+    parsed: list[tuple[str, str, dict[str, Any]]] = []
     for path, text in sources:
         try:
-            parsed.append((path, _read_toml(path, text)))
+            parsed.append((path, text, _read_toml(path, text)))
         except DeckError as exc:
             problems.extend(exc.problems)
-    known = {name for _, data in parsed if (name := _raw_skillset(data))}
+    known = {name for _, _, data in parsed if (name := _raw_skillset(data))}
     decks: dict[str, Deck] = {}
+    texts: dict[str, str] = {}
     card_files: dict[str, str] = {}
-    for path, data in parsed:
+    for path, text, data in parsed:
         try:
             deck = parse_deck(data, path, known)
         except DeckError as exc:
             problems.extend(exc.problems)
             continue
         if deck.key in decks:
-            problems.append(DeckProblem(path, "", "skillset",
-                                        f"skillset {deck.skillset} is also defined in {decks[deck.key].source}"))
+            if texts[deck.key] != text:
+                problems.append(DeckProblem(path, "", "skillset", f"skillset {deck.skillset} is also defined in "
+                                                                  f"{decks[deck.key].source}"))
             continue
         for card in deck.cards:
-            if card.id in card_files:
-                problems.append(DeckProblem(path, card.id, "id", f"duplicate id: also in {card_files[card.id]}"))
-            card_files[card.id] = path
+            if card.id.upper() in card_files:
+                problems.append(DeckProblem(path, card.id, "id",
+                                            f"duplicate id: also in {card_files[card.id.upper()]}"))
+            card_files[card.id.upper()] = path
         decks[deck.key] = deck
+        texts[deck.key] = text
+    for deck in decks.values():  # an action word names a card id before a skillset: they must differ
+        if deck.skillset.upper() in card_files:
+            problems.append(DeckProblem(deck.source, "", "skillset", f"skillset {deck.skillset} has the name of "
+                                                                     f"card {deck.skillset.upper()}"))
     if problems:
         raise DeckError(problems)
     return decks

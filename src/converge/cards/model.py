@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from converge.cards.registry import ParamValue, effect_text, goal_text
+from converge.engine.effects import effect_kind
+from converge.engine.goals import goal_kind
+from converge.engine.params import ParamValue
 
 
 @dataclass(frozen=True)
@@ -18,7 +20,7 @@ class Goal:
 
     @property
     def text(self) -> str:
-        return goal_text(self.kind, self.params)
+        return goal_kind(self.kind).text(self.params)
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,7 @@ class CardSpec:
 
     @property
     def effect_text(self) -> str:
-        return effect_text(self.effect.kind, self.effect.params, self.skillset)
+        return effect_kind(self.effect.kind).text(self.effect.params, self.skillset)
 
     @property
     def text(self) -> str:

@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from converge.cards.model import Deck
-from converge.engine.describe import describe_event
-from converge.engine.state import END_REASONS, Match
+from converge.engine.events import END_REASONS, MATCH_END, PASS, PLAY, ROUND_END, ROUND_START, SCORE, Event
+from converge.engine.narration import Narrator
+from converge.engine.state import Match
 
 
 def use_color(stream: TextIO) -> bool:
@@ -74,8 +75,8 @@ def print_decks(decks: Sequence[Deck], out: TextIO | None = None) -> None:
 class MatchPrinter:
     """Tells a match turn by turn from its event log, as the events arrive.
 
-    ``everything=False`` shows the public view (what a spectator sees: ``describe_event`` with viewer
-    -1). ``everything=True`` adds each player's private events (cards dealt, drawn, seen, taken), marked
+    ``everything=False`` shows the public view (what a spectator sees: the narration for viewer -1).
+    ``everything=True`` adds each player's private events (cards dealt, drawn, seen, taken), marked
     with the player who saw them: for a finished match or a bot-vs-bot demonstration, where nothing is
     secret any more.
     """
@@ -88,6 +89,7 @@ class MatchPrinter:
         self.seen = 0
         self.turn = 0
         self.in_turn = False
+        self.narrators = {v: Narrator(match.playset, v) for v in (-1, 0, 1)}
 
     def _line(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -107,38 +109,39 @@ class MatchPrinter:
             self.seen += 1
             self._event(m, event)
 
-    def _event(self, m: Match, event: tuple[str, int, int, int, int, int]) -> None:
+    def _event(self, m: Match, event: Event) -> None:
         kind, visibility, player = event[0], event[1], event[2]
+        lines = {v: n.line(event) for v, n in self.narrators.items() if visibility < 0 or visibility == v}
         if visibility >= 0 and not self.everything:
             return
-        if kind == "round_start":
+        if kind == ROUND_START:
             self.in_turn = False
             self._line("")
             self._line(f"=== Round {event[4]} === (round wins {self._wins_before()})")
-        elif not self.in_turn and kind in ("play", "pass"):
+        elif not self.in_turn and kind in (PLAY, PASS):
             self.turn += 1
             self.in_turn = True
             self._line(f"-- Turn {self.turn} (lead: {self.names[player]})")
         if visibility >= 0:
-            text = f"[{self.names[visibility]} only] {describe_event(m, event, visibility)}"
+            text = f"[{self.names[visibility]} only] {lines[visibility]}"
         else:
-            text = describe_event(m, event, -1)
+            text = lines[-1]
         indent = "   " if self.in_turn else " "
-        if kind == "score":
+        if kind == SCORE:
             self._line(f"{indent}scores after the turn: {self.names[0]} {event[4]}, {self.names[1]} {event[5]}")
             self.in_turn = False
             return
-        if kind == "round_end":
+        if kind == ROUND_END:
             self._line(f" {self.names[player]} wins round {event[5]} ({END_REASONS[event[4]].replace('_', ' ')})")
             return
-        if kind == "match_end":
+        if kind == MATCH_END:
             self._line(f" {self.names[player]} wins the match")
             return
         self._line(indent + text)
 
     def _wins_before(self) -> str:
         wins = [0, 0]
-        for w, _ in self.match.round_results:
+        for w in self.match.round_winners:
             wins[w] += 1
         return f"{wins[0]}-{wins[1]}"
 

@@ -77,6 +77,7 @@ class TerminalGame:
         self.style = CardStyle(match.playset.decks)
         self.seen = [0, 0]  # events already narrated to each player
         self.last_viewer = -1
+        self.undo_stack: list[tuple[int, Match]] = []  # (player, snapshot before their decision)
 
     # ------------------------------------------------------------------ helpers
 
@@ -135,7 +136,7 @@ class TerminalGame:
                 return 0
 
     def play_match(self) -> None:
-        m = self.match
+        m = self.match  # one match object all along: undo restores it in place
         for h in self.humans():
             if not self.hotseat:
                 self.say(f"You are player {h}. Playset: {', '.join(m.playset.skillsets)}. "
@@ -144,8 +145,9 @@ class TerminalGame:
             p = m.current_player
             seat = self.seats[p]
             if seat.bot is not None:
-                m.apply(seat.bot.choose(m), player=p)
+                m.apply(seat.bot.decide(m.view(p)), player=p)
                 continue
+            self.undo_stack.append((p, m.snapshot()))
             self.human_decision(p)
         for h in self.humans() or [0]:
             self.show_end(h)
@@ -232,17 +234,18 @@ class TerminalGame:
         if self.hotseat or len(self.humans()) != 1:
             self.say("Undo is only available against a bot.", style="yellow")
             return False
-        record = self.match.record()
-        actors: list[int] = []
-        replay = Match.replay({**record, "actions": []})
-        for a in record["actions"]:
-            actors.append(replay.current_player)
-            replay.apply(a)
-        mine = [i for i, who in enumerate(actors) if who == p]
-        if not mine:
+        self.undo_stack.pop()  # the snapshot of the decision being made now
+        while self.undo_stack and self.undo_stack[-1][0] != p:
+            self.undo_stack.pop()
+        if not self.undo_stack:
             self.say("Nothing to undo yet.", style="yellow")
+            self.undo_stack.append((p, self.match.snapshot()))
             return False
-        self.match = Match.replay(record, upto=mine[-1])
+        _, snapshot = self.undo_stack.pop()  # the loop snapshots that decision again
+        self.match.restore(snapshot)
+        for seat in self.seats:
+            if seat.bot is not None:
+                seat.bot.reset()
         self.seen[p] = len(self.match.observation(p)["events"])
         self.say("Took back your last decision.", style="bold")
         self.last_viewer = -1
@@ -275,6 +278,7 @@ class TerminalGame:
                 seat.bot.reset()
         self.match = Match.new(old.playset, seed=(old.seed + 1) % 2**63, start=loser)
         self.seen = [0, 0]
+        self.undo_stack = []
         self.last_viewer = -1
         if self.save_path is not None:
             self.save_path = self.save_path.with_name(f"{self.save_path.stem}-rematch{self.save_path.suffix}")
@@ -293,7 +297,7 @@ def play_json(match: Match, human: int, opponent: Bot, stdin: TextIO, stdout: Te
     while not match.is_terminal:
         p = match.current_player
         if p != human:
-            match.apply(opponent.choose(match), player=p)
+            match.apply(opponent.decide(match.view(p)), player=p)
             continue
         send(match.observation(human))
         while True:

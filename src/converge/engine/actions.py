@@ -30,6 +30,10 @@ _ALIASES = {"discard": DISCARD, "declare": DECLARE, "goal": DECLARE, "mine": MIN
             "done": DONE, "stop": DONE, "skip": DONE}
 _VERBS = ("play", "target", "choose", "to", "skillset", "faction", "take")
 
+#: Words of the action language: no card id or skillset may be one of them (any case), or an action
+#: could not name it.
+RESERVED_WORDS = frozenset(_ALIASES) | frozenset(_VERBS)
+
 
 def action_to_string(action: int, card_ids: tuple[str, ...], skillsets: tuple[str, ...]) -> str:
     """The readable, context-free form of an action id.
@@ -50,7 +54,7 @@ def string_to_action(text: object, index_of: dict[str, int], skillsets: tuple[st
     """Parse a readable action (case-insensitive; a leading verb such as 'play' is allowed)."""
     if not isinstance(text, str):
         raise IllegalActionError(f"an action string must be text, got {type(text).__name__}")
-    words = text.strip().lower().split()
+    words = text.strip().lower().split() if len(text) <= 200 else ["", "", ""]
     if len(words) == 2 and words[0] in _VERBS:
         words = words[1:]
     if len(words) != 1:

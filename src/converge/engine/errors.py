@@ -24,3 +24,23 @@ class PositionError(ConvergeError):
 
 class RecordError(ConvergeError):
     """A match record that is malformed or does not replay."""
+
+
+class UnknownKindError(ConvergeError):
+    """A goal or effect kind name that is not registered."""
+
+
+def quote(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters: an error message never repeats a huge input in full.
+
+    >>> quote("x" * 100, 12)
+    "'xxxxxxxx..."
+    """
+    try:
+        if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+            text = "a huge integer"
+        else:
+            text = repr(value)
+    except Exception:  # a hostile object whose repr fails
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -9,24 +9,26 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from converge.engine.actions import NUM_ACTIONS
-from converge.engine.describe import action_label, decision_kind, decision_prompt, describe_event
+from converge.engine.events import END_REASONS, to_dict
+from converge.engine.narration import Narrator, action_label, decision_prompt
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
 
-OBSERVATION_VERSION = 1
+OBSERVATION_VERSION = 2
 
 
 def card_catalog(match: Match) -> list[dict[str, Any]]:
     """The printed cards of the playset (public: every player knows the decks in play)."""
     return [{"id": c.id, "name": c.name, "skillset": c.skillset, "rank": c.rank, "goal": c.goal.text,
-             "stars": c.goal.stars, "effect": c.effect_text, "text": c.text}
-            for c in match.playset.cards]
+             "stars": c.goal.stars, "effect": c.effect_text, "keyword": match.playset.effect_kind[i].keyword,
+             "text": c.text}
+            for i, c in enumerate(match.playset.cards)]
 
 
 def _in_play(match: Match, card: int) -> dict[str, Any]:
-    ps = match.playset
-    skill, rank = match.skill[card], match.rank[card]
+    ps, z = match.playset, match.zones
+    skill, rank = z.skill[card], z.rank[card]
     printed_skill, printed_rank = ps.printed_skill[card], ps.printed_rank[card]
     return {
         "id": ps.card_ids[card],
@@ -35,79 +37,101 @@ def _in_play(match: Match, card: int) -> dict[str, Any]:
         "printed_skillset": ps.skillsets[printed_skill],
         "printed_rank": printed_rank,
         "converted": skill != printed_skill or rank != printed_rank,
-        "until_end_of_turn": any(t[0] == card for t in match.temp),
-        "guarded_by": match.guard[card] if match.guard[card] >= 0 else None,
+        "until_end_of_turn": any(t[0] == card for t in z.temp),
+        "guarded_by": z.guard[card] if z.guard[card] >= 0 else None,
     }
 
 
 def _decision(match: Match, viewer: int) -> dict[str, Any] | None:
     from converge.engine import state as s
 
-    if match.phase == s.OVER:
+    t, e, ids = match.turn, match.effect, match.playset.card_ids
+    if t.phase == s.OVER:
         return None
-    mine = viewer == match.player
-    out: dict[str, Any] = {"player": match.player, "kind": decision_kind(match), "prompt": decision_prompt(match)}
-    active_public = match.phase != s.MODE  # the chosen card is public once its mode is chosen
-    if match.active >= 0 and (mine or active_public):
-        out["card"] = match.playset.card_ids[match.active]
-    if match.phase == s.EFFECT:
-        out["effect"] = match.playset.cards[match.eff].effect.kind
-        if match.eff != match.active:
-            out["studied"] = match.playset.card_ids[match.eff]
-        if match.step == s.STEP_FACTION and match.eff_code == 1:  # Assemble's revealed card is public
-            out["revealed"] = [match.playset.card_ids[match.pending]]
-        elif mine and match.revealed:
-            out["revealed"] = [match.playset.card_ids[c] for c in match.revealed]
-        if mine and match.pending >= 0:
-            out["pending"] = match.playset.card_ids[match.pending]
+    mine = viewer == t.player
+    out: dict[str, Any] = {"player": t.player, "kind": match.decision_kind, "prompt": decision_prompt(match)}
+    if t.active >= 0 and (mine or t.phase != s.MODE):  # the chosen card is public once its mode is chosen
+        out["card"] = ids[t.active]
+    kind = e.kind
+    if t.phase == s.EFFECT and kind is not None:
+        out["effect"] = kind.name
+        if e.card != t.active:
+            out["studied"] = ids[e.card]
+        if mine or kind.public_choice(e.step):
+            if e.revealed:
+                out["revealed"] = [ids[c] for c in e.revealed]
+            if e.pending >= 0:
+                out["pending"] = ids[e.pending]
     if mine:
-        legal = match.legal_actions()
         out["legal_actions"] = [{"id": a, "action": match.action_to_string(a),
-                                 "label": action_label(match, a, viewer)} for a in legal]
+                                 "label": action_label(match, a, viewer)} for a in match.legal_actions()]
+    return out
+
+
+def event_dicts(match: Match, viewer: int, start: int = 0) -> list[dict[str, Any]]:
+    """The events ``viewer`` may see, as observation dicts with their sentence (``text``), from the
+    ``start``-th such event on (the narration follows the whole log, so it stays right)."""
+    from converge.engine.events import Event
+
+    ps = match.playset
+    narrator = Narrator(ps, viewer)
+    out: list[dict[str, Any]] = []
+    seen = 0
+    e: Event
+    for e in match.events:
+        if e[1] >= 0 and e[1] != viewer:
+            continue
+        text = narrator.line(e)
+        if seen >= start:
+            item = to_dict(e, ps.card_ids, ps.skillsets)
+            item["text"] = text
+            out.append(item)
+        seen += 1
     return out
 
 
 def observe(match: Match, viewer: object) -> dict[str, Any]:
     """Build the observation of ``viewer`` (0 or 1; -1 for a spectator). JSON-serialisable."""
-    if isinstance(viewer, bool) or viewer not in (-1, 0, 1) or not isinstance(viewer, int):
-        raise ValueError(f"a viewer is player 0, player 1 or -1 (spectator), got {viewer!r}")
-    ps = match.playset
+    if isinstance(viewer, bool) or not isinstance(viewer, int) or viewer not in (-1, 0, 1):
+        raise ValueError("a viewer is player 0, player 1 or -1 (spectator)")
+    from converge.engine import state as s
+
+    ps, z, t = match.playset, match.zones, match.turn
     ids = ps.card_ids
     s0, s1 = match.scores()
-    events = [{"kind": e[0], "player": e[2] if e[2] >= 0 else None,
-               "card": ids[e[3]] if e[3] >= 0 else None, "args": [e[4], e[5]],
-               "text": describe_event(match, e, viewer)}
-              for e in match.events if e[1] < 0 or e[1] == viewer]
-    obs: dict[str, Any] = {
+    known_hand: list[str] = []
+    known_deck: list[dict[str, Any]] = []
+    if viewer >= 0:
+        bit = 1 << viewer
+        # the card they chose to play (before its mode) still counts: which one it is stays hidden (I3)
+        known_hand = [ids[c] for c in sorted(match._opponent_pool(viewer)) if z.known[c] & bit]
+        known_deck = [{"id": ids[c], "from_top": depth} for depth, c in enumerate(reversed(z.deck))
+                      if z.known[c] & bit]
+    return {
         "version": OBSERVATION_VERSION,
         "viewer": viewer,
         "playset": list(ps.skillsets),
         "num_actions": NUM_ACTIONS,
-        "round": match.round_no,
-        "turn": match.turn_no,
-        "round_wins": list(match.round_wins),
-        "round_results": [{"winner": w, "reason": ("outscored", "hands_empty")[r]}
-                          for w, r in match.round_results],
-        "artifact_holder": match.holder,
-        "lead": match.lead,
+        "round": t.round_no,
+        "turn": t.turn_no,
+        "round_wins": list(t.round_wins),
+        "round_results": [{"winner": w, "reason": END_REASONS[r]} for w, r in t.round_results],
+        "artifact_holder": t.holder,
+        "lead": t.lead,
         "current_player": match.current_player,
         "is_terminal": match.is_terminal,
-        "winner": match.winner if match.is_terminal else None,
+        "winner": t.winner if match.is_terminal else None,
         "decision": _decision(match, viewer),
-        "hand": [ids[c] for c in sorted(match.hands[viewer])] if viewer >= 0 else None,
-        "hand_sizes": [len(match.hands[0]), len(match.hands[1])],
-        "deck_size": len(match.deck),
-        "discard": [ids[c] for c in match.discard],
-        "goals": [ids[c] for c in match.goals],
-        "factions": [[_in_play(match, c) for c in f] for f in match.factions],
-        "recalled": [ids[c] for c in range(len(ids)) if match.recalled[c]],
-        "known_opponent_hand": ([ids[c] for c in sorted(match.hands[1 - viewer]) if match.known[c] >> viewer & 1]
-                                if viewer >= 0 else []),
-        "known_deck": ([{"id": ids[c], "from_top": depth}
-                        for depth, c in enumerate(reversed(match.deck)) if match.known[c] >> viewer & 1]
-                       if viewer >= 0 else []),
+        "hand": [ids[c] for c in sorted(z.hands[viewer])] if viewer >= 0 else None,
+        "hand_sizes": [len(z.hands[0]), len(z.hands[1])],
+        "deck_size": len(z.deck),
+        "discard": [ids[c] for c in z.discard],
+        "goals": [ids[c] for c in z.goals],
+        "factions": [[_in_play(match, c) for c in f] for f in z.factions],
+        "recalled": [ids[c] for c in range(len(ids)) if z.recalled[c]],
+        "known_opponent_hand": known_hand,
+        "known_deck": known_deck,
         "scores": [s0, s1],
         "score_breakdown": match.score_breakdown(viewer),
-        "events": events,
+        "events": event_dicts(match, viewer),
     }
-    return obs

@@ -10,17 +10,17 @@ import hashlib
 import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from converge.cards.loader import load_catalog
-from converge.cards.model import CardSpec, Deck
-from converge.cards.registry import EFFECT_KINDS, GOAL_KINDS
+from converge.engine.effects import EffectKind, effect_kind
 from converge.engine.errors import PlaysetError
+from converge.engine.goals import GoalKind, goal_kind
+
+if TYPE_CHECKING:
+    from converge.cards.model import CardSpec, Deck
 
 NUM_CARDS = 18
 SKILLSETS_PER_PLAYSET = 3
-
-# Effect codes (registry order) and goal codes, as the engine dispatches on them.
-CONVERT, ASSEMBLE, RECALL, GUARD, SEARCH, TRADE, EXPAND, STUDY, HEAL = range(9)
 
 BUILTIN_ORDER = ("alchemist", "mechanist", "archivist", "protector", "searcher", "merchant",
                  "delver", "astropath", "healer")
@@ -29,25 +29,6 @@ SETS = {
     "engines": ("protector", "searcher", "merchant"),
     "sparks": ("delver", "astropath", "healer"),
 }
-
-
-def _effect_args(card: CardSpec) -> tuple[int, ...]:
-    p = card.effect.params
-    kind = card.effect.kind
-    if kind == "convert":
-        mode = ("own", "choose", "keep").index(str(p["skillset"]))
-        return (int(p["count"]), mode, int(p["rank_delta"]), 1 if p["duration"] == "turn" else 0)
-    if kind == "recall":
-        return (int(p["count"]), int(p["max_rank"]), int(bool(p["from_faction"])))
-    if kind == "search":
-        return (int(p["depth"]),)
-    if kind == "trade":
-        return (int(bool(p["with_hand"])), int(bool(p["between_factions"])))
-    if kind == "study":
-        return (int(p["max_rank"]),)
-    if kind == "heal":
-        return (int(p["count"]), int(p["max_rank"]))
-    return (int(p["count"]),)  # assemble, guard, expand
 
 
 class Playset:
@@ -61,10 +42,9 @@ class Playset:
     """
 
     __slots__ = ("decks", "skillsets", "cards", "card_ids", "index_of", "printed_skill", "printed_rank",
-                 "goal_code", "goal_arg", "goal_stars", "effect_code", "effect_args", "single_winner",
-                 "digest")
+                 "goal_kind", "goal_arg", "goal_stars", "effect_kind", "effect_args", "digest", "deck_dirs")
 
-    def __init__(self, decks: Sequence[Deck], order: Sequence[str] = BUILTIN_ORDER):
+    def __init__(self, decks: Sequence[Deck], order: Sequence[str] = BUILTIN_ORDER, deck_dirs: Sequence[str] = ()):
         if len(decks) != SKILLSETS_PER_PLAYSET:
             raise PlaysetError(f"a playset is exactly 3 skillsets, got {len(decks)}")
         keys = [d.key for d in decks]
@@ -76,42 +56,48 @@ class Playset:
         self.cards: tuple[CardSpec, ...] = tuple(c for d in self.decks for c in d.cards)
         self.card_ids: tuple[str, ...] = tuple(c.id for c in self.cards)
         self.index_of: dict[str, int] = {cid.upper(): i for i, cid in enumerate(self.card_ids)}
-        lower = [s.lower() for s in self.skillsets]
         self.printed_skill: tuple[int, ...] = tuple(i // 6 for i in range(NUM_CARDS))
         self.printed_rank: tuple[int, ...] = tuple(c.rank for c in self.cards)
-        self.goal_code: tuple[int, ...] = tuple(GOAL_KINDS[c.goal.kind].code for c in self.cards)
-        self.goal_arg: tuple[int, ...] = tuple(self._goal_arg(c, lower) for c in self.cards)
+        self.goal_kind: tuple[GoalKind, ...] = tuple(goal_kind(c.goal.kind) for c in self.cards)
+        self.goal_arg: tuple[int, ...] = tuple(k.compile(c.goal.params, self.skillsets)
+                                               for k, c in zip(self.goal_kind, self.cards, strict=True))
         self.goal_stars: tuple[int, ...] = tuple(c.goal.stars for c in self.cards)
-        self.effect_code: tuple[int, ...] = tuple(EFFECT_KINDS[c.effect.kind].code for c in self.cards)
-        self.effect_args: tuple[tuple[int, ...], ...] = tuple(_effect_args(c) for c in self.cards)
-        self.single_winner: tuple[bool, ...] = tuple(code <= 8 for code in self.goal_code)
+        self.effect_kind: tuple[EffectKind, ...] = tuple(effect_kind(c.effect.kind) for c in self.cards)
+        self.effect_args: tuple[tuple[int, ...], ...] = tuple(
+            k.compile(c.effect.params) for k, c in zip(self.effect_kind, self.cards, strict=True))
+        #: The deck folders the decks were loaded from (besides the built-ins), to load them again.
+        self.deck_dirs: tuple[str, ...] = tuple(deck_dirs)
         blob = json.dumps([[c.id, c.name, c.skillset, c.rank, c.goal.kind, dict(c.goal.params), c.goal.stars,
                             c.effect.kind, dict(c.effect.params)] for c in self.cards], sort_keys=True)
         self.digest: str = hashlib.sha256(blob.encode()).hexdigest()[:16]
 
-    @staticmethod
-    def _goal_arg(card: CardSpec, lower_skillsets: list[str]) -> int:
-        p = card.goal.params
-        if "skillset" in p:
-            name = str(p["skillset"]).lower()
-            return lower_skillsets.index(name) if name in lower_skillsets else -1
-        if "count" in p:
-            return int(p["count"])
-        if "at_least" in p:
-            return int(p["at_least"])
-        return 0
-
     @classmethod
     def from_names(cls, names: Iterable[str], deck_dirs: Iterable[str] = ()) -> Playset:
-        """Build a playset from skillset names (any case), using the built-in and user decks."""
-        catalog = load_catalog(deck_dirs)
+        """Build a playset from skillset names (any case), using the built-in and user decks.
+
+        The card ids of a playset are known before any match exists:
+
+        >>> Playset.from_names(["delver", "astropath", "healer"]).card_ids[:3]
+        ('DEL1', 'DEL2', 'DEL3')
+        """
+        from converge.cards.loader import load_catalog
+
+        dirs = tuple(str(d) for d in deck_dirs)
+        catalog = load_catalog(dirs)
         decks = []
         for name in names:
             key = name.strip().lower()
             if key not in catalog:
                 raise PlaysetError(f"unknown skillset {name!r} (known: {', '.join(catalog_order(catalog))})")
             decks.append(catalog[key])
-        return cls(decks, catalog_order(catalog))
+        return cls(decks, catalog_order(catalog), dirs)
+
+    def max_effect_decisions(self) -> int:
+        """An upper bound on the decisions one discard effect of this playset can take (an effect that
+        resolves another card's, like Study, counts that card's too)."""
+        kinds, args = self.effect_kind, self.effect_args
+        own = max(k.max_decisions(a, 0) for k, a in zip(kinds, args, strict=True))
+        return max(k.max_decisions(a, own) for k, a in zip(kinds, args, strict=True))
 
     def card(self, card: int) -> CardSpec:
         return self.cards[card]
@@ -131,5 +117,7 @@ def catalog_order(catalog: Mapping[str, Deck]) -> list[str]:
 
 def all_playsets(catalog: Mapping[str, Deck] | None = None) -> list[tuple[str, str, str]]:
     """Every combination of 3 skillsets of the catalogue (84 for the nine built-ins)."""
+    from converge.cards.loader import load_catalog
+
     keys = catalog_order(catalog if catalog is not None else load_catalog())
     return [tuple(c) for c in itertools.combinations(keys, 3)]  # type: ignore[misc]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from converge.engine.errors import ConvergeError, IllegalActionError, RecordError
+from converge.engine.errors import ConvergeError, IllegalActionError, RecordError, quote
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
@@ -24,25 +24,28 @@ if TYPE_CHECKING:
 FORMAT = "converge-record"
 
 
-def to_record(match: Match, start: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The record of ``match`` (``start``: the position it began from, if not a fresh deal)."""
+def to_record(match: Match) -> dict[str, Any]:
+    """The record of ``match``: from a fresh deal, or from the position it was set up at."""
+    from converge.engine.position import from_position
+    from converge.engine.state import Match as _Match
+
+    if not match._keep_history:
+        raise RecordError("this copy of the match keeps no history (a search copy): it has no record")
+    history = list(match.history)
     out: dict[str, Any] = {
         "format": FORMAT, "version": 1, "playset": match.playset.names(), "seed": match.seed,
         "start": match.start_setting, "decks": match.playset.digest, "chance": match.chance,
-        "actions": list(match.history),
+        "actions": history,
     }
-    if start is not None:
-        out["position"] = start
-    replay = start_of(out) if start is not None else None
+    if match.origin is not None:
+        out["position"] = match.origin
+        replay = from_position(match.origin, playset=match.playset)
+    else:
+        replay = _Match(match.playset, match.seed, match.start_setting, (), match.chance, False)
     moves = []
-    if replay is None:
-        from converge.engine.state import Match as _Match
-
-        replay = _Match(match.playset, match.seed, match.start_setting, (), match.chance)
-    replay.log_events = False
-    for a in match.history:
+    for a in history:
         moves.append(replay.action_to_string(a))
-        replay._apply(a)
+        replay.push(a)
     out["moves"] = moves
     return out
 
@@ -57,7 +60,7 @@ def start_of(doc: dict[str, Any], deck_dirs: Iterable[str] = ()) -> Match:
             return from_position(doc["position"], deck_dirs)
         seed = doc.get("seed")
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RecordError(f"record field 'seed' must be an integer, got {seed!r}")
+            raise RecordError(f"record field 'seed' must be an integer, got {quote(seed)}")
         playset = doc.get("playset")
         if not isinstance(playset, list) or not all(isinstance(n, str) for n in playset):
             raise RecordError("record field 'playset' must be a list of three skillset names")
@@ -68,25 +71,27 @@ def start_of(doc: dict[str, Any], deck_dirs: Iterable[str] = ()) -> Match:
         raise RecordError(f"record does not set up a match: {exc}") from None
 
 
-def replay(doc: Any, deck_dirs: Iterable[str] = (), upto: int | None = None) -> Match:
+def replay(doc: Any, deck_dirs: Iterable[str] = (), upto: object = None) -> Match:
     """Replay a record (all of it, or its first ``upto`` actions) and return the match."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise RecordError(f"not a match record (expected \"format\": \"{FORMAT}\")")
     if doc.get("version", 1) != 1:
-        raise RecordError(f"record version {doc.get('version')!r} is not supported (this engine reads version 1)")
+        raise RecordError(f"record version {quote(doc.get('version'))} is not supported (this engine reads "
+                          "version 1)")
     actions = doc.get("actions")
     if not isinstance(actions, list):
         raise RecordError("record field 'actions' must be a list of action ids")
     if upto is not None and (isinstance(upto, bool) or not isinstance(upto, int) or upto < 0):
-        raise RecordError(f"replay up to a number of actions from 0, got {upto!r}")
+        raise RecordError(f"replay up to a number of actions from 0, got {quote(upto)}")
     match = start_of(doc, deck_dirs)
     digest = doc.get("decks")
     if digest is not None and digest != match.playset.digest:
         raise RecordError("the record was played with different card decks than those loaded "
                           "(use the same --deck-dir)")
-    for i, action in enumerate(actions[:upto]):
+    stop = len(actions) if upto is None else upto
+    for i, action in enumerate(actions[:stop]):
         try:
             match.apply(action)
         except IllegalActionError as exc:
-            raise RecordError(f"record action #{i + 1} ({action!r}) does not replay: {exc}") from None
+            raise RecordError(f"record action #{i + 1} ({quote(action)}) does not replay: {exc}") from None
     return match

@@ -412,7 +412,7 @@ class Hub:
         if aid not in legal:
             names = ", ".join(match.action_to_string(a) for a in legal)
             shown = action if isinstance(action, int) else repr(action[:32])
-            raise ProtocolError("illegal", f"{shown} is not a legal action now ({match.decision_kind()}); "
+            raise ProtocolError("illegal", f"{shown} is not a legal action now ({match.decision_kind}); "
                                            f"legal: {names}")
         return aid
 
@@ -447,10 +447,11 @@ class Hub:
         """Commit then apply ``aid`` (already checked legal); the caller holds the lock."""
         match = session.match
         idx = session.row.n_actions
-        probe = match.clone()
-        probe.apply(aid, player=seat)
-        over = probe.is_terminal
-        status, winner, reason = ("over", probe.winner, "match") if over else ("active", None, None)
+        before = match.snapshot()  # the outcome is written with the action, before the action is applied
+        match.apply(aid, player=seat)
+        over, final = match.is_terminal, match.winner
+        match.restore(before)
+        status, winner, reason = ("over", final, "match") if over else ("active", None, None)
         match_id = session.id
 
         def write(conn: Any) -> None:
@@ -579,10 +580,10 @@ class Hub:
                 return
             seq = session.seq
             bot = session.bot_for(seat)
-            snapshot = session.match.clone()
-            legal = snapshot.legal_actions()
+            view = session.match.view(seat)  # a copy holding what the seat may know: safe in a thread
+            legal = view.legal_actions()
             try:
-                aid = await asyncio.to_thread(bot.choose, snapshot)
+                aid = await asyncio.to_thread(bot.decide, view)
                 if aid not in legal:
                     raise ValueError(f"bot {bot.name} chose {aid!r}, not a legal action")
             except Exception as exc:

@@ -1,7 +1,7 @@
 """The engine benchmark: random-playout throughput and the cost of the calls search makes most.
 
-Throughput is measured on one core in complete rounds per second: each playout starts from a clone
-(``log_events`` off) of a fresh match at the start of round 1 and plays uniformly random legal actions to
+Throughput is measured on one core in complete rounds per second: each playout starts from a copy
+(without event log or history) of a fresh match at the start of round 1 and plays uniformly random legal actions to
 the end of the match; rounds are counted from ``round_results``. Each figure is the median of several
 runs.
 """
@@ -59,10 +59,9 @@ def playout_run(starts: Sequence[Match], rounds: int, rng: random.Random) -> flo
     i = 0
     begin = time.perf_counter()
     while done < rounds:
-        m = starts[i % len(starts)].clone()
-        m.log_events = False
+        m = starts[i % len(starts)].clone(history=False, events=False)
         m.random_playout(rng)
-        done += len(m.round_results)
+        done += m.rounds_finished
         i += 1
     return done / (time.perf_counter() - begin)
 
@@ -73,8 +72,7 @@ def _per_call_us(fn: Any, repeats: int, number: int) -> float:
 
 def mid_game(playset: Playset, seed: int = 1, actions: int = 14) -> Match:
     """A typical state for per-call timings: a few random plays into round 1 (goals and factions in play)."""
-    m = Match.new(playset, seed)
-    m.log_events = False
+    m = Match.new(playset, seed, log_events=False)
     rng = random.Random(seed)
     for _ in range(actions):
         legal = m.legal_actions()
@@ -90,19 +88,18 @@ def greedy_decision_us(playset: Playset, matches: int = 20) -> float:
 
     spent, decisions = 0.0, 0
     for seed in range(matches):
-        m = Match.new(playset, seed)
-        m.log_events = False
+        m = Match.new(playset, seed, log_events=False)
         bots = (GreedyBot(seed), RandomBot(seed))
         seat = seed % 2
         while not m.is_terminal:
             p = m.current_player
             if p == seat:
                 t = time.perf_counter()
-                a = bots[0].choose(m)
+                a = bots[0].decide(m.view(p))
                 spent += time.perf_counter() - t
                 decisions += 1
             else:
-                a = bots[1].choose(m)
+                a = bots[1].decide(m.view(p))
             m.apply(a)
     return spent / max(1, decisions) * 1e6
 
@@ -113,9 +110,7 @@ def run_bench(rounds: int = 20000, repeats: int = 5, names: Sequence[str] = SETS
     playset = Playset.from_names(names)
     starts = []
     for seed in range(START_STATES):
-        m = Match.new(playset, seed)
-        m.log_events = False
-        starts.append(m)
+        starts.append(Match.new(playset, seed, log_events=False))
     rng = random.Random(0)
     playout_run(starts, min(rounds, 200), rng)  # warm up
     runs = [playout_run(starts, rounds, rng) for _ in range(repeats)]

@@ -170,13 +170,12 @@ def run_task(task: Task) -> Outcome:
         winner, rounds = play_with_openspiel(task.playset, task.seed, names, task.openspiel_seconds, times)
     else:
         bots = [make_bot(name, task.seed + seat) for seat, name in enumerate(names)]
-        choosers = [_timed(bot.choose, name, times) for bot, name in zip(bots, names, strict=True)]
-        match = Match.new(list(task.playset), seed=task.seed)
-        match.log_events = False
+        choosers = [_timed(bot.decide, name, times) for bot, name in zip(bots, names, strict=True)]
+        match = Match.new(list(task.playset), seed=task.seed, log_events=False)
         while not match.is_terminal:
             seat = match.current_player
-            match.apply(choosers[seat](match), seat)
-        winner, rounds = match.winner, len(match.round_results)
+            match.apply(choosers[seat](match.view(seat)), seat)
+        winner, rounds = match.winner, match.rounds_finished
     return Outcome(task.pair, task.index, winner == task.a_seat, rounds, times)
 
 

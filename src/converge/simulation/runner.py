@@ -22,16 +22,15 @@ def play_match(playset: Playset | Sequence[str], seed: int, bots: Sequence[Bot],
                deck_dirs: Iterable[str] = ()) -> Match:
     """Play one match to its end: ``bots[p]`` decides for player ``p``. Returns the finished match.
 
-    Each bot is :meth:`~converge.bots.base.Bot.reset` first. Bots get the live match and must return a
-    legal action; an illegal one raises :class:`~converge.engine.errors.IllegalActionError`.
+    Each bot is :meth:`~converge.bots.base.Bot.reset` first. Bots get their seat's view and must return
+    a legal action; an illegal one raises :class:`~converge.engine.errors.IllegalActionError`.
     """
-    match = Match.new(playset, seed, start, deck_dirs)
-    match.log_events = log_events
+    match = Match.new(playset, seed, start, deck_dirs, log_events=log_events)
     for bot in bots:
         bot.reset()
     while not match.is_terminal:
         seat = match.current_player
-        match.apply(bots[seat].choose(match), seat)
+        match.apply(bots[seat].decide(match.view(seat)), seat)
         if on_action is not None:
             on_action(match, seat)
     return match
@@ -127,9 +126,9 @@ def run_series(bot1: str, bot2: str, n: int, seed: int = 0, playset: Sequence[st
         result.wins[winner_bot] += 1
         if match.winner == 0:
             result.wins_as_player0[winner_bot] += 1
-        for w, _ in match.round_results:
+        for w in match.round_winners:
             result.rounds_won[first if w == 0 else 1 - first] += 1
-        result.rounds += len(match.round_results)
+        result.rounds += match.rounds_finished
         key = "/".join(ps.names())
         tally = result.playsets.setdefault(key, [0, 0])
         tally[0] += winner_bot == 0

@@ -5,8 +5,8 @@ log (``match.events``), and only its *public* events (visibility ``-1``, what a 
 ``observation(-1)["events"]`` lists), so nothing here depends on a hand, the deck order or the artifact.
 
 From those events :class:`MatchReader` rebuilds the goal area and both factions at every end of turn
-(plays, Assemble, Recall, Trade, Expand, Heal, conversions and their reverts, C7 on leaving play) and
-scores each goal the way RULES.md section 6 says. Its totals are checked against the engine's own
+(with the engine's :class:`~converge.engine.events.PublicTracker`) and scores each goal the way RULES.md
+section 6 says. Its totals are checked against the engine's own
 ``score`` event at every end of turn, so the per-goal figures can never silently drift from the rules.
 
 A :class:`PlaysetTally` holds plain counters (a few hundred integers per playset, whatever the number of
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from converge.engine.goals import goal_value
+from converge.engine.events import END_REASONS, MODE_NAMES, Event
 from converge.engine.playset import NUM_CARDS, Playset
 from converge.simulation.replay import replay_events
 
@@ -27,10 +27,8 @@ if TYPE_CHECKING:
     from converge.engine.state import Match
 
 #: How a card is played (T3), in the order of the action ids 18..21.
-MODES: tuple[str, ...] = ("discard", "declare", "mine", "theirs")
+MODES: tuple[str, ...] = MODE_NAMES
 NUM_MODES = len(MODES)
-#: How a round ends: T6 (the lead outscores) or T8 (both hands empty; the artifact holder wins).
-END_REASONS: tuple[str, ...] = ("outscored", "hands_empty")
 
 #: One row of the tidy results table: one round of one match.
 ROUND_COLUMNS: tuple[str, ...] = (
@@ -141,11 +139,11 @@ class MatchReader:
 
     def __init__(self, playset: Playset) -> None:
         self.playset = playset
-        self.printed_skill = list(playset.printed_skill)
-        self.printed_rank = list(playset.printed_rank)
-        self.goal_code = list(playset.goal_code)
-        self.goal_arg = list(playset.goal_arg)
-        self.goal_stars = list(playset.goal_stars)
+        self.printed_skill = playset.printed_skill
+        self.printed_rank = playset.printed_rank
+        self.goal_kind = playset.goal_kind
+        self.goal_arg = playset.goal_arg
+        self.goal_stars = playset.goal_stars
 
     def read(self, match: Match, tally: PlaysetTally, bot1_seat: int = 0) -> list[RoundFacts]:
         """Add a finished match to ``tally``; return its rounds."""
@@ -169,14 +167,14 @@ class MatchReader:
         tally.match_turns[turns] = tally.match_turns.get(turns, 0) + 1
         return rounds
 
-    def read_events(self, events: Sequence[tuple[str, int, int, int, int, int]], tally: PlaysetTally
+    def read_events(self, events: Sequence[Event], tally: PlaysetTally
                     ) -> list[RoundFacts]:
         """Replay the public events of a match into ``tally`` (round counters, cards, goals)."""
         counters = [tally.card_plays, tally.card_wins, tally.card_rounds_played, tally.goal_turns,
                     tally.goal_fulfilled, tally.goal_any, tally.goal_rounds_declared, tally.goal_potential]
         try:
             rounds = replay_events(events if isinstance(events, list) else list(events), self.printed_skill,
-                                   self.printed_rank, self.goal_code, self.goal_arg, self.goal_stars, counters)
+                                   self.printed_rank, self.goal_kind, self.goal_arg, self.goal_stars, counters)
         except ValueError as exc:
             raise ScoringMismatch(str(exc)) from None
         out = []
@@ -194,4 +192,4 @@ class MatchReader:
 
 
 __all__ = ["END_REASONS", "MODES", "ROUND_COLUMNS", "ROUND_TYPES", "MatchReader", "PlaysetTally", "RoundFacts",
-           "RoundRow", "ScoringMismatch", "goal_value"]
+           "RoundRow", "ScoringMismatch"]

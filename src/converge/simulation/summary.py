@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from converge.cards.model import CardSpec, Deck
-from converge.cards.registry import SINGLE_WINNER_GOALS
+from converge.engine.goals import goal_kind
 from converge.engine.playset import catalog_order
 from converge.simulation.runner import wilson_interval
 from converge.simulation.simulate import SimulationSpec, catalog_of
@@ -157,7 +157,7 @@ def summarize(spec: SimulationSpec, tallies: Mapping[str, PlaysetTally],
             turns = acc["goal_turns"]
             goal_list.append({
                 "id": c.id, "goal": c.goal.text, "kind": c.goal.kind, "stars": c.goal.stars,
-                "single_winner": c.goal.kind in SINGLE_WINNER_GOALS,
+                "single_winner": goal_kind(c.goal.kind).single_winner,
                 "rounds": rounds, "declared_rate": rate(acc["goal_rounds_declared"], rounds),
                 "turn_ends": acc["turn_ends"],
                 "fulfilment_rate": rate(acc["goal_potential"], 2 * acc["turn_ends"]),

@@ -1,0 +1,26 @@
+"""Goal kinds (T5): what they are (:mod:`.base`) and the built-ins (:mod:`.kinds`), registered here.
+
+>>> goal_kind("most_cards").single_winner, goal_kind("rank_total").single_winner
+(True, False)
+"""
+
+from converge.engine.goals.base import (
+    BUILTIN_GOALS,
+    CANNOT_WIN,
+    FactionStats,
+    GoalKind,
+    goal_kind,
+    goal_kinds,
+    goal_winners,
+    register_goal,
+    unregister_goal,
+)
+from converge.engine.goals.kinds import builtin
+
+if not goal_kinds():
+    for _kind in builtin():
+        register_goal(_kind)
+assert len(goal_kinds()) >= BUILTIN_GOALS
+
+__all__ = ["CANNOT_WIN", "FactionStats", "GoalKind", "goal_kind", "goal_kinds", "goal_winners", "register_goal",
+           "unregister_goal"]

@@ -1,0 +1,195 @@
+"""What a goal kind is, the per-faction counts goals are judged on, and the registry every module asks.
+
+A *goal kind* ("highest Alchemist", "3 cards with consecutive ranks"...) is one :class:`GoalKind` object
+that says everything about it: its parameters, its printed text, how well a faction does at it
+(:meth:`GoalKind.value`), the number shown when a score is explained (:meth:`GoalKind.shown`), and
+whether it gives its stars to a single strict winner (T5) or to every faction that fulfils it.
+A new kind is a subclass registered with :func:`register_goal`; card files may then name it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Final
+
+from mypy_extensions import mypyc_attr
+
+from converge.engine.errors import UnknownKindError
+from converge.engine.params import Param, ParamValue, skillset_index
+
+#: The value of a single-winner goal for a faction that cannot win it (T5: no card of the skillset).
+CANNOT_WIN: Final = -1000
+
+_NAME = re.compile(r"[a-z][a-z0-9_]{0,23}")
+
+
+class FactionStats:
+    """One faction's counts, computed once per scoring and shared by every goal.
+
+    Per skillset index (0..2): ``count``, ``high`` and ``low`` rank (0 and 7 when there is none);
+    ``per_rank[r]`` cards of rank r (1..6); ``total`` rank; ``size``; and the faction's cards with the
+    current ``skill`` and ``rank`` of every card, for goal kinds that need more.
+    """
+
+    __slots__ = ("cards", "skill", "rank", "count", "high", "low", "per_rank", "total", "size")
+
+    cards: list[int]
+    skill: list[int]
+    rank: list[int]
+    count: list[int]
+    high: list[int]
+    low: list[int]
+    per_rank: list[int]
+    total: int
+    size: int
+
+    def __init__(self, faction: list[int], skill: list[int], rank: list[int]) -> None:
+        self.cards = faction
+        self.skill = skill
+        self.rank = rank
+        count = [0, 0, 0]
+        high = [0, 0, 0]
+        low = [7, 7, 7]
+        per_rank = [0, 0, 0, 0, 0, 0, 0]
+        total = 0
+        for c in faction:
+            s = skill[c]
+            r = rank[c]
+            count[s] += 1
+            total += r
+            per_rank[r] += 1
+            if r > high[s]:
+                high[s] = r
+            if r < low[s]:
+                low[s] = r
+        self.count = count
+        self.high = high
+        self.low = low
+        self.per_rank = per_rank
+        self.total = total
+        self.size = len(faction)
+
+    def longest_run(self) -> int:
+        """The most cards with consecutive ranks (one per rank)."""
+        run = 0
+        best = 0
+        for r in range(1, 7):
+            run = run + 1 if self.per_rank[r] else 0
+            if run > best:
+                best = run
+        return best
+
+    def distinct_ranks(self) -> int:
+        n = 0
+        for r in range(1, 7):
+            if self.per_rank[r]:
+                n += 1
+        return n
+
+    def distinct_skillsets(self) -> int:
+        return int(self.count[0] > 0) + int(self.count[1] > 0) + int(self.count[2] > 0)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class GoalKind:
+    """One kind of goal. Subclass it, override ``text``, ``value`` and ``shown``, and register an instance.
+
+    ``single_winner``: the goal's stars go only to a faction that does strictly better than the other
+    (most / fewest / highest / lowest, T5); otherwise to every faction whose :meth:`value` is 1.
+    """
+
+    name: str
+    doc: str
+    params: tuple[Param, ...]
+    single_winner: bool
+    index: int
+
+    def __init__(self, name: str, doc: str, params: tuple[Param, ...] = (), *,
+                 single_winner: bool = False) -> None:
+        self.name = name
+        self.doc = doc
+        self.params = params
+        self.single_winner = single_winner
+        self.index = -1
+
+    def __repr__(self) -> str:
+        return f"<goal kind {self.name}>"
+
+    def compile(self, params: Mapping[str, ParamValue], skillsets: tuple[str, ...]) -> int:
+        """The one integer the engine runs on: a skillset parameter's index in the playset (-1 when the
+        skillset is not in it), else the first integer parameter, else 0."""
+        for p in self.params:
+            if p.type == "skillset":
+                return skillset_index(params[p.name], skillsets)
+            if p.type == "int":
+                return int(params[p.name])
+        return 0
+
+    def check(self, params: Mapping[str, ParamValue]) -> str:
+        """A problem between parameters that each are valid, or ""."""
+        return ""
+
+    def text(self, params: Mapping[str, ParamValue]) -> str:
+        """The printed text of the goal."""
+        raise NotImplementedError(f"goal kind {self.name} has no text()")
+
+    def value(self, arg: int, st: FactionStats) -> int:
+        """How one faction does: for a single winner, higher is better (:data:`CANNOT_WIN` when it cannot
+        win at all); otherwise 1 when the faction fulfils the goal, else 0."""
+        raise NotImplementedError(f"goal kind {self.name} has no value()")
+
+    def shown(self, arg: int, st: FactionStats) -> str:
+        """The faction's number behind :meth:`value`, for explaining a score ("5", "none", ...)."""
+        return str(self.value(arg, st))
+
+
+_GOALS: dict[str, GoalKind] = {}
+
+#: How many goal kinds the package defines (registered first, in this order).
+BUILTIN_GOALS: Final = 15
+
+
+def register_goal(kind: GoalKind) -> GoalKind:
+    """Make ``kind`` available to card files (the public extension point); returns it."""
+    if not isinstance(kind, GoalKind):
+        raise TypeError(f"register_goal takes a GoalKind, got {type(kind).__name__}")
+    if not _NAME.fullmatch(kind.name):
+        raise ValueError(f"a goal kind's name is lower-case letters, digits and _, got {kind.name!r}")
+    if kind.name in _GOALS:
+        raise ValueError(f"goal kind {kind.name!r} is already registered")
+    kind.index = len(_GOALS)
+    _GOALS[kind.name] = kind
+    return kind
+
+
+def unregister_goal(name: str) -> None:
+    """Remove a kind added by :func:`register_goal` (for tests); the built-in kinds stay."""
+    kind = _GOALS.get(name)
+    if kind is None or kind.index < BUILTIN_GOALS:
+        raise ValueError(f"{name!r} is not a registered extension goal kind")
+    del _GOALS[name]
+    for i, k in enumerate(_GOALS.values()):
+        k.index = i
+
+
+def goal_kinds() -> Mapping[str, GoalKind]:
+    """Every registered goal kind by name, in registration order (the built-ins first)."""
+    return _GOALS
+
+
+def goal_kind(name: str) -> GoalKind:
+    """The registered goal kind called ``name``; :class:`UnknownKindError` if there is none."""
+    kind = _GOALS.get(name)
+    if kind is None:
+        raise UnknownKindError(f"unknown goal kind {name[:40]!r} (known: {', '.join(_GOALS)})")
+    return kind
+
+
+def goal_winners(kind: GoalKind, arg: int, st0: FactionStats, st1: FactionStats) -> tuple[int, int]:
+    """Whether each player's faction gets the goal's stars (1 or 0), by T5."""
+    v0 = kind.value(arg, st0)
+    v1 = kind.value(arg, st1)
+    if kind.single_winner:
+        return int(v0 > v1), int(v1 > v0)
+    return int(v0 > 0), int(v1 > 0)
