@@ -7,7 +7,8 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml setup.py | cksum | cut -d
 SOURCES := $(shell find src -name '*.py' -o -name '*.toml' -o -name '*.typed')
 # The rules tests also run against the pure-Python engine (the source mypy checks).
 PURE_TESTS := tests/test_rules.py tests/test_goals.py tests/test_effects.py tests/test_convert.py \
-              tests/test_illegal_input.py tests/test_records.py
+              tests/test_illegal_input.py tests/test_records.py tests/test_extension.py tests/test_worlds.py \
+              tests/test_events.py tests/test_knowledge.py
 
 .PHONY: play test lint bench clean
 

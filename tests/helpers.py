@@ -41,6 +41,22 @@ def setup(playset: list[str] | None = None, *, hands: tuple[list[str], list[str]
     return Match.from_position(doc)
 
 
+def finished_matches(count: int, stride: int = 13, seed: int = 4) -> list[Match]:
+    """``count`` random matches played to their end, over playsets ``stride`` apart in the catalogue."""
+    import random
+
+    from converge.engine import all_playsets
+
+    playsets = all_playsets()
+    rng = random.Random(seed)
+    out = []
+    for k in range(count):
+        match = Match.new(list(playsets[(k * stride) % len(playsets)]), seed=k)
+        match.random_playout(rng)
+        out.append(match)
+    return out
+
+
 def play(match: Match, *moves: str) -> Match:
     """Apply readable moves in order (each must be legal)."""
     for move in moves:
@@ -50,8 +66,9 @@ def play(match: Match, *moves: str) -> Match:
 
 def zones_of(match: Match) -> list[int]:
     """Every card id in every zone, the resolving card included (for the 'exactly one zone' check)."""
-    cards = [*match.zones.hands[0], *match.zones.hands[1], *match.zones.deck, match.zones.artifact, *match.zones.discard, *match.zones.goals,
-             *match.zones.factions[0], *match.zones.factions[1]]
+    z = match.zones
+    cards = [*z.hands[0], *z.hands[1], *z.deck, z.artifact, *z.discard, *z.goals,
+             *z.factions[0], *z.factions[1]]
     if match.turn.active >= 0 and match.turn.active not in cards:
         cards.append(match.turn.active)
     return cards

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from converge import Match, Playset
+from converge import ConvergeError, Match, Playset
 from converge.cards.loader import DeckError, builtin_sources, dir_sources, load_catalog, load_decks
 from converge.cards.model import CardSpec, Effect, Goal
+from converge.engine import all_playsets
 from converge.engine.effects import EffectKind, effect_kinds
 from converge.engine.goals import GoalKind, goal_kinds
 from converge.engine.params import OWN, Param
-from converge.engine import all_playsets
 
 BUILTIN = ["alchemist", "mechanist", "archivist", "protector", "searcher", "merchant", "delver", "astropath",
            "healer"]
@@ -450,6 +450,23 @@ def test_a_goal_naming_a_skillset_outside_the_playset_can_never_be_won(tinkerer_
                 if item["goal"] == "TIN2":
                     assert item["winners"] == []
     assert ps.card(tin2).goal.text == "Most Alchemist"
+
+
+def test_the_record_of_a_position_with_user_decks_replays(tinkerer_dir):
+    """A match remembers its deck folders: its record can be made (and replayed with the same folders)."""
+    start = Match.new(["alchemist", "mechanist", "tinkerer"], seed=4, deck_dirs=[tinkerer_dir])
+    match = Match.from_position(start.position(), deck_dirs=[tinkerer_dir])
+    assert match.playset.deck_dirs == (str(tinkerer_dir),)
+    match.random_playout(random.Random(4), rounds=1)
+    record = match.record()
+    assert Match.replay(record, [tinkerer_dir]).position() == match.position()
+
+
+def test_deck_errors_are_engine_errors(tmp_path):
+    write(tmp_path / "decks", "skillset = 3")
+    with pytest.raises(ConvergeError):
+        load_catalog([tmp_path / "decks"])
+    assert issubclass(DeckError, ConvergeError) and issubclass(DeckError, ValueError)
 
 
 def test_card_specs_are_immutable():

@@ -19,7 +19,8 @@ def test_same_observation_gives_the_same_decision() -> None:
               goals=["MEC4"], deck=["ARC4", "ALC6", "ARC3"], artifact="ARC6")
     assert a.observation(0) == b.observation(0) and a.zones.hands[1] != b.zones.hands[1]
     for seed in range(3):
-        assert ISMCTSBot(seed, iterations=300).decide(a.view(0)) == ISMCTSBot(seed, iterations=300).decide(b.view(0))
+        bot_a, bot_b = ISMCTSBot(seed, iterations=300), ISMCTSBot(seed, iterations=300)
+        assert bot_a.decide(a.view(0)) == bot_b.decide(b.view(0))
 
 
 def test_decisions_are_reproducible_with_a_simulation_budget() -> None:

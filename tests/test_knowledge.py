@@ -52,6 +52,24 @@ def test_a_card_the_searcher_saw_drawn_by_the_opponent_is_known_in_their_hand() 
     assert m.observation(1)["known_opponent_hand"] == []
 
 
+def test_knowledge_changes_only_when_a_card_is_shown() -> None:
+    """P16 and I3: player 1 knows player 0 recalled ALC5. When player 0 chooses a card to play, player 1
+    must not learn which one before it is shown: ALC5 stays known in their hand, whichever card it was."""
+    views = []
+    for card in ("ALC2", "ALC5", "MEC2"):
+        m = setup(hands=(["ARC1", "ALC2", "MEC2"], ["MEC3", "ARC2"]), discard=["ALC5"], factions=(["ALC1"], []))
+        for action in ("ARC1", "discard", "ALC5", "MEC3", "mine"):  # ALC5 recalled; player 1 answers
+            m.apply(action)
+        assert m.current_player == 0 and m.observation(1)["known_opponent_hand"] == ["ALC5"]
+        m.apply(card)  # chosen, not played yet
+        views.append(m.observation(1))
+        assert views[-1]["known_opponent_hand"] == ["ALC5"]
+        assert m.view(1).observation() == views[-1]
+    assert views[0] == views[1] == views[2]
+    m.apply("mine")  # shown now: ALC5 went into the faction, and is no longer said to be in the hand
+    assert m.observation(1)["known_opponent_hand"] == ([] if card == "ALC5" else ["ALC5"])
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(all_playsets()), st.integers(0, 2**32), st.integers(0, 2**32), st.data())
 def test_sampled_world_agrees_with_the_players_observation(playset: tuple[str, str, str], seed: int,

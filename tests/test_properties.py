@@ -140,7 +140,8 @@ def test_same_seed_and_same_actions_give_the_same_match(playset, seed, data):
     for action in playout(data, a):
         b.apply(action)
         assert a.legal_actions() == b.legal_actions()
-        assert a.zones.hands == b.zones.hands and a.zones.deck == b.zones.deck and a.zones.factions == b.zones.factions and a.events == b.events
+        assert (a.zones.hands, a.zones.deck, a.zones.factions) == (b.zones.hands, b.zones.deck, b.zones.factions)
+        assert a.events == b.events
         if len(a.history) % 10 == 0 or a.is_terminal:
             assert_same_match(a, b)
 
@@ -161,7 +162,8 @@ def known_cards(match: Match, viewer: int) -> set[int]:
     events showed (dealt, drawn, seen by Search). A card chosen but not yet played (MODE phase) is
     known only to its player.
     """
-    known = set(match.zones.discard) | set(match.zones.goals) | set(match.zones.factions[0]) | set(match.zones.factions[1])
+    z = match.zones
+    known = set(z.discard) | set(z.goals) | set(z.factions[0]) | set(z.factions[1])
     if viewer >= 0:
         known |= set(match.zones.hands[viewer])
     for kind, visibility, player, card, _a, _b in current_round_events(match):
@@ -237,7 +239,8 @@ def test_the_hidden_card_check_catches_a_leak():
     """The relabelling check is not vacuous: an observation that showed the opponent's hand fails it."""
     match = Match.new(["alchemist", "mechanist", "archivist"], seed=10**13)
     hidden = [c for c in range(18) if c not in known_cards(match, 0)]
-    assert set(match.zones.hands[1]) <= set(hidden) and match.zones.artifact in hidden and set(match.zones.deck) <= set(hidden)
+    z = match.zones
+    assert set(z.hands[1]) <= set(hidden) and z.artifact in hidden and set(z.deck) <= set(hidden)
     # Exchanging a card of player 1's hand with a deck card: invisible to player 0 and to a spectator,
     # but player 1 sees their own hand change, so the comparison does detect what a viewer can see.
     a, b = match.zones.hands[1][0], match.zones.deck[0]

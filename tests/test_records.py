@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from converge import IllegalActionError, Match, PositionError, RecordError
 from converge.engine import all_playsets
-from converge.engine.record import to_record
 from tests.helpers import play, setup
 
 CATALYSTS = ["alchemist", "mechanist", "archivist"]
@@ -463,6 +462,7 @@ def test_a_position_is_taken_at_any_decision_and_after_the_end():
             copy_ = Match.from_position(doc)
             assert copy_.position() == doc
             assert copy_.legal_actions() == match.legal_actions()
+            assert copy_.round_results == match.round_results and copy_.decision_kind == match.decision_kind
             for viewer in (0, 1, -1):
                 assert {**copy_.observation(viewer), "events": []} == {**match.observation(viewer), "events": []}
             if match.is_terminal:

@@ -167,7 +167,8 @@ def test_T3_a_card_is_discarded_declared_or_added_to_either_faction(mode: str) -
     assert m.legal_actions() == [DISCARD, DECLARE, MINE, THEIRS]
     play(m, mode)
     card = m.playset.index_of["ALC6"]
-    where = {"discard": m.zones.discard, "declare": m.zones.goals, "mine": m.zones.factions[0], "theirs": m.zones.factions[1]}
+    z = m.zones
+    where = {"discard": z.discard, "declare": z.goals, "mine": z.factions[0], "theirs": z.factions[1]}
     for zone, cards in where.items():
         assert (card in cards) == (zone == mode)
     assert card not in m.zones.hands[0]
@@ -185,7 +186,8 @@ def test_T4_a_card_may_be_discarded_when_its_effect_can_do_nothing() -> None:
     assert DONE in m.legal_actions()
     play(m, "done")
     assert ids(m, m.zones.discard) == ["MEC2", "ALC6", "ARC1"]
-    assert len(m.zones.hands[1]) == 1 and m.zones.hands[1][0] not in m.zones.discard  # only the card drawn at the end
+    hand = m.zones.hands[1]
+    assert len(hand) == 1 and hand[0] not in m.zones.discard  # only the card drawn at the end
 
 
 def test_T5_scoring_is_computed_afresh_each_goal_to_each_player_fulfilling_it() -> None:
@@ -334,7 +336,8 @@ def test_I1_public_information_is_the_same_for_every_viewer() -> None:
 
 def _hidden(m: Match, viewer: int) -> list[str]:
     """Card ids that ``viewer`` must not see: the other hand, the deck and the artifact."""
-    secret = [*m.zones.deck, m.zones.artifact] + (m.zones.hands[1 - viewer] if viewer in (0, 1) else [*m.zones.hands[0], *m.zones.hands[1]])
+    z = m.zones
+    secret = [*z.deck, z.artifact] + (z.hands[1 - viewer] if viewer in (0, 1) else [*z.hands[0], *z.hands[1]])
     return ids(m, secret)
 
 

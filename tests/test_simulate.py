@@ -15,8 +15,8 @@ import pytest
 from converge import Match
 from converge.bots import make_bot
 from converge.engine import goals
-from converge.engine.events import EventKind
 from converge.engine.actions import DISCARD
+from converge.engine.events import EventKind
 from converge.engine.playset import SETS, Playset, all_playsets
 from converge.simulation import replay, tables
 from converge.simulation.runner import play_match

@@ -93,7 +93,7 @@ class TerminalGame:
         new = events[self.seen[viewer]:]
         self.seen[viewer] = len(events)
         for e in new:
-            if e["kind"] in ("dealt", "discarded"):  # the hand is on screen; "discards X" said it
+            if e["kind"] == "dealt":  # the hand is on screen
                 continue
             if e["kind"] == "draw" and e["player"] == viewer:  # "you drew X" follows
                 continue

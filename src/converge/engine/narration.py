@@ -1,8 +1,9 @@
 """Words for players: what is being decided, each choice, and what happened, from one viewer's side.
 
 Players are named the way the board names them: a seated viewer reads "you" and "they"/"them"/"their",
-a spectator "player 0" and "player 1". Every card that enters a faction is said to go into *whose*
-faction. Everything here reads only what the viewer may know; nothing names a hidden card.
+a spectator "player 0" and "player 1" ("their own" for the player acting). Every card that enters a
+faction is said to go into *whose* faction. Everything here reads only what the viewer may know;
+nothing names a hidden card.
 
 >>> from converge import Match
 >>> m = Match.new(["alchemist", "mechanist", "archivist"], seed=1)
@@ -89,10 +90,15 @@ class Narrator:
             return "you" if player == self.viewer else "them"
         return f"player {player}"
 
-    def possessive(self, player: int) -> str:
+    def possessive(self, player: int, actor: int = -1, own: str = " own") -> str:
+        """Whose (hand, faction): your / their; for a spectator, the ``actor``'s (their own) or player N's."""
         if self.viewer in (0, 1):
             return "your" if player == self.viewer else "their"
-        return f"player {player}'s"
+        return f"their{own}" if player == actor else f"player {player}'s"
+
+    def pronoun(self, player: int) -> str:
+        """The subject named again in the same sentence: you / they."""
+        return "you" if player == self.viewer else "they"
 
     def verb(self, player: int, verb: str) -> str:
         """``verb`` agreeing with the subject ``player``: "you add", "they add", "player 1 adds"."""
@@ -101,11 +107,11 @@ class Narrator:
     def does(self, player: int, verb: str) -> str:
         return f"{self.subject(player)} {self.verb(player, verb)}"
 
-    def zone(self, zone: int) -> str:
+    def zone(self, zone: int, actor: int) -> str:
         if is_hand(zone):
-            return f"{self.possessive(zone)} hand"
+            return f"{self.possessive(zone, actor, '')} hand"
         if is_faction(zone):
-            return f"{self.possessive(zone - FACTION)} faction"
+            return f"{self.possessive(zone - FACTION, actor)} faction"
         if zone == DISCARD_PILE:
             return "the discard pile"
         if zone == GOAL_AREA:
@@ -145,15 +151,15 @@ class Narrator:
             if a == DECLARE:
                 goal = ps.cards[card].goal
                 return f"{self.does(p, 'declare')} {name} as a shared goal: {goal.text} {'★' * goal.stars}"
-            return f"{self.does(p, 'add')} {name} to {self.possessive(b)} faction"
+            return f"{self.does(p, 'add')} {name} to {self.possessive(b, p)} faction"
         if kind == PASS:
-            return f"{self.does(p, 'pass')}: {self.possessive(p)} hand is empty"
+            return f"{self.does(p, 'pass')}: {self.possessive(p, p, '')} hand is empty"
         if kind == RESOLVE:
             return (f"{self.does(p, 'use')} {self.keyword(resolving)} on {name}: its effect, "
                     f"{self.keyword(card)}, resolves now")
         if kind == MOVE:
             verb = "take" if is_hand(b) else "add" if is_hand(a) else "move"
-            return (f"{self.does(p, verb)} {name} from {self.zone(a)} into {self.zone(b)} "
+            return (f"{self.does(p, verb)} {name} from {self.zone(a, p)} into {self.zone(b, p)} "
                     f"({self.keyword(resolving)})")
         if kind == CONVERT:
             return f"{self.does(p, 'convert')} {name} to {ps.skillsets[a]} {b}"
@@ -169,11 +175,11 @@ class Narrator:
                 return f"{self.does(p, 'search')} the deck, but it is empty"
             cards = "card" if a == 1 else f"{a} cards"
             return (f"{self.does(p, 'search')} the top {cards} of the deck and "
-                    f"{self.verb(p, 'take')} one into {self.possessive(p)} hand")
+                    f"{self.verb(p, 'take')} one into {self.possessive(p, p, '')} hand")
         if kind == SAW:
             return f"{self.does(p, 'see')} {name}, {_ordinal(a + 1)} from the top"
         if kind == TOOK:
-            return f"{self.does(p, 'take')} {name} into {self.possessive(p)} hand"
+            return f"{self.does(p, 'take')} {name} into {self.possessive(p, p, '')} hand"
         if kind == DISCARDED:
             if b and a == 0:
                 how = f"; {self.does(p, 'decline')} its effect"
@@ -190,16 +196,16 @@ class Narrator:
                 return f"end of turn: you score {me}, they score {them}"
             return f"end of turn: player 0 scores {a}, player 1 scores {b}"
         if kind == ARTIFACT:
-            return (f"the artifact passes to {self.object(p)}: {self.subject(p)} scored more than the lead "
+            return (f"the artifact passes to {self.object(p)}: {self.pronoun(p)} scored more than the lead "
                     "this turn")
         if kind == DRAW:
             return f"{self.does(p, 'draw')} a card"
         if kind == DREW:
-            return f"{self.does(p, 'draw')} {name}"
+            return f"{self.subject(p)} drew {name}"
         if kind == ROUND_END:
-            who = self.subject(p)
+            who = self.pronoun(p)
             if a == HANDS_EMPTY:
-                why = f"both hands are empty and {self.does(p, 'hold')} the artifact"
+                why = f"both hands are empty and {who} hold the artifact"
             else:
                 why = f"{who} held the artifact and scored more"
             return f"{self.does(p, 'win')} round {b}: {why}"

@@ -94,7 +94,6 @@ def observe(match: Match, viewer: object) -> dict[str, Any]:
     """Build the observation of ``viewer`` (0 or 1; -1 for a spectator). JSON-serialisable."""
     if isinstance(viewer, bool) or not isinstance(viewer, int) or viewer not in (-1, 0, 1):
         raise ValueError("a viewer is player 0, player 1 or -1 (spectator)")
-    from converge.engine import state as s
 
     ps, z, t = match.playset, match.zones, match.turn
     ids = ps.card_ids

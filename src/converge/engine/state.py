@@ -89,6 +89,23 @@ def shuffled_deal(seed: int, round_no: int) -> list[int]:
     return order
 
 
+class FixedDraws:
+    """A fixed sequence of draws in [0, 1), for a redacted copy's deal: deterministic, and much cheaper
+    than seeding a ``random.Random`` for every copy."""
+
+    __slots__ = ("i",)
+
+    def __init__(self) -> None:
+        self.i = 0
+
+    def __call__(self) -> float:
+        self.i += 1
+        return _FIXED_DRAWS[self.i % len(_FIXED_DRAWS)]
+
+
+_FIXED_DRAWS: Final = tuple(random.Random(0).random() for _ in range(97))
+
+
 class TurnState:
     """Rounds and turns: who holds the artifact, who leads, whose decision it is, what is being played.
 
@@ -529,7 +546,7 @@ class Match:
         made of."""
         m = self.clone(False, False)
         m.seed = 0
-        m._redeal_hidden(player, (rng or random.Random(0)).random)
+        m._redeal_hidden(player, rng.random if rng is not None else FixedDraws())
         if self._logging:
             m._logging = True
             m._events = [e for e in self._events if e[1] < 0 or e[1] == player]

@@ -28,14 +28,14 @@ kinds defined in Python (like the one above) work the same, a little slower.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import mypyc_attr
 
-from converge.engine.errors import UnknownKindError
 from converge.engine.params import Param, ParamValue
+from converge.engine.registry import Registry
+from converge.engine.zones import FACTION as FACTION_ZONE
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
@@ -46,9 +46,6 @@ SKILLSET: Final = 1  # one of the playset's three skillsets (C4)
 FACTION: Final = 2  # mine or theirs
 SECOND: Final = 3  # a second card among targets() (e.g. the other card of a trade)
 STEP_NAMES: Final = ("target", "skillset", "faction", "second")
-
-_NAME = re.compile(r"[a-z][a-z0-9_]{0,23}")
-
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class EffectKind:
@@ -168,6 +165,21 @@ class EffectKind:
         return False
 
 
+def pick_then_place(m: Match, action: int, source: int) -> None:
+    """One decision of "choose a card from ``source``, then the faction it goes into" (Expand, Heal): a
+    card (kept pending), then mine or theirs, which moves it and completes the pick."""
+    e = m.effect
+    if e.step == TARGET:
+        e.pending = action
+        e.step = FACTION
+        return
+    m.move_card(e.pending, source, FACTION_ZONE + m.owner_of(action))
+    e.pending = -1
+    e.step = TARGET
+    e.remaining -= 1
+    m.continue_effect()
+
+
 class EffectState:
     """The discard effect in progress: which kind, whose card, the pending decision and its picks.
 
@@ -213,7 +225,10 @@ class EffectState:
         return e
 
 
-_EFFECTS: dict[str, EffectKind] = {}
+#: How many effect kinds the package defines (registered first, in their canonical order).
+BUILTIN_EFFECTS: Final = 9
+
+_REGISTRY: Registry[EffectKind] = Registry("effect", EffectKind, BUILTIN_EFFECTS)
 
 
 def register_effect(kind: EffectKind) -> EffectKind:
@@ -221,39 +236,19 @@ def register_effect(kind: EffectKind) -> EffectKind:
 
     Raises ``ValueError`` for a malformed or already registered name.
     """
-    if not isinstance(kind, EffectKind):
-        raise TypeError(f"register_effect takes an EffectKind, got {type(kind).__name__}")
-    if not _NAME.fullmatch(kind.name):
-        raise ValueError(f"an effect kind's name is lower-case letters, digits and _, got {kind.name!r}")
-    if kind.name in _EFFECTS:
-        raise ValueError(f"effect kind {kind.name!r} is already registered")
-    kind.index = len(_EFFECTS)
-    _EFFECTS[kind.name] = kind
-    return kind
+    return _REGISTRY.register(kind)
 
 
 def unregister_effect(name: str) -> None:
     """Remove a kind added by :func:`register_effect` (for tests); the built-in kinds stay."""
-    kind = _EFFECTS.get(name)
-    if kind is None or kind.index < BUILTIN_EFFECTS:
-        raise ValueError(f"{name!r} is not a registered extension effect kind")
-    del _EFFECTS[name]
-    for i, k in enumerate(_EFFECTS.values()):
-        k.index = i
+    _REGISTRY.unregister(name)
 
 
 def effect_kinds() -> Mapping[str, EffectKind]:
     """Every registered effect kind by name, in registration order (the built-ins first)."""
-    return _EFFECTS
+    return _REGISTRY.all()
 
 
 def effect_kind(name: str) -> EffectKind:
     """The registered effect kind called ``name``; :class:`UnknownKindError` if there is none."""
-    kind = _EFFECTS.get(name)
-    if kind is None:
-        raise UnknownKindError(f"unknown effect kind {name[:40]!r} (known: {', '.join(_EFFECTS)})")
-    return kind
-
-
-#: How many effect kinds the package defines (registered first, in this order, by the package).
-BUILTIN_EFFECTS: Final = 9
+    return _REGISTRY.get(name)

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from converge.engine.effects.base import FACTION, TARGET, EffectKind
+from converge.engine.effects.base import FACTION, EffectKind, pick_then_place
 from converge.engine.params import Param, ParamValue
-from converge.engine.zones import FACTION as FACTION_ZONE
 from converge.engine.zones import HAND
 
 if TYPE_CHECKING:
@@ -35,16 +34,7 @@ class Expand(EffectKind):
         return m.zones.hands[m.turn.player][:]
 
     def act(self, m: Match, action: int) -> None:
-        e = m.effect
-        if e.step == TARGET:
-            e.pending = action
-            e.step = FACTION
-            return
-        p = m.turn.player
-        m.move_card(e.pending, HAND + p, FACTION_ZONE + m.owner_of(action))
-        e.pending = -1
-        e.remaining -= 1
-        m.continue_effect()
+        pick_then_place(m, action, HAND + m.turn.player)
 
     def prompt(self, step: int) -> str:
         if step == FACTION:

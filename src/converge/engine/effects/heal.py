@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from converge.engine.effects.base import FACTION, TARGET, EffectKind
+from converge.engine.effects.base import FACTION, EffectKind, pick_then_place
 from converge.engine.params import Param, ParamValue
 from converge.engine.zones import DISCARD_PILE
-from converge.engine.zones import FACTION as FACTION_ZONE
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
@@ -41,15 +40,7 @@ class Heal(EffectKind):
         return [c for c in z.discard if z.printed_rank[c] <= max_rank]
 
     def act(self, m: Match, action: int) -> None:
-        e = m.effect
-        if e.step == TARGET:
-            e.pending = action
-            e.step = FACTION
-            return
-        m.move_card(e.pending, DISCARD_PILE, FACTION_ZONE + m.owner_of(action))
-        e.pending = -1
-        e.remaining -= 1
-        m.continue_effect()
+        pick_then_place(m, action, DISCARD_PILE)
 
     def prompt(self, step: int) -> str:
         if step == FACTION:

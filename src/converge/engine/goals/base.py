@@ -9,20 +9,16 @@ A new kind is a subclass registered with :func:`register_goal`; card files may t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from converge.engine.errors import UnknownKindError
 from converge.engine.params import Param, ParamValue, skillset_index
+from converge.engine.registry import Registry
 
 #: The value of a single-winner goal for a faction that cannot win it (T5: no card of the skillset).
 CANNOT_WIN: Final = -1000
-
-_NAME = re.compile(r"[a-z][a-z0-9_]{0,23}")
-
 
 class FactionStats:
     """One faction's counts, computed once per scoring and shared by every goal.
@@ -144,46 +140,30 @@ class GoalKind:
         return str(self.value(arg, st))
 
 
-_GOALS: dict[str, GoalKind] = {}
-
 #: How many goal kinds the package defines (registered first, in this order).
 BUILTIN_GOALS: Final = 15
+
+_REGISTRY: Registry[GoalKind] = Registry("goal", GoalKind, BUILTIN_GOALS)
 
 
 def register_goal(kind: GoalKind) -> GoalKind:
     """Make ``kind`` available to card files (the public extension point); returns it."""
-    if not isinstance(kind, GoalKind):
-        raise TypeError(f"register_goal takes a GoalKind, got {type(kind).__name__}")
-    if not _NAME.fullmatch(kind.name):
-        raise ValueError(f"a goal kind's name is lower-case letters, digits and _, got {kind.name!r}")
-    if kind.name in _GOALS:
-        raise ValueError(f"goal kind {kind.name!r} is already registered")
-    kind.index = len(_GOALS)
-    _GOALS[kind.name] = kind
-    return kind
+    return _REGISTRY.register(kind)
 
 
 def unregister_goal(name: str) -> None:
     """Remove a kind added by :func:`register_goal` (for tests); the built-in kinds stay."""
-    kind = _GOALS.get(name)
-    if kind is None or kind.index < BUILTIN_GOALS:
-        raise ValueError(f"{name!r} is not a registered extension goal kind")
-    del _GOALS[name]
-    for i, k in enumerate(_GOALS.values()):
-        k.index = i
+    _REGISTRY.unregister(name)
 
 
 def goal_kinds() -> Mapping[str, GoalKind]:
     """Every registered goal kind by name, in registration order (the built-ins first)."""
-    return _GOALS
+    return _REGISTRY.all()
 
 
 def goal_kind(name: str) -> GoalKind:
     """The registered goal kind called ``name``; :class:`UnknownKindError` if there is none."""
-    kind = _GOALS.get(name)
-    if kind is None:
-        raise UnknownKindError(f"unknown goal kind {name[:40]!r} (known: {', '.join(_GOALS)})")
-    return kind
+    return _REGISTRY.get(name)
 
 
 def goal_winners(kind: GoalKind, arg: int, st0: FactionStats, st1: FactionStats) -> tuple[int, int]:
