@@ -30,7 +30,7 @@ from typing import Any
 from converge.cards.model import CardSpec, Deck, Effect, Goal
 from converge.engine.actions import RESERVED_WORDS
 from converge.engine.effects import EffectKind, effect_kinds
-from converge.engine.errors import ConvergeError, quote
+from converge.engine.errors import ConvergeError, cut, quote
 from converge.engine.goals import GoalKind, goal_kinds
 from converge.engine.params import OWN, ParamValue
 
@@ -54,12 +54,12 @@ class DeckProblem:
     message: str
 
     def __str__(self) -> str:
-        where = self.file
+        where = cut(self.file, 80)
         if self.card:
-            where += f": card {self.card}"
+            where += f": card {cut(self.card, 20)}"
         if self.field:
-            where += f": field '{self.field}'"
-        return f"{where}: {self.message}"
+            where += f": field '{cut(self.field, 40)}'"
+        return f"{where}: {cut(self.message, 240)}"
 
 
 class DeckError(ConvergeError):
@@ -147,7 +147,7 @@ def _kind_name(raw: Any, field: str, label: str, table: Mapping[str, object], ou
         return None
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in table:
-        out.add(label, f"{field}.kind", f"unknown {field} kind {quote(kind)} (known: {', '.join(table)})")
+        out.add(label, f"{field}.kind", f"unknown {field} kind {quote(kind)} (known: {cut(', '.join(table))})")
         return None
     return kind
 

@@ -15,7 +15,7 @@ id          string          meaning
 
 from __future__ import annotations
 
-from converge.engine.errors import IllegalActionError
+from converge.engine.errors import IllegalActionError, quote
 
 NUM_ACTIONS = 26
 DISCARD = 18
@@ -47,7 +47,7 @@ def action_to_string(action: int, card_ids: tuple[str, ...], skillsets: tuple[st
         return _WORDS[action]
     if SKILLSET_0 <= action < SKILLSET_0 + 3:
         return skillsets[action - SKILLSET_0]
-    raise IllegalActionError(f"action {action!r} is outside the action space 0..{NUM_ACTIONS - 1}")
+    raise IllegalActionError(f"action {quote(action)} is outside the action space 0..{NUM_ACTIONS - 1}")
 
 
 def string_to_action(text: object, index_of: dict[str, int], skillsets: tuple[str, ...]) -> int:

@@ -30,6 +30,11 @@ class UnknownKindError(ConvergeError):
     """A goal or effect kind name that is not registered."""
 
 
+def cut(text: str, limit: int = 200) -> str:
+    """``text`` cut to ``limit`` characters (a long list in a message ends with "...")."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def quote(value: object, limit: int = 40) -> str:
     """``repr(value)`` cut to ``limit`` characters: an error message never repeats a huge input in full.
 

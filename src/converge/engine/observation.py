@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from converge.engine.actions import NUM_ACTIONS
+from converge.engine.errors import ConvergeError
 from converge.engine.events import END_REASONS, to_dict
 from converge.engine.narration import Narrator, action_label, decision_prompt
 
@@ -93,7 +94,7 @@ def event_dicts(match: Match, viewer: int, start: int = 0) -> list[dict[str, Any
 def observe(match: Match, viewer: object) -> dict[str, Any]:
     """Build the observation of ``viewer`` (0 or 1; -1 for a spectator). JSON-serialisable."""
     if isinstance(viewer, bool) or not isinstance(viewer, int) or viewer not in (-1, 0, 1):
-        raise ValueError("a viewer is player 0, player 1 or -1 (spectator)")
+        raise ConvergeError("a viewer is player 0, player 1 or -1 (spectator)")
 
     ps, z, t = match.playset, match.zones, match.turn
     ids = ps.card_ids

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from converge.engine.effects import EffectKind, effect_kind
-from converge.engine.errors import PlaysetError
+from converge.engine.errors import PlaysetError, quote
 from converge.engine.goals import GoalKind, goal_kind
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ class Playset:
         for name in names:
             key = name.strip().lower()
             if key not in catalog:
-                raise PlaysetError(f"unknown skillset {name!r} (known: {', '.join(catalog_order(catalog))})")
+                raise PlaysetError(f"unknown skillset {quote(name)} (known: {', '.join(catalog_order(catalog))})")
             decks.append(catalog[key])
         return cls(decks, catalog_order(catalog), dirs)
 

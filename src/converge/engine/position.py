@@ -128,6 +128,10 @@ def _cards(value: object, ps: Playset, where: str) -> list[int]:
     return [_card(ps, item, f"position field '{where}'") for item in value]
 
 
+def _is_player(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value in (0, 1)
+
+
 def _object(value: object, where: str, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise PositionError(f"position field '{where}' must be an object of {what}")
@@ -250,7 +254,7 @@ def _turn(doc: Mapping[str, Any]) -> Any:
     winner = doc.get("winner")
     over = ROUNDS_TO_WIN in wins
     if winner is not None or over:
-        if winner not in (0, 1) or isinstance(winner, bool) or wins[winner] != ROUNDS_TO_WIN:
+        if not _is_player(winner) or wins[winner] != ROUNDS_TO_WIN:  # type: ignore[index]
             raise PositionError("position field 'winner' must name the player with 2 round wins (and only a "
                                 "finished match has one)")
         if "to_play" in doc:
@@ -286,8 +290,8 @@ def _round_results(doc: Mapping[str, Any], wins: list[int]) -> list[tuple[int, i
         raise PositionError("position field 'round_results' must list one result per round won")
     out = []
     for i, item in enumerate(results):
-        if (not isinstance(item, dict) or set(item) != {"winner", "reason"} or item["winner"] not in (0, 1)
-                or isinstance(item["winner"], bool) or item["reason"] not in END_REASONS):
+        if (not isinstance(item, dict) or set(item) != {"winner", "reason"} or not _is_player(item["winner"])
+                or item["reason"] not in END_REASONS):
             raise PositionError(f"position field 'round_results[{i}]' must be {{\"winner\": 0 or 1, \"reason\": "
                                 "\"outscored\" or \"hands_empty\"}")
         out.append((int(item["winner"]), END_REASONS.index(item["reason"])))
@@ -379,7 +383,7 @@ def _guards(doc: Mapping[str, Any], m: Match, seen: dict[int, str]) -> None:
     guards = _object(doc.get("guards", {}), "guards", "card id -> guarding player")
     for cid, who in guards.items():
         c = _card(ps, cid, "guards")
-        if who not in (0, 1) or isinstance(who, bool):
+        if not _is_player(who):
             raise PositionError(f"guards.{ps.card_ids[c]} must be 0 or 1, got {quote(who)}")
         if seen[c] != f"factions[{who}]":
             raise PositionError(f"guards: {ps.card_ids[c]} is in {seen[c]}; a guard protects a card in its "
@@ -399,7 +403,7 @@ def _knowledge(doc: Mapping[str, Any], m: Match, seen: dict[int, str]) -> None:
         if zone == "decision.card":
             zone = f"hands[{m.turn.player}]"  # still its player's, like a card in their hand
         if (not isinstance(players, list) or len(players) > 2
-                or not all(p in (0, 1) and isinstance(p, int) and not isinstance(p, bool) for p in players)
+                or not all(_is_player(p) for p in players)
                 or len(set(players)) != len(players)):
             raise PositionError(f"known.{ps.card_ids[c]} must be a list of players (0, 1), got {quote(players)}")
         if zone.startswith("hands") and int(zone[6]) not in players:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Generic, Protocol, TypeVar
 
-from converge.engine.errors import UnknownKindError
+from converge.engine.errors import UnknownKindError, cut, quote
 
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,23}")
 
@@ -56,7 +56,8 @@ class Registry(Generic[K]):
         """The kind called ``name``; :class:`UnknownKindError` if there is none."""
         kind = self.kinds.get(name)
         if kind is None:
-            raise UnknownKindError(f"unknown {self.what} kind {name[:40]!r} (known: {', '.join(self.kinds)})")
+            raise UnknownKindError(f"unknown {self.what} kind {quote(name)} (known: "
+                                   f"{cut(', '.join(self.kinds))})")
         return kind
 
     def all(self) -> Mapping[str, K]:

@@ -746,7 +746,7 @@ class Match:
             raise IllegalActionError(f"it is player {self.turn.player}'s decision, not player {quote(player)}'s")
         action_id = _action_id(self, action)
         if not 0 <= action_id < NUM_ACTIONS:
-            raise IllegalActionError(f"action {action_id} is outside the action space 0..{NUM_ACTIONS - 1}")
+            raise IllegalActionError(f"action {quote(action_id)} is outside the action space 0..{NUM_ACTIONS - 1}")
         legal = self.legal_actions()
         if action_id not in legal:
             raise IllegalActionError(f"{self.action_to_string(action_id)!r} is not legal now: "
