@@ -68,3 +68,22 @@ def test_ismcts_beats_random_and_holds_its_own_against_greedy() -> None:
                     wins_vs_greedy += 1
     assert wins_vs_random >= 14
     assert wins_vs_greedy >= 8
+
+
+def test_a_hint_suggests_from_the_players_view_only() -> None:
+    """The same view with other hidden cards gives the same hint; the suggestion is the bot's choice."""
+    from converge.bots.hint import hint
+
+    rng = random.Random(9)
+    for k in range(6):
+        m = Match.new(["protector", "searcher", "merchant"], seed=k)
+        for _ in range(rng.randrange(12)):
+            m.apply(rng.choice(m.legal_actions()))
+        me = m.current_player
+        other = m.redacted(me, rng)  # the same view, other hidden cards
+        a, b = hint(m.view(me), simulations=150, seconds=None, seed=3), hint(other.view(me), 150, None, 3)
+        assert a == b
+        assert sorted(o.action for o in a) == m.legal_actions()
+        assert all(0.0 <= o.win_chance <= 1.0 and o.label for o in a)
+        assert a[0].action == ISMCTSBot(3, iterations=150).decide(m.view(me)) or len(a) == 1 or \
+            a[0].simulations == a[1].simulations

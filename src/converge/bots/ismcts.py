@@ -69,6 +69,27 @@ class ISMCTSBot:
             raise ValueError("the ISMCTS bot was asked to decide, but it is not its decision")
         if len(legal) == 1:
             return legal[0]
+        root = self._search(view)
+        best: int = max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
+                                              _prefer(a)))
+        return best
+
+    def analyse(self, view: PlayerView) -> list[tuple[int, int, float]]:
+        """Search the view's decision and say, for each legal action, ``(action, simulations, estimated chance
+        to win the round)``, most simulated first: what a hint shows. Only the view is looked at."""
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError("there is no decision of this player to analyse")
+        root = self._search(view)
+        out = []
+        for a in legal:
+            child = root.children.get(a)
+            visits = child.visits if child is not None else 0
+            out.append((a, visits, child.reward / visits if child is not None and visits else 0.0))
+        out.sort(key=lambda item: (-item[1], -_prefer(item[0]), item[0]))
+        return out
+
+    def _search(self, view: PlayerView) -> _Node:
         me = view.player
         rounds = len(view.round_results)
         root = _Node()
@@ -88,9 +109,7 @@ class ISMCTSBot:
             if collecting:
                 gc.enable()
         self.last_iterations = n
-        best: int = max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
-                                              _prefer(a)))
-        return best
+        return root
 
     def _iterate(self, world: Match, root: _Node, me: int, round_index: int, rng: random.Random) -> None:
         c = self.exploration
