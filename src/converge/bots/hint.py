@@ -37,5 +37,6 @@ def hint(view: PlayerView, simulations: int = 3000, seconds: float | None = 1.0,
     """The options of the view's decision, the suggested one first (the most searched). The search stops
     after ``simulations`` or ``seconds`` (None: no time limit, so the same view and seed give the same hint)."""
     bot = ISMCTSBot(seed, iterations=simulations, seconds=seconds, name="hint")
-    labels = {item["id"]: item["label"] for item in (view.observation()["decision"] or {}).get("legal_actions", [])}
+    decision = view.observation()["decision"] or {}
+    labels = {item["id"]: item["label"] for item in decision.get("legal_actions", [])}
     return [Option(a, str(labels.get(a, a)), rate, n) for a, n, rate in bot.analyse(view)]
