@@ -23,7 +23,7 @@ from converge.cards.loader import DeckError, builtin_sources, load_decks
 from converge.engine import all_playsets
 
 EXAMPLES = int(os.environ.get("CONVERGE_FUZZ_EXAMPLES", "1500"))
-MAX_MESSAGE = 400
+MAX_MESSAGE = 600
 PLAYSETS = all_playsets()
 WORDS = ["ALC1", "MEC6", "ARC3", "PRO2", "SEA4", "MER5", "DEL1", "AST6", "HEA3", "discard", "declare", "mine",
          "theirs", "done", "Alchemist", "alchemist", "play ALC1", "", " ", "ALC1\n", "zzz", "-1", "26", "1e9",

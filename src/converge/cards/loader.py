@@ -54,7 +54,7 @@ class DeckProblem:
     message: str
 
     def __str__(self) -> str:
-        where = cut(self.file, 80)
+        where = cut(self.file, 240)
         if self.card:
             where += f": card {cut(self.card, 20)}"
         if self.field:

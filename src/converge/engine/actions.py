@@ -15,15 +15,17 @@ id          string          meaning
 
 from __future__ import annotations
 
+from typing import Final
+
 from converge.engine.errors import IllegalActionError, quote
 
-NUM_ACTIONS = 26
-DISCARD = 18
-DECLARE = 19
-MINE = 20
-THEIRS = 21
-SKILLSET_0 = 22
-DONE = 25
+NUM_ACTIONS: Final = 26
+DISCARD: Final = 18
+DECLARE: Final = 19
+MINE: Final = 20
+THEIRS: Final = 21
+SKILLSET_0: Final = 22
+DONE: Final = 25
 
 _WORDS = {DISCARD: "discard", DECLARE: "declare", MINE: "mine", THEIRS: "theirs", DONE: "done"}
 _ALIASES = {"discard": DISCARD, "declare": DECLARE, "goal": DECLARE, "mine": MINE, "theirs": THEIRS,

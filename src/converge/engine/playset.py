@@ -10,7 +10,7 @@ import hashlib
 import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from converge.engine.effects import EffectKind, effect_kind
 from converge.engine.errors import PlaysetError, quote
@@ -19,8 +19,8 @@ from converge.engine.goals import GoalKind, goal_kind
 if TYPE_CHECKING:
     from converge.cards.model import CardSpec, Deck
 
-NUM_CARDS = 18
-SKILLSETS_PER_PLAYSET = 3
+NUM_CARDS: Final = 18
+SKILLSETS_PER_PLAYSET: Final = 3
 
 BUILTIN_ORDER = ("alchemist", "mechanist", "archivist", "protector", "searcher", "merchant",
                  "delver", "astropath", "healer")
@@ -44,7 +44,8 @@ class Playset:
     __slots__ = ("decks", "skillsets", "cards", "card_ids", "index_of", "printed_skill", "printed_rank",
                  "goal_kind", "goal_arg", "goal_stars", "effect_kind", "effect_args", "digest", "deck_dirs")
 
-    def __init__(self, decks: Sequence[Deck], order: Sequence[str] = BUILTIN_ORDER, deck_dirs: Sequence[str] = ()):
+    def __init__(self, decks: Sequence[Deck], order: Sequence[str] = BUILTIN_ORDER,
+                 deck_dirs: Sequence[str] = ()) -> None:
         if len(decks) != SKILLSETS_PER_PLAYSET:
             raise PlaysetError(f"a playset is exactly 3 skillsets, got {len(decks)}")
         keys = [d.key for d in decks]
@@ -72,7 +73,7 @@ class Playset:
         self.digest: str = hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     @classmethod
-    def from_names(cls, names: Iterable[str], deck_dirs: Iterable[str] = ()) -> Playset:
+    def from_names(cls, names: Iterable[str], deck_dirs: Iterable[object] = ()) -> Playset:
         """Build a playset from skillset names (any case), using the built-in and user decks.
 
         The card ids of a playset are known before any match exists:

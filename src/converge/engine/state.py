@@ -17,6 +17,7 @@ defined by its kind, in :mod:`converge.engine.effects`; the engine only runs the
 
 from __future__ import annotations
 
+import _random
 import operator
 import random
 from collections.abc import Iterable
@@ -34,7 +35,7 @@ from converge.engine.actions import (
     string_to_action,
 )
 from converge.engine.effects import FACTION, SKILLSET, TARGET, EffectKind, EffectState
-from converge.engine.errors import IllegalActionError, PlaysetError, quote
+from converge.engine.errors import ConvergeError, IllegalActionError, PlaysetError, quote
 from converge.engine.events import (
     ARTIFACT,
     DEALT,
@@ -80,13 +81,36 @@ DECISION_KINDS: Final = ("select", "mode", "target", "skillset", "faction", "sec
 
 
 def shuffled_deal(seed: int, round_no: int) -> list[int]:
-    """The seeded order of the 18 cards for a round (Fisher-Yates driven by ``Random.random``)."""
-    rand = random.Random(seed * 4 + round_no).random
+    """The seeded order of the 18 cards for a round (Fisher-Yates driven by ``Random.random``).
+
+    Seeding the generator costs most of a deal (the Mersenne Twister's whole state is built), so the
+    orders of recent ``(seed, round)`` pairs are kept: replays and playouts from one start deal the same
+    rounds again and again.
+    """
+    key = seed * 4 + round_no
+    known = _DEALS.get(key)
+    if known is not None:
+        return list(known)
+    # The same generator as random.Random(key), seeded without its Python-level wrapper (which adds
+    # nothing for an integer seed).
+    dealer = _new_random(random.Random)
+    _seed_random(dealer, key)
+    rand = dealer.random
     order = list(range(NUM_CARDS))
     for i in range(NUM_CARDS - 1, 0, -1):
         j = int(rand() * (i + 1))
         order[i], order[j] = order[j], order[i]
+    if len(_DEALS) >= 4096:
+        _DEALS.clear()
+    _DEALS[key] = tuple(order)
     return order
+
+
+_DEALS: Final[dict[int, tuple[int, ...]]] = {}
+
+
+_new_random: Final = random.Random.__new__
+_seed_random: Final = _random.Random.seed
 
 
 class FixedDraws:
@@ -441,7 +465,7 @@ class Match:
         """
         return self.clone()
 
-    def restore(self, snapshot: Match) -> None:
+    def restore(self, snapshot: object) -> None:
         """Put this match back in the state of ``snapshot`` (taken from this match by :meth:`snapshot`);
         the snapshot stays usable."""
         if not isinstance(snapshot, Match) or snapshot.playset is not self.playset:
@@ -460,10 +484,11 @@ class Match:
 
     # ------------------------------------------------------------------ information
 
-    def hidden_from(self, player: int) -> list[int]:
+    def hidden_from(self, player: object) -> list[int]:
         """The cards whose place ``player`` does not know, sorted: unknown cards of the opponent's hand
         (the card they chose but have not played yet counts as one of their hand), the deck's unknown
         cards and the artifact."""
+        player = seat(player)
         z = self.zones
         bit = 1 << player
         out = [c for c in self._opponent_pool(player) if not z.known[c] & bit]
@@ -483,7 +508,7 @@ class Match:
             pool.append(t.active)
         return pool
 
-    def sample_world(self, player: int, rng: random.Random, chance: bool = False) -> Match:
+    def sample_world(self, player: object, rng: random.Random, chance: bool = False) -> Match:
         """A copy in which everything ``player`` does not know is dealt again at random.
 
         The copy agrees with ``observation(player)``: cards in public zones, the player's hand, and
@@ -496,9 +521,10 @@ class Match:
         The copy has no event log or history (``chance=True``: it is in chance mode, see :meth:`clone`).
         For information-set search (a bot's determinisation, OpenSpiel's resample_from_infostate).
         """
+        p = seat(player)
         m = self.clone(False, False, chance)
         m.seed = int(rng.random() * 2**62)
-        m._redeal_hidden(player, rng.random)
+        m._redeal_hidden(p, rng.random)
         return m
 
     def _redeal_hidden(self, player: int, rand: Any) -> None:
@@ -539,20 +565,21 @@ class Match:
             for c in e.revealed:
                 z.known[c] = 1 << opp
 
-    def redacted(self, player: int, rng: random.Random | None = None) -> Match:
+    def redacted(self, player: object, rng: random.Random | None = None) -> Match:
         """A copy holding only what ``player`` may know: the cards hidden from them dealt again (by a
         fixed draw, or by ``rng``), only the events they see, no history and no seed. Its
         ``observation(player)`` is this match's; it is what a :class:`~converge.engine.view.PlayerView` is
         made of."""
+        p = seat(player)
         m = self.clone(False, False)
         m.seed = 0
-        m._redeal_hidden(player, rng.random if rng is not None else FixedDraws())
+        m._redeal_hidden(p, rng.random if rng is not None else FixedDraws())
         if self._logging:
             m._logging = True
-            m._events = [e for e in self._events if e[1] < 0 or e[1] == player]
+            m._events = [e for e in self._events if e[1] < 0 or e[1] == p]
         return m
 
-    def view(self, player: int) -> Any:
+    def view(self, player: object) -> Any:
         """What ``player`` may know, for a bot: see :class:`~converge.engine.view.PlayerView`."""
         from converge.engine.view import PlayerView
 
@@ -685,8 +712,10 @@ class Match:
         e.card = card
         e.args = args
         e.remaining = kind.picks(args)
-        e.picked = []
-        e.revealed = []
+        if e.picked:
+            e.picked.clear()
+        if e.revealed:
+            e.revealed.clear()
         e.pending = -1
         e.step = TARGET
         self.turn.phase = EFFECT
@@ -698,7 +727,7 @@ class Match:
         card = self.turn.active
         self.zones.discard.append(card)
         self.log_event(DISCARDED, PUBLIC, self.turn.player, card, e.decisions, int(declined))
-        self.effect = EffectState()
+        e.clear()
         self._end_play()
 
     # ------------------------------------------------------------------ legal actions
@@ -821,14 +850,14 @@ class Match:
             s1 += stars * w1
         return s0, s1
 
-    def score_breakdown(self, player: int = 0) -> list[dict[str, Any]]:
+    def score_breakdown(self, player: object = 0) -> list[dict[str, Any]]:
         """Per goal in the goal area: who fulfils it and why, from ``player``'s point of view.
 
         Each item: ``{"goal": card id, "text", "stars", "winners": [players], "why": "..."}``.
         """
         from converge.engine.scoring import breakdown
 
-        return breakdown(self, player)
+        return breakdown(self, -1 if player == -1 else seat(player))
 
     # ------------------------------------------------------------------ actions as text
 
@@ -897,12 +926,37 @@ class Match:
         stop_at = len(results) + rounds
         rand = rng.random
         while self.turn.phase != OVER and len(results) < stop_at:
-            legal = self.legal_actions()
-            self._apply(legal[int(rand() * len(legal))])
+            self._apply(self._random_action(rand()))
+
+    def _random_action(self, x: float) -> int:
+        """The legal action at ``x`` (in [0, 1)) of a uniform draw, without building the list when the
+        choices are a range (a card of the hand, a mode, a skillset, a faction)."""
+        t = self.turn
+        phase = t.phase
+        if phase == SELECT:
+            hand = self.zones.hands[t.player]
+            return hand[int(x * len(hand))]
+        if phase == MODE:
+            return DISCARD + int(x * 4)
+        if phase == EFFECT:
+            step = self.effect.step
+            if step == SKILLSET:
+                return SKILLSET_0 + int(x * 3)
+            if step == FACTION:
+                return MINE + int(x * 2)
+        legal = self.legal_actions()
+        return legal[int(x * len(legal))]
 
     def __repr__(self) -> str:
         return (f"<Match {'/'.join(self.playset.names())} round {self.turn.round_no} wins {self.turn.round_wins} "
                 f"turn {self.turn.turn_no} player {self.current_player}>")
+
+
+def seat(player: object) -> int:
+    """``player`` as a seat, 0 or 1; a :class:`ConvergeError` for anything else."""
+    if isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1):
+        raise ConvergeError(f"a player is 0 or 1, got {quote(player)}")
+    return player
 
 
 def _action_id(match: Match, action: object) -> int:

@@ -18,7 +18,6 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from converge.engine.effects import EffectKind
-from converge.engine.errors import ConvergeError, quote
 
 if TYPE_CHECKING:
     from converge.engine.playset import Playset
@@ -30,10 +29,10 @@ class PlayerView:
 
     __slots__ = ("player", "playset", "match_id", "_world", "_observation")
 
-    def __init__(self, match: Match, player: int) -> None:
-        if isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1):
-            raise ConvergeError(f"a view is of player 0 or 1, got {quote(player)}")
-        self.player: int = player
+    def __init__(self, match: Match, player: object) -> None:
+        from converge.engine.state import seat
+
+        self.player: int = seat(player)
         self.playset: Playset = match.playset
         #: Identifies the match the view was taken from (not its content): bots key their memory on it.
         self.match_id: int = id(match)

@@ -211,6 +211,20 @@ class EffectState:
         self.revealed = []
         self.decisions = 0
 
+    def clear(self) -> None:
+        """No effect in progress (in place: the state owns its lists, and a play that ends is frequent)."""
+        self.kind = None
+        self.card = -1
+        self.args = ()
+        self.step = TARGET
+        self.remaining = 0
+        self.pending = -1
+        if self.picked:
+            self.picked.clear()
+        if self.revealed:
+            self.revealed.clear()
+        self.decisions = 0
+
     def copy(self) -> EffectState:
         e = EffectState()
         e.kind = self.kind

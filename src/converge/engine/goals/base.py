@@ -23,20 +23,17 @@ CANNOT_WIN: Final = -1000
 class FactionStats:
     """One faction's counts, computed once per scoring and shared by every goal.
 
-    Per skillset index (0..2): ``count``, ``high`` and ``low`` rank (0 and 7 when there is none);
-    ``per_rank[r]`` cards of rank r (1..6); ``total`` rank; ``size``; and the faction's cards with the
-    current ``skill`` and ``rank`` of every card, for goal kinds that need more.
+    Per skillset index (0..2): :meth:`count`, :meth:`high` and :meth:`low` rank (0 and 7 when there is
+    none); :meth:`per_rank` (cards of rank r, 1..6); ``total`` rank; ``size``; and the faction's ``cards``
+    with the current ``skill`` and ``rank`` of every card, for goal kinds that need more.
     """
 
-    __slots__ = ("cards", "skill", "rank", "count", "high", "low", "per_rank", "total", "size")
+    __slots__ = ("cards", "skill", "rank", "n", "total", "size")
 
     cards: list[int]
     skill: list[int]
     rank: list[int]
-    count: list[int]
-    high: list[int]
-    low: list[int]
-    per_rank: list[int]
+    n: list[int]  # count[0..2], high[3..5], low[6..8], cards per rank 0..6 at [9..15]: one list, one allocation
     total: int
     size: int
 
@@ -44,47 +41,68 @@ class FactionStats:
         self.cards = faction
         self.skill = skill
         self.rank = rank
-        count = [0, 0, 0]
-        high = [0, 0, 0]
-        low = [7, 7, 7]
-        per_rank = [0, 0, 0, 0, 0, 0, 0]
+        n = [0, 0, 0, 0, 0, 0, 7, 7, 7, 0, 0, 0, 0, 0, 0, 0]
         total = 0
         for c in faction:
             s = skill[c]
             r = rank[c]
-            count[s] += 1
+            n[s] += 1
             total += r
-            per_rank[r] += 1
-            if r > high[s]:
-                high[s] = r
-            if r < low[s]:
-                low[s] = r
-        self.count = count
-        self.high = high
-        self.low = low
-        self.per_rank = per_rank
+            n[9 + r] += 1
+            if r > n[3 + s]:
+                n[3 + s] = r
+            if r < n[6 + s]:
+                n[6 + s] = r
+        self.n = n
         self.total = total
         self.size = len(faction)
 
+    def count(self, skillset: int) -> int:
+        """Cards of the skillset (its index in the playset)."""
+        return self.n[skillset]
+
+    def high(self, skillset: int) -> int:
+        """The highest rank of the skillset's cards (0: none)."""
+        return self.n[3 + skillset]
+
+    def low(self, skillset: int) -> int:
+        """The lowest rank of the skillset's cards (7: none)."""
+        return self.n[6 + skillset]
+
+    def per_rank(self, rank: int) -> int:
+        """Cards of rank ``rank`` (1..6)."""
+        return self.n[9 + rank]
+
+    def most_of_one_rank(self) -> int:
+        n = self.n
+        return max(n[10], n[11], n[12], n[13], n[14], n[15])
+
+    def most_of_one_skillset(self) -> int:
+        n = self.n
+        return max(n[0], n[1], n[2])
+
     def longest_run(self) -> int:
         """The most cards with consecutive ranks (one per rank)."""
+        n = self.n
         run = 0
         best = 0
-        for r in range(1, 7):
-            run = run + 1 if self.per_rank[r] else 0
+        for r in range(10, 16):
+            run = run + 1 if n[r] else 0
             if run > best:
                 best = run
         return best
 
     def distinct_ranks(self) -> int:
-        n = 0
-        for r in range(1, 7):
-            if self.per_rank[r]:
-                n += 1
-        return n
+        n = self.n
+        out = 0
+        for r in range(10, 16):
+            if n[r]:
+                out += 1
+        return out
 
     def distinct_skillsets(self) -> int:
-        return int(self.count[0] > 0) + int(self.count[1] > 0) + int(self.count[2] > 0)
+        n = self.n
+        return int(n[0] > 0) + int(n[1] > 0) + int(n[2] > 0)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

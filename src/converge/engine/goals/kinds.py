@@ -25,10 +25,10 @@ class HighestSkillset(GoalKind):
         return f"Highest {params['skillset']}"
 
     def value(self, arg: int, st: FactionStats) -> int:  # a faction without the skillset cannot win it
-        return st.high[arg] if arg >= 0 and st.count[arg] else CANNOT_WIN
+        return st.high(arg) if arg >= 0 and st.count(arg) else CANNOT_WIN
 
     def shown(self, arg: int, st: FactionStats) -> str:
-        return str(st.high[arg]) if arg >= 0 and st.count[arg] else "none"
+        return str(st.high(arg)) if arg >= 0 and st.count(arg) else "none"
 
 
 class LowestSkillset(GoalKind):
@@ -40,10 +40,10 @@ class LowestSkillset(GoalKind):
         return f"Lowest {params['skillset']}"
 
     def value(self, arg: int, st: FactionStats) -> int:
-        return -st.low[arg] if arg >= 0 and st.count[arg] else CANNOT_WIN
+        return -st.low(arg) if arg >= 0 and st.count(arg) else CANNOT_WIN
 
     def shown(self, arg: int, st: FactionStats) -> str:
-        return str(st.low[arg]) if arg >= 0 and st.count[arg] else "none"
+        return str(st.low(arg)) if arg >= 0 and st.count(arg) else "none"
 
 
 class MostSkillset(GoalKind):
@@ -54,7 +54,7 @@ class MostSkillset(GoalKind):
         return f"Most {params['skillset']}"
 
     def value(self, arg: int, st: FactionStats) -> int:
-        return st.count[arg] if arg >= 0 else 0
+        return st.count(arg) if arg >= 0 else 0
 
 
 class FewestSkillset(GoalKind):
@@ -66,10 +66,10 @@ class FewestSkillset(GoalKind):
         return f"Fewest {params['skillset']}"
 
     def value(self, arg: int, st: FactionStats) -> int:
-        return -st.count[arg] if arg >= 0 else 0
+        return -st.count(arg) if arg >= 0 else 0
 
     def shown(self, arg: int, st: FactionStats) -> str:
-        return str(st.count[arg] if arg >= 0 else 0)
+        return str(st.count(arg) if arg >= 0 else 0)
 
 
 class MostSkillsets(GoalKind):
@@ -170,10 +170,10 @@ class SameRank(GoalKind):
         return f"{params['count']} cards of the same rank"
 
     def value(self, arg: int, st: FactionStats) -> int:
-        return int(max(st.per_rank) >= arg)
+        return int(st.most_of_one_rank() >= arg)
 
     def shown(self, arg: int, st: FactionStats) -> str:
-        return str(max(st.per_rank))
+        return str(st.most_of_one_rank())
 
 
 class OneSkillset(GoalKind):
@@ -184,10 +184,10 @@ class OneSkillset(GoalKind):
         return f"{params['count']} cards of one skillset"
 
     def value(self, arg: int, st: FactionStats) -> int:
-        return int(max(st.count) >= arg)
+        return int(st.most_of_one_skillset() >= arg)
 
     def shown(self, arg: int, st: FactionStats) -> str:
-        return str(max(st.count))
+        return str(st.most_of_one_skillset())
 
 
 class EachSkillset(GoalKind):
