@@ -18,7 +18,7 @@ $(BIN)/python:
 
 $(STAMP): $(BIN)/python pyproject.toml setup.py $(SOURCES)
 	rm -rf build  # setuptools reuses build/lib: a module deleted from src/ would still be installed
-	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python -m pip install -q ".[test,rl,sim,ray,web,webtest]"
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python -m pip install -q ".[test,rl,sim,ray,web,webtest,bench]"
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -26,7 +26,7 @@ play: $(STAMP)
 	$(BIN)/converge play
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests examples
+	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/mypy
 
 test: lint

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from converge import Match
+from converge import ConvergeError, Match
 from tests.helpers import play, setup
 
 ENGINES = ["protector", "searcher", "merchant"]
@@ -18,7 +18,7 @@ ENGINES = ["protector", "searcher", "merchant"]
 DOCUMENTED = {"version", "viewer", "playset", "num_actions", "round", "turn", "round_wins", "round_results",
               "artifact_holder", "lead", "current_player", "is_terminal", "winner", "decision", "hand",
               "hand_sizes", "deck_size", "discard", "goals", "factions", "recalled", "scores", "score_breakdown",
-              "events"}
+              "events", "events_from"}
 #: Names that would hold what no viewer may see (I2).
 FORBIDDEN = {"seed", "deck", "artifact", "opponent_hand", "hands", "history", "deck_order", "rng"}
 PRIVATE_KINDS = {"dealt", "drew", "saw", "took"}
@@ -249,3 +249,18 @@ def test_conversions_and_guards_are_shown_with_printed_values():
     for viewer in (0, 1, -1):
         guarded = next(e for e in match.observation(viewer)["factions"][0] if e["id"] == "PRO3")
         assert guarded["guarded_by"] == 0 and guarded["converted"] is False
+
+
+def test_an_observation_from_an_event_on_holds_only_the_new_events_said_the_same() -> None:
+    rng = random.Random(12)
+    for seed in range(10):
+        match = Match.new(["alchemist", "searcher", "healer"], seed=seed)
+        match.random_playout(rng, rounds=1)
+        for viewer in (0, 1, -1):
+            whole = match.observation(viewer)
+            k = rng.randrange(len(whole["events"]) + 1)
+            part = match.observation(viewer, events_from=k)
+            assert part["events"] == whole["events"][k:] and part["events_from"] == k
+            assert {**part, "events": [], "events_from": 0} == {**whole, "events": []}
+    with pytest.raises(ConvergeError):
+        match.observation(0, events_from=-1)

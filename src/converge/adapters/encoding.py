@@ -1,8 +1,12 @@
-"""Fixed-size tensors built from an observation dict, shared by the OpenSpiel, PettingZoo and Gymnasium adapters.
+"""Fixed-size tensors of a player's view, shared by the OpenSpiel, PettingZoo and Gymnasium adapters.
 
-Everything here reads only :meth:`converge.engine.state.Match.observation` (the one door to the state,
-I1-I3) and the static, public game definition (the playset's card ids and skillset names). Two states
-with the same observation for a player give that player the same tensors, whatever the hidden cards.
+Two ways to the same tensors: :class:`Encoder` builds them from an observation dict (the reference: it
+reads only :meth:`converge.engine.state.Match.observation`, the one door to the state, I1-I3, and the
+playset's public card ids and skillset names), and :func:`observation_array` / :func:`info_state_array`
+write them straight from a match, through the engine's :mod:`converge.engine.tensors` (compiled; no JSON
+built or parsed: what the adapters use). A test checks both agree on many random states, from both seats
+and a spectator; two states with the same observation for a player give that player the same tensors,
+whatever the hidden cards.
 
 The tensors are relative to the viewer: "me" is the viewer, "them" is the other player.
 
@@ -35,43 +39,104 @@ window of it.
 
 from __future__ import annotations
 
+import array
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.effects import effect_kinds
-from converge.engine.events import MODES, NUM_EVENT_KINDS, SCHEMA, EventKind, from_dict
+from converge.engine.events import MODES, SCHEMA, EventKind, from_dict
 from converge.engine.playset import NUM_CARDS, Playset
-from converge.engine.zones import FACTION, NUM_ZONES, is_faction, is_hand
+from converge.engine.tensors import (
+    C_ACTIVE,
+    C_CONVERTED,
+    C_DECK_DEPTH,
+    C_DISCARD,
+    C_GOAL,
+    C_GOAL_MINE,
+    C_GOAL_THEIRS,
+    C_GUARDED_BY_ME,
+    C_GUARDED_BY_THEM,
+    C_HIDDEN,
+    C_KNOWN_DECK,
+    C_KNOWN_THEIR_HAND,
+    C_MY_FACTION,
+    C_MY_HAND,
+    C_PENDING,
+    C_RANK,
+    C_RECALLED,
+    C_REVEALED,
+    C_SKILL_0,
+    C_STUDIED,
+    C_THEIR_FACTION,
+    C_UNTIL_END_OF_TURN,
+    CARD_FEATURES,
+    DECISION_FEATURES,
+    DECISION_KINDS,
+    E_CARD,
+    E_KIND,
+    E_MODE,
+    E_NUMBERS,
+    E_PLAYER,
+    E_SKILLSET,
+    E_WHO,
+    E_ZONES,
+    EFFECT_SLOTS,
+    EVENT_FEATURES,
+    HISTORY_EVENTS,
+    INFO_STATE_SIZE,
+    MATCH_FEATURES,
+    OBSERVATION_SIZE,
+    clip,
+    legal_for,
+    relative_zone,
+    write_history,
+    write_observation,
+)
+from converge.engine.zones import NUM_ZONES
+
+if TYPE_CHECKING:
+    from converge.engine.state import Match
 
 FloatArray = npt.NDArray[np.float32]
 
-DECISION_KINDS: tuple[str, ...] = ("select", "mode", "target", "skillset", "faction", "second", "other")
-#: Slots for the kind of the effect being resolved (the nine built-ins and room for new kinds).
-EFFECT_SLOTS = 16
+__all__ = ["CARD_FEATURES", "DECISION_FEATURES", "DECISION_KINDS", "EFFECT_SLOTS", "EVENT_FEATURES",
+           "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE", "Encoder",
+           "info_state_array", "legal_array", "observation_array"]
 
-# Card features (columns of the ``cards`` part)
-(C_MY_HAND, C_MY_FACTION, C_THEIR_FACTION, C_GOAL, C_DISCARD, C_HIDDEN, C_ACTIVE, C_PENDING, C_REVEALED,
- C_STUDIED, C_KNOWN_THEIR_HAND, C_KNOWN_DECK, C_DECK_DEPTH, C_RECALLED, C_GUARDED_BY_ME, C_GUARDED_BY_THEM,
- C_SKILL_0, C_SKILL_1, C_SKILL_2, C_RANK, C_CONVERTED, C_UNTIL_END_OF_TURN, C_GOAL_MINE,
- C_GOAL_THEIRS) = range(24)
-CARD_FEATURES = 24
-MATCH_FEATURES = 26
-DECISION_FEATURES = len(DECISION_KINDS) + EFFECT_SLOTS
-OBSERVATION_SIZE = NUM_CARDS * CARD_FEATURES + MATCH_FEATURES + DECISION_FEATURES + NUM_ACTIONS
-
-HISTORY_EVENTS = 32
-# valid, kind, who (me, them, nobody), card, from zone, to zone, mode (4), player (me, them), skillset (3),
-# 2 numbers
-EVENT_FEATURES = 1 + NUM_EVENT_KINDS + 3 + NUM_CARDS + NUM_ZONES + NUM_ZONES + len(MODES) + 2 + 3 + 2
-INFO_STATE_SIZE = OBSERVATION_SIZE + HISTORY_EVENTS * EVENT_FEATURES
+_OBSERVATION_ZEROS = array.array("f", bytes(4 * OBSERVATION_SIZE))
+_INFO_STATE_ZEROS = array.array("f", bytes(4 * INFO_STATE_SIZE))
+_LEGAL_ZEROS = bytes(NUM_ACTIONS)
 
 
-def _clip(x: float) -> float:
-    return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
+def observation_array(match: Match, player: int, public: bool = False) -> FloatArray:
+    """The observation tensor of ``player`` (``public=True``: of the spectator's view, oriented to
+    ``player``), written from the state: a new float32 array."""
+    buf = _OBSERVATION_ZEROS[:]
+    write_observation(match, -1 if public else player, player, buf)
+    return np.frombuffer(buf, np.float32)
+
+
+def info_state_array(match: Match, player: int, public: bool = False) -> FloatArray:
+    """The information-state tensor (the observation, then the recent events the view holds)."""
+    buf = _INFO_STATE_ZEROS[:]
+    viewer = -1 if public else player
+    write_observation(match, viewer, player, buf)
+    write_history(match, viewer, player, buf, OBSERVATION_SIZE)
+    return np.frombuffer(buf, np.float32)
+
+
+def legal_array(match: Match, player: int) -> npt.NDArray[np.int8]:
+    """``player``'s legal action mask (26 int8), all zero when the decision is not theirs."""
+    buf = bytearray(_LEGAL_ZEROS)
+    legal_for(match, player, buf)
+    return np.frombuffer(buf, np.int8)
+
+
+_clip = clip
 
 
 def decision_kind(decision: Mapping[str, Any] | None) -> str:
@@ -242,32 +307,23 @@ class Encoder:
         kind, _vis, player, card, a, b = from_dict(event, self.index_of, self.skillsets)
         spec = SCHEMA[EventKind(kind)]
         out[0] = 1.0
-        i = 1
-        out[i + kind] = 1.0
-        i += NUM_EVENT_KINDS
-        out[i + (0 if player == me else 1 if player in (0, 1) else 2)] = 1.0
-        i += 3
+        out[E_KIND + kind] = 1.0
+        out[E_WHO + (0 if player == me else 1 if player in (0, 1) else 2)] = 1.0
         if card >= 0:
-            out[i + card] = 1.0
-        i += NUM_CARDS
-        zones = i
-        mode = zones + 2 * NUM_ZONES
-        owner = mode + len(MODES)
-        skill = owner + 2
-        numbers = skill + 3
+            out[E_CARD + card] = 1.0
         for slot, (field, value) in enumerate(((spec.a, a), (spec.b, b))):
             if field is None or value < 0:
                 continue
             if field.type == "zone":
-                out[zones + slot * NUM_ZONES + _relative_zone(value, me)] = 1.0
+                out[E_ZONES + slot * NUM_ZONES + relative_zone(value, me)] = 1.0
             elif field.type == "mode":
-                out[mode + MODES.index(value)] = 1.0
+                out[E_MODE + MODES.index(value)] = 1.0
             elif field.type == "player":
-                out[owner + (0 if value == me else 1)] = 1.0
+                out[E_PLAYER + (0 if value == me else 1)] = 1.0
             elif field.type == "skillset":
-                out[skill + value] = 1.0
+                out[E_SKILLSET + value] = 1.0
             else:
-                out[numbers + slot] = _clip(value / 10.0)
+                out[E_NUMBERS + slot] = _clip(value / 10.0)
 
     # ------------------------------------------------------------------ tensors
 
@@ -364,15 +420,6 @@ def observation_string(obs: Mapping[str, Any]) -> str:
             parts.append("legal " + " ".join(str(a.get("action")) for a in decision["legal_actions"]))
         lines.append("decision: " + " | ".join(parts))
     return "\n".join(lines)
-
-
-def _relative_zone(zone: int, me: int) -> int:
-    """A zone as the viewer sees it: my hand, their hand, my faction, their faction, then the rest."""
-    if is_hand(zone):
-        return 0 if zone == me else 1
-    if is_faction(zone):
-        return 2 if zone - FACTION == me else 3
-    return zone
 
 
 def event_token(event: Mapping[str, Any]) -> str:

@@ -24,6 +24,7 @@ nothing (``illegal_action="raise"``).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -31,7 +32,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from converge.adapters.encoding import INFO_STATE_SIZE, OBSERVATION_SIZE, Encoder, observation_string
+from converge.adapters.encoding import (
+    INFO_STATE_SIZE,
+    OBSERVATION_SIZE,
+    info_state_array,
+    legal_array,
+    observation_array,
+    observation_string,
+)
 from converge.adapters.encoding import as_playset as _playset
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.errors import IllegalActionError
@@ -50,7 +58,7 @@ class _Opponent:
         self.spec = spec
         self.bot: Any = None
         self.policy: Policy | None = None
-        self.rng = np.random.default_rng(0)
+        self.rng = random.Random(0)
         if isinstance(spec, str):
             self.name = spec
             self._make_bot(0)
@@ -74,7 +82,7 @@ class _Opponent:
         self.bot = make_bot(self.spec, seed)
 
     def reset(self, seed: int) -> None:
-        self.rng = np.random.default_rng(seed)
+        self.rng = random.Random(seed)
         if isinstance(self.spec, str):
             self._make_bot(seed)
         elif self.bot is not None and hasattr(self.bot, "reset"):
@@ -86,7 +94,7 @@ class _Opponent:
         legal = match.legal_actions()
         if self.policy is not None:
             return int(self.policy(match.observation(seat), legal))
-        return int(legal[int(self.rng.integers(len(legal)))])
+        return legal[int(self.rng.random() * len(legal))]
 
 
 class ConvergeEnv(gym.Env[dict[str, Any], np.int64]):
@@ -115,7 +123,6 @@ class ConvergeEnv(gym.Env[dict[str, Any], np.int64]):
         self.observation_type = observation_type
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        self.encoder = Encoder(self.playset.card_ids, self.playset.skillsets)
         size = INFO_STATE_SIZE if observation_type == "info_state" else OBSERVATION_SIZE
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
@@ -129,10 +136,9 @@ class ConvergeEnv(gym.Env[dict[str, Any], np.int64]):
     # ------------------------------------------------------------------ helpers
 
     def _obs(self) -> dict[str, np.ndarray]:
-        obs = self.match.observation(self.seat)
-        tensor = (self.encoder.info_state_tensor(obs, self.seat) if self.observation_type == "info_state"
-                  else self.encoder.observation_tensor(obs, self.seat))
-        return {"observation": tensor, "action_mask": self.encoder.legal_mask(obs, self.seat)}
+        m, seat = self.match, self.seat
+        tensor = info_state_array(m, seat) if self.observation_type == "info_state" else observation_array(m, seat)
+        return {"observation": tensor, "action_mask": legal_array(m, seat)}
 
     def _info(self) -> dict[str, Any]:
         return {"player": self.seat, "round_wins": list(self.match.round_wins),
@@ -170,15 +176,18 @@ class ConvergeEnv(gym.Env[dict[str, Any], np.int64]):
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         a = int(action) if isinstance(action, (int, np.integer)) and not isinstance(action, bool) else -1
-        if a not in self.match.legal_actions():
+        try:
+            if a < 0:
+                raise IllegalActionError(f"an action is an integer id 0..{NUM_ACTIONS - 1}, got "
+                                         f"{type(action).__name__}")
+            self.match.apply(a, self.seat)  # checks it: nothing changes when it is illegal
+        except IllegalActionError:
             if self.illegal_action == "raise":
-                self.match.apply(a if a >= 0 else action, self.seat)  # raises IllegalActionError: why
-                raise IllegalActionError(f"{action!r} is not a legal action now")  # pragma: no cover
+                raise
             self._done = True
             info = self._info()
             info["illegal_action"] = True
             return self._obs(), -1.0, True, False, info
-        self.match.apply(a, self.seat)
         self._opponent_plays()
         reward = 0.0
         if self.match.is_terminal:

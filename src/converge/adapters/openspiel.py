@@ -44,7 +44,9 @@ from converge.adapters.encoding import (
     MATCH_FEATURES,
     OBSERVATION_SIZE,
     Encoder,
+    info_state_array,
     info_state_string,
+    observation_array,
     observation_string,
 )
 from converge.adapters.resample import resample_history
@@ -303,7 +305,6 @@ class ConvergeObserver:
             raise ValueError("python_converge offers no observer of all players' private information")
         if not iig_obs_type.public_info:
             raise ValueError("python_converge offers no observer without public information")
-        self.encoder = game.encoder
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         size = INFO_STATE_SIZE if self.perfect_recall else OBSERVATION_SIZE
@@ -326,11 +327,10 @@ class ConvergeObserver:
         return state.observation_dict(player if self.private else -1)
 
     def set_from(self, state: ConvergeState, player: int) -> None:
-        obs = self._view(state, player)
-        if self.perfect_recall:
-            self.encoder.info_state_into(obs, self.tensor, player)
-        else:
-            self.encoder.observation_into(obs, self.tensor, player)
+        if player not in (0, 1):
+            raise ValueError(f"a player is 0 or 1, got {player}")
+        write = info_state_array if self.perfect_recall else observation_array
+        self.tensor[:] = write(state.core.match, player, not self.private)
 
     def string_from(self, state: ConvergeState, player: int) -> str:
         key = (self.perfect_recall, self.private, player)

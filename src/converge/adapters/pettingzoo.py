@@ -9,9 +9,10 @@
 
 Agents are ``player_0`` and ``player_1``. The agent to act is whoever the engine says decides next, so
 one agent often acts several times in a row (a card, then how to play it, then its effect's choices).
-Each observation is a dict: ``observation``, the tensor of :mod:`converge.adapters.encoding` built from
-``Match.observation(player)`` (the current view, or with ``observation_type="info_state"`` the view and
-a window of its event log), and ``action_mask``, the agent's legal actions (all zero when it is not the
+Each observation is a dict: ``observation``, the tensor of :mod:`converge.adapters.encoding` of the
+player's view (the current view, or with ``observation_type="info_state"`` the view and a window of its
+event log; written straight from the state, with exactly what ``Match.observation(player)`` holds), and
+``action_mask``, the agent's legal actions (all zero when it is not the
 agent's decision). Rewards: +1 to the match winner and -1 to the loser, at the end.
 
 ``reset(seed=...)`` seeds the deals (the same seed and actions give the same match); ``render_mode``
@@ -32,7 +33,14 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from converge.adapters.encoding import INFO_STATE_SIZE, OBSERVATION_SIZE, Encoder, observation_string
+from converge.adapters.encoding import (
+    INFO_STATE_SIZE,
+    OBSERVATION_SIZE,
+    info_state_array,
+    legal_array,
+    observation_array,
+    observation_string,
+)
 from converge.adapters.encoding import as_playset as _playset
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.errors import IllegalActionError
@@ -41,6 +49,7 @@ from converge.engine.state import Match
 
 DEFAULT_PLAYSET = ("alchemist", "mechanist", "archivist")
 AGENTS = ("player_0", "player_1")
+SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
 RENDER_MODES = ("human", "ansi")
 
 
@@ -64,7 +73,7 @@ class ConvergeAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[m
         Match.new(self.playset, seed=0, start=self.start)  # checks the settings now
         self.render_mode = render_mode
         self.observation_type = observation_type
-        self.encoder = Encoder(self.playset.card_ids, self.playset.skillsets)
+        self.info_state = observation_type == "info_state"
         size = INFO_STATE_SIZE if observation_type == "info_state" else OBSERVATION_SIZE
         self.possible_agents = list(AGENTS)
         self.observation_spaces = {
@@ -101,11 +110,10 @@ class ConvergeAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[m
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        p = AGENTS.index(agent)
-        obs = self.match.observation(p)
-        tensor = (self.encoder.info_state_tensor(obs, p) if self.observation_type == "info_state"
-                  else self.encoder.observation_tensor(obs, p))
-        return {"observation": tensor, "action_mask": self.encoder.legal_mask(obs, p)}
+        p = SEAT[agent]
+        m = self.match
+        tensor = info_state_array(m, p) if self.info_state else observation_array(m, p)
+        return {"observation": tensor, "action_mask": legal_array(m, p)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

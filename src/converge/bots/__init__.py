@@ -47,7 +47,7 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     "beginner": _level("beginner", RandomBot),
     "easy": _level("easy", GreedyBot),
     "medium": lambda seed: ISMCTSBot(seed, iterations=500, name="medium"),
-    "hard": lambda seed: ISMCTSBot(seed, iterations=12000, seconds=1.2, name="hard"),
+    "hard": lambda seed: ISMCTSBot(seed, iterations=24000, seconds=1.2, name="hard"),
     "expert": lambda seed: ISMCTSBot(seed, iterations=0, seconds=4.0, name="expert"),
 }
 

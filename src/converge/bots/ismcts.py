@@ -19,7 +19,7 @@ import random
 import time
 from typing import TYPE_CHECKING
 
-from converge.engine.actions import DECLARE, DISCARD, DONE
+from converge.engine.actions import DECLARE, DISCARD
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
@@ -34,15 +34,6 @@ class _Node:
         self.visits = 0
         self.avail = 0
         self.reward = 0.0
-
-
-def _playout_action(legal: list[int], rand: float) -> int:
-    """The playout policy: uniformly random, but never ``done`` while something else is possible, and a
-    card is played to a faction or as a goal more often than discarded (discards are rarely best)."""
-    n = len(legal)
-    if n > 1 and legal[-1] == DONE:
-        n -= 1
-    return legal[int(rand * n)]
 
 
 class ISMCTSBot:
@@ -144,10 +135,10 @@ class ISMCTSBot:
             node = children[best_a]
             world.push(best_a)
             path.append((node, player))
-        # Playout to the end of the round.
-        rand = rng.random
-        while world.rounds_finished == round_index:
-            world.push(_playout_action(world.legal_actions(), rand()))
+        # Playout to the end of the round: uniformly random, but never "done" while something else is
+        # possible (declining the rest of an effect is rarely best).
+        if world.rounds_finished == round_index:
+            world.random_playout(rng, 1, False)
         won = 1.0 if world.round_winners[round_index] == me else 0.0
         for node_, player in path:
             node_.visits += 1

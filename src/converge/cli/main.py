@@ -211,6 +211,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.adapters:
+        try:
+            from converge.adapters.bench import report, run_adapter_bench
+        except ImportError as exc:
+            raise UserError(f"the adapters' benchmark needs the rl and bench extras ({exc.name} is missing): "
+                            "pip install 'converge[rl,bench]'") from None
+        print(f"Steps per second, random legal actions, one core (median of {args.repeats} runs of "
+              f"{args.steps:,} steps)")
+        print(report(run_adapter_bench(args.steps, args.repeats)))
+        return 0
     from converge.simulation.bench import run_bench
 
     r = run_bench(args.rounds, args.repeats, greedy=not args.no_greedy)
@@ -227,6 +237,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print(f"legal_actions(): {r.legal_actions_us:.2f} µs per call (median of {len(r.runs)})")
     if r.greedy_us is not None:
         print(f"greedy bot:      {r.greedy_us:.0f} µs per decision (mean, greedy vs random)")
+    if r.ismcts_rate is not None:
+        print(f"ISMCTS:          {r.ismcts_rate:,.0f} simulations/s (12 positions, 3,000 simulations each)")
     return 0
 
 
@@ -362,7 +374,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="engine speed: random playouts per second, clone() and legal_actions()")
     p.add_argument("--rounds", type=positive_int, default=20000, help="rounds per run (default 20000)")
     p.add_argument("--repeats", type=positive_int, default=5, help="runs; the median is reported (default 5)")
-    p.add_argument("--no-greedy", action="store_true", help="skip timing the greedy bot")
+    p.add_argument("--no-greedy", action="store_true", help="skip timing the bots")
+    p.add_argument("--adapters", action="store_true",
+                   help="instead: steps per second of the engine, OpenSpiel, PettingZoo and Gymnasium adapters "
+                        "beside PettingZoo's connect_four_v3 and tictactoe_v3")
+    p.add_argument("--steps", type=positive_int, default=20000,
+                   help="steps per run with --adapters (default 20000)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_bench)
 

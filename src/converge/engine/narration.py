@@ -128,6 +128,10 @@ class Narrator:
 
     # ------------------------------------------------------------------ events
 
+    def follow(self, event: Event) -> None:
+        """Take ``event`` into account without saying it (the viewer already read it)."""
+        self.tracker.step(event)
+
     def line(self, event: Event) -> str:
         """One event as a sentence (capitalised, with a full stop)."""
         text = self._text(event)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from converge.engine.actions import NUM_ACTIONS
-from converge.engine.errors import ConvergeError
+from converge.engine.errors import ConvergeError, quote
 from converge.engine.events import END_REASONS, to_dict
 from converge.engine.narration import Narrator, action_label, decision_prompt
 
@@ -82,19 +82,26 @@ def event_dicts(match: Match, viewer: int, start: int = 0) -> list[dict[str, Any
     for e in match.events:
         if e[1] >= 0 and e[1] != viewer:
             continue
-        text = narrator.line(e)
-        if seen >= start:
+        if seen < start:  # already sent: follow it without saying it again
+            narrator.follow(e)
+        else:
             item = to_dict(e, ps.card_ids, ps.skillsets)
-            item["text"] = text
+            item["text"] = narrator.line(e)
             out.append(item)
         seen += 1
     return out
 
 
-def observe(match: Match, viewer: object) -> dict[str, Any]:
-    """Build the observation of ``viewer`` (0 or 1; -1 for a spectator). JSON-serialisable."""
+def observe(match: Match, viewer: object, events_from: object = 0) -> dict[str, Any]:
+    """Build the observation of ``viewer`` (0 or 1; -1 for a spectator). JSON-serialisable.
+
+    ``events_from=k``: the ``events`` list starts at the viewer's ``k``-th event (``events_from`` says
+    where): for clients that already hold the earlier ones, so that only what is new is described.
+    """
     if isinstance(viewer, bool) or not isinstance(viewer, int) or viewer not in (-1, 0, 1):
         raise ConvergeError("a viewer is player 0, player 1 or -1 (spectator)")
+    if isinstance(events_from, bool) or not isinstance(events_from, int) or events_from < 0:
+        raise ConvergeError(f"events_from is a number of events from 0, got {quote(events_from)}")
 
     ps, z, t = match.playset, match.zones, match.turn
     ids = ps.card_ids
@@ -133,5 +140,6 @@ def observe(match: Match, viewer: object) -> dict[str, Any]:
         "known_deck": known_deck,
         "scores": [s0, s1],
         "score_breakdown": match.score_breakdown(viewer),
-        "events": event_dicts(match, viewer),
+        "events": event_dicts(match, viewer, events_from),
+        "events_from": events_from,
     }

@@ -879,11 +879,14 @@ class Match:
 
     # ------------------------------------------------------------------ views
 
-    def observation(self, player: object) -> dict[str, Any]:
-        """The redacted, JSON-serialisable view of ``player`` (I1-I3). The only door to the state."""
+    def observation(self, player: object, events_from: object = 0) -> dict[str, Any]:
+        """The redacted, JSON-serialisable view of ``player`` (I1-I3). The only door to the state.
+
+        ``events_from=k`` lists the viewer's events from the ``k``-th on (incremental: what is new since a
+        client's last view)."""
         from converge.engine.observation import observe
 
-        return observe(self, player)
+        return observe(self, player, events_from)
 
     def public_observation(self) -> dict[str, Any]:
         """The view of a spectator: public information only."""
@@ -919,16 +922,17 @@ class Match:
 
         return from_position(doc, deck_dirs)
 
-    def random_playout(self, rng: random.Random, rounds: int = MAX_ROUNDS) -> None:
+    def random_playout(self, rng: random.Random, rounds: int = MAX_ROUNDS, decline: bool = True) -> None:
         """Play uniformly random legal actions until the match ends or ``rounds`` more rounds have
-        ended (for benchmarks and search). ``rng.random`` alone drives it, for speed."""
+        ended (for benchmarks and search). ``rng.random`` alone drives it, for speed. ``decline=False``:
+        never ``done`` while something else is legal (a playout policy for search)."""
         results = self.turn.round_results
         stop_at = len(results) + rounds
         rand = rng.random
         while self.turn.phase != OVER and len(results) < stop_at:
-            self._apply(self._random_action(rand()))
+            self._apply(self._random_action(rand(), decline))
 
-    def _random_action(self, x: float) -> int:
+    def _random_action(self, x: float, decline: bool) -> int:
         """The legal action at ``x`` (in [0, 1)) of a uniform draw, without building the list when the
         choices are a range (a card of the hand, a mode, a skillset, a faction)."""
         t = self.turn
@@ -945,7 +949,10 @@ class Match:
             if step == FACTION:
                 return MINE + int(x * 2)
         legal = self.legal_actions()
-        return legal[int(x * len(legal))]
+        n = len(legal)
+        if not decline and n > 1 and legal[n - 1] == DONE:
+            n -= 1
+        return legal[int(x * n)]
 
     def __repr__(self) -> str:
         return (f"<Match {'/'.join(self.playset.names())} round {self.turn.round_no} wins {self.turn.round_wins} "

@@ -34,6 +34,7 @@ class BenchResult:
     clone_us: float
     legal_actions_us: float
     greedy_us: float | None = None
+    ismcts_rate: float | None = None
 
     @property
     def rounds_per_second(self) -> float:
@@ -45,6 +46,7 @@ class BenchResult:
                 "runs": [round(r) for r in self.runs], "clone_us": round(self.clone_us, 3),
                 "legal_actions_us": round(self.legal_actions_us, 3),
                 "greedy_decision_us": None if self.greedy_us is None else round(self.greedy_us, 1),
+                "ismcts_simulations_per_second": None if self.ismcts_rate is None else round(self.ismcts_rate),
                 "python": sys.version.split()[0]}
 
 
@@ -104,6 +106,26 @@ def greedy_decision_us(playset: Playset, matches: int = 20) -> float:
     return spent / max(1, decisions) * 1e6
 
 
+def ismcts_rate(playset: Playset, positions: int = 12, simulations: int = 3000) -> float:
+    """ISMCTS simulations per second, over decisions at a few positions a few random plays into matches."""
+    from converge.bots import ISMCTSBot
+
+    done, spent = 0, 0.0
+    for k in range(positions):
+        m = Match.new(playset, seed=k)
+        rng = random.Random(k)
+        for _ in range(rng.randrange(20)):
+            m.apply(rng.choice(m.legal_actions()))
+        if m.is_terminal or len(m.legal_actions()) < 2:
+            continue
+        bot = ISMCTSBot(k, iterations=simulations)
+        begin = time.perf_counter()
+        bot.decide(m.view(m.current_player))
+        spent += time.perf_counter() - begin
+        done += bot.last_iterations
+    return done / spent if spent else 0.0
+
+
 def run_bench(rounds: int = 20000, repeats: int = 5, names: Sequence[str] = SETS["catalysts"],
               greedy: bool = True) -> BenchResult:
     """Run the benchmark: ``repeats`` playout runs of at least ``rounds`` rounds each, and the timings."""
@@ -118,4 +140,6 @@ def run_bench(rounds: int = 20000, repeats: int = 5, names: Sequence[str] = SETS
     clone_us = _per_call_us(state.clone, repeats, 20000)
     legal_us = _per_call_us(state.legal_actions, repeats, 20000)
     greedy_us = greedy_decision_us(playset) if greedy else None
-    return BenchResult(tuple(playset.names()), engine_is_compiled(), rounds, runs, clone_us, legal_us, greedy_us)
+    rate = ismcts_rate(playset) if greedy else None
+    return BenchResult(tuple(playset.names()), engine_is_compiled(), rounds, runs, clone_us, legal_us, greedy_us,
+                       rate)

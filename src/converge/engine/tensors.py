@@ -1,0 +1,313 @@
+"""Fixed-size tensors of what one player may know, written straight from a match's state.
+
+The layout is defined here once; :mod:`converge.adapters.encoding` documents it and builds the same
+tensors from an observation dict (the reference, and a test checks both agree on many random states from
+both seats and a spectator). This module is compiled with the engine and writes into any preallocated
+float buffer (an ``array.array("f")`` the adapters wrap as NumPy arrays without copying), reading only
+what :meth:`~converge.engine.state.Match.observation` would show the viewer: the viewer's hand, the public
+zones, the opponent's hand and deck cards the viewer knows of, the viewer's own decision, and the events
+the viewer sees.
+
+The tensors are relative to a player ``me``: ``viewer`` is ``me`` for a player's view, or -1 for the
+public (spectator's) view oriented to ``me``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from converge.engine.actions import MINE, NUM_ACTIONS, SKILLSET_0, THEIRS
+from converge.engine.effects import FACTION as STEP_FACTION
+from converge.engine.effects import SKILLSET as STEP_SKILLSET
+from converge.engine.events import MODES, NUM_EVENT_KINDS, SCHEMA, EventKind
+from converge.engine.goals import FactionStats, goal_winners
+from converge.engine.zones import FACTION, NUM_ZONES, is_faction, is_hand
+
+if TYPE_CHECKING:
+    from converge.engine.state import Match
+
+NUM_CARDS: Final = 18
+
+# Card features (columns of the ``cards`` part)
+C_MY_HAND: Final = 0
+C_MY_FACTION: Final = 1
+C_THEIR_FACTION: Final = 2
+C_GOAL: Final = 3
+C_DISCARD: Final = 4
+C_HIDDEN: Final = 5
+C_ACTIVE: Final = 6
+C_PENDING: Final = 7
+C_REVEALED: Final = 8
+C_STUDIED: Final = 9
+C_KNOWN_THEIR_HAND: Final = 10
+C_KNOWN_DECK: Final = 11
+C_DECK_DEPTH: Final = 12
+C_RECALLED: Final = 13
+C_GUARDED_BY_ME: Final = 14
+C_GUARDED_BY_THEM: Final = 15
+C_SKILL_0: Final = 16
+C_RANK: Final = 19
+C_CONVERTED: Final = 20
+C_UNTIL_END_OF_TURN: Final = 21
+C_GOAL_MINE: Final = 22
+C_GOAL_THEIRS: Final = 23
+CARD_FEATURES: Final = 24
+
+MATCH_FEATURES: Final = 26
+#: What is being decided (``other``: a chance node, or nothing).
+DECISION_KINDS: Final = ("select", "mode", "target", "skillset", "faction", "second", "other")
+#: Slots for the kind of the effect being resolved (the nine built-ins and room for new kinds).
+EFFECT_SLOTS: Final = 16
+DECISION_FEATURES: Final = 7 + EFFECT_SLOTS
+CARDS_SIZE: Final = NUM_CARDS * CARD_FEATURES
+MATCH_START: Final = CARDS_SIZE
+DECISION_START: Final = CARDS_SIZE + MATCH_FEATURES
+LEGAL_START: Final = DECISION_START + DECISION_FEATURES
+OBSERVATION_SIZE: Final = LEGAL_START + NUM_ACTIONS
+
+HISTORY_EVENTS: Final = 32
+# valid, kind, who (me, them, nobody), card, from zone, to zone, mode (4), player (me, them), skillset (3),
+# 2 numbers
+E_KIND: Final = 1
+E_WHO: Final = E_KIND + NUM_EVENT_KINDS
+E_CARD: Final = E_WHO + 3
+E_ZONES: Final = E_CARD + NUM_CARDS
+E_MODE: Final = E_ZONES + 2 * NUM_ZONES
+E_PLAYER: Final = E_MODE + 4
+E_SKILLSET: Final = E_PLAYER + 2
+E_NUMBERS: Final = E_SKILLSET + 3
+EVENT_FEATURES: Final = E_NUMBERS + 2
+INFO_STATE_SIZE: Final = OBSERVATION_SIZE + HISTORY_EVENTS * EVENT_FEATURES
+
+# The field types of each event kind's two numbers, by kind (0: none, then the types below).
+F_NONE: Final = 0
+F_NUMBER: Final = 1
+F_MODE: Final = 2
+F_PLAYER: Final = 3
+F_ZONE: Final = 4
+F_SKILLSET: Final = 5
+_TYPES: Final = {"int": F_NUMBER, "reason": F_NUMBER, "mode": F_MODE, "player": F_PLAYER, "zone": F_ZONE,
+                 "skillset": F_SKILLSET}
+FIELD_A: Final = tuple(_TYPES[SCHEMA[k].a.type] if SCHEMA[k].a is not None else F_NONE  # type: ignore[union-attr]
+                       for k in EventKind)
+FIELD_B: Final = tuple(_TYPES[SCHEMA[k].b.type] if SCHEMA[k].b is not None else F_NONE  # type: ignore[union-attr]
+                       for k in EventKind)
+
+
+def clip(x: float) -> float:
+    return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
+
+
+def relative_zone(zone: int, me: int) -> int:
+    """A zone as ``me`` sees it: my hand, their hand, my faction, their faction, then the rest."""
+    if is_hand(zone):
+        return 0 if zone == me else 1
+    if is_faction(zone):
+        return 2 if zone - FACTION == me else 3
+    return zone
+
+
+def write_observation(m: Match, viewer: int, me: int, out: Any) -> None:
+    """Write the observation tensor of ``viewer`` (oriented to ``me``) into ``out``, which holds zeros
+    (``OBSERVATION_SIZE`` floats)."""
+    from converge.engine.state import EFFECT, MODE, OVER
+
+    z, t, e, ps = m.zones, m.turn, m.effect, m.playset
+    them = 1 - me
+    located = [False] * NUM_CARDS
+    # cards
+    if viewer >= 0:
+        for c in z.hands[viewer]:
+            out[c * CARD_FEATURES + C_MY_HAND] = 1.0
+            located[c] = True
+    for owner in (0, 1):
+        where = C_MY_FACTION if owner == me else C_THEIR_FACTION
+        for c in z.factions[owner]:
+            row = c * CARD_FEATURES
+            out[row + where] = 1.0
+            located[c] = True
+            out[row + C_SKILL_0 + z.skill[c]] = 1.0
+            out[row + C_RANK] = clip(z.rank[c] / 6.0)
+            if z.skill[c] != ps.printed_skill[c] or z.rank[c] != ps.printed_rank[c]:
+                out[row + C_CONVERTED] = 1.0
+            g = z.guard[c]
+            if g >= 0:
+                out[row + (C_GUARDED_BY_ME if g == me else C_GUARDED_BY_THEM)] = 1.0
+    for tmp in z.temp:
+        if z.faction_of(tmp[0]) >= 0:
+            out[tmp[0] * CARD_FEATURES + C_UNTIL_END_OF_TURN] = 1.0
+    for c in z.goals:
+        out[c * CARD_FEATURES + C_GOAL] = 1.0
+        located[c] = True
+    for c in z.discard:
+        out[c * CARD_FEATURES + C_DISCARD] = 1.0
+        located[c] = True
+    for c in range(NUM_CARDS):
+        if z.recalled[c]:
+            out[c * CARD_FEATURES + C_RECALLED] = 1.0
+    if viewer >= 0:
+        bit = 1 << viewer
+        for c in m._opponent_pool(viewer):
+            if z.known[c] & bit:
+                out[c * CARD_FEATURES + C_KNOWN_THEIR_HAND] = 1.0
+        top = len(z.deck) - 1
+        for i in range(top, -1, -1):
+            c = z.deck[i]
+            if z.known[c] & bit:
+                out[c * CARD_FEATURES + C_KNOWN_DECK] = 1.0
+                out[c * CARD_FEATURES + C_DECK_DEPTH] = clip((top - i + 1.0) / 10.0)
+    s0 = s1 = 0
+    if z.goals:
+        st0 = FactionStats(z.factions[0], z.skill, z.rank)
+        st1 = FactionStats(z.factions[1], z.skill, z.rank)
+        for g in z.goals:
+            w0, w1 = goal_winners(ps.goal_kind[g], ps.goal_arg[g], st0, st1)
+            mine, theirs = (w0, w1) if me == 0 else (w1, w0)
+            if mine:
+                out[g * CARD_FEATURES + C_GOAL_MINE] = 1.0
+            if theirs:
+                out[g * CARD_FEATURES + C_GOAL_THEIRS] = 1.0
+            s0 += ps.goal_stars[g] * w0
+            s1 += ps.goal_stars[g] * w1
+    deciding = t.phase != OVER and t.player == viewer
+    if t.phase != OVER:
+        if t.active >= 0 and (deciding or t.phase != MODE):
+            out[t.active * CARD_FEATURES + C_ACTIVE] = 1.0
+            located[t.active] = True
+        kind = e.kind
+        if t.phase == EFFECT and kind is not None:
+            if e.card != t.active:
+                out[e.card * CARD_FEATURES + C_STUDIED] = 1.0
+            if deciding or kind.public_choice(e.step):
+                if e.pending >= 0:
+                    out[e.pending * CARD_FEATURES + C_PENDING] = 1.0
+                for c in e.revealed:
+                    out[c * CARD_FEATURES + C_REVEALED] = 1.0
+    for c in range(NUM_CARDS):
+        if not located[c]:
+            out[c * CARD_FEATURES + C_HIDDEN] = 1.0
+    # match
+    i = MATCH_START
+    if 1 <= t.round_no <= 3:
+        out[i + t.round_no - 1] = 1.0
+    i += 3
+    out[i] = clip(t.turn_no / 30.0)
+    i += 1
+    for p in (me, them):
+        w = t.round_wins[p]
+        if 0 <= w <= 2:
+            out[i + w] = 1.0
+        i += 3
+    for v in (t.holder, t.lead):
+        if v == me:
+            out[i] = 1.0
+        elif v == them:
+            out[i + 1] = 1.0
+        i += 2
+    current = m.current_player
+    out[i + (0 if current == me else 1 if current == them else 2)] = 1.0
+    i += 3
+    if t.phase == OVER:
+        out[i] = 1.0
+        if t.winner == me:
+            out[i + 1] = 1.0
+        elif t.winner == them:
+            out[i + 2] = 1.0
+    i += 3
+    mine_s, their_s = (s0, s1) if me == 0 else (s1, s0)
+    out[i] = clip(mine_s / 10.0)
+    out[i + 1] = clip(their_s / 10.0)
+    i += 2
+    out[i] = clip(len(z.hands[me]) / 10.0)
+    out[i + 1] = clip(len(z.hands[them]) / 10.0)
+    i += 2
+    out[i] = clip(len(z.deck) / 10.0)
+    out[i + 1] = clip(len(z.discard) / 18.0)
+    # decision
+    if t.phase == OVER:
+        return
+    kind_name = m.decision_kind
+    slot = 6
+    for k in range(6):
+        if DECISION_KINDS[k] == kind_name:
+            slot = k
+    out[DECISION_START + slot] = 1.0
+    if t.phase == EFFECT and e.kind is not None:
+        index = e.kind.index
+        out[DECISION_START + 7 + (index if index < EFFECT_SLOTS else EFFECT_SLOTS - 1)] = 1.0
+    if viewer == me and t.player == me:
+        write_legal(m, out, LEGAL_START)
+
+
+def write_legal(m: Match, out: Any, start: int) -> None:
+    """1 at ``start + a`` for each legal action ``a`` of the player to decide."""
+    from converge.engine.state import EFFECT, MODE, SELECT
+
+    t = m.turn
+    if t.phase == SELECT:
+        for c in m.zones.hands[t.player]:
+            out[start + c] = 1
+    elif t.phase == MODE:
+        for a in range(18, 22):
+            out[start + a] = 1
+    elif t.phase == EFFECT and m.effect.step == STEP_SKILLSET:
+        for a in range(SKILLSET_0, SKILLSET_0 + 3):
+            out[start + a] = 1
+    elif t.phase == EFFECT and m.effect.step == STEP_FACTION:
+        out[start + MINE] = 1
+        out[start + THEIRS] = 1
+    else:
+        for a in m.legal_actions():
+            out[start + a] = 1
+
+
+def legal_for(m: Match, me: int, out: Any) -> None:
+    """``out`` (26 zeros) gets 1 for each of ``me``'s legal actions (none when the decision is not theirs)."""
+    if m.current_player == me:
+        write_legal(m, out, 0)
+
+
+def write_history(m: Match, viewer: int, me: int, out: Any, start: int) -> None:
+    """The :data:`HISTORY_EVENTS` most recent events ``viewer`` sees, oldest first, as rows of
+    :data:`EVENT_FEATURES` from ``start`` (which holds zeros)."""
+    rows: list[int] = []
+    events = m.events
+    i = len(events) - 1
+    while i >= 0 and len(rows) < HISTORY_EVENTS:
+        vis = events[i][1]
+        if vis < 0 or vis == viewer:
+            rows.append(i)
+        i -= 1
+    rows.reverse()
+    for n in range(len(rows)):
+        kind, _vis, player, card, a, b = events[rows[n]]
+        base = start + n * EVENT_FEATURES
+        out[base] = 1.0
+        out[base + E_KIND + kind] = 1.0
+        out[base + E_WHO + (0 if player == me else 1 if player == 0 or player == 1 else 2)] = 1.0
+        if card >= 0:
+            out[base + E_CARD + card] = 1.0
+        _field(out, base, 0, FIELD_A[kind], a, me)
+        _field(out, base, 1, FIELD_B[kind], b, me)
+
+
+def _field(out: Any, base: int, slot: int, ftype: int, value: int, me: int) -> None:
+    if ftype == F_NONE or value < 0:
+        return
+    if ftype == F_ZONE:
+        out[base + E_ZONES + slot * NUM_ZONES + relative_zone(value, me)] = 1.0
+    elif ftype == F_MODE:
+        for k in range(4):
+            if MODES[k] == value:
+                out[base + E_MODE + k] = 1.0
+    elif ftype == F_PLAYER:
+        out[base + E_PLAYER + (0 if value == me else 1)] = 1.0
+    elif ftype == F_SKILLSET:
+        out[base + E_SKILLSET + value] = 1.0
+    else:
+        out[base + E_NUMBERS + slot] = clip(value / 10.0)
+
+
+__all__ = ["CARD_FEATURES", "DECISION_FEATURES", "DECISION_KINDS", "EFFECT_SLOTS", "EVENT_FEATURES",
+           "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE", "legal_for",
+           "write_history", "write_observation"]
