@@ -776,12 +776,28 @@ class Match:
         action_id = _action_id(self, action)
         if not 0 <= action_id < NUM_ACTIONS:
             raise IllegalActionError(f"action {quote(action_id)} is outside the action space 0..{NUM_ACTIONS - 1}")
-        legal = self.legal_actions()
-        if action_id not in legal:
+        if not self._is_legal(action_id):
+            legal = self.legal_actions()
             raise IllegalActionError(f"{self.action_to_string(action_id)!r} is not legal now: "
                                      f"{self.decision_prompt()}; legal: "
                                      f"{', '.join(self.action_to_string(a) for a in legal)}")
         self._apply(action_id)
+
+    def _is_legal(self, action: int) -> bool:
+        """``action in legal_actions()``, without building the list when the choices are a range."""
+        t = self.turn
+        phase = t.phase
+        if phase == SELECT:
+            return action in self.zones.hands[t.player]
+        if phase == MODE:
+            return DISCARD <= action <= THEIRS
+        if phase == EFFECT:
+            step = self.effect.step
+            if step == SKILLSET:
+                return SKILLSET_0 <= action < SKILLSET_0 + 3
+            if step == FACTION:
+                return action in (MINE, THEIRS)
+        return action in self.legal_actions()
 
     def push(self, action: int) -> None:
         """Apply an action taken from :meth:`legal_actions` without checking it again — for search,
