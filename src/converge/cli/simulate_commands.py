@@ -10,6 +10,7 @@ FILE`` judges the ``summary.json`` of an earlier run without playing anything.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 import time
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from converge.bots import BOTS
-from converge.cli.main import UserError, _catalog, _deck_dir, playset_names, positive_int, seed_int
+from converge.cli.main import UserError, _catalog, _deck_dir, playset_names, positive_int, read_json_file, seed_int
 from converge.engine.playset import SETS, catalog_order
 
 EXIT_FLAGGED = 1
@@ -233,21 +234,16 @@ def cmd_balance(args: argparse.Namespace) -> int:
     if args.summary is None:
         return _simulate(args, criteria)
     from rich.console import Console
+    from rich.errors import MarkupError
 
     from converge.simulation.balance import check
     from converge.simulation.report import terminal_summary
 
-    path = Path(args.summary)
-    try:
-        summary = json.loads(path.read_text(encoding="utf-8"))
+    summary = read_json_file(args.summary, "summary.json")
+    try:  # a summary from a user's file: any field of the wrong shape means it is not one of ours
         report = check(summary, criteria)
-    except FileNotFoundError:
-        raise UserError(f"no such file: {args.summary}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read {args.summary}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{args.summary} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
-    except (KeyError, TypeError, IndexError):
+        terminal_summary(summary, Console(highlight=False, file=io.StringIO()), report)  # a dry run first
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError, RecursionError, MarkupError):
         raise UserError(f"{args.summary} is not a summary.json written by converge simulate") from None
     terminal_summary(summary, Console(highlight=False), report)
     return EXIT_FLAGGED if not report.passed else 0
