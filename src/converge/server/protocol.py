@@ -51,6 +51,8 @@ ERROR_STATUS = {
     "not_found": 404,
     "storage": 503,
     "busy": 503,
+    "replaced": 409,
+    "method_not_allowed": 405,
 }
 
 MAX_ACTION_TEXT = 32
