@@ -51,7 +51,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from converge.cli.terminal import rules_text
 from converge.server.config import ServerConfig
 from converge.server.hub import Connection, Hub, Session
-from converge.server.protocol import ProtocolError, check_action, check_seq, parse_message
+from converge.server.protocol import ProtocolError, check_action, check_seq, field_names, parse_message
 from converge.server.security import MATCH_ID_RE, KeyedRateLimit, SecurityMiddleware, address_key, seat_of
 from converge.server.storage import Storage, Writer
 
@@ -133,7 +133,7 @@ async def _body(request: Request) -> dict[str, Any]:
 def _allowed(doc: dict[str, Any], fields: set[str]) -> None:
     extra = set(doc) - fields
     if extra:
-        raise ProtocolError("malformed", f"unexpected field(s): {', '.join(sorted(extra))[:80]}")
+        raise ProtocolError("malformed", f"unexpected field(s): {field_names(extra)}")
 
 
 def create_app(db_url: str | None = None, config: ServerConfig | None = None, **settings: Any) -> FastAPI:

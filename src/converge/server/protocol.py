@@ -89,6 +89,13 @@ class ClientMessage:
     seq: int | None = None
 
 
+def field_names(names: set[str], limit: int = 80) -> str:
+    """Unknown field names as an error message shows them: JSON-quoted (a newline or an escape sequence in
+    a name stays harmless), sorted, cut to ``limit`` characters."""
+    shown = ", ".join(json.dumps(n[:24] + ("…" if len(n) > 24 else "")) for n in sorted(names))
+    return shown if len(shown) <= limit else shown[:limit - 1] + "…"
+
+
 def check_action(action: object) -> int | str:
     """An action as a client may send it: an integer id in range or a short name."""
     if isinstance(action, bool):
@@ -128,8 +135,7 @@ def parse_message(raw: str | bytes, max_bytes: int) -> ClientMessage:
         raise ProtocolError("malformed", f"\"type\" must be one of {', '.join(sorted(_FIELDS))}")
     extra = set(doc) - _FIELDS[kind]
     if extra:
-        names = ", ".join(sorted(map(str, extra)))[:80]
-        raise ProtocolError("malformed", f"unexpected field(s) for {kind}: {names}")
+        raise ProtocolError("malformed", f"unexpected field(s) for {kind}: {field_names(extra)}")
     msg = ClientMessage(kind)
     if kind == "hello":
         token = doc.get("token")
