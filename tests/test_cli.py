@@ -494,6 +494,8 @@ def test_balance_of_a_hostile_summary_file_is_one_line(capsys: pytest.CaptureFix
     (["match", "--bot1", "x" * 10_000], "argument --bot1"),
     (["play", "--playset", "a," * 5000], "argument --playset"),
     (["replay", "x.json", "--" + "y" * 10_000], "unrecognized arguments"),
+    (["replay", "9" * 5000], "9999"),  # a file name longer than the system allows
+    (["cards", "--deck-dir", "9" * 5000], "File name too long"),
 ])
 def test_long_or_wrong_arguments_get_one_short_line(capsys: pytest.CaptureFixture[str], argv: list[str],
                                                     fragment: str) -> None:

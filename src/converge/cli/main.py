@@ -57,6 +57,11 @@ def clip(text: str, limit: int = MAX_ERROR) -> str:
     return line if len(line) <= limit else line[:limit - 1] + "…"
 
 
+def shown_path(path: str, limit: int = 100) -> str:
+    """A file name as an error line shows it: whole, or its start and end when it is very long."""
+    return path if len(path) <= limit else f"{path[:limit - 31]}…{path[-30:]}"
+
+
 def quoted(text: str, limit: int = 40) -> str:
     """``text`` quoted as Python does (``'abc'``), only its first ``limit`` characters when it is longer."""
     return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text)} characters)"
@@ -143,6 +148,8 @@ def deck_sources(paths: Sequence[str]) -> tuple[list[tuple[str, str]], list[Deck
             sources.extend(dir_sources(path))
         except DeckError as exc:  # a missing path, an empty folder, an unreadable file: a usage error
             raise UserError(str(exc.problems[0]) if exc.problems else str(exc)) from None
+        except OSError as exc:  # a path the system refuses to look at (a name too long...)
+            raise UserError(f"cannot read {shown_path(path)}: {exc.strerror or exc}") from None
     readable: list[tuple[str, str]] = []
     problems: list[DeckProblem] = []
     for name, text in sources:
@@ -204,35 +211,37 @@ def _playset_and_seed(args: argparse.Namespace) -> tuple[list[str], int]:
 
 def read_text_file(path: str, what: str) -> str:
     """The text of a user's file (UTF-8, at most :data:`MAX_FILE_BYTES`), or a :class:`UserError`."""
+    name = shown_path(path)
     try:
         with Path(path).open("rb") as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise UserError(f"no such file: {path}") from None
+        raise UserError(f"no such file: {name}") from None
     except IsADirectoryError:
-        raise UserError(f"{path} is a folder, not a {what} file") from None
+        raise UserError(f"{name} is a folder, not a {what} file") from None
     except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise UserError(f"cannot read {name}: {exc.strerror or exc}") from None
     if len(data) > MAX_FILE_BYTES:
-        raise UserError(f"{path} is too large to be a {what} (over {MAX_FILE_BYTES:,} bytes)")
+        raise UserError(f"{name} is too large to be a {what} (over {MAX_FILE_BYTES:,} bytes)")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UserError(f"{path} is not UTF-8 text (byte {exc.start})") from None
+        raise UserError(f"{name} is not UTF-8 text (byte {exc.start})") from None
 
 
 def read_json_file(path: str, what: str) -> Any:
     """A user's JSON file, parsed whole here: any problem (a missing file, bad JSON, nesting too deep, a
     number too long) is a one-line :class:`UserError` naming the file."""
     text = read_text_file(path, what)
+    name = shown_path(path)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UserError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        raise UserError(f"{name} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
     except RecursionError:
-        raise UserError(f"{path} is not a {what}: its JSON is nested too deeply") from None
+        raise UserError(f"{name} is not a {what}: its JSON is nested too deeply") from None
     except ValueError:  # the only other one: an integer longer than Python converts
-        raise UserError(f"{path} is not a {what}: it holds a number longer than {_number_limit()} "
+        raise UserError(f"{name} is not a {what}: it holds a number longer than {_number_limit()} "
                         "digits") from None
 
 
@@ -315,9 +324,9 @@ def _replay_match(path: str, doc: Any, deck_dirs: Sequence[str]) -> Any:
     except ConvergeError:
         raise
     except RecursionError:
-        raise UserError(f"{path} is not a match record: it is nested too deeply") from None
+        raise UserError(f"{shown_path(path)} is not a match record: it is nested too deeply") from None
     except (TypeError, ValueError) as exc:
-        raise UserError(f"{path} is not a valid match record: {exc}") from None
+        raise UserError(f"{shown_path(path)} is not a valid match record: {exc}") from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
