@@ -42,9 +42,11 @@ def assert_error(r: Any, status: int, code: str) -> str:
     return message
 
 
-def finished_match(client: TestClient, rng: random.Random) -> dict[str, Any]:
-    doc = create(client, opponent="bot", bot="random", seat=0)
-    play_over_http(client, doc["match_id"], {0: doc["token"]}, rng)
+def finished_match(client: TestClient, rng: random.Random, **settings: Any) -> dict[str, Any]:
+    """A match played to its end: by two seats over HTTP (``opponent="friend"``) or against a random bot."""
+    doc = create(client, **{"opponent": "bot", "bot": "random", "seat": 0, **settings})
+    tokens = {0: doc["token"], 1: doc["invite_token"]} if doc.get("invite_token") else {0: doc["token"]}
+    play_over_http(client, doc["match_id"], tokens, rng)
     assert client.get(f"/api/matches/{doc['match_id']}").json()["match"]["status"] == "over"
     return doc
 
@@ -140,7 +142,7 @@ def _exists(client: TestClient, mid: str) -> bool:
 def test_retention_deletes_unstarted_then_abandoned_matches_and_keeps_finished_ones(tmp_path: Path) -> None:
     with client_for(tmp_path, retention_every_s=0) as client:  # no periodic run: the test runs it
         rng = random.Random(3)
-        finished = finished_match(client, rng)
+        finished = finished_match(client, rng, opponent="friend")  # its rematch waits for a first move
         fid = finished["match_id"]
         r = client.post(f"/api/matches/{fid}/rematch", headers=auth(finished["token"]))
         rematch = r.json()["match_id"]  # never started

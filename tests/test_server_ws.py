@@ -211,15 +211,15 @@ def test_a_connection_over_its_rate_limit_gets_one_error_then_silence_then_is_cl
 
 
 def test_a_connection_that_slows_down_is_served_again_and_told_again(tmp_path: Path) -> None:
-    with client_for(tmp_path, rate=4.0, burst=2.0) as client:
+    with client_for(tmp_path, rate=1.0, burst=2.0) as client:  # a token a second: ten pings take far less
         doc = create(client, opponent="friend")
         peer = Peer(client, doc["match_id"], doc["token"])
 
         def burst() -> list[str]:
-            time.sleep(0.6)  # a full bucket (two tokens)
+            time.sleep(2.1)  # a full bucket (two tokens)
             for _ in range(10):
                 peer.send({"type": "ping"})
-            time.sleep(0.6)  # two tokens again
+            time.sleep(1.1)  # a token again
             peer.send({"type": "cheat"})  # let through now, so answered: the end marker
             got = []
             while not got or got[-1] != "malformed":
