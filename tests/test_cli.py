@@ -113,6 +113,19 @@ def test_validate_a_good_deck(capsys: pytest.CaptureFixture[str], tinker_dir: Pa
     assert out.startswith("OK: 1 file valid: Tinker (6 cards)")
 
 
+def test_validate_the_shipped_decks_and_copies_of_them(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(capsys, "cards", "validate", str(BUILTIN))
+    assert (code, err) == (0, "") and out.startswith("OK: 9 files valid: ")
+    copy = tmp_path / "alchemist.toml"
+    copy.write_text((BUILTIN / "alchemist.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, _ = run(capsys, "cards", "validate", str(copy))
+    assert code == 0 and "Alchemist (6 cards)" in out
+    # A changed deck under a built-in name is still refused: a user deck may not redefine a built-in one.
+    copy.write_text(copy.read_text(encoding="utf-8").replace("Apprentice", "Novice"), encoding="utf-8")
+    code, out, _ = run(capsys, "cards", "validate", str(copy))
+    assert code == 1 and "skillset Alchemist is also defined in decks/alchemist.toml" in out
+
+
 def test_validate_prints_every_error_of_a_bad_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "broken.toml"
     bad.write_text(BAD_DECK, encoding="utf-8")

@@ -269,8 +269,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
     user_files = [name for name, _ in sources] + [p.file for p in unreadable]
     problems: list[DeckProblem] = list(unreadable)
     decks: dict[str, Deck] = {}
+    # A file identical to a built-in deck (the shipped decks' own folder, or an unchanged copy of one) is
+    # that deck: it is checked once, not reported as defined twice.
+    texts = {text for _, text in sources}
+    builtins = [(name, text) for name, text in builtin_sources() if text not in texts]
     try:
-        decks = load_decks(builtin_sources() + sources)
+        decks = load_decks(builtins + sources)
     except DeckError as exc:
         problems.extend(exc.problems)
     if problems:
