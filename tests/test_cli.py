@@ -508,6 +508,14 @@ def test_balance_of_a_hostile_summary_file_is_one_line(capsys: pytest.CaptureFix
     (["play", "--playset", "a," * 5000], "argument --playset"),
     (["replay", "x.json", "--" + "y" * 10_000], "unrecognized arguments"),
     (["replay", "9" * 5000], "9999"),  # a file name longer than the system allows
+    (["replay", "--public", "\x00"], "argument FILE: expected a file or folder name, without a NUL"),
+    (["cards", "validate", ""], "argument PATH: expected a file or folder name"),
+    (["watch", "--save", "a\x00b"], "argument --save"),
+    (["play", "--save", "a\x00b"], "argument --save"),
+    (["simulate", "--out", "\x00"], "argument --out"),
+    (["balance", "--summary", "\x00"], "argument --summary"),
+    (["serve", "--db", "\x00"], "argument --db"),
+    (["match", "--deck-dir", "\x00"], "argument --deck-dir"),
     (["cards", "--deck-dir", "9" * 5000], "File name too long"),
 ])
 def test_long_or_wrong_arguments_get_one_short_line(capsys: pytest.CaptureFixture[str], argv: list[str],

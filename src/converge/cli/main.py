@@ -94,6 +94,14 @@ def seed_int(text: str) -> int:
     return value
 
 
+def path_text(text: str) -> str:
+    """A file or folder name: any text the system can take as one (not a NUL character, not empty)."""
+    if not text or "\x00" in text:
+        raise argparse.ArgumentTypeError("expected a file or folder name" + (", without a NUL character"
+                                                                             if text else ""))
+    return text
+
+
 def playset_names(text: str) -> list[str]:
     names = [n.strip().lower() for n in text.split(",") if n.strip()]
     if len(names) != 3:
@@ -466,7 +474,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _deck_dir(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--deck-dir", action="append", default=[], metavar="DIR",
+    p.add_argument("--deck-dir", action="append", default=[], metavar="DIR", type=path_text,
                    help="also load the *.toml decks of DIR (or one file); may be repeated")
 
 
@@ -489,7 +497,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_cards)
     cards_sub = p.add_subparsers(dest="cards_command", metavar="validate", parser_class=_Parser)
     v = cards_sub.add_parser("validate", help="check deck files or folders and print every error")
-    v.add_argument("paths", nargs="+", metavar="PATH", help="a deck file (.toml) or a folder of them")
+    v.add_argument("paths", nargs="+", metavar="PATH", type=path_text,
+                   help="a deck file (.toml) or a folder of them")
     v.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("match", help="bot against bot: wins, rounds and a 95%% confidence interval")
@@ -503,7 +512,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("replay", help="tell a saved match turn by turn, with the scores")
-    p.add_argument("file", metavar="FILE", help="a match record (JSON)")
+    p.add_argument("file", metavar="FILE", type=path_text, help="a match record (JSON)")
     _deck_dir(p)
     p.add_argument("--public", action="store_true",
                    help="show only what a spectator saw (default: everything, the match being over)")
@@ -527,7 +536,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="two people at one screen, passing the device (what it protects against: see below)")
     p.add_argument("--json", action="store_true",
                    help="for programs: one JSON observation per line out, one action per line in")
-    p.add_argument("--save", metavar="FILE",
+    p.add_argument("--save", metavar="FILE", type=path_text,
                    help="where to save the match record (default: under the user's data directory)")
     p.add_argument("--no-save", action="store_true", help="do not save the match record")
     p.add_argument("--seat", type=int, choices=(0, 1), default=None,
@@ -540,7 +549,8 @@ def build_parser() -> argparse.ArgumentParser:
     _playset_options(p)
     _deck_dir(p)
     p.add_argument("--public", action="store_true", help="show only what a spectator sees")
-    p.add_argument("--save", metavar="FILE", help="save the match record to FILE (for `converge replay`)")
+    p.add_argument("--save", metavar="FILE", type=path_text,
+                   help="save the match record to FILE (for `converge replay`)")
     p.set_defaults(func=cmd_watch)
     __import__("converge.cli.simulate_commands", fromlist=["register"]).register(sub)  # simulate, balance
     from converge.cli import ladder

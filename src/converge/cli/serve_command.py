@@ -10,7 +10,7 @@ import json
 import logging
 from typing import Any
 
-from converge.cli.main import UserError, _catalog, positive_int, quoted
+from converge.cli.main import UserError, _catalog, path_text, positive_int, quoted
 from converge.server.config import ServerConfig
 
 
@@ -127,7 +127,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("serve", help="serve online play in the browser (needs the 'web' extra)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
-    p.add_argument("--db", metavar="URL",
+    p.add_argument("--db", metavar="URL", type=path_text,
                    help="database: an SQLite file path or sqlite:///PATH, or postgresql://user:pw@host/db "
                         "(default: server.sqlite3 in the user's data directory)")
     p.add_argument("--bot-delay", type=non_negative_float, default=0.6, metavar="SECONDS",
@@ -141,7 +141,7 @@ def register(sub: Any) -> None:
                    help="messages a second a WebSocket connection may send (bursts of twice that; default 20)")
     p.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL",
                    help="SQLite durability: FULL survives power loss, NORMAL only crashes (default FULL)")
-    p.add_argument("--deck-dir", action="append", default=[], metavar="DIR",
+    p.add_argument("--deck-dir", action="append", default=[], metavar="DIR", type=path_text,
                    help="also load the *.toml decks of DIR; may be repeated")
     p.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info")
     p.add_argument("--ws-deflate", action="store_true",
@@ -180,7 +180,8 @@ def register(sub: Any) -> None:
                    help="each client bot's pause before it acts, uniform in LO-HI ms (default 300-900: on average "
                         "the pause of the server's own bots, `serve --bot-delay 0.6`)")
     b.add_argument("--seed", type=int, default=1, help="seed of the client bots (default 1)")
-    b.add_argument("--db", metavar="URL", default=None, help="database URL (default: a fresh SQLite file)")
+    b.add_argument("--db", metavar="URL", default=None, type=path_text,
+                   help="database URL (default: a fresh SQLite file)")
     b.add_argument("--server-cpus", default="0", metavar="LIST",
                    help="pin the server process to these CPUs (taskset list, default 0; '' for none)")
     b.add_argument("--timeout", type=positive_int, default=600, help="give up after this many seconds (600)")

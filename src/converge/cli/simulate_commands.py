@@ -18,7 +18,16 @@ from pathlib import Path
 from typing import Any
 
 from converge.bots import BOTS
-from converge.cli.main import UserError, _catalog, _deck_dir, playset_names, positive_int, read_json_file, seed_int
+from converge.cli.main import (
+    UserError,
+    _catalog,
+    _deck_dir,
+    path_text,
+    playset_names,
+    positive_int,
+    read_json_file,
+    seed_int,
+)
 from converge.engine.playset import SETS, catalog_order
 
 EXIT_FLAGGED = 1
@@ -293,7 +302,7 @@ def _options(p: argparse.ArgumentParser, matches: int, out: str) -> None:
                      help=f"matches per task (default {DEFAULT_CHUNK})")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     outp = p.add_argument_group("output")
-    outp.add_argument("--out", metavar="DIR", default=out, help=f"output folder (default {out})")
+    outp.add_argument("--out", metavar="DIR", default=out, type=path_text, help=f"output folder (default {out})")
     outp.add_argument("--format", choices=FORMATS, default="auto",
                       help="the table of rounds: parquet (needs pyarrow) or csv; "
                            "auto: parquet if pyarrow is there")
@@ -315,7 +324,7 @@ def register(sub: Any) -> None:
                                    "not match their stars, and cards never or always worth playing. Exit code: "
                                    "0 nothing flagged, 1 something flagged, 2 a usage error.")
     _options(p, 1000, "converge-balance")
-    p.add_argument("--summary", metavar="FILE", default=None,
+    p.add_argument("--summary", metavar="FILE", default=None, type=path_text,
                    help="judge this summary.json of an earlier run instead of simulating")
     crit = p.add_argument_group("criteria")
     crit.add_argument("--holder-band", type=_fraction_pair, default="0.40,0.60", metavar="LO,HI",
