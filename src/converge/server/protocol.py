@@ -24,7 +24,14 @@ Server to client::
     {"type": "error", "code": "...", "message": "..."}
     {"type": "pong"}
 
-Every bad message gets an ``error`` on its own connection and changes nothing.
+Every bad message gets an ``error`` on its own connection and changes nothing; messages over the rate
+limit are the exception: the first of a run gets one ``rate_limited`` error, the next ones are dropped
+without a reply, and too many of them close the connection (1008, reason "too many messages").
+
+A seat's connections beyond ``max_connections_per_seat`` are closed oldest first, with an ``error`` of
+code ``replaced`` and the close code 4409: a client closed that way should not reconnect by itself (the
+newer connection, in another window or device, is the one that plays). Spectators over their limits get
+``busy`` and the close.
 """
 
 from __future__ import annotations
