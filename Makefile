@@ -10,7 +10,7 @@ PURE_TESTS := tests/test_rules.py tests/test_goals.py tests/test_effects.py test
               tests/test_illegal_input.py tests/test_records.py tests/test_extension.py tests/test_worlds.py \
               tests/test_events.py tests/test_knowledge.py
 
-.PHONY: play test lint bench clean
+.PHONY: play test lint fuzz bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,14 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest
 	PYTHONPATH=src CONVERGE_PURE=1 $(BIN)/python -m pytest $(wildcard $(PURE_TESTS))
+
+# The fuzz suites (tests/test_fuzz_*.py) at length: `make test` runs a few seconds of them, the same inputs
+# each time; this runs FUZZ_EXAMPLES examples per hypothesis test, a hundred times as many inputs per seeded
+# bulk test, with fresh random inputs, and prints how many inputs each door took.
+FUZZ_EXAMPLES ?= 10000
+
+fuzz: $(STAMP)
+	CONVERGE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -p tests.fuzz_support $(wildcard tests/test_fuzz_*.py)
 
 bench: $(STAMP)
 	$(BIN)/converge bench

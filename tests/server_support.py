@@ -42,11 +42,36 @@ def hang_guard() -> Iterator[None]:
 
 _OPEN: list[Peer] = []
 
+#: A request or WebSocket with this header comes, for the app, from the address it holds (tests of the
+#: per-address limits: the test client has only one address of its own).
+ADDRESS_HEADER = "x-test-address"
+
+
+class FromAddress:
+    """ASGI wrapper: the client address of a request is the one in :data:`ADDRESS_HEADER`, when given."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.state = app.state
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            for key, value in scope.get("headers") or []:
+                if key == ADDRESS_HEADER.encode():
+                    scope = {**scope, "client": (value.decode(), 50000)}
+        await self.app(scope, receive, send)
+
+
+def from_address(address: str) -> dict[str, str]:
+    return {ADDRESS_HEADER: address}
+
 
 @contextlib.contextmanager
 def client_for(tmp_path: Path, **settings: Any) -> Iterator[TestClient]:
-    """A test client of a new app on ``tmp_path/matches.sqlite3``; WebSockets left open are closed at the end."""
-    with TestClient(create_app(db_url=str(tmp_path / "matches.sqlite3"), **{**FAST, **settings})) as client:
+    """A test client of a new app on ``tmp_path/matches.sqlite3``; WebSockets left open are closed at the end.
+    Requests may say which client address they come from (:func:`from_address`)."""
+    app = create_app(db_url=str(tmp_path / "matches.sqlite3"), **{**FAST, **settings})
+    with TestClient(FromAddress(app)) as client:
         try:
             yield client
         finally:
@@ -70,8 +95,9 @@ def auth(token: str) -> dict[str, str]:
 class Peer:
     """One WebSocket connection of a seat (or a spectator: no token), keeping the view as a client does."""
 
-    def __init__(self, client: TestClient, match_id: str, token: str | None = None, hello: bool = True) -> None:
-        self.ctx = client.websocket_connect(f"/ws/{match_id}")
+    def __init__(self, client: TestClient, match_id: str, token: str | None = None, hello: bool = True,
+                 address: str | None = None) -> None:
+        self.ctx = client.websocket_connect(f"/ws/{match_id}", headers=from_address(address) if address else {})
         self.ws = self.ctx.__enter__()
         _OPEN.append(self)
         self.texts: list[str] = []

@@ -178,3 +178,28 @@ def test_two_friends_play_through_an_invite_link_while_someone_watches(server: S
     watcher.page.wait_for_selector("[data-testid=rematch-link]")
     for tab in (host, guest, watcher):
         tab.close()
+
+
+def test_a_seat_open_in_more_windows_than_allowed_keeps_the_newest_without_churn(server: Server,
+                                                                                 browser: Any) -> None:
+    """A seat keeps at most 4 connections (`--seat-connections`): a fifth window closes the oldest, which
+    says so and stays closed (reconnecting would close another window, which would reconnect...)."""
+    import httpx2
+
+    doc = httpx2.post(server.base + "/api/matches", json={"opponent": "friend", "playset": "catalysts",
+                                                          "seat": 0}).json()
+    tabs = []
+    for _ in range(5):
+        tab = Tab(browser)
+        tab.page.goto(server.base + doc["url"])
+        tab.page.wait_for_selector("[data-testid=match][data-seat='0']")
+        tabs.append(tab)
+    oldest = tabs[0].page
+    oldest.wait_for_function("() => document.querySelector('#conn').textContent.includes('another window')")
+    oldest.wait_for_timeout(3000)  # long enough for several reconnection attempts, if there were any
+    assert "reload this page to play here" in oldest.locator("#conn").inner_text()
+    assert [t.page.locator("#conn").inner_text() for t in tabs[1:]] == ["connected"] * 4
+    meta = httpx2.get(f"{server.base}/api/matches/{doc['match_id']}").json()["match"]
+    assert meta["seats"][0]["connected"] is True
+    for tab in tabs:
+        tab.close()

@@ -113,6 +113,19 @@ def test_validate_a_good_deck(capsys: pytest.CaptureFixture[str], tinker_dir: Pa
     assert out.startswith("OK: 1 file valid: Tinker (6 cards)")
 
 
+def test_validate_the_shipped_decks_and_copies_of_them(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(capsys, "cards", "validate", str(BUILTIN))
+    assert (code, err) == (0, "") and out.startswith("OK: 9 files valid: ")
+    copy = tmp_path / "alchemist.toml"
+    copy.write_text((BUILTIN / "alchemist.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, _ = run(capsys, "cards", "validate", str(copy))
+    assert code == 0 and "Alchemist (6 cards)" in out
+    # A changed deck under a built-in name is still refused: a user deck may not redefine a built-in one.
+    copy.write_text(copy.read_text(encoding="utf-8").replace("Apprentice", "Novice"), encoding="utf-8")
+    code, out, _ = run(capsys, "cards", "validate", str(copy))
+    assert code == 1 and "skillset Alchemist is also defined in decks/alchemist.toml" in out
+
+
 def test_validate_prints_every_error_of_a_bad_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "broken.toml"
     bad.write_text(BAD_DECK, encoding="utf-8")
@@ -363,3 +376,150 @@ def test_python_dash_m_converge(tmp_path: Path) -> None:
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2
     assert bad.stderr.strip().splitlines() == [f"converge: error: no such file: {tmp_path / 'x.json'}"]
+
+
+# ---------------------------------------------------------------------- hostile files and arguments
+
+
+def _one_line_error(code: int, err: str, *fragments: str) -> str:
+    """The documented user error: exit 2, one short line (after argparse's usage, if any), no traceback."""
+    assert_user_error(code, err, *fragments)
+    assert len(user_error_lines(err)) == 1, err
+    line = err.strip().splitlines()[-1]
+    assert len(line) <= 300, len(line)
+    return line
+
+
+def _a_record() -> dict[str, object]:
+    from converge import Match
+
+    return Match.new(["alchemist", "mechanist", "archivist"], seed=3).record()
+
+
+def test_replay_of_json_nested_too_deeply_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(deep))
+    _one_line_error(code, err, "deep.json", "nested too deeply")
+    assert out == ""
+
+
+def test_replay_of_a_seed_too_long_to_read_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "seed.json"
+    path.write_text(json.dumps(_a_record()).replace('"seed": 3', '"seed": ' + "7" * 5000), encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(path))
+    _one_line_error(code, err, "seed.json", "longer than 4300 digits")
+    assert out == ""
+
+
+@pytest.mark.parametrize("entry", [[1.0], [1.5], 1.5, [[1]], [[0, 1]], [{"p": 0}], ["0"], [True], None])
+def test_replay_with_a_bad_known_entry_in_its_position_is_one_line(capsys: pytest.CaptureFixture[str],
+                                                                    tmp_path: Path, entry: object) -> None:
+    from converge import Match
+
+    match = Match.new(["alchemist", "mechanist", "archivist"], seed=3)
+    position = match.position()
+    card = match.playset.card_ids[match.deck[0]]
+    record = {**match.record(), "position": {**position, "known": {card: entry}}}
+    path = tmp_path / "known.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(path))
+    line = _one_line_error(code, err)
+    assert "known" in line or "known.json" in line, line
+    assert out == ""
+
+
+def test_an_engine_error_quoting_a_huge_input_is_cut_to_one_short_line(capsys: pytest.CaptureFixture[str],
+                                                                        tmp_path: Path) -> None:
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps({**_a_record(), "seed": list(range(100_000))}), encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(path))
+    line = _one_line_error(code, err, "seed")
+    assert line.endswith("…")
+
+
+def test_a_file_name_with_control_characters_stays_on_one_escaped_line(capsys: pytest.CaptureFixture[str],
+                                                                       tmp_path: Path) -> None:
+    name = str(tmp_path / "a\nb\x1b[31mred.json")
+    code, _, err = run(capsys, "replay", name)
+    line = _one_line_error(code, err, "no such file")
+    assert "\x1b" not in err and "\\x1b[31mred.json" in line and "a\\nb" in line
+
+
+def test_replay_refuses_a_file_larger_than_any_record(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("converge.cli.main.MAX_FILE_BYTES", 1000)
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({**_a_record(), "pad": "x" * 2000}), encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(path))
+    _one_line_error(code, err, "big.json is too large")
+    path.write_bytes(b"\xff\xfe{}")
+    code, _, err = run(capsys, "replay", str(path))
+    _one_line_error(code, err, "big.json is not UTF-8")
+
+
+DEEP_TOML = "a = " + "[" * 10_000 + "]" * 10_000 + "\n"
+LONG_NUMBER_TOML = 'skillset = "Tinker"\nrank = ' + "9" * 5000 + "\n"
+
+
+@pytest.mark.parametrize(("text", "says"), [(DEEP_TOML, "nested too deeply"),
+                                            (LONG_NUMBER_TOML, "a number is longer than 4300 digits")])
+def test_validate_reports_a_toml_file_python_cannot_read(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                         tinker_dir: Path, text: str, says: str) -> None:
+    bad = tmp_path / "hostile.toml"
+    bad.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "cards", "validate", str(bad), str(tinker_dir / "tinker.toml"))
+    assert code == 1 and err == "" and "Traceback" not in out
+    assert out.splitlines() == [f"{bad}: not valid TOML: {says}", "1 error in 1 file"]
+    # Through --deck-dir (any command that loads decks): the one-line user error.
+    code, out, err = run(capsys, "cards", "--deck-dir", str(tmp_path))
+    _one_line_error(code, err, "cannot load the decks", "hostile.toml", says)
+    assert out == ""
+
+
+def test_validate_cuts_each_problem_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    text = (BUILTIN / "alchemist.toml").read_text(encoding="utf-8")
+    bad = tmp_path / "long.toml"
+    bad.write_text(text.replace('skillset = "Alchemist"', 'skillset = "' + "Z" * 5000 + '\\n\\u001b"'),
+                   encoding="utf-8")
+    code, out, _ = run(capsys, "cards", "validate", str(bad))
+    assert code == 1
+    assert out.strip().splitlines() and all(len(line) <= 300 and "\x1b" not in line for line in out.splitlines())
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"playsets": ' + "1" * 5000 + "}", '{"playsets": [1]}',
+                                  '{"playsets": [], "goals": [], "cards": [], "settings": 5}', "[]", "null"])
+def test_balance_of_a_hostile_summary_file_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                       text: str) -> None:
+    path = tmp_path / "summary.json"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "balance", "--summary", str(path))
+    _one_line_error(code, err, "summary.json")
+    assert out == ""
+
+
+@pytest.mark.parametrize(("argv", "fragment"), [
+    (["ladder", "-n", "-3"], "argument -n"),
+    (["ladder", "--workers", "0"], "argument --workers"),
+    (["ladder", "--seed", "9" * 5000], "argument --seed"),
+    (["match", "--seed", "9" * 5000], "argument --seed"),
+    (["match", "-n", "1" * 5000], "argument -n"),
+    (["match", "--bot1", "x" * 10_000], "argument --bot1"),
+    (["play", "--playset", "a," * 5000], "argument --playset"),
+    (["replay", "x.json", "--" + "y" * 10_000], "unrecognized arguments"),
+    (["replay", "9" * 5000], "9999"),  # a file name longer than the system allows
+    (["replay", "--public", "\x00"], "argument FILE: expected a file or folder name, without a NUL"),
+    (["cards", "validate", ""], "argument PATH: expected a file or folder name"),
+    (["watch", "--save", "a\x00b"], "argument --save"),
+    (["play", "--save", "a\x00b"], "argument --save"),
+    (["simulate", "--out", "\x00"], "argument --out"),
+    (["balance", "--summary", "\x00"], "argument --summary"),
+    (["serve", "--db", "\x00"], "argument --db"),
+    (["match", "--deck-dir", "\x00"], "argument --deck-dir"),
+    (["cards", "--deck-dir", "9" * 5000], "File name too long"),
+])
+def test_long_or_wrong_arguments_get_one_short_line(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                    fragment: str) -> None:
+    code, out, err = run(capsys, *argv)
+    _one_line_error(code, err, fragment)
+    assert out == ""

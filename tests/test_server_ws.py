@@ -7,6 +7,7 @@ import random
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -184,18 +185,54 @@ def test_hello_problems_close_the_connection_with_a_reason(tmp_path: Path) -> No
         assert peer.welcome and peer.welcome["code"] == "unauthorized"
 
 
-def test_a_connection_over_its_rate_limit_is_refused_then_closed(tmp_path: Path) -> None:
-    with client_for(tmp_path, rate=0.001, burst=3.0, max_strikes=5) as client:
+def _replies_until_closed(peer: Peer) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Every message but meta updates that ``peer`` receives until the server closes it, and the close."""
+    replies = []
+    while True:
+        msg = peer.ws.receive()
+        if msg["type"] == "websocket.close":
+            return replies, msg
+        doc = json.loads(msg["text"])
+        if doc["type"] != "meta":
+            replies.append(doc)
+
+
+def test_a_connection_over_its_rate_limit_gets_one_error_then_silence_then_is_closed(tmp_path: Path) -> None:
+    with client_for(tmp_path, rate=0.001, burst=3.0) as client:  # max_strikes: the default, 200
         doc = create(client, opponent="friend")
         peer = Peer(client, doc["match_id"], doc["token"])
-        codes = []
-        for _ in range(3 + 5 + 1):
+        for _ in range(3 + 200 + 1):
             peer.send({"type": "ping"})
-            codes.append(peer.until(lambda m: m["type"] in ("pong", "error")).get("code", "pong"))
-        assert codes[:3] == ["pong"] * 3
-        assert codes[3:] == ["rate_limited"] * 6
-        assert peer.ws.receive()["code"] == 1008
+        replies, close = _replies_until_closed(peer)
+        assert [r["type"] for r in replies] == ["pong"] * 3 + ["error"]  # one reply for 201 messages over
+        assert replies[3]["code"] == "rate_limited" and "without a reply" in replies[3]["message"]
+        assert close["code"] == 1008 and close.get("reason") == "too many messages"
         assert client.get(f"/api/matches/{doc['match_id']}").json()["seq"] == 0
+
+
+def test_a_connection_that_slows_down_is_served_again_and_told_again(tmp_path: Path) -> None:
+    with client_for(tmp_path, rate=1.0, burst=2.0) as client:  # a token a second: ten pings take far less
+        doc = create(client, opponent="friend")
+        peer = Peer(client, doc["match_id"], doc["token"])
+
+        def burst() -> list[str]:
+            time.sleep(2.1)  # a full bucket (two tokens)
+            for _ in range(10):
+                peer.send({"type": "ping"})
+            time.sleep(1.1)  # a token again
+            peer.send({"type": "cheat"})  # let through now, so answered: the end marker
+            got = []
+            while not got or got[-1] != "malformed":
+                msg = peer.until(lambda m: m["type"] in ("pong", "error"))
+                got.append(msg.get("code", "pong"))
+                if len(got) > 12:
+                    break
+            return got
+
+        first = burst()
+        assert first == ["pong", "pong", "rate_limited", "malformed"]
+        second = burst()
+        assert second == ["pong", "pong", "rate_limited", "malformed"]  # told once again for the new run
 
 
 def test_seq_makes_a_resent_action_harmless(tmp_path: Path) -> None:
@@ -306,3 +343,82 @@ def test_the_scan_catches_a_leak(tmp_path: Path) -> None:
         for bad in tampered:
             with pytest.raises(AssertionError):
                 scan([json.dumps(bad), *p0.texts[1:]], seat, record)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ seats always get in; spectators are limited
+
+
+def _refused(peer: Peer, code: str) -> None:
+    hello = peer.welcome
+    assert hello is not None and hello["type"] == "error" and hello["code"] == code, hello
+    assert peer.ws.receive()["type"] == "websocket.close"
+
+
+def _legal(peer: Peer) -> int:
+    assert peer.obs is not None
+    return int(peer.obs["decision"]["legal_actions"][0]["id"])
+
+
+def test_spectators_over_their_limit_never_lock_a_seat_out(tmp_path: Path) -> None:
+    """The issue's case, at the default limits: the player to move is away while spectators fill the match
+    (and more try); the player comes back at once and plays on."""
+    with client_for(tmp_path, max_spectators_per_address=1000) as client:
+        limit = client.app.state.hub.config.max_spectators_per_match  # type: ignore[attr-defined]
+        doc = create(client, opponent="friend", seat=0)
+        mid = doc["match_id"]
+        first = Peer(client, mid, doc["token"])
+        assert first.obs is not None
+        mover_token = doc["token"] if first.obs["current_player"] == 0 else doc["invite_token"]
+        other_token = doc["invite_token"] if mover_token == doc["token"] else doc["token"]
+        first.close()
+        watchers = [Peer(client, mid) for _ in range(limit)]
+        assert all(w.seat == -1 for w in watchers)
+        for _ in range(3):
+            _refused(Peer(client, mid), "busy")
+        started = time.monotonic()
+        mover = Peer(client, mid, mover_token)
+        other = Peer(client, mid, other_token)
+        assert mover.welcome is not None and mover.welcome["type"] == "welcome", mover.welcome
+        assert other.welcome is not None and other.welcome["type"] == "welcome"
+        assert time.monotonic() - started < 5
+        ack = mover.act(_legal(mover), mover.seq)
+        assert ack["type"] == "ack" and ack["seq"] == 1
+        assert watchers[0].state_at(1)["events"]  # the spectators saw the move
+        assert mover.meta is not None and mover.meta["spectators"] == limit
+
+
+def test_a_seat_with_too_many_connections_keeps_its_newest(tmp_path: Path) -> None:
+    with client_for(tmp_path, max_connections_per_seat=2, max_spectators_per_match=1) as client:
+        doc = create(client, opponent="bot", bot="random", seat=0)
+        mid = doc["match_id"]
+        Peer(client, mid)  # the one spectator there is room for
+        tabs = [Peer(client, mid, doc["token"]) for _ in range(4)]
+        assert all(t.welcome is not None and t.welcome["type"] == "welcome" for t in tabs)
+        for old in tabs[:2]:  # each replaced as a newer one came: told why, then closed
+            msg = old.until(lambda m: m["type"] == "error")
+            assert msg["code"] == "replaced" and msg["code"] in ERROR_STATUS
+            assert old.ws.receive() == {"type": "websocket.close", "code": 4409,
+                                        "reason": "replaced by a newer connection of this seat"}
+        newest = tabs[-1]
+        assert newest.obs is not None
+        if newest.obs["current_player"] != 0:
+            newest.until(lambda m: m["type"] == "state" and m["observation"]["current_player"] == 0)
+        assert newest.act(_legal(newest), newest.seq)["type"] == "ack"
+
+
+def test_spectators_are_limited_per_address_over_every_match(tmp_path: Path) -> None:
+    with client_for(tmp_path, max_spectators_per_address=3) as client:
+        a = create(client, opponent="friend")["match_id"]
+        b = create(client, opponent="friend")["match_id"]
+        mine = [Peer(client, a, address="203.0.113.5"), Peer(client, a, address="203.0.113.5"),
+                Peer(client, b, address="203.0.113.5")]
+        assert all(p.seat == -1 for p in mine)
+        _refused(Peer(client, b, address="203.0.113.5"), "busy")
+        # an IPv6 address counts by its /64: another address of the same network is the same client
+        for _ in range(3):
+            assert Peer(client, b, address="2001:db8:1:2::10").seat == -1
+        _refused(Peer(client, a, address="2001:db8:1:2:ffff::1"), "busy")
+        assert Peer(client, a, address="198.51.100.7").seat == -1  # others still get in
+        mine[0].close()  # one leaves: room again for that address
+        time.sleep(0.2)
+        assert Peer(client, b, address="203.0.113.5").seat == -1

@@ -4,6 +4,7 @@ NO_COLOR, 80 columns, undo, quit, and the --json protocol driven by a second pro
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import pty
@@ -21,7 +22,7 @@ from rich.console import Console
 from converge import Match
 from converge.bots import make_bot
 from converge.cli.screen import CardStyle, render
-from converge.cli.terminal import QuitGame, Seat, TerminalGame
+from converge.cli.terminal import CLEAR_ALL, QuitGame, Seat, TerminalGame, play_json
 from tests.helpers import setup
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -136,7 +137,8 @@ def _game(match: Match, answers: list[str] | Iterator[str], tmp_path: Path, hots
     return TerminalGame(match, seats, console, script, tmp_path / "rec.json", hotseat=hotseat), out, script
 
 
-@pytest.mark.parametrize("bad", ["0", "99", "-1", "xyz", "", "ALC9", "declare please", "💥" * 50])
+@pytest.mark.parametrize("bad", ["0", "99", "-1", "xyz", "", "ALC9", "declare please", "💥" * 50, "[/x]",
+                                 "[bold]ALC1", "²", "٣", "9" * 5000, "x" * 5000])
 def test_invalid_input_at_every_kind_of_prompt(tmp_path: Path, bad: str) -> None:
     # card prompt, mode prompt, effect target prompt, skillset prompt, faction prompt: a bad answer first
     m = setup(hands=(["ALC1", "MEC3"], ["ARC2"]), factions=(["MEC5"], []), holder=0)
@@ -214,6 +216,87 @@ def test_hotseat_never_shows_one_player_the_others_hand(tmp_path: Path) -> None:
     game.play_match()
     assert seen_by[0] and seen_by[1]
     assert m.is_terminal or game.match.is_terminal
+
+
+def test_hotseat_leaves_nothing_of_the_other_hand_in_the_scrollback() -> None:
+    """A terminal keeps what was written since the scrollback was last erased: at each of a player's
+    prompts, that holds no card of the other player's hand (nor of this round's hidden cards they know)."""
+    m = Match.new(["alchemist", "searcher", "merchant"], seed=5, start=0)
+    out = io.StringIO()
+    game: TerminalGame
+    checked = {0: 0, 1: 0}
+
+    def read(prompt: str) -> str:
+        terminal = out.getvalue().split(CLEAR_ALL)[-1]  # all a terminal still holds, scrollback included
+        match = game.match
+        if "press Enter" in prompt:
+            assert "Pass the device" in terminal and terminal.count("\n") <= 2  # nothing else is left
+            return ""
+        viewer = match.current_player
+        secret = set(match.hands[1 - viewer]) - {match.playset.index_of[c] for c in
+                                                 match.observation(viewer)["known_opponent_hand"]}
+        shown = terminal.split("— round")[-1]  # earlier rounds may name cards dealt again since
+        for c in secret:
+            assert not re.search(rf"\b{match.playset.card_ids[c]}\b", shown), \
+                f"player {viewer}'s terminal still holds {match.playset.card_ids[c]} of the other hand"
+        checked[viewer] += 1
+        return "1"
+
+    console = Console(file=out, width=80, force_terminal=True, color_system=None, highlight=False)
+    game = TerminalGame(m, (Seat("a"), Seat("b")), console, read, None, hotseat=True)
+    game.play_match()
+    assert game.match.is_terminal and checked[0] > 5 and checked[1] > 5
+    passes = out.getvalue().count("Pass the device")
+    assert passes > 5 and out.getvalue().count(CLEAR_ALL) == 2 * passes  # before and after each pass
+
+
+def test_hotseat_erases_the_scrollback_of_a_real_terminal() -> None:
+    controller, worker = pty.openpty()
+    proc = subprocess.Popen([*CONVERGE, "play", "--hotseat", "--seed", "8", "--set", "sparks", "--no-save"],
+                            stdin=worker, stdout=worker, stderr=worker,
+                            env=_env(COLUMNS="80", LINES="24", TERM="xterm-256color"), close_fds=True)
+    os.close(worker)
+    screen = b""
+    try:
+        for _ in range(6):
+            chunk = _read_until_any(controller, (b"choice (1-", b"press Enter"))
+            screen += chunk
+            os.write(controller, b"\n" if b"press Enter" in chunk else b"1\n")
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+        os.close(controller)
+    text = screen.decode("utf-8", "replace")
+    parts = text.split("Pass the device")
+    assert len(parts) >= 3
+    for before, after in itertools.pairwise(parts[:-1]):
+        # erased (screen and scrollback) before the pass screen, and again once Enter was pressed
+        assert "\x1b[3J" in before.split("choice (1-")[-1], before[-300:]
+        assert "\x1b[3J" in after.split("press Enter")[1].split("choice (1-")[0], after[:300]
+
+
+def test_play_help_says_what_hotseat_protects_against(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.helpers import run
+
+    code, out, _ = run(capsys, "play", "--help")
+    text = " ".join(out.split())
+    assert code == 0
+    assert "nothing of the other player's hand is left on screen or in the scrollback" in text
+    assert "does not protect against someone watching the screen" in text
+
+
+def test_json_play_answers_hostile_lines_with_one_short_error_each() -> None:
+    m = Match.new(["alchemist", "mechanist", "archivist"], seed=4, start=0)
+    before = m.observation(0)
+    lines = ["²", "٣٣", "[/x]", "9" * 5000, "-" + "9" * 5000, "x" * 100_000, "-", "--1", "1e3", "0x1", "\x00"]
+    stdin = io.StringIO("".join(line + "\n" for line in lines))
+    stdout = io.StringIO()
+    assert play_json(m, 0, make_bot("random", 1), stdin, stdout) == 1  # input ended
+    replies = [json.loads(line) for line in stdout.getvalue().splitlines()]
+    assert replies[0] == before
+    errors = replies[1:]
+    assert len(errors) == len(lines) and all(set(e) == {"error"} and len(e["error"]) <= 300 for e in errors)
+    assert m.observation(0) == before  # nothing was played
 
 
 def test_undo_is_refused_in_hotseat(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from converge.bots import BOTS
+from converge.cli.main import positive_int, quoted, seed_int
 from converge.simulation.ladder import OPENSPIEL, run_ladder, time_summary
 
 
@@ -17,7 +18,7 @@ def _contestants(text: str) -> list[str]:
     known = [*sorted(BOTS), OPENSPIEL]
     unknown = [n for n in names if n not in known]
     if unknown:
-        raise argparse.ArgumentTypeError(f"unknown bot {unknown[0]!r} (known: {', '.join(known)})")
+        raise argparse.ArgumentTypeError(f"unknown bot {quoted(unknown[0])} (known: {', '.join(known)})")
     if len(names) < 2 or len(set(names)) != len(names):
         raise argparse.ArgumentTypeError("a ladder needs at least two different bots, e.g. random,greedy,hard")
     return names
@@ -27,9 +28,9 @@ def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {quoted(text)}") from None
     if not 0 < value <= 60:
-        raise argparse.ArgumentTypeError(f"expected seconds between 0 and 60, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected seconds between 0 and 60, got {quoted(text)}")
     return value
 
 
@@ -74,9 +75,10 @@ def register(sub: Any) -> None:
     p.add_argument("--bots", type=_contestants, default=["random", "greedy", "hard"],
                    help=f"comma-separated bots (default random,greedy,hard); also '{OPENSPIEL}': OpenSpiel's "
                         "ISMCTSBot (rl extra)")
-    p.add_argument("-n", type=int, default=100, help="matches per pair (default 100)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the whole ladder (default 1)")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    p.add_argument("-n", type=positive_int, default=100, help="matches per pair (default 100)")
+    p.add_argument("--seed", type=seed_int, default=1, help="seed of the whole ladder (default 1)")
+    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
+                   help="processes (default: all cores)")
     p.add_argument("--openspiel-seconds", type=_seconds, default=1.0,
                    help="time per decision of the openspiel contestant (default 1.0)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")

@@ -2,7 +2,12 @@
 
 Every mistake in the input — an unknown skillset, a bad option value, a missing or malformed file, a
 record that does not replay — ends with one line on stderr, ``converge: error: ...``, and exit code 2;
-never a traceback. ``converge cards validate`` exits 1 when the deck files it checks have errors.
+never a traceback. ``converge cards validate`` exits 1 when the deck files it checks have errors (one
+line each on stdout). Error lines are at most :data:`MAX_ERROR` characters: they quote only the start
+of a long input.
+
+Files from the user are parsed here, whole, before anything else sees them: a file too large, nested too
+deeply or holding a number too long for Python to read is refused with the same one-line error.
 """
 
 from __future__ import annotations
@@ -12,69 +17,177 @@ import json
 import os
 import random
 import sys
+import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 from converge import __version__
 from converge.bots import BOTS, LEVELS, make_bot
-from converge.cards.loader import DeckError, builtin_sources, dir_sources, load_catalog, load_decks
+from converge.cards.loader import (
+    DeckError,
+    DeckProblem,
+    builtin_sources,
+    dir_sources,
+    load_catalog,
+    load_decks,
+)
 from converge.cards.model import Deck
 from converge.engine.errors import ConvergeError
 from converge.engine.playset import SETS, catalog_order
 
 EXIT_USAGE = 2
 MAX_SEED = 2**63 - 1
+#: The longest error line the command prints (characters).
+MAX_ERROR = 300
+#: The largest file the command reads (a match record or a deck file is a few kilobytes).
+MAX_FILE_BYTES = 16 * 2**20
 
 
 class UserError(Exception):
     """A mistake in the user's input: reported on one line, exit code 2."""
 
 
+# ---------------------------------------------------------------------- messages
+
+
+def clip(text: str, limit: int = MAX_ERROR) -> str:
+    """The first line of ``text``, cut to ``limit`` characters (ending with "…" when cut)."""
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[:limit - 1] + "…"
+
+
+def shown_path(path: str, limit: int = 100) -> str:
+    """A file name as an error line shows it: whole, or its start and end when it is very long."""
+    return path if len(path) <= limit else f"{path[:limit - 31]}…{path[-30:]}"
+
+
+def quoted(text: str, limit: int = 40) -> str:
+    """``text`` quoted as Python does (``'abc'``), only its first ``limit`` characters when it is longer."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text)} characters)"
+
+
 # ---------------------------------------------------------------------- argument types
 
 
-def positive_int(text: str) -> int:
+def _whole_number(text: str) -> int | None:
+    """``text`` as an integer, or None (not a number, or too long to be one anybody means)."""
+    if len(text) > 40:
+        return None
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+        return None
+
+
+def positive_int(text: str) -> int:
+    value = _whole_number(text)
+    if value is None or value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {quoted(text)}")
     return value
 
 
 def seed_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 2**63-1, got {text!r}") from None
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 2**63-1, got {text!r}")
+    value = _whole_number(text)
+    if value is None or not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 2**63-1, got {quoted(text)}")
     return value
+
+
+def path_text(text: str) -> str:
+    """A file or folder name: any text the system can take as one (not a NUL character, not empty)."""
+    if not text or "\x00" in text:
+        raise argparse.ArgumentTypeError("expected a file or folder name" + (", without a NUL character"
+                                                                             if text else ""))
+    return text
 
 
 def playset_names(text: str) -> list[str]:
     names = [n.strip().lower() for n in text.split(",") if n.strip()]
     if len(names) != 3:
         raise argparse.ArgumentTypeError(f"a playset is three skillset names separated by commas, e.g. "
-                                         f"alchemist,mechanist,archivist; got {text!r}")
+                                         f"alchemist,mechanist,archivist; got {quoted(text)}")
     if len(set(names)) != 3:
-        raise argparse.ArgumentTypeError(f"a playset needs three different skillsets, got {text!r}")
+        raise argparse.ArgumentTypeError(f"a playset needs three different skillsets, got {quoted(text)}")
     return names
 
 
 # ---------------------------------------------------------------------- helpers
 
 
+def _number_limit() -> int:
+    return sys.get_int_max_str_digits() or 4300
+
+
+def unreadable_toml(name: str, text: str) -> DeckProblem | None:
+    """The problem of a deck file that Python's TOML reader cannot even read (nested too deeply, a number
+    too long), or None. Syntax errors are left to the deck loader, which names their line and column."""
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    except RecursionError:
+        return DeckProblem(name, "", "", "not valid TOML: nested too deeply")
+    except ValueError:  # the only other one: an integer longer than Python converts
+        return DeckProblem(name, "", "", f"not valid TOML: a number is longer than {_number_limit()} digits")
+    return None
+
+
+def _refuse_large_files(path: str) -> None:
+    """A :class:`UserError` when the deck file ``path`` (or a ``*.toml`` file of the folder ``path``) is
+    larger than any deck file (before it is read into memory)."""
+    p = Path(path)
+    try:
+        files = [p] if p.is_file() else sorted(p.glob("*.toml")) if p.is_dir() else []
+        for f in files:
+            if f.is_file() and f.stat().st_size > MAX_FILE_BYTES:
+                raise UserError(f"{f} is too large to be a deck file (over {MAX_FILE_BYTES:,} bytes)")
+    except OSError:
+        return  # the loader says what is wrong with the path
+
+
+def deck_sources(paths: Sequence[str]) -> tuple[list[tuple[str, str]], list[DeckProblem]]:
+    """The deck files of ``paths`` (files or folders) as (name, text), and the problems of those that
+    cannot be read as TOML at all (left out of the first list). A missing path is a :class:`UserError`."""
+    sources: list[tuple[str, str]] = []
+    for path in paths:
+        _refuse_large_files(path)
+        try:
+            sources.extend(dir_sources(path))
+        except DeckError as exc:  # a missing path, an empty folder, an unreadable file: a usage error
+            raise UserError(str(exc.problems[0]) if exc.problems else str(exc)) from None
+        except OSError as exc:  # a path the system refuses to look at (a name too long...)
+            raise UserError(f"cannot read {shown_path(path)}: {exc.strerror or exc}") from None
+    readable: list[tuple[str, str]] = []
+    problems: list[DeckProblem] = []
+    for name, text in sources:
+        problem = unreadable_toml(name, text)
+        if problem is None:
+            readable.append((name, text))
+        else:
+            problems.append(problem)
+    return readable, problems
+
+
+def _deck_failure(problems: Sequence[object]) -> UserError:
+    more = f" (and {len(problems) - 1} more; run `converge cards validate` on them)" if len(problems) > 1 else ""
+    # the first problem is cut short if need be: the line keeps its end, which says what to do
+    first = clip(printable(str(problems[0])) if problems else "invalid deck files",
+                 MAX_ERROR - len("converge: error: cannot load the decks: ") - len(more))
+    return UserError(f"cannot load the decks: {first}{more}")
+
+
 def _catalog(deck_dirs: Sequence[str]) -> dict[str, Deck]:
+    """The built-in decks and those of ``deck_dirs``, checked here first: a deck folder holding a file that
+    cannot be read gives the one-line error, as any other invalid deck does."""
+    if deck_dirs:
+        _sources, problems = deck_sources(deck_dirs)
+        if problems:
+            raise _deck_failure(problems)
     try:
         return load_catalog(deck_dirs)
     except DeckError as exc:
-        first = exc.problems[0] if exc.problems else "invalid deck files"
-        more = f" (and {len(exc.problems) - 1} more; run `converge cards validate` on them)" \
-            if len(exc.problems) > 1 else ""
-        raise UserError(f"cannot load the decks: {first}{more}") from None
+        raise _deck_failure(exc.problems) from None
 
 
 def _resolve_playset(args: argparse.Namespace, catalog: dict[str, Deck]) -> list[str] | None:
@@ -104,20 +217,40 @@ def _playset_and_seed(args: argparse.Namespace) -> tuple[list[str], int]:
     return names, seed
 
 
-def _read_json(path: str) -> Any:
-    p = Path(path)
+def read_text_file(path: str, what: str) -> str:
+    """The text of a user's file (UTF-8, at most :data:`MAX_FILE_BYTES`), or a :class:`UserError`."""
+    name = shown_path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with Path(path).open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise UserError(f"no such file: {path}") from None
+        raise UserError(f"no such file: {name}") from None
     except IsADirectoryError:
-        raise UserError(f"{path} is a folder, not a match record file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read {path}: {exc}") from None
+        raise UserError(f"{name} is a folder, not a {what} file") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise UserError(f"{name} is too large to be a {what} (over {MAX_FILE_BYTES:,} bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{name} is not UTF-8 text (byte {exc.start})") from None
+
+
+def read_json_file(path: str, what: str) -> Any:
+    """A user's JSON file, parsed whole here: any problem (a missing file, bad JSON, nesting too deep, a
+    number too long) is a one-line :class:`UserError` naming the file."""
+    text = read_text_file(path, what)
+    name = shown_path(path)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UserError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        raise UserError(f"{name} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise UserError(f"{name} is not a {what}: its JSON is nested too deeply") from None
+    except ValueError:  # the only other one: an integer longer than Python converts
+        raise UserError(f"{name} is not a {what}: it holds a number longer than {_number_limit()} "
+                        "digits") from None
 
 
 # ---------------------------------------------------------------------- commands
@@ -140,20 +273,23 @@ def cmd_cards(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     """Check user deck files together with the built-in decks (so goals may name any skillset); print
     every problem, one per line: file, card, field and message. Exit 1 when there are problems."""
-    sources: list[tuple[str, str]] = []
-    for path in args.paths:
-        try:
-            sources.extend(dir_sources(path))
-        except DeckError as exc:  # a missing path, an empty folder, an unreadable file: a usage error
-            raise UserError(str(exc.problems[0]) if exc.problems else str(exc)) from None
-    user_files = [name for name, _ in sources]
+    sources, unreadable = deck_sources(args.paths)
+    user_files = [name for name, _ in sources] + [p.file for p in unreadable]
+    problems: list[DeckProblem] = list(unreadable)
+    decks: dict[str, Deck] = {}
+    # A file identical to a built-in deck (the shipped decks' own folder, or an unchanged copy of one) is
+    # that deck: it is checked once, not reported as defined twice.
+    texts = {text for _, text in sources}
+    builtins = [(name, text) for name, text in builtin_sources() if text not in texts]
     try:
-        decks = load_decks(builtin_sources() + sources)
+        decks = load_decks(builtins + sources)
     except DeckError as exc:
-        files = {p.file for p in exc.problems}
-        for problem in exc.problems:
-            print(problem)
-        print(f"{len(exc.problems)} error{'s' if len(exc.problems) != 1 else ''} in {len(files)} "
+        problems.extend(exc.problems)
+    if problems:
+        files = {p.file for p in problems}
+        for problem in problems:
+            print(printable(str(problem)))
+        print(f"{len(problems)} error{'s' if len(problems) != 1 else ''} in {len(files)} "
               f"file{'s' if len(files) != 1 else ''}")
         return 1
     mine = [d for d in decks.values() if d.source in user_files]
@@ -187,19 +323,30 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
-def _replay_match(doc: Any, deck_dirs: Sequence[str]) -> Any:
+def _replay_match(path: str, doc: Any, deck_dirs: Sequence[str]) -> Any:
+    """The match of the record ``doc`` before its first action, once the whole record is known to replay.
+
+    The engine raises a :class:`ConvergeError` for a bad record (reported as it is); any other error it
+    raises on a record read from a user's file is reported on one line too, naming the file."""
     from converge.engine.state import Match
 
-    Match.replay(doc, deck_dirs)  # validates the whole record first (RecordError: exit 2)
-    return Match.replay(doc, deck_dirs, upto=0)
+    try:
+        Match.replay(doc, deck_dirs)  # validates the whole record first (RecordError: exit 2)
+        return Match.replay(doc, deck_dirs, upto=0)
+    except ConvergeError:
+        raise
+    except RecursionError:
+        raise UserError(f"{shown_path(path)} is not a match record: it is nested too deeply") from None
+    except (TypeError, ValueError) as exc:
+        raise UserError(f"{shown_path(path)} is not a valid match record: {exc}") from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from converge.cli.render import MatchPrinter
 
-    doc = _read_json(args.file)
+    doc = read_json_file(args.file, "match record")
     _catalog(args.deck_dir)
-    start = _replay_match(doc, args.deck_dir)
+    start = _replay_match(args.file, doc, args.deck_dir)
     printer = MatchPrinter(start, sys.stdout, everything=not args.public)
     printer.header()
     printer.flush()
@@ -299,10 +446,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         if save.parent.exists() and not os.access(save.parent, os.W_OK):
             raise UserError(f"cannot write records in {save.parent}")
     console = console_for()
-    console.print(f"Converge — playset {', '.join(match.playset.skillsets)}", style="bold", highlight=False)
+    console.print(f"Converge — playset {', '.join(match.playset.skillsets)}", style="bold", highlight=False,
+                  markup=False)
 
     def read(prompt: str) -> str:
-        console.print(prompt, end="", highlight=False)
+        console.print(prompt, end="", highlight=False, markup=False)
         console.file.flush()
         line = sys.stdin.readline()
         if not line:
@@ -321,14 +469,24 @@ def cmd_play(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------- parser
 
 
+HOTSEAT_HELP = (
+    "Hot-seat (--hotseat): before each player's turn the game asks to pass the device, and the screen and "
+    "the terminal's scrollback are erased before and after that, so nothing of the other player's hand is "
+    "left on screen or in the scrollback. (Erasing the scrollback needs a terminal that supports it, as "
+    "xterm, GNOME Terminal and other VTE terminals, iTerm2, kitty and Windows Terminal do; a terminal "
+    "multiplexer may keep a history of its own.) It does not protect against someone watching the screen "
+    "while the other player plays.")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"converge: error: {message}\n")
+        # argparse quotes what was typed in full (an unknown choice, unrecognised arguments): keep one line
+        self.exit(EXIT_USAGE, f"converge: error: {printable(message, MAX_ERROR - len('converge: error: '))}\n")
 
 
 def _deck_dir(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--deck-dir", action="append", default=[], metavar="DIR",
+    p.add_argument("--deck-dir", action="append", default=[], metavar="DIR", type=path_text,
                    help="also load the *.toml decks of DIR (or one file); may be repeated")
 
 
@@ -351,7 +509,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_cards)
     cards_sub = p.add_subparsers(dest="cards_command", metavar="validate", parser_class=_Parser)
     v = cards_sub.add_parser("validate", help="check deck files or folders and print every error")
-    v.add_argument("paths", nargs="+", metavar="PATH", help="a deck file (.toml) or a folder of them")
+    v.add_argument("paths", nargs="+", metavar="PATH", type=path_text,
+                   help="a deck file (.toml) or a folder of them")
     v.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("match", help="bot against bot: wins, rounds and a 95%% confidence interval")
@@ -365,7 +524,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("replay", help="tell a saved match turn by turn, with the scores")
-    p.add_argument("file", metavar="FILE", help="a match record (JSON)")
+    p.add_argument("file", metavar="FILE", type=path_text, help="a match record (JSON)")
     _deck_dir(p)
     p.add_argument("--public", action="store_true",
                    help="show only what a spectator saw (default: everything, the match being over)")
@@ -383,16 +542,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("play", help="play a match in the terminal, against a bot or a friend (--hotseat)")
+    p = sub.add_parser("play", help="play a match in the terminal, against a bot or a friend (--hotseat)",
+                       epilog=HOTSEAT_HELP)
     p.add_argument("--opponent", choices=[*LEVELS, *sorted(set(BOTS) - set(LEVELS))], default="easy",
                    help="the bot you play against: a level, weakest first (default: easy)")
     p.add_argument("--seed", type=seed_int, default=None, help="seed of the match (default: a random one)")
     _playset_options(p)
     _deck_dir(p)
-    p.add_argument("--hotseat", action="store_true", help="two people at one screen, passing the device")
+    p.add_argument("--hotseat", action="store_true",
+                   help="two people at one screen, passing the device (what it protects against: see below)")
     p.add_argument("--json", action="store_true",
                    help="for programs: one JSON observation per line out, one action per line in")
-    p.add_argument("--save", metavar="FILE",
+    p.add_argument("--save", metavar="FILE", type=path_text,
                    help="where to save the match record (default: under the user's data directory)")
     p.add_argument("--no-save", action="store_true", help="do not save the match record")
     p.add_argument("--seat", type=int, choices=(0, 1), default=None,
@@ -405,7 +566,8 @@ def build_parser() -> argparse.ArgumentParser:
     _playset_options(p)
     _deck_dir(p)
     p.add_argument("--public", action="store_true", help="show only what a spectator sees")
-    p.add_argument("--save", metavar="FILE", help="save the match record to FILE (for `converge replay`)")
+    p.add_argument("--save", metavar="FILE", type=path_text,
+                   help="save the match record to FILE (for `converge replay`)")
     p.set_defaults(func=cmd_watch)
     __import__("converge.cli.simulate_commands", fromlist=["register"]).register(sub)  # simulate, balance
     from converge.cli import ladder
@@ -415,8 +577,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def printable(text: str, limit: int = MAX_ERROR) -> str:
+    """``text`` on one line of at most ``limit`` characters: control characters (a newline in a file
+    name...) written as escapes, the end cut off with "…" when it is too long."""
+    head = text[:limit + 1]
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in head)
+    if len(shown) > limit or len(text) > len(head):
+        shown = shown[:limit - 1] + "…"
+    return shown
+
+
 def _fail(message: str) -> int:
-    sys.stderr.write(f"converge: error: {message}\n")
+    sys.stderr.write(f"converge: error: {printable(message, MAX_ERROR - len('converge: error: '))}\n")
     return EXIT_USAGE
 
 
@@ -431,7 +603,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         return _fail(str(exc))
     except (ConvergeError, DeckError) as exc:
-        return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        return _fail(clip(str(exc)) or type(exc).__name__)
     except KeyboardInterrupt:
         sys.stderr.write("converge: interrupted\n")
         return 130

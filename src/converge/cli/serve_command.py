@@ -10,7 +10,8 @@ import json
 import logging
 from typing import Any
 
-from converge.cli.main import UserError, positive_int
+from converge.cli.main import UserError, _catalog, path_text, positive_int, quoted
+from converge.server.config import ServerConfig
 
 
 def _need_web() -> None:
@@ -27,26 +28,31 @@ def non_negative_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number, got {quoted(text)}") from None
     if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds from 0, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a number from 0, got {quoted(text)}")
     return value
 
 
 def positive_float(text: str) -> float:
     value = non_negative_float(text)
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {quoted(text)}")
     return value
 
 
+def non_negative_int(text: str) -> int:
+    if len(text) > 40 or not text.strip().isascii() or not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0, got {quoted(text)}")
+    return int(text)
+
+
 def port_number(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if len(text) > 40 or not text.strip().isascii() or not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"expected a port number, got {quoted(text)}")
+    value = int(text)
     if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port number from 0 to 65535, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a port number from 0 to 65535, got {quoted(text)}")
     return value
 
 
@@ -56,16 +62,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from converge.bots import BOTS
     from converge.server.app import create_app
-    from converge.server.config import ServerConfig, default_db_path
+    from converge.server.config import default_db_path
     from converge.server.storage import StorageError
 
     if args.replacement_bot is not None and args.replacement_bot not in BOTS:
-        raise UserError(f"unknown bot {args.replacement_bot!r} (known: {', '.join(BOTS)})")
+        raise UserError(f"unknown bot {quoted(args.replacement_bot)} (known: {', '.join(BOTS)})")
+    _catalog(args.deck_dir)  # every deck file checked (and read whole) before the server starts
     db = args.db or f"sqlite:///{default_db_path()}"
     config = ServerConfig(db_url=db, bot_delay=args.bot_delay, replace_after=args.replace_after,
                           replacement_bot=args.replacement_bot, sqlite_sync=args.sqlite_sync,
                           rate=args.rate, burst=2 * args.rate,
-                          deck_dirs=tuple(args.deck_dir))
+                          deck_dirs=tuple(args.deck_dir),
+                          max_connections_per_seat=args.seat_connections,
+                          max_spectators_per_match=args.spectators,
+                          max_spectators_per_address=args.spectators_per_address,
+                          matches_per_hour=args.matches_per_hour,
+                          keep_finished_days=args.keep_finished,
+                          delete_unstarted_after_hours=args.delete_unstarted_after,
+                          delete_abandoned_after_days=args.delete_abandoned_after)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         app = create_app(config=config)
@@ -113,7 +127,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("serve", help="serve online play in the browser (needs the 'web' extra)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
-    p.add_argument("--db", metavar="URL",
+    p.add_argument("--db", metavar="URL", type=path_text,
                    help="database: an SQLite file path or sqlite:///PATH, or postgresql://user:pw@host/db "
                         "(default: server.sqlite3 in the user's data directory)")
     p.add_argument("--bot-delay", type=non_negative_float, default=0.6, metavar="SECONDS",
@@ -127,7 +141,7 @@ def register(sub: Any) -> None:
                    help="messages a second a WebSocket connection may send (bursts of twice that; default 20)")
     p.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL",
                    help="SQLite durability: FULL survives power loss, NORMAL only crashes (default FULL)")
-    p.add_argument("--deck-dir", action="append", default=[], metavar="DIR",
+    p.add_argument("--deck-dir", action="append", default=[], metavar="DIR", type=path_text,
                    help="also load the *.toml decks of DIR; may be repeated")
     p.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info")
     p.add_argument("--ws-deflate", action="store_true",
@@ -135,6 +149,29 @@ def register(sub: Any) -> None:
                         "per connection (default off)")
     p.add_argument("--proxy-headers", action="store_true",
                    help="trust X-Forwarded-For from a reverse proxy (for per-client limits)")
+    d = ServerConfig()
+    lim = p.add_argument_group("connections and limits (an IPv6 address counts by its /64 network)")
+    lim.add_argument("--seat-connections", type=positive_int, default=d.max_connections_per_seat, metavar="N",
+                     help="open connections per seat (a player's tabs); one more closes that seat's oldest, so "
+                          "a player can always connect, whatever spectators do "
+                          f"(default {d.max_connections_per_seat})")
+    lim.add_argument("--spectators", type=positive_int, default=d.max_spectators_per_match, metavar="N",
+                     help=f"spectator connections per match (default {d.max_spectators_per_match})")
+    lim.add_argument("--spectators-per-address", type=positive_int, default=d.max_spectators_per_address,
+                     metavar="N", help="spectator connections from one client address, over all matches "
+                                       f"(default {d.max_spectators_per_address})")
+    lim.add_argument("--matches-per-hour", type=non_negative_int, default=d.matches_per_hour, metavar="N",
+                     help="matches (rematches included) one client address may create per hour; 0: no limit "
+                          f"(default {d.matches_per_hour})")
+    ret = p.add_argument_group("retention (a clean-up runs at start-up, then every hour)")
+    ret.add_argument("--keep-finished", type=non_negative_float, default=d.keep_finished_days, metavar="DAYS",
+                     help="days the record of a finished match is kept for replays; 0: forever (default 0)")
+    ret.add_argument("--delete-unstarted-after", type=non_negative_float, default=d.delete_unstarted_after_hours,
+                     metavar="HOURS", help="delete a match in which nobody ever played a move after this long; "
+                                           f"0: never (default {d.delete_unstarted_after_hours:g})")
+    ret.add_argument("--delete-abandoned-after", type=non_negative_float, default=d.delete_abandoned_after_days,
+                     metavar="DAYS", help="delete a match in progress with no move for this long; 0: never "
+                                          f"(default {d.delete_abandoned_after_days:g})")
     p.set_defaults(func=cmd_serve)
 
     b = sub.add_parser("serve-bench", help="load-test the web server: concurrent bot matches over WebSockets")
@@ -143,7 +180,8 @@ def register(sub: Any) -> None:
                    help="each client bot's pause before it acts, uniform in LO-HI ms (default 300-900: on average "
                         "the pause of the server's own bots, `serve --bot-delay 0.6`)")
     b.add_argument("--seed", type=int, default=1, help="seed of the client bots (default 1)")
-    b.add_argument("--db", metavar="URL", default=None, help="database URL (default: a fresh SQLite file)")
+    b.add_argument("--db", metavar="URL", default=None, type=path_text,
+                   help="database URL (default: a fresh SQLite file)")
     b.add_argument("--server-cpus", default="0", metavar="LIST",
                    help="pin the server process to these CPUs (taskset list, default 0; '' for none)")
     b.add_argument("--timeout", type=positive_int, default=600, help="give up after this many seconds (600)")

@@ -10,6 +10,7 @@ FILE`` judges the ``summary.json`` of an earlier run without playing anything.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 import time
@@ -17,7 +18,16 @@ from pathlib import Path
 from typing import Any
 
 from converge.bots import BOTS
-from converge.cli.main import UserError, _catalog, _deck_dir, playset_names, positive_int, seed_int
+from converge.cli.main import (
+    UserError,
+    _catalog,
+    _deck_dir,
+    path_text,
+    playset_names,
+    positive_int,
+    read_json_file,
+    seed_int,
+)
 from converge.engine.playset import SETS, catalog_order
 
 EXIT_FLAGGED = 1
@@ -233,21 +243,16 @@ def cmd_balance(args: argparse.Namespace) -> int:
     if args.summary is None:
         return _simulate(args, criteria)
     from rich.console import Console
+    from rich.errors import MarkupError
 
     from converge.simulation.balance import check
     from converge.simulation.report import terminal_summary
 
-    path = Path(args.summary)
-    try:
-        summary = json.loads(path.read_text(encoding="utf-8"))
+    summary = read_json_file(args.summary, "summary.json")
+    try:  # a summary from a user's file: any field of the wrong shape means it is not one of ours
         report = check(summary, criteria)
-    except FileNotFoundError:
-        raise UserError(f"no such file: {args.summary}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read {args.summary}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{args.summary} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
-    except (KeyError, TypeError, IndexError):
+        terminal_summary(summary, Console(highlight=False, file=io.StringIO()), report)  # a dry run first
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError, RecursionError, MarkupError):
         raise UserError(f"{args.summary} is not a summary.json written by converge simulate") from None
     terminal_summary(summary, Console(highlight=False), report)
     return EXIT_FLAGGED if not report.passed else 0
@@ -297,7 +302,7 @@ def _options(p: argparse.ArgumentParser, matches: int, out: str) -> None:
                      help=f"matches per task (default {DEFAULT_CHUNK})")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     outp = p.add_argument_group("output")
-    outp.add_argument("--out", metavar="DIR", default=out, help=f"output folder (default {out})")
+    outp.add_argument("--out", metavar="DIR", default=out, type=path_text, help=f"output folder (default {out})")
     outp.add_argument("--format", choices=FORMATS, default="auto",
                       help="the table of rounds: parquet (needs pyarrow) or csv; "
                            "auto: parquet if pyarrow is there")
@@ -319,7 +324,7 @@ def register(sub: Any) -> None:
                                    "not match their stars, and cards never or always worth playing. Exit code: "
                                    "0 nothing flagged, 1 something flagged, 2 a usage error.")
     _options(p, 1000, "converge-balance")
-    p.add_argument("--summary", metavar="FILE", default=None,
+    p.add_argument("--summary", metavar="FILE", default=None, type=path_text,
                    help="judge this summary.json of an earlier run instead of simulating")
     crit = p.add_argument_group("criteria")
     crit.add_argument("--holder-band", type=_fraction_pair, default="0.40,0.60", metavar="LO,HI",

@@ -39,6 +39,18 @@ At a prompt type the number of a choice (or its name, e.g. ALC3, discard, mine, 
 
 InputFn = Callable[[str], str]
 
+#: The longest word of input read as a choice; longer ones are refused without being echoed in full.
+MAX_WORD = 32
+
+#: Erase the screen and the terminal's scrollback (``ESC [3J``, which xterm, VTE, iTerm2, kitty, Windows
+#: Terminal... support), cursor home: what the hot-seat screen sends before and after passing the device.
+CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
+
+
+def shorten(word: str, limit: int = MAX_WORD) -> str:
+    """``word`` as typed, cut to ``limit`` characters (with "…") so that an answer is never echoed in full."""
+    return word if len(word) <= limit else word[:limit] + "…"
+
 
 class QuitGame(Exception):
     """The player asked to leave (or input ended)."""
@@ -85,7 +97,9 @@ class TerminalGame:
         return [p for p in (0, 1) if self.seats[p].bot is None]
 
     def say(self, text: str | Text, style: str = "") -> None:
-        self.console.print(text, style=style, highlight=False)
+        # Plain strings are never read as rich markup: they may hold what the player typed ("[/x]").
+        self.console.print(Text(text, style=style) if isinstance(text, str) else text, style=style,
+                           highlight=False)
 
     def narrate(self, viewer: int) -> None:
         """Print the events this viewer has not seen yet (their own view of them)."""
@@ -188,11 +202,15 @@ class TerminalGame:
         if not word:
             self.say("Type the number of a choice (or 'help').", style="yellow")
             return None
-        if word.isdigit():
-            n = int(word)
+        if word.isascii() and word.isdigit():  # "12" (not "²", which int() refuses, nor "١٢")
+            n = int(word) if len(word) <= MAX_WORD else 0
             if 1 <= n <= len(legal):
                 return int(legal[n - 1]["id"])
-            self.say(f"There is no choice {n}: choose 1 to {len(legal)}.", style="yellow")
+            self.say(f"There is no choice {shorten(word)}: choose 1 to {len(legal)}.", style="yellow")
+            return None
+        if len(word) > MAX_WORD:  # no action name is that long: do not echo it all back
+            self.say(f"'{shorten(word)}' is not one of the choices. Type a number from 1 to {len(legal)}.",
+                     style="yellow")
             return None
         try:
             action = self.match.parse_action(word)
@@ -211,11 +229,17 @@ class TerminalGame:
             self.say("\nInput ended.")
             raise QuitGame from None
 
+    def clear_all(self) -> None:
+        """Erase the screen *and the scrollback*: nothing the last player saw can be scrolled back to."""
+        if self.console.is_terminal:
+            self.console.file.write(CLEAR_ALL)
+            self.console.file.flush()
+
     def pass_device(self, p: int) -> None:
-        self.console.clear()
+        self.clear_all()
         self.say(Text(f"Pass the device to player {p} ({self.seats[p].name}).", style="bold"))
         self.prompt(f"Player {p}, press Enter when only you can see the screen. ")
-        self.console.clear()
+        self.clear_all()
 
     def show_rules(self) -> None:
         try:
@@ -305,8 +329,12 @@ def play_json(match: Match, human: int, opponent: Bot, stdin: TextIO, stdout: Te
             if not line:
                 return 1
             text = line.strip()
+            if len(text) > MAX_WORD:
+                send({"error": f"not an action id or name: {shorten(text)!r}"})
+                continue
             try:
-                action: int | str = int(text) if text.lstrip("-").isdigit() else text
+                number = text[1:] if text.startswith("-") else text
+                action: int | str = int(text) if number.isascii() and number.isdigit() else text
                 match.apply(action, player=human)
                 break
             except ConvergeError as exc:

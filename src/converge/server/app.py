@@ -15,8 +15,17 @@ HTTP API (JSON; a seat is named by its token in ``Authorization: Bearer <token>`
     GET  /api/matches/{id}/replay?step=k&view=v   once the match is over
     WS   /ws/{id}                        see :mod:`converge.server.protocol`
 
-Pages: ``/`` (create a match), ``/m/{id}`` (play, watch, replay); the seat token travels in the URL
-fragment (``/m/{id}#token=...``), which browsers never send to the server.
+Every error, of every endpoint (a bad query parameter, an unknown path or method included), is
+``{"error": {"code": "...", "message": "..."}}`` with the HTTP status of its code
+(:data:`converge.server.protocol.ERROR_STATUS`).
+
+Pages (GET and HEAD): ``/`` (create a match), ``/m/{id}`` (play, watch, replay); the seat token travels
+in the URL fragment (``/m/{id}#token=...``), which browsers never send to the server.
+
+Limits (:class:`~converge.server.config.ServerConfig`): matches created per client address (per second
+and per hour, rematches included); per-connection message rates; spectators per match and per address,
+counted apart from the seats, which can always connect. Finished and abandoned matches are deleted as the
+retention settings say, by a clean-up that runs at start-up and then periodically.
 """
 
 from __future__ import annotations
@@ -34,14 +43,16 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from converge.cli.terminal import rules_text
 from converge.server.config import ServerConfig
 from converge.server.hub import Connection, Hub, Session
-from converge.server.protocol import ProtocolError, check_action, check_seq, parse_message
-from converge.server.security import MATCH_ID_RE, KeyedRateLimit, SecurityMiddleware, seat_of
+from converge.server.protocol import ProtocolError, check_action, check_seq, field_names, parse_message
+from converge.server.security import MATCH_ID_RE, KeyedRateLimit, SecurityMiddleware, address_key, seat_of
 from converge.server.storage import Storage, Writer
 
 log = logging.getLogger("converge.server")
@@ -58,9 +69,40 @@ def web_dir() -> Path:
     return Path(str(resources.files("converge").joinpath("web")))
 
 
-def _error(exc: ProtocolError) -> JSONResponse:
+def _error(exc: ProtocolError, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status,
-                        headers={"cache-control": "no-store"})
+                        headers={"cache-control": "no-store", **(headers or {})})
+
+
+_PLACES = {"query": "query parameter", "path": "path parameter", "header": "header", "cookie": "cookie",
+           "body": "request body field"}
+
+
+def validation_message(exc: RequestValidationError) -> str:
+    """What was wrong in a request FastAPI refused, in a line: where, and what was expected — never the
+    value that was sent."""
+    errors = exc.errors()
+    if not errors:
+        return "the request is not valid"
+    first = errors[0]
+    loc = [str(part) for part in first.get("loc", ())]
+    place = _PLACES.get(loc[0], "field") if loc else "field"
+    name = loc[-1][:40] if len(loc) > 1 else ""
+    kind = str(first.get("type", ""))
+    if kind.startswith("int_"):
+        expected = "must be a whole number"
+    elif kind == "missing":
+        expected = "is missing"
+    else:
+        expected = str(first.get("msg", "is not valid"))[:120]
+        expected = expected[0].lower() + expected[1:] if expected else "is not valid"
+    more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
+    return f"{place} {name!r} {expected}{more}" if name else f"{place} {expected}{more}"
+
+
+#: The error codes of HTTP errors raised outside the application's own checks (routing, static files).
+_HTTP_CODES = {401: "unauthorized", 404: "not_found", 405: "method_not_allowed", 413: "too_large",
+               429: "rate_limited", 503: "busy"}
 
 
 def _json(doc: Any, status: int = 200) -> JSONResponse:
@@ -91,7 +133,7 @@ async def _body(request: Request) -> dict[str, Any]:
 def _allowed(doc: dict[str, Any], fields: set[str]) -> None:
     extra = set(doc) - fields
     if extra:
-        raise ProtocolError("malformed", f"unexpected field(s): {', '.join(sorted(extra))[:80]}")
+        raise ProtocolError("malformed", f"unexpected field(s): {field_names(extra)}")
 
 
 def create_app(db_url: str | None = None, config: ServerConfig | None = None, **settings: Any) -> FastAPI:
@@ -105,11 +147,21 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     hub = Hub(cfg, storage, writer)
     create_limit = KeyedRateLimit(cfg.create_rate, cfg.create_burst)
     post_limit = KeyedRateLimit(cfg.rate, cfg.burst)  # HTTP actions and rematches, per client address
+    # Matches created per address per hour (rematches too): what bounds the storage one address takes.
+    hourly_limit = (KeyedRateLimit(cfg.matches_per_hour / 3600, cfg.matches_per_hour, max_keys=100_000)
+                    if cfg.matches_per_hour > 0 else None)
+
+    def address_of(request: Request | WebSocket) -> str:
+        return address_key(request.client.host if request.client else None)
 
     def limit(request: Request, limiter: KeyedRateLimit, what: str) -> None:
-        client = request.client.host if request.client else "?"
-        if not limiter.allow(client):
+        if not limiter.allow(address_of(request)):
             raise ProtocolError("rate_limited", f"too many {what}; wait a little")
+
+    def creation_allowed(address: str) -> None:
+        if hourly_limit is not None and not hourly_limit.allow(address):
+            raise ProtocolError("rate_limited", f"at most {cfg.matches_per_hour} matches an hour may be created "
+                                                "from one address; try again later")
 
     static = web_dir()
 
@@ -120,6 +172,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
         if cfg.gc_freeze:
             gc.collect()
             gc.freeze()
+        hub.start_retention()
         try:
             yield
         finally:
@@ -136,6 +189,19 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     @app.exception_handler(ProtocolError)
     async def _protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
         return _error(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _error(ProtocolError("malformed", validation_message(exc)))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = _HTTP_CODES.get(exc.status_code, "malformed")
+        message = {"not_found": "no such page or API endpoint",
+                   "method_not_allowed": "this method is not allowed here"}.get(code, str(exc.detail)[:120])
+        response = _error(ProtocolError(code, message), dict(exc.headers or {}))
+        response.status_code = exc.status_code
+        return response
 
     async def session_of(match_id: str) -> Session:
         if not MATCH_ID_RE.match(match_id):
@@ -161,19 +227,21 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     def page() -> FileResponse:
         return FileResponse(static / "index.html", headers={"cache-control": "no-cache"})
 
-    @app.get("/", include_in_schema=False)
+    pages = app.api_route  # the pages answer HEAD as well as GET (monitors, link checkers...)
+
+    @pages("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> FileResponse:
         return page()
 
-    @app.get("/m/{match_id}", include_in_schema=False)
+    @pages("/m/{match_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def match_page(match_id: str) -> FileResponse:
         return page()
 
-    @app.get("/rules", include_in_schema=False)
+    @pages("/rules", methods=["GET", "HEAD"], include_in_schema=False)
     async def rules_page() -> FileResponse:
         return page()
 
-    @app.get("/favicon.ico", include_in_schema=False)
+    @pages("/favicon.ico", methods=["GET", "HEAD"], include_in_schema=False)
     async def favicon() -> Response:
         return Response(status_code=204)
 
@@ -194,6 +262,9 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
         limit(request, create_limit, "matches created")
         doc = await _body(request)
         _allowed(doc, {"opponent", "bot", "playset", "seat", "clock"})
+        hub.check_create(doc.get("opponent", "bot"), doc.get("playset"), doc.get("bot"), doc.get("seat", 0),
+                         doc.get("clock"))  # a request that is refused anyway costs no creation
+        creation_allowed(address_of(request))
         created = await hub.create(doc.get("opponent", "bot"), doc.get("playset"), doc.get("bot"),
                                    doc.get("seat", 0), doc.get("clock"))
         mid = created.session.id
@@ -228,7 +299,8 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
         limit(request, post_limit, "requests")
         session = await session_of(match_id)
         seat = seat_from(request, session, required=True)
-        new, _created = await hub.rematch(session, seat)
+        address = address_of(request)
+        new, _created = await hub.rematch(session, seat, lambda: creation_allowed(address))
         return _json({"match_id": new.id, "url": f"/m/{new.id}"})
 
     @app.get("/api/matches/{match_id}/record")
@@ -253,7 +325,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
         session, view = await _hello(ws, match_id)
         if session is None:
             return
-        conn = Connection(ws, view, cfg)
+        conn = Connection(ws, view, cfg, address_of(ws))
         conn.start()
         try:
             await hub.welcome(session, conn)
@@ -315,14 +387,19 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
             if raw["type"] == "websocket.disconnect":
                 return
             if not conn.bucket.allow():
+                # One error for a run of messages over the limit; the rest are dropped without a word (a
+                # reply to each would be the flood the limit is there to stop), and too many close it.
                 conn.strikes += 1
                 if conn.strikes > cfg.max_strikes:
-                    conn.send({"type": "error", "code": "rate_limited", "message": "too many messages; closing"})
-                    conn.close(CLOSE_POLICY)
+                    conn.close(CLOSE_POLICY, "too many messages")
                     return
-                conn.send({"type": "error", "code": "rate_limited",
-                           "message": f"too many messages (at most {cfg.rate:g} a second); this one was ignored"})
+                if not conn.throttled:
+                    conn.throttled = True
+                    conn.send({"type": "error", "code": "rate_limited",
+                               "message": f"too many messages (at most {cfg.rate:g} a second): this one and "
+                                          "the next ones over the limit are ignored, without a reply"})
                 continue
+            conn.throttled = False
             text = raw.get("text")
             try:
                 if text is None:
@@ -340,7 +417,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
                     assert msg.action is not None
                     await hub.act(session, conn.view, msg.action, msg.seq, source=conn)
                 elif msg.type == "rematch":
-                    new, created = await hub.rematch(session, conn.view)
+                    new, created = await hub.rematch(session, conn.view, lambda: creation_allowed(conn.address))
                     if not created:
                         conn.send({"type": "rematch", "match_id": new.id})
             except ProtocolError as exc:

@@ -31,19 +31,38 @@ class ServerConfig:
     #: Per-connection rate limit: messages per second and burst.
     rate: float = 20.0
     burst: float = 40.0
-    #: Rate-limited messages a connection may send before it is closed.
+    #: Rate-limited messages a connection may send before it is closed. The first of a run of them gets
+    #: one error reply; the others are dropped without a word.
     max_strikes: int = 200
     #: Largest WebSocket message (bytes) and HTTP request body accepted.
     max_message: int = 4096
     max_body: int = 16384
     #: Seconds a new WebSocket connection has to say hello.
     hello_timeout: float = 10.0
-    max_connections_per_match: int = 64
+    #: Open connections of one seat (a player's tabs and devices). Seats never compete with spectators
+    #: for room: a new connection of a seat that has this many closes the seat's oldest one, so a player
+    #: can always connect, whatever anyone else does.
+    max_connections_per_seat: int = 4
+    #: Open spectator connections to one match, and from one client address to the whole server
+    #: (an IPv6 address counts by its /64 network).
+    max_spectators_per_match: int = 64
+    max_spectators_per_address: int = 16
     #: Outgoing messages queued for one slow connection before it is dropped (it reconnects).
     send_queue: int = 512
     #: Matches created per client address: per second and burst.
     create_rate: float = 2.0
     create_burst: float = 60.0
+    #: Matches (rematches included) one client address may create per hour, which bounds the storage an
+    #: address can take; 0: no limit.
+    matches_per_hour: int = 120
+    #: Retention. Days the record of a finished match is kept (for replays); 0: forever.
+    keep_finished_days: float = 0.0
+    #: Hours after which a match nobody ever played a move in is deleted; 0: never.
+    delete_unstarted_after_hours: float = 24.0
+    #: Days after which a match still in progress, with no move since, is deleted as abandoned; 0: never.
+    delete_abandoned_after_days: float = 30.0
+    #: Seconds between two runs of the retention clean-up (the first runs once the server has started).
+    retention_every_s: float = 3600.0
     #: Seconds an idle match (no connection, nothing running) stays in memory.
     idle_evict: float = 600.0
     #: The shortest and longest per-player clock a match may be created with (seconds).

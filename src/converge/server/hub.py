@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import random
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -31,11 +33,14 @@ from converge.engine.state import Match
 from converge.server.config import ServerConfig
 from converge.server.protocol import ProtocolError
 from converge.server.security import TokenBucket, hash_token, new_match_id, new_token
-from converge.server.storage import MatchRow, SeatRow, Storage, StorageError, Writer
+from converge.server.storage import MatchRow, Retention, SeatRow, Storage, StorageError, Writer
 
 log = logging.getLogger("converge.server")
 
 PREFERRED_DEFAULT_BOTS = ("medium", "greedy")
+
+#: The WebSocket close code of a seat's connection replaced by a newer one of the same seat.
+CLOSE_REPLACED = 4409
 
 #: CSS-friendly colour names for the deck colours of the built-in decks (rich's names).
 _COLOR_NAMES = {"orange3": "orange", "gold3": "gold"}
@@ -66,15 +71,26 @@ class Connection:
     others: one that falls too far behind is disconnected (it reconnects and gets its current view).
     """
 
-    def __init__(self, ws: WebSocketLike, view: int, config: ServerConfig) -> None:
+    _opened = itertools.count()
+
+    def __init__(self, ws: WebSocketLike, view: int, config: ServerConfig, address: str = "?") -> None:
         self.ws = ws
         self.view = view
+        #: The client's address as limits count it (:func:`~converge.server.security.address_key`).
+        self.address = address
+        #: Order of arrival: a seat with too many connections loses its oldest.
+        self.opened = next(self._opened)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=config.send_queue)
         self.bucket = TokenBucket(config.rate, config.burst)
         self.strikes = 0
+        #: Over the rate limit since the last message let through: told once, then ignored silently.
+        self.throttled = False
         self.events_sent = 0
         self.closed = False
         self.close_code = 1000
+        self.close_reason: str | None = None
+        #: A spectator counted in :attr:`Hub.spectators` (until it leaves).
+        self.counted = False
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -88,11 +104,12 @@ class Connection:
         except asyncio.QueueFull:
             self.close(1013)
 
-    def close(self, code: int = 1000) -> None:
+    def close(self, code: int = 1000, reason: str | None = None) -> None:
         if self.closed:
             return
         self.closed = True
         self.close_code = code
+        self.close_reason = reason
         try:
             self.queue.put_nowait(None)
         except asyncio.QueueFull:  # no room for the stop marker: drop what is queued and close now
@@ -102,7 +119,7 @@ class Connection:
 
     async def _close_now(self) -> None:
         with contextlib.suppress(Exception):
-            await self.ws.close(self.close_code)
+            await self.ws.close(self.close_code, self.close_reason)
 
     async def _sender(self) -> None:
         try:
@@ -114,7 +131,7 @@ class Connection:
         except Exception:  # the peer went away
             self.closed = True
         with contextlib.suppress(Exception):
-            await self.ws.close(self.close_code)
+            await self.ws.close(self.close_code, self.close_reason)
 
     async def drain(self, timeout: float = 5.0) -> None:
         """Wait until queued messages are sent (or the connection is gone)."""
@@ -234,6 +251,9 @@ class Hub:
         self.skillsets = catalog_order(self.catalog)
         self.playsets = all_playsets(self.catalog)
         self.playset_cache: dict[tuple[str, ...], Playset] = {}
+        #: Open spectator connections per client address (over every match).
+        self.spectators: dict[str, int] = {}
+        self.retention_task: asyncio.Task[None] | None = None
         self.closing = False
 
     # ------------------------------------------------------------------ options
@@ -264,7 +284,12 @@ class Hub:
 
     # ------------------------------------------------------------------ creating and loading
 
-    def _check_create(self, mode: str, playset: object, bot: object, seat: object,
+    def check_create(self, mode: object, playset: object, bot: object, seat: object,
+                     clock_s: object) -> tuple[list[str], str | None, int, int | None]:
+        """The checked settings of a new match (see :meth:`create`), or a ProtocolError."""
+        return self._check_create(mode, playset, bot, seat, clock_s)
+
+    def _check_create(self, mode: object, playset: object, bot: object, seat: object,
                       clock_s: object) -> tuple[list[str], str | None, int, int | None]:
         if mode not in ("bot", "friend"):
             raise ProtocolError("malformed", "\"opponent\" must be \"bot\" or \"friend\"")
@@ -301,7 +326,7 @@ class Hub:
             clock_ms = clock_s * 1000
         return names, bot_name, seat_no, clock_ms
 
-    async def create(self, mode: str, playset: object = None, bot: object = None, seat: object = 0,
+    async def create(self, mode: object, playset: object = None, bot: object = None, seat: object = 0,
                      clock_s: object = None) -> Created:
         """A new match against a bot or a friend; returns the creator's seat and token (and the invite's)."""
         names, bot_name, seat_no, clock_ms = self._check_create(mode, playset, bot, seat, clock_s)
@@ -317,7 +342,7 @@ class Hub:
             other.bot = bot_name
         for s in seats:
             s.clock_left_ms = clock_ms
-        row = MatchRow(id=new_match_id(), mode=mode, playset=ps.names(), seed=secrets.randbelow(2**63),
+        row = MatchRow(id=new_match_id(), mode=str(mode), playset=ps.names(), seed=secrets.randbelow(2**63),
                        start="random", decks=ps.digest, bot_seed=secrets.randbelow(2**63), clock_ms=clock_ms,
                        seats=seats)
         session = await self._create_row(row, ps)
@@ -509,13 +534,30 @@ class Hub:
             conn.send(text)
 
     async def welcome(self, session: Session, conn: Connection) -> None:
-        """Register a new connection and send it its current view."""
+        """Register a new connection and send it its current view.
+
+        Seats and spectators are counted apart: a seat always gets in (beyond
+        ``max_connections_per_seat`` its oldest connection is closed), a spectator only while the match
+        has fewer than ``max_spectators_per_match`` and its address fewer than
+        ``max_spectators_per_address`` (over the whole server)."""
         async with session.lock:
-            open_conns = sum(1 for c in session.conns if not c.closed)
-            if open_conns >= self.config.max_connections_per_match:
-                raise ProtocolError("busy", "too many connections to this match")
             if session.broken:
                 raise ProtocolError("storage", "the match is being reloaded; reconnect")
+            if conn.view < 0:
+                watching = sum(1 for c in session.conns if c.view < 0 and not c.closed)
+                if watching >= self.config.max_spectators_per_match:
+                    raise ProtocolError("busy", "this match has as many spectators as it can take; try again "
+                                                "later")
+                if self.spectators.get(conn.address, 0) >= self.config.max_spectators_per_address:
+                    raise ProtocolError("busy", "too many spectator connections from your address")
+            else:
+                mine = sorted((c for c in session.conns if c.view == conn.view and not c.closed),
+                              key=lambda c: c.opened)
+                for old in mine[:max(0, len(mine) - self.config.max_connections_per_seat + 1)]:
+                    session.conns.discard(old)
+                    old.send({"type": "error", "code": "replaced",
+                              "message": "this seat connected again elsewhere; this older connection is closed"})
+                    old.close(CLOSE_REPLACED, "replaced by a newer connection of this seat")
             if session.evict_task is not None:
                 session.evict_task.cancel()
                 session.evict_task = None
@@ -527,6 +569,9 @@ class Hub:
                 if seat.replaced and session.active:  # back again: take the seat back from the stand-in
                     await self._set_seat(session, conn.view, None, False)
             session.conns.add(conn)
+            if conn.view < 0:
+                self.spectators[conn.address] = self.spectators.get(conn.address, 0) + 1
+                conn.counted = True
             if not session.clock_started and all(s.bot is not None or session.connected(s.seat)
                                                  for s in session.row.seats):
                 session.clock_started = True
@@ -547,6 +592,13 @@ class Hub:
     def leave(self, session: Session, conn: Connection) -> None:
         session.conns.discard(conn)
         conn.close()
+        if conn.counted:
+            conn.counted = False
+            left = self.spectators.get(conn.address, 0) - 1
+            if left > 0:
+                self.spectators[conn.address] = left
+            else:
+                self.spectators.pop(conn.address, None)
         if self.closing:
             return
         view = conn.view
@@ -687,17 +739,21 @@ class Hub:
 
     # ------------------------------------------------------------------ rematch, replay
 
-    async def rematch(self, session: Session, seat: int) -> tuple[Session, bool]:
+    async def rematch(self, session: Session, seat: int,
+                      may_create: Callable[[], None] | None = None) -> tuple[Session, bool]:
         """The rematch of a finished match: same playset, seats and tokens; the loser starts (M2).
-        Returns it and whether it was created now (else it existed: everyone was already told)."""
+        Returns it and whether it was created now (else it existed: everyone was already told).
+        ``may_create`` is called just before a new match is created (it raises if the asker may not)."""
         async with session.lock:
             if session.row.status != "over":
                 raise ProtocolError("not_over", "a rematch can be asked for once the match is over")
             if session.row.rematch_id is not None:
                 existing = await self.get(session.row.rematch_id)
-                if existing is None:
-                    raise ProtocolError("storage", "the rematch is missing")
-                return existing, False
+                if existing is not None:
+                    return existing, False
+                session.row.rematch_id = None  # deleted by the retention policy: make a new one
+            if may_create is not None:
+                may_create()
             old = session.row
             loser = 1 - old.winner if old.winner in (0, 1) else 0
             seats = [SeatRow(s.seat, s.token_hash, None if s.replaced else s.bot, False, old.clock_ms)
@@ -735,6 +791,68 @@ class Hub:
             move = {"player": before.current_player, "action": before.action_to_string(rec["actions"][step - 1])}
         return {"step": step, "total": total, "move": move, "observation": match.observation(viewer)}
 
+    # ------------------------------------------------------------------ retention
+
+    def retention(self) -> Retention:
+        cfg = self.config
+        return Retention(finished_s=max(0.0, cfg.keep_finished_days) * 86400,
+                         unstarted_s=max(0.0, cfg.delete_unstarted_after_hours) * 3600,
+                         abandoned_s=max(0.0, cfg.delete_abandoned_after_days) * 86400)
+
+    async def sweep(self, now: float | None = None, batch: int = 500) -> int:
+        """Delete the stored matches that the retention policy says have expired, except those in use (a
+        connection, a bot thinking, a stand-in pending); returns how many were deleted."""
+        policy = self.retention()
+        if not policy.active:
+            return 0
+        at = time.time() if now is None else now
+        total = 0
+        while not self.closing:
+            keep = sorted({mid for mid, s in self.sessions.items()
+                           if s.conns or s.abandon or (s.bot_task is not None and not s.bot_task.done())}
+                          | set(self.loading))
+            deleted: list[str] = []
+
+            def write(conn: Any, keep: list[str] = keep, deleted: list[str] = deleted) -> None:
+                deleted.extend(Storage.delete_expired(conn, at, policy, keep, batch))
+
+            await self.writer.write(write)
+            self._forget(deleted)
+            total += len(deleted)
+            if len(deleted) < batch:
+                break
+        if total:
+            log.info("retention: deleted %d expired match(es)", total)
+        return total
+
+    def _forget(self, ids: list[str]) -> None:
+        """Drop deleted matches from memory, and the links of live matches to them."""
+        gone = set(ids)
+        for mid in ids:
+            session = self.sessions.get(mid)
+            if session is not None:
+                self._evict_now(session)
+        for session in self.sessions.values():
+            if session.row.rematch_id in gone:
+                session.row.rematch_id = None
+            if session.row.rematch_of in gone:
+                session.row.rematch_of = None
+
+    def start_retention(self) -> None:
+        """Run :meth:`sweep` now and then every ``retention_every_s`` seconds, while the server runs."""
+        if not self.retention().active or self.config.retention_every_s <= 0 or self.retention_task is not None:
+            return
+
+        async def run() -> None:
+            while not self.closing:
+                try:
+                    await self.sweep()
+                except StorageError as exc:  # the database is away: try again next time
+                    log.error("retention clean-up failed: %s", exc)
+                await asyncio.sleep(self.config.retention_every_s)
+
+        self.retention_task = asyncio.get_running_loop().create_task(run())
+
     # ------------------------------------------------------------------ memory
 
     def _schedule_evict(self, session: Session) -> None:
@@ -769,6 +887,9 @@ class Hub:
         """Stop every task and close every connection (the database holds everything)."""
         self.closing = True
         tasks: list[asyncio.Task[Any]] = []
+        if self.retention_task is not None and not self.retention_task.done():
+            self.retention_task.cancel()
+            tasks.append(self.retention_task)
         for session in list(self.sessions.values()):
             for task in (session.bot_task, session.clock_task, session.evict_task, *session.abandon.values()):
                 if task is not None and not task.done():

@@ -24,7 +24,14 @@ Server to client::
     {"type": "error", "code": "...", "message": "..."}
     {"type": "pong"}
 
-Every bad message gets an ``error`` on its own connection and changes nothing.
+Every bad message gets an ``error`` on its own connection and changes nothing; messages over the rate
+limit are the exception: the first of a run gets one ``rate_limited`` error, the next ones are dropped
+without a reply, and too many of them close the connection (1008, reason "too many messages").
+
+A seat's connections beyond ``max_connections_per_seat`` are closed oldest first, with an ``error`` of
+code ``replaced`` and the close code 4409: a client closed that way should not reconnect by itself (the
+newer connection, in another window or device, is the one that plays). Spectators over their limits get
+``busy`` and the close.
 """
 
 from __future__ import annotations
@@ -51,6 +58,8 @@ ERROR_STATUS = {
     "not_found": 404,
     "storage": 503,
     "busy": 503,
+    "replaced": 409,
+    "method_not_allowed": 405,
 }
 
 MAX_ACTION_TEXT = 32
@@ -85,6 +94,13 @@ class ClientMessage:
     token: str | None = None
     action: int | str | None = None
     seq: int | None = None
+
+
+def field_names(names: set[str], limit: int = 80) -> str:
+    """Unknown field names as an error message shows them: JSON-quoted (a newline or an escape sequence in
+    a name stays harmless), sorted, cut to ``limit`` characters."""
+    shown = ", ".join(json.dumps(n[:24] + ("…" if len(n) > 24 else "")) for n in sorted(names))
+    return shown if len(shown) <= limit else shown[:limit - 1] + "…"
 
 
 def check_action(action: object) -> int | str:
@@ -126,8 +142,7 @@ def parse_message(raw: str | bytes, max_bytes: int) -> ClientMessage:
         raise ProtocolError("malformed", f"\"type\" must be one of {', '.join(sorted(_FIELDS))}")
     extra = set(doc) - _FIELDS[kind]
     if extra:
-        names = ", ".join(sorted(map(str, extra)))[:80]
-        raise ProtocolError("malformed", f"unexpected field(s) for {kind}: {names}")
+        raise ProtocolError("malformed", f"unexpected field(s) for {kind}: {field_names(extra)}")
     msg = ClientMessage(kind)
     if kind == "hello":
         token = doc.get("token")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import re
 import secrets
@@ -85,7 +86,7 @@ class TokenBucket:
 
 
 class KeyedRateLimit:
-    """A token bucket per key (e.g. per client address), for the HTTP API's writes."""
+    """A token bucket per key (e.g. per client address), for the HTTP API's writes and match creation."""
 
     def __init__(self, rate: float, burst: float, max_keys: int = 10000) -> None:
         self.rate, self.burst, self.max_keys = rate, burst, max_keys
@@ -95,9 +96,35 @@ class KeyedRateLimit:
         bucket = self.buckets.get(key)
         if bucket is None:
             if len(self.buckets) >= self.max_keys:
-                self.buckets.clear()
+                self._prune()
             bucket = self.buckets[key] = TokenBucket(self.rate, self.burst)
         return bucket.allow()
+
+    def _prune(self) -> None:
+        """Forget the buckets that have filled up again (a new one would be the same); only if that frees
+        nothing, forget them all."""
+        now = time.monotonic()
+        full = [k for k, b in self.buckets.items() if b.tokens + (now - b.last) * b.rate >= b.burst]
+        for k in full:
+            del self.buckets[k]
+        if len(self.buckets) >= self.max_keys:
+            self.buckets.clear()
+
+
+def address_key(host: str | None) -> str:
+    """The key a client address is limited by: the address itself, but an IPv6 address's /64 network
+    (one subscriber usually has a whole /64), and an IPv4-mapped IPv6 address as the IPv4 one."""
+    if not host:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return f"{ipaddress.IPv6Network((int(ip) >> 64 << 64, 64))}"
+    return str(ip)
 
 
 Scope = MutableMapping[str, Any]

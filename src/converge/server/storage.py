@@ -29,18 +29,24 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    ColumnElement,
     Connection,
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
+    and_,
     bindparam,
     create_engine,
+    delete,
     event,
+    func,
     insert,
+    or_,
     select,
     update,
 )
@@ -79,6 +85,9 @@ matches_table = Table(
     Column("rematch_id", String(32), nullable=True),
 )
 
+#: For the retention clean-up: finished / in-progress matches by the time of their last change.
+status_index = Index("converge_matches_status_updated", matches_table.c.status, matches_table.c.updated_at)
+
 seats_table = Table(
     "converge_seats", metadata,
     Column("match_id", String(32), ForeignKey("converge_matches.id"), primary_key=True),
@@ -101,6 +110,34 @@ actions_table = Table(
 
 class StorageError(Exception):
     """The database could not do what was asked (nothing was changed)."""
+
+
+@dataclass(frozen=True)
+class Retention:
+    """How long matches are kept, in seconds since their last change; 0: forever."""
+
+    #: a finished match (its record serves replays)
+    finished_s: float = 0.0
+    #: a match in which no move was ever played
+    unstarted_s: float = 0.0
+    #: a match in progress (abandoned)
+    abandoned_s: float = 0.0
+
+    @property
+    def active(self) -> bool:
+        return self.finished_s > 0 or self.unstarted_s > 0 or self.abandoned_s > 0
+
+    def expired(self, now: float) -> ColumnElement[bool]:
+        """The matches this policy says are to be deleted at time ``now`` (the policy must be active)."""
+        c = matches_table.c
+        parts: list[ColumnElement[bool]] = []
+        if self.finished_s > 0:
+            parts.append(and_(c.status == "over", c.updated_at < now - self.finished_s))
+        if self.unstarted_s > 0:
+            parts.append(and_(c.status == "active", c.n_actions == 0, c.updated_at < now - self.unstarted_s))
+        if self.abandoned_s > 0:
+            parts.append(and_(c.status == "active", c.updated_at < now - self.abandoned_s))
+        return or_(*parts)
 
 
 @dataclass
@@ -213,6 +250,7 @@ class Storage:
         try:
             metadata.create_all(self.engine)
             with self.engine.begin() as conn:
+                status_index.create(conn, checkfirst=True)  # databases made before the index existed
                 row = conn.execute(select(settings_table.c.value)
                                    .where(settings_table.c.key == "schema_version")).first()
                 if row is None:
@@ -308,6 +346,33 @@ class Storage:
     def set_seat(conn: Connection, match_id: str, seat: int, bot: str | None, replaced: bool) -> None:
         conn.execute(update(seats_table).where(seats_table.c.match_id == match_id, seats_table.c.seat == seat)
                      .values(bot=bot, replaced=replaced))
+
+    @staticmethod
+    def delete_expired(conn: Connection, now: float, policy: Retention, keep: Sequence[str] = (),
+                       limit: int = 500) -> list[str]:
+        """Delete up to ``limit`` matches that ``policy`` says are expired at ``now`` (except those in
+        ``keep``), with their seats and actions; return their ids. Links to them from other matches (rematch
+        of / rematch) are cleared."""
+        if not policy.active:
+            return []
+        c = matches_table.c
+        query = select(c.id).where(policy.expired(now)).limit(limit)
+        if keep:
+            query = query.where(c.id.not_in(list(keep)))
+        ids = [r[0] for r in conn.execute(query)]
+        if not ids:
+            return []
+        conn.execute(delete(actions_table).where(actions_table.c.match_id.in_(ids)))
+        conn.execute(delete(seats_table).where(seats_table.c.match_id.in_(ids)))
+        conn.execute(update(matches_table).where(c.rematch_id.in_(ids)).values(rematch_id=None))
+        conn.execute(update(matches_table).where(c.rematch_of.in_(ids)).values(rematch_of=None))
+        conn.execute(delete(matches_table).where(c.id.in_(ids)))
+        return ids
+
+    def count(self) -> int:
+        """How many matches are stored."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(matches_table)).scalar_one())
 
     @staticmethod
     def link_rematch(conn: Connection, old_id: str, new_id: str) -> None:

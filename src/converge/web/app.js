@@ -305,6 +305,11 @@
         S.token = null;
         toast("This link does not hold a seat in this match; you are watching.");
       }
+      if (ev.code === 4409) {  // this seat connected again elsewhere (another tab or device): that one plays
+        S.stop = true;        // (reconnecting here would in turn close that one, and so on)
+        setConn("open in another window: reload this page to play here", false);
+        return;
+      }
       if (ev.code === 4404 || S.stop) {
         if (ev.code === 4404) notFound();
         return;
@@ -372,6 +377,7 @@
       case "error":
         S.pending = false;
         if (msg.code === "not_found") { S.stop = true; notFound(); return; }
+        if (msg.code === "replaced") { S.stop = true; return; }  // the close (4409) says it on the page
         if (msg.code !== "unauthorized") toast(msg.message);
         render();
         break;

@@ -1,0 +1,577 @@
+"""Fuzzing the web server's doors: HTTP bodies (creating a match, acting), query strings and paths, and
+WebSocket messages (the hello and everything after it).
+
+Every answer to a generated input is either the success it asks for or the documented error —
+``{"error": {"code", "message"}}`` over HTTP, ``{"type": "error", "code", "message"}`` over a WebSocket —
+with a known code, its HTTP status, a message of at most 300 characters on one line that names no card
+hidden from the asker; a refused input changes nothing (the match's actions, both players' views and the
+database are as they were); never a 500 or a traceback (the test client re-raises any server error).
+See tests/fuzz_support.py for how many examples run (``make test``: a slice; ``make fuzz``: many more).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import urllib.parse
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
+
+from converge.server.app import create_app
+from converge.server.protocol import ERROR_STATUS
+from tests.fuzz_support import (
+    BULK,
+    EXAMPLES,
+    SEED,
+    Hostile,
+    awkward_strings,
+    check_message,
+    count,
+    dumps,
+    fuzz_settings,
+    hidden_words,
+    hostile_json_texts,
+    json_values,
+    mutate,
+    texts,
+)
+from tests.server_support import FAST, Peer, client_for
+from tests.test_properties import known_cards
+
+CREATE_FIELDS = ["opponent", "bot", "playset", "seat", "clock"]
+
+
+@dataclass
+class World:
+    """A server with a friend match in progress (both seats connected), and a finished match."""
+
+    client: TestClient
+    hub: Any
+    finished: str = ""
+    mid: str = ""
+    tokens: dict[int, str] = field(default_factory=dict)
+    peers: dict[int, Peer] = field(default_factory=dict)
+    rng: random.Random = field(default_factory=lambda: random.Random(11))
+
+    def new_match(self) -> None:
+        for peer in self.peers.values():
+            peer.close()
+        r = self.client.post("/api/matches", json={"opponent": "friend", "playset": "random", "seat": 0})
+        doc = r.json()
+        self.mid = doc["match_id"]
+        self.tokens = {0: doc["token"], 1: doc["invite_url"].split("#token=", 1)[1]}
+        self.peers = {seat: Peer(self.client, self.mid, token) for seat, token in self.tokens.items()}
+
+    @property
+    def session(self) -> Any:
+        return self.hub.sessions[self.mid]
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """What a refused input must leave as it was: actions, both views, the spectators' view."""
+        s = self.session
+        return (s.seq, list(s.match.history), dumps(s.match.observation(0)), dumps(s.match.observation(1)),
+                dumps(s.match.observation(-1)), s.row.status)
+
+    def hidden(self, viewer: int) -> set[str]:
+        match = self.session.match
+        return {match.playset.card_ids[c] for c in range(18) if c not in known_cards(match, viewer)}
+
+    def stored_actions(self) -> int:
+        return len(self.hub.storage.actions_of(self.mid))
+
+    def keep_going(self) -> None:
+        """A match that ended (fuzzed actions can be legal) is replaced by a fresh one."""
+        for peer in self.peers.values():
+            del peer.texts[:]  # what a peer received is not looked at again: do not keep it for hours
+        if self.session.row.status != "active":
+            self.new_match()
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    # No fsync per commit (durability is not what is tested here), no limit on creations.
+    with client_for(tmp_path_factory.mktemp("fuzz-server"), matches_per_hour=0, idle_evict=5.0,
+                    sqlite_sync="NORMAL") as client:
+        w = World(client, client.app.state.hub)  # type: ignore[attr-defined]
+        r = client.post("/api/matches", json={"opponent": "bot", "bot": "random", "seat": 0})
+        done = r.json()
+        seat = {"authorization": f"Bearer {done['token']}"}
+        while True:  # the finished match: posted legal actions until the end
+            doc = client.get(f"/api/matches/{done['match_id']}", headers=seat).json()
+            if doc["match"]["status"] == "over":
+                break
+            decision = doc["observation"]["decision"]
+            if decision.get("player") == 0 and decision.get("legal_actions"):
+                client.post(f"/api/matches/{done['match_id']}/actions",
+                            json={"action": decision["legal_actions"][0]["id"]}, headers=seat)
+        w.finished = done["match_id"]
+        w.new_match()
+        yield w
+
+
+def assert_http_error(r: Any) -> str:
+    assert r.status_code < 500, (r.status_code, r.text[:300])
+    doc = r.json()
+    assert set(doc) == {"error"} and set(doc["error"]) == {"code", "message"}, doc
+    code = doc["error"]["code"]
+    assert code in ERROR_STATUS and ERROR_STATUS[code] == r.status_code, (code, r.status_code)
+    return check_message(doc["error"]["message"])
+
+
+def auth_header(world: World, data: st.DataObject) -> tuple[dict[str, Any], int]:
+    """An Authorization header (or none) and the seat it holds (-1: none)."""
+    kind = data.draw(st.sampled_from(["mover", "other", "none", "garbage", "scheme", "other-match"]), label="auth")
+    mover = world.session.match.current_player
+    if kind in ("mover", "other"):
+        seat = mover if kind == "mover" else 1 - mover
+        return {"authorization": f"Bearer {world.tokens[seat]}"}, seat
+    if kind == "garbage":
+        token = data.draw(st.one_of(texts, awkward_strings), label="token")
+        return {"authorization": ("Bearer " + token).encode("utf-8")}, -1  # any bytes, as a client may send
+    if kind == "scheme":
+        scheme = data.draw(st.sampled_from(["Basic abc", "Bearer", "Bearer  ", "token x", "x"]), label="scheme")
+        return {"authorization": scheme}, -1
+    if kind == "other-match":
+        return {"authorization": f"Bearer {world.tokens[0][::-1]}"}, -1
+    return {}, -1
+
+
+# ------------------------------------------------------------------ HTTP bodies
+
+
+@fuzz_settings()
+@given(data=st.data())
+def test_fuzz_create_match_bodies(world: World, data: st.DataObject) -> None:
+    kind = data.draw(st.sampled_from(["value", "mutated", "text"]), label="kind")
+    if kind == "value":
+        body = dumps(data.draw(json_values, label="body"))
+    elif kind == "mutated":
+        base = {"opponent": "friend", "bot": "random", "playset": "catalysts", "seat": 0, "clock": 600}
+        body = dumps(mutate(base, data, CREATE_FIELDS))
+    else:
+        body = data.draw(hostile_json_texts, label="body")
+    content_type = data.draw(st.sampled_from(["application/json", "text/plain", "", "application/json; x=\x7f"]))
+    before = world.hub.storage.count()
+    r = world.client.post("/api/matches", content=body.encode("utf-8"), headers={"content-type": content_type})
+    count("HTTP POST /api/matches (bodies)")
+    if r.status_code == 201:
+        doc = r.json()
+        assert set(doc) == {"match_id", "seat", "token", "url", "invite_url", "watch_url"}
+        assert world.hub.storage.count() == before + 1
+    else:
+        assert_http_error(r)
+        assert world.hub.storage.count() == before  # nothing stored
+
+
+@fuzz_settings()
+@given(data=st.data())
+def test_fuzz_action_bodies(world: World, data: st.DataObject) -> None:
+    world.keep_going()
+    headers, seat = auth_header(world, data)
+    kind = data.draw(st.sampled_from(["value", "mutated", "mutated", "text"]), label="kind")
+    mover_view = world.session.match.observation(world.session.match.current_player)
+    legal = [a["id"] for a in mover_view["decision"].get("legal_actions", [])] or [0]
+    if kind == "value":
+        body = dumps(data.draw(json_values, label="body"))
+    elif kind == "mutated":
+        pick = data.draw(st.integers(min_value=0, max_value=40), label="legal")  # not sampled_from(legal): the
+        base = {"action": legal[pick % len(legal)], "seq": world.session.seq}  # draws may not depend on the state
+        body = dumps(mutate(base, data, ["action", "seq"]))
+    else:
+        body = data.draw(hostile_json_texts, label="body")
+    mid = data.draw(st.sampled_from([world.mid, world.mid, world.finished, "nosuchmatch", "../x", "a" * 40]))
+    mover = world.session.match.current_player
+    before = world.snapshot()
+    r = world.client.post(f"/api/matches/{urllib.parse.quote(mid, safe='')}/actions", content=body.encode("utf-8"),
+                          headers={**headers, "content-type": "application/json"})
+    count("HTTP POST /api/matches/{id}/actions (bodies, tokens)")
+    if r.status_code == 200:
+        assert mid == world.mid and seat == mover  # only the seat to move, in its own match, can act
+        assert world.session.seq == before[0] + 1 and world.stored_actions() == world.session.seq
+        return
+    message = assert_http_error(r)
+    assert world.snapshot() == before and world.stored_actions() == before[0]
+    assert not hidden_words(message, world.hidden(seat), body), message
+
+
+# ------------------------------------------------------------------ query strings and paths
+
+PATHS = ["/api/matches/{id}", "/api/matches/{id}/record", "/api/matches/{id}/replay", "/m/{id}",
+         "/api/matches/{id}/actions", "/api/matches/{id}/rematch", "/api/options", "/api/rules", "/", "/rules",
+         "/static/{id}", "/{id}", "/api/{id}"]
+
+
+@fuzz_settings()
+@given(data=st.data())
+def test_fuzz_query_strings_paths_and_methods(world: World, data: st.DataObject) -> None:
+    template = data.draw(st.sampled_from(PATHS), label="path")
+    ident = data.draw(st.one_of(st.sampled_from([world.mid, world.finished]), texts, awkward_strings), label="id")
+    path = template.replace("{id}", urllib.parse.quote(ident, safe="") or "x")
+    kind = data.draw(st.sampled_from(["pairs", "raw", "replay"]), label="query")
+    if kind == "pairs":
+        pairs = data.draw(st.lists(st.tuples(st.one_of(st.sampled_from(["step", "view", "token"]), texts),
+                                             st.one_of(texts, awkward_strings)), max_size=4), label="pairs")
+        query = urllib.parse.urlencode(pairs)
+    elif kind == "replay":
+        path = f"/api/matches/{world.finished}/replay"
+        values = st.one_of(st.integers(min_value=-5, max_value=400).map(str), texts, awkward_strings,
+                           st.integers(min_value=4300, max_value=6000).map(lambda n: "9" * n))
+        query = urllib.parse.urlencode({"step": data.draw(values, label="step"),
+                                        "view": data.draw(values, label="view")})
+    else:
+        query = urllib.parse.quote(data.draw(texts, label="raw"), safe="=&")
+    method = data.draw(st.sampled_from(["GET", "GET", "GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"]))
+    before = world.snapshot()
+    r = world.client.request(method, f"{path}?{query}" if query else path,
+                             content=b"{}" if method in ("POST", "PUT") else None)
+    count("HTTP query strings, paths and methods")
+    assert r.status_code < 500, (method, path, query[:100], r.status_code, r.text[:300])
+    if r.status_code >= 400 and method != "HEAD":
+        message = assert_http_error(r)
+        assert not hidden_words(message, world.hidden(-1), query + path), message
+    elif r.status_code == 200 and method == "GET" and r.headers["content-type"].startswith("application/json"):
+        assert isinstance(r.json(), dict)
+    if method != "POST" or r.status_code != 200:
+        assert world.snapshot() == before
+
+
+# ------------------------------------------------------------------ WebSocket messages
+
+
+def ws_messages() -> st.SearchStrategy[str | bytes]:
+    action_msg = st.builds(lambda a, s, extra: dumps({"type": "action", "action": a,
+                                                       **({"seq": s} if s != "-" else {}), **extra}),
+                           st.one_of(st.integers(min_value=-3, max_value=30), json_values, awkward_strings),
+                           st.one_of(st.just("-"), st.integers(min_value=-2, max_value=400), json_values),
+                           st.dictionaries(texts, json_values, max_size=1))
+    kinds = st.sampled_from(["hello", "ping", "rematch", "action", "state", "welcome"])
+    typed = st.builds(lambda t, rest: dumps({"type": t, **rest}), st.one_of(kinds, texts),
+                      st.dictionaries(st.one_of(st.sampled_from(["token", "action", "seq", "player"]), texts),
+                                      json_values, max_size=3))
+    return st.one_of(action_msg, action_msg, typed, json_values.map(dumps), hostile_json_texts,
+                     st.binary(max_size=64))
+
+
+REPLIES = ("error", "ack", "pong", "rematch")
+
+
+@fuzz_settings()
+@given(data=st.data(), messages=st.lists(st.tuples(st.integers(0, 1), ws_messages()), min_size=1, max_size=8))
+def test_fuzz_websocket_messages(world: World, data: st.DataObject,
+                                 messages: list[tuple[int, str | bytes]]) -> None:
+    for seat, raw in messages:
+        world.keep_going()
+        peer = world.peers[seat]
+        before = world.snapshot()
+        if isinstance(raw, bytes):
+            peer.ws.send_bytes(raw)
+        else:
+            peer.send(raw)
+        reply = peer.until(lambda m: m["type"] in REPLIES, limit=1000)
+        count("WebSocket messages (seats)")
+        if reply["type"] == "ack":
+            assert world.session.seq == before[0] + 1 and world.stored_actions() == world.session.seq
+            continue
+        if reply["type"] in ("pong", "rematch"):
+            assert world.snapshot()[:5] == before[:5]
+            continue
+        assert set(reply) == {"type", "code", "message"} and reply["code"] in ERROR_STATUS, reply
+        message = check_message(reply["message"])
+        assert world.snapshot() == before and world.stored_actions() == before[0]
+        sent = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        assert not hidden_words(message, world.hidden(seat), sent), message
+
+
+@fuzz_settings(scale=0.3)
+@given(first=ws_messages(), token=st.sampled_from(["seat", "none", "garbage"]))
+def test_fuzz_websocket_hello(world: World, first: str | bytes, token: str) -> None:
+    """The first message of a new connection: a welcome (a hello), else one error and the close."""
+    world.keep_going()
+    if token == "seat" and isinstance(first, str) and first.startswith('{"type": "hello"'):
+        doc = json.loads(first)
+        if isinstance(doc, dict):
+            first = dumps({**doc, "token": world.tokens[1]})
+    peer = Peer(world.client, world.mid, hello=False)
+    try:
+        if isinstance(first, bytes):
+            peer.ws.send_bytes(first)
+        else:
+            peer.send(first)
+        msg = peer.recv()
+        count("WebSocket hello (first message)")
+        if msg["type"] == "welcome":
+            assert msg["seat"] in (-1, 0, 1)
+            return
+        assert msg["type"] == "error" and set(msg) == {"type", "code", "message"} and msg["code"] in ERROR_STATUS
+        check_message(msg["message"])
+        assert peer.ws.receive()["type"] == "websocket.close"
+    finally:
+        peer.close()
+
+
+# ------------------------------------------------------------------ the bulk run: a seeded generator, in-process
+
+
+class AsgiWebSocket:
+    """A WebSocket client speaking ASGI to the app directly, in the test's own event loop (no threads, no
+    sockets): the same door as a browser's, at a fraction of the cost per message."""
+
+    def __init__(self, app: Any, path: str) -> None:
+        self.incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.outgoing: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        scope = {"type": "websocket", "asgi": {"version": "3.0"}, "http_version": "1.1", "scheme": "ws",
+                 "path": path, "raw_path": path.encode(), "root_path": "", "query_string": b"", "headers": [],
+                 "client": ("203.0.113.9", 4321), "server": ("testserver", 80), "subprotocols": [], "state": {}}
+        self.task = asyncio.get_running_loop().create_task(app(scope, self.incoming.get, self.outgoing.put))
+
+    async def open(self, token: str | None) -> dict[str, Any]:
+        await self.incoming.put({"type": "websocket.connect"})
+        assert (await self.outgoing.get())["type"] == "websocket.accept"
+        await self.send(json.dumps({"type": "hello", "token": token}))
+        return await self.reply(("welcome", "error"))
+
+    async def send(self, raw: str | bytes) -> None:
+        key = "bytes" if isinstance(raw, bytes) else "text"
+        await self.incoming.put({"type": "websocket.receive", key: raw})
+
+    async def reply(self, kinds: tuple[str, ...] = REPLIES) -> dict[str, Any]:
+        while True:
+            msg = await asyncio.wait_for(self.outgoing.get(), 30)
+            assert msg["type"] == "websocket.send", msg
+            doc: dict[str, Any] = json.loads(msg["text"])
+            if doc["type"] in kinds:
+                return doc
+
+    async def close(self) -> None:
+        await self.incoming.put({"type": "websocket.disconnect", "code": 1000})
+        await asyncio.wait_for(self.task, 30)
+
+
+async def asgi_http(app: Any, method: str, path: str, query: bytes = b"", body: bytes = b"",
+                    headers: list[tuple[bytes, bytes]] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP request to the ASGI app, in-process: (status, headers, body)."""
+    scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
+             "method": method, "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
+             "query_string": query, "client": ("203.0.113.9", 4321), "server": ("testserver", 80), "state": {},
+             "headers": [(b"host", b"testserver"), (b"content-length", str(len(body)).encode()), *(headers or [])]}
+    done = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal done
+        if not done:
+            done = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await asyncio.sleep(3600)  # no disconnect: the app never waits for one
+        return {"type": "http.disconnect"}
+
+    status, out_headers, chunks = 0, {}, []
+
+    async def send(msg: dict[str, Any]) -> None:
+        nonlocal status, out_headers
+        if msg["type"] == "http.response.start":
+            status = msg["status"]
+            out_headers = {k.decode().lower(): v.decode("latin-1") for k, v in msg.get("headers", [])}
+        elif msg["type"] == "http.response.body":
+            chunks.append(msg.get("body", b""))
+
+    await app(scope, receive, send)
+    return status, out_headers, b"".join(chunks)
+
+
+def check_http_error(status: int, body: bytes) -> str:
+    assert status < 500, (status, body[:300])
+    doc = json.loads(body)
+    assert set(doc) == {"error"} and set(doc["error"]) == {"code", "message"}, doc
+    assert doc["error"]["code"] in ERROR_STATUS and ERROR_STATUS[doc["error"]["code"]] == status, (doc, status)
+    return check_message(doc["error"]["message"])
+
+
+class Bulk:
+    """The state of a bulk run: a friend match in progress with both seats connected, a finished match."""
+
+    def __init__(self, app: Any, gen: Hostile) -> None:
+        self.app, self.gen, self.hub = app, gen, app.state.hub
+        self.mid, self.finished = "", ""
+        self.tokens: dict[int, str] = {}
+        self.peers: dict[int, AsgiWebSocket] = {}
+        self.views: tuple[Any, ...] | None = None
+        self.hidden_cache: dict[tuple[str, int, int], set[str]] = {}
+
+    async def post(self, path: str, doc: Any, token: str | None = None) -> Any:
+        headers = [(b"authorization", f"Bearer {token}".encode())] if token else []
+        status, _, body = await asgi_http(self.app, "POST", path, body=json.dumps(doc).encode(), headers=headers)
+        assert status in (200, 201), body
+        return json.loads(body)
+
+    async def new_match(self) -> None:
+        for peer in self.peers.values():
+            await peer.close()
+        doc = await self.post("/api/matches", {"opponent": "friend", "playset": "random", "seat": 0})
+        self.mid = doc["match_id"]
+        self.tokens = {0: doc["token"], 1: doc["invite_url"].split("#token=", 1)[1]}
+        self.peers = {s: AsgiWebSocket(self.app, f"/ws/{self.mid}") for s in (0, 1)}
+        for s, peer in self.peers.items():
+            assert (await peer.open(self.tokens[s]))["type"] == "welcome"
+
+    async def finish_a_match(self) -> None:
+        doc = await self.post("/api/matches", {"opponent": "bot", "bot": "random", "seat": 0})
+        self.finished = doc["match_id"]
+        session = self.hub.sessions[self.finished]
+        while session.row.status == "active":
+            match = session.match
+            if match.current_player == 0:
+                await self.post(f"/api/matches/{self.finished}/actions", {"action": match.legal_actions()[0]},
+                                doc["token"])
+            else:
+                await asyncio.sleep(0)
+
+    @property
+    def session(self) -> Any:
+        return self.hub.sessions[self.mid]
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """The committed state: actions in memory and in the database, status. (Both players' views are
+        compared too, every few inputs: see :meth:`views_unchanged`.)"""
+        s = self.session
+        return s.id, s.seq, list(s.match.history), s.row.status
+
+    def views_unchanged(self) -> None:
+        """Both views as they were when the match was last at this action: a refused input that changed the
+        engine's state without adding an action is caught within a few inputs."""
+        s = self.session
+        views = (s.id, s.seq, s.match.observation(0), s.match.observation(1), s.match.observation(-1))
+        if self.views is not None and self.views[:2] == views[:2]:
+            assert self.views == views, "the match changed without an action"
+        self.views = views
+
+    def hidden(self, viewer: int) -> set[str]:
+        key = (self.mid, self.session.seq, viewer)
+        if key not in self.hidden_cache:
+            match = self.session.match
+            self.hidden_cache = {key: {match.playset.card_ids[c] for c in range(18)
+                                       if c not in known_cards(match, viewer)}}
+        return self.hidden_cache[key]
+
+    def ws_message(self) -> str | bytes:
+        gen, r = self.gen, self.gen.rng
+        kind = r.randrange(8)
+        legal = self.session.match.legal_actions()
+        if kind < 3:
+            action = r.choice(legal) if r.randrange(3) == 0 else gen.scalar() if kind else gen.value()
+            doc: dict[str, Any] = {"type": "action", "action": action}
+            if r.randrange(2):
+                doc["seq"] = r.choice([self.session.seq, self.session.seq + 1, gen.scalar()])
+            if r.randrange(6) == 0:
+                doc[gen.text()[:10]] = gen.value()
+            return dumps(doc)
+        if kind == 3:
+            return dumps(gen.mutate({"type": r.choice(["hello", "ping", "rematch", "action"])},
+                                    ["type", "token", "action", "seq"]))
+        if kind == 4:
+            return dumps(gen.value())
+        if kind == 5:
+            return gen.hostile_text()
+        if kind == 6:
+            return bytes(r.randrange(256) for _ in range(r.randrange(40)))
+        return r.choice(['{"type": "ping"}', '{"type": "hello"}', '{"type": "rematch"}'])
+
+    async def websocket_input(self) -> None:
+        seat = self.gen.rng.randrange(2)
+        peer, raw = self.peers[seat], self.ws_message()
+        before = self.snapshot()
+        await peer.send(raw)
+        reply = await peer.reply()
+        count("WebSocket messages (seats, bulk)")
+        if reply["type"] == "ack":
+            assert self.session.seq == before[1] + 1
+            assert len(self.hub.storage.actions_of(self.mid)) == before[1] + 1
+            return
+        assert self.snapshot() == before
+        if reply["type"] == "error":
+            assert set(reply) == {"type", "code", "message"} and reply["code"] in ERROR_STATUS, reply
+            sent = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+            assert not hidden_words(check_message(reply["message"]), self.hidden(seat), sent), reply
+
+    async def http_input(self) -> None:
+        gen, r = self.gen, self.gen.rng
+        door = r.randrange(3)
+        before = self.snapshot()
+        seat = r.randrange(-1, 2)
+        token = self.tokens[seat] if seat >= 0 else (gen.text() if r.randrange(2) else None)
+        headers = [(b"authorization", f"Bearer {token}".encode("utf-8", "surrogatepass"))] if token else []
+        if door == 0:
+            base = {"action": r.choice(self.session.match.legal_actions()), "seq": self.session.seq}
+            body = r.choice([dumps(gen.mutate(base, ["action", "seq"])), dumps(gen.value()), gen.hostile_text()])
+            status, _, out = await asgi_http(self.app, "POST", f"/api/matches/{self.mid}/actions",
+                                             body=body.encode("utf-8", "surrogatepass"), headers=headers)
+            count("HTTP POST /api/matches/{id}/actions (bulk)")
+            if status == 200:  # only the seat to move can act
+                assert seat >= 0 and self.session.seq == before[1] + 1
+                return
+            sent = body
+        elif door == 1:
+            valid = {"opponent": "friend", "playset": "catalysts", "seat": 0, "clock": 600}
+            body = r.choice([dumps(gen.mutate(valid, CREATE_FIELDS)), dumps(gen.value()), gen.hostile_text()])
+            stored = self.hub.storage.count()
+            status, _, out = await asgi_http(self.app, "POST", "/api/matches",
+                                             body=body.encode("utf-8", "surrogatepass"))
+            count("HTTP POST /api/matches (bulk)")
+            if status == 201:
+                assert self.hub.storage.count() == stored + 1
+                return
+            assert self.hub.storage.count() == stored
+            sent = body
+        else:
+            target = r.choice([self.finished, self.mid, gen.text()])
+            path = r.choice(["/api/matches/{}/replay", "/api/matches/{}", "/api/matches/{}/record"]).format(
+                urllib.parse.quote(target, safe="") or "x")
+            pairs = [(r.choice(["step", "view", gen.text()[:8]]), r.choice([str(gen.scalar()), gen.text()]))
+                     for _ in range(r.randrange(3))]
+            query = urllib.parse.urlencode(pairs).encode()
+            status, _, out = await asgi_http(self.app, "GET", path, query=query, headers=headers)
+            count("HTTP query strings (bulk)")
+            if status == 200:
+                assert isinstance(json.loads(out), dict)
+                assert self.snapshot() == before
+                return
+            sent = path + query.decode()
+        message = check_http_error(status, out)
+        assert self.snapshot() == before
+        assert not hidden_words(message, self.hidden(seat), sent), message
+
+
+async def bulk_run(tmp_path: Path, inputs: int, seed: int) -> None:
+    # Matches nobody uses leave memory after 2 s (the generated creations would otherwise pile up there).
+    app = create_app(db_url=str(tmp_path / "bulk.sqlite3"),
+                     **{**FAST, "matches_per_hour": 0, "idle_evict": 2.0, "sqlite_sync": "NORMAL"})
+    async with app.router.lifespan_context(app):
+        run = Bulk(app, Hostile(seed))
+        await run.finish_a_match()
+        await run.new_match()
+        for i in range(inputs):
+            if run.session.row.status != "active":
+                await run.new_match()
+            if i % 10 == 0:
+                run.views_unchanged()
+            if run.gen.rng.randrange(3):
+                await run.websocket_input()
+            else:
+                await run.http_input()
+        for peer in run.peers.values():
+            await peer.close()
+
+
+def test_fuzz_bulk_websocket_and_http_inputs(tmp_path: Path) -> None:
+    """The seeded generator through the same doors, many more inputs (EXAMPLES x BULK)."""
+    asyncio.run(bulk_run(tmp_path, EXAMPLES * BULK, SEED))

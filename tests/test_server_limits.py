@@ -1,0 +1,243 @@
+"""The HTTP API's edges: one error shape for every error, HEAD for the pages, matches created per address
+and per hour, and the retention policy that deletes expired matches."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server_support import (  # noqa: F401 (hang_guard is a fixture)
+    Peer,
+    auth,
+    client_for,
+    create,
+    from_address,
+    hang_guard,
+)
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+
+from converge.server.app import create_app
+from converge.server.protocol import ERROR_STATUS
+from tests.server_support import FAST
+from tests.test_server_api import play_over_http, postgres_url  # noqa: F401 (a fixture)
+
+DAY = 86400.0
+
+
+def assert_error(r: Any, status: int, code: str) -> str:
+    """The documented error: ``{"error": {"code", "message"}}`` with the code's status; returns the message."""
+    assert r.status_code == status, (r.status_code, r.text)
+    doc = r.json()
+    assert set(doc) == {"error"} and set(doc["error"]) == {"code", "message"}, doc
+    assert doc["error"]["code"] == code and ERROR_STATUS[code] == status
+    message: str = doc["error"]["message"]
+    assert message and len(message) <= 300 and "\n" not in message
+    return message
+
+
+def finished_match(client: TestClient, rng: random.Random, **settings: Any) -> dict[str, Any]:
+    """A match played to its end: by two seats over HTTP (``opponent="friend"``) or against a random bot."""
+    doc = create(client, **{"opponent": "bot", "bot": "random", "seat": 0, **settings})
+    tokens = {0: doc["token"], 1: doc["invite_token"]} if doc.get("invite_token") else {0: doc["token"]}
+    play_over_http(client, doc["match_id"], tokens, rng)
+    assert client.get(f"/api/matches/{doc['match_id']}").json()["match"]["status"] == "over"
+    return doc
+
+
+# ------------------------------------------------------------------ one error shape
+
+
+def test_every_error_has_the_documented_shape(tmp_path: Path) -> None:
+    with client_for(tmp_path) as client:
+        over = finished_match(client, random.Random(1))["match_id"]
+        live = create(client, opponent="friend")["match_id"]
+        message = assert_error(client.get(f"/api/matches/{over}/replay?step=abc"), 400, "malformed")
+        assert message == "query parameter 'step' must be a whole number"
+        message = assert_error(client.get(f"/api/matches/{over}/replay?step=1&view=me"), 400, "malformed")
+        assert message == "query parameter 'view' must be a whole number"
+        assert_error(client.get(f"/api/matches/{over}/replay?step=" + "9" * 5000), 400, "malformed")
+        assert_error(client.get(f"/api/matches/{over}/replay?step=1.5&view=[]"), 400, "malformed")
+        assert_error(client.get(f"/api/matches/{over}/replay?step=-1"), 400, "malformed")
+        assert_error(client.get(f"/api/matches/{live}/replay?step=0"), 409, "not_over")
+        assert_error(client.get("/api/nothing/here"), 404, "not_found")
+        assert_error(client.get("/static/missing.js"), 404, "not_found")
+        r = client.delete(f"/api/matches/{live}")
+        assert_error(r, 405, "method_not_allowed")
+        assert r.headers["allow"] == "GET"
+        assert_error(client.put("/api/matches", json={}), 405, "method_not_allowed")
+        # No FastAPI default shape anywhere, and the security headers are on errors too.
+        r = client.get(f"/api/matches/{over}/replay?step=abc&view=abc")
+        assert "detail" not in r.text and "content-security-policy" in r.headers
+        assert "2 more" not in r.json()["error"]["message"] and "1 more problem" in r.json()["error"]["message"]
+
+
+def test_the_pages_answer_head(tmp_path: Path) -> None:
+    with client_for(tmp_path) as client:
+        mid = create(client, opponent="friend")["match_id"]
+        for path in ("/", f"/m/{mid}", "/rules"):
+            got, head = client.get(path), client.head(path)
+            assert head.status_code == 200 and head.content == b"", path
+            assert head.headers["content-type"] == got.headers["content-type"] == "text/html; charset=utf-8"
+            assert head.headers["content-length"] == str(len(got.content))
+            assert "content-security-policy" in head.headers
+        assert client.head("/static/app.js").status_code == 200
+        assert client.head("/favicon.ico").status_code == 204
+        assert client.head("/api/options").status_code == 405  # the API is not a page
+
+
+# ------------------------------------------------------------------ creation limits
+
+
+def test_matches_created_per_address_per_hour_are_limited(tmp_path: Path) -> None:
+    with client_for(tmp_path, matches_per_hour=3) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        a, b = from_address("192.0.2.1"), from_address("198.51.100.2")
+        body = {"opponent": "friend", "playset": "catalysts"}
+        for bad in ({"opponent": "nobody"}, {"playset": ["x"]}, {"seat": 7}):  # refused anyway: not counted
+            assert_error(client.post("/api/matches", json=bad, headers=a), 400, "malformed")
+        for _ in range(3):
+            assert client.post("/api/matches", json=body, headers=a).status_code == 201
+        before = hub.storage.count()
+        message = assert_error(client.post("/api/matches", json=body, headers=a), 429, "rate_limited")
+        assert "3 matches an hour" in message
+        assert hub.storage.count() == before  # nothing was stored
+        assert client.post("/api/matches", json=body, headers=b).status_code == 201  # another address
+        # A rematch is a new match too: it counts for the address that asks for it.
+        done = finished_match(client, random.Random(2))
+        seat = {**auth(done["token"])}
+        assert_error(client.post(f"/api/matches/{done['match_id']}/rematch", headers={**seat, **a}), 429,
+                     "rate_limited")
+        r = client.post(f"/api/matches/{done['match_id']}/rematch", headers={**seat, **b})
+        assert r.status_code == 200
+        # Once created, asking again (from anywhere) only finds it.
+        again = client.post(f"/api/matches/{done['match_id']}/rematch", headers={**seat, **a})
+        assert again.status_code == 200 and again.json() == r.json()
+
+
+# ------------------------------------------------------------------ retention
+
+
+def _sweep(client: TestClient, now: float) -> int:
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    deleted: int = client.portal.call(hub.sweep, now)  # type: ignore[union-attr]
+    return deleted
+
+
+def _exists(client: TestClient, mid: str) -> bool:
+    r = client.get(f"/api/matches/{mid}")
+    if r.status_code == 404:
+        assert_error(r, 404, "not_found")
+        return False
+    assert r.status_code == 200
+    return True
+
+
+def test_retention_deletes_unstarted_then_abandoned_matches_and_keeps_finished_ones(tmp_path: Path) -> None:
+    with client_for(tmp_path, retention_every_s=0) as client:  # no periodic run: the test runs it
+        rng = random.Random(3)
+        finished = finished_match(client, rng, opponent="friend")  # its rematch waits for a first move
+        fid = finished["match_id"]
+        r = client.post(f"/api/matches/{fid}/rematch", headers=auth(finished["token"]))
+        rematch = r.json()["match_id"]  # never started
+        unstarted = create(client, opponent="friend")["match_id"]
+        started = create(client, opponent="friend", seat=0)
+        sid = started["match_id"]
+        play_over_http(client, sid, {0: started["token"], 1: started["invite_token"]}, rng, stop_after=3)
+        watched = create(client, opponent="friend")["match_id"]
+        spectator = Peer(client, watched)
+        now = time.time()
+        assert _sweep(client, now + 3600) == 0  # an hour later: nothing has expired
+        assert _sweep(client, now + 2 * DAY) == 2  # unstarted for a day: gone, unless someone is there
+        assert not _exists(client, unstarted) and not _exists(client, rematch)
+        assert _exists(client, sid) and _exists(client, watched) and _exists(client, fid)
+        meta = client.get(f"/api/matches/{fid}").json()["match"]
+        assert meta["rematch_id"] is None  # the link to the deleted rematch is gone...
+        r = client.post(f"/api/matches/{fid}/rematch", headers=auth(finished["token"]))
+        assert r.status_code == 200 and r.json()["match_id"] != rematch  # ...and a new one can be made
+        assert _sweep(client, now + 31 * DAY) == 2  # abandoned for 30 days: the started match, the new rematch
+        assert not _exists(client, sid) and _exists(client, watched)
+        assert client.get(f"/api/matches/{fid}/record").status_code == 200  # finished: kept by default
+        assert _sweep(client, now + 10 * 365 * DAY) == 0 and _exists(client, fid)
+        spectator.close()
+        time.sleep(0.2)
+        assert _sweep(client, now + 2 * DAY) == 1 and not _exists(client, watched)  # no one watches now
+
+
+def test_finished_matches_are_deleted_after_the_configured_days(tmp_path: Path) -> None:
+    with client_for(tmp_path, retention_every_s=0, keep_finished_days=7, delete_unstarted_after_hours=0,
+                    delete_abandoned_after_days=0) as client:
+        finished = finished_match(client, random.Random(4))["match_id"]
+        unstarted = create(client, opponent="friend")["match_id"]
+        now = time.time()
+        assert _sweep(client, now + 6 * DAY) == 0
+        assert _sweep(client, now + 8 * DAY) == 1
+        assert_error(client.get(f"/api/matches/{finished}/record"), 404, "not_found")
+        assert _sweep(client, now + 1000 * DAY) == 0 and _exists(client, unstarted)  # 0: never
+
+
+def test_the_server_runs_the_retention_clean_up_by_itself(tmp_path: Path) -> None:
+    with client_for(tmp_path, retention_every_s=0.1, delete_unstarted_after_hours=0.3 / 3600) as client:
+        mid = create(client, opponent="friend")["match_id"]
+        assert _exists(client, mid)
+        deadline = time.monotonic() + 20
+        while _exists(client, mid):
+            assert time.monotonic() < deadline, "the clean-up never ran"
+            time.sleep(0.1)
+
+
+def test_retention_in_postgresql(postgres_url: str) -> None:  # noqa: F811 (the fixture)
+    with TestClient(create_app(db_url=postgres_url, **FAST, retention_every_s=0)) as client:
+        finished = finished_match(client, random.Random(5))["match_id"]
+        unstarted = create(client, opponent="friend")["match_id"]
+        now = time.time()
+        assert _sweep(client, now + 2 * DAY) >= 1
+        assert not _exists(client, unstarted) and _exists(client, finished)
+
+
+# ------------------------------------------------------------------ converge serve
+
+
+def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    from tests.helpers import assert_user_error, run
+
+    started: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app))
+    code, out, _ = run(capsys, "serve", "--db", str(tmp_path / "m.sqlite3"), "--spectators", "5",
+                       "--spectators-per-address", "2", "--seat-connections", "3", "--matches-per-hour", "0",
+                       "--keep-finished", "90", "--delete-unstarted-after", "6", "--delete-abandoned-after", "14")
+    assert code == 0 and "Converge server" in out
+    hub = started["app"].state.hub
+    try:
+        cfg = hub.config
+        assert (cfg.max_spectators_per_match, cfg.max_spectators_per_address, cfg.max_connections_per_seat,
+                cfg.matches_per_hour) == (5, 2, 3, 0)
+        assert (cfg.keep_finished_days, cfg.delete_unstarted_after_hours, cfg.delete_abandoned_after_days) \
+            == (90, 6, 14)
+    finally:
+        hub.writer.close()
+        hub.storage.close()
+    for argv, fragment in ((["--spectators", "0"], "argument --spectators"),
+                           (["--keep-finished", "-1"], "argument --keep-finished"),
+                           (["--matches-per-hour", "lots"], "argument --matches-per-hour"),
+                           (["--delete-abandoned-after", "inf"], "argument --delete-abandoned-after")):
+        code, _, err = run(capsys, "serve", *argv)
+        assert_user_error(code, err, fragment)
+    deep = tmp_path / "decks"
+    deep.mkdir()
+    (deep / "deep.toml").write_text("a = " + "[" * 10_000 + "]" * 10_000, encoding="utf-8")
+    code, _, err = run(capsys, "serve", "--db", str(tmp_path / "m.sqlite3"), "--deck-dir", str(deep))
+    assert_user_error(code, err, "deep.toml", "nested too deeply")
+    code, out, _ = run(capsys, "serve", "--help")
+    for flag in ("--spectators", "--spectators-per-address", "--seat-connections", "--matches-per-hour",
+                 "--keep-finished", "--delete-unstarted-after", "--delete-abandoned-after"):
+        assert flag in out
