@@ -40,6 +40,7 @@ FUZZ_EXAMPLES ?= 10000
 
 fuzz: $(STAMP)
 	CONVERGE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -p tests.fuzz_support $(wildcard tests/test_fuzz_*.py)
+	CONVERGE_WORLDS=100000 $(BIN)/python -m pytest tests/test_worlds.py
 
 bench: $(STAMP)
 	$(BIN)/converge bench

@@ -419,7 +419,7 @@ def test_replay_with_a_bad_known_entry_in_its_position_is_one_line(capsys: pytes
 
     match = Match.new(["alchemist", "mechanist", "archivist"], seed=3)
     position = match.position()
-    card = match.playset.card_ids[match.deck[0]]
+    card = match.playset.card_ids[match.zones.deck[0]]
     record = {**match.record(), "position": {**position, "known": {card: entry}}}
     path = tmp_path / "known.json"
     path.write_text(json.dumps(record), encoding="utf-8")
@@ -435,7 +435,7 @@ def test_an_engine_error_quoting_a_huge_input_is_cut_to_one_short_line(capsys: p
     path.write_text(json.dumps({**_a_record(), "seed": list(range(100_000))}), encoding="utf-8")
     code, _, err = run(capsys, "replay", str(path))
     line = _one_line_error(code, err, "seed")
-    assert line.endswith("…")
+    assert len(line) < 200 and line.endswith(("…", "..."))  # the engine quotes a cut value
 
 
 def test_a_file_name_with_control_characters_stays_on_one_escaped_line(capsys: pytest.CaptureFixture[str],

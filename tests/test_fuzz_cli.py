@@ -80,7 +80,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         except ValueError:
             match.apply(rng.choice(match.legal_actions()))
     record = match.record()
-    hidden = match.playset.card_ids[match.deck[0]]
+    hidden = match.playset.card_ids[match.zones.deck[0]]
     position = {**position, "known": {**position["known"], hidden: [0]}}  # inner structure to mutate
     from_position = {**Match.from_position(position).record(), "position": position}
     code, _, err = run_cli("simulate", "-n", "2", "--playset", "alchemist,mechanist,archivist", "--out",

@@ -233,7 +233,7 @@ def test_hotseat_leaves_nothing_of_the_other_hand_in_the_scrollback() -> None:
             assert "Pass the device" in terminal and terminal.count("\n") <= 2  # nothing else is left
             return ""
         viewer = match.current_player
-        secret = set(match.hands[1 - viewer]) - {match.playset.index_of[c] for c in
+        secret = set(match.zones.hands[1 - viewer]) - {match.playset.index_of[c] for c in
                                                  match.observation(viewer)["known_opponent_hand"]}
         shown = terminal.split("— round")[-1]  # earlier rounds may name cards dealt again since
         for c in secret:
