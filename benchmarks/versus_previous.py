@@ -18,6 +18,7 @@ import json
 import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from converge import Match
 from converge.bots import ISMCTSBot, make_bot
@@ -32,22 +33,31 @@ from converge.bots import ISMCTSBot
 for line in sys.stdin:
     req = json.loads(line)
     match = Match.replay(req["record"])
-    bot = ISMCTSBot(req["seed"], iterations=0, seconds=req["seconds"]) if req["seconds"] else \
-        make_bot(req["bot"], req["seed"])
+    if req["iterations"]:
+        bot = ISMCTSBot(req["seed"], iterations=req["iterations"])
+    elif req["seconds"]:
+        bot = ISMCTSBot(req["seed"], iterations=0, seconds=req["seconds"])
+    else:
+        bot = make_bot(req["bot"], req["seed"])
     decide = getattr(bot, "decide", None)
     action = decide(match.view(match.current_player)) if decide else bot.choose(match)
     print(json.dumps({"action": int(action)}), flush=True)
 """
 
 
-def play(task: tuple[str, str, list[str], int, int, float]) -> int:
+def play(task: tuple[str, str, list[str], int, int, float, int]) -> int:
     """One match; returns 1 when this version's bot won."""
-    previous, bot_name, playset, seed, new_seat, seconds = task
+    previous, bot_name, playset, seed, new_seat, seconds, iterations = task
     proc = subprocess.Popen([previous, "-c", PREVIOUS], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdin is not None and proc.stdout is not None
     try:
         match = Match.new(playset, seed=seed)
-        bot = ISMCTSBot(seed, iterations=0, seconds=seconds) if seconds else make_bot(bot_name, seed)
+        if iterations:
+            bot: Any = ISMCTSBot(seed, iterations=iterations)
+        elif seconds:
+            bot = ISMCTSBot(seed, iterations=0, seconds=seconds)
+        else:
+            bot = make_bot(bot_name, seed)
         decisions = 0
         while not match.is_terminal:
             seat = match.current_player
@@ -55,7 +65,7 @@ def play(task: tuple[str, str, list[str], int, int, float]) -> int:
                 action = bot.decide(match.view(seat))
             else:
                 proc.stdin.write(json.dumps({"record": match.record(), "bot": bot_name, "seconds": seconds,
-                                             "seed": seed * 1000 + decisions}) + "\n")
+                                             "iterations": iterations, "seed": seed * 1000 + decisions}) + "\n")
                 proc.stdin.flush()
                 action = json.loads(proc.stdout.readline())["action"]
             decisions += 1
@@ -75,9 +85,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=0.0,
                         help="both sides: ISMCTS with this many seconds per decision (default: the level's)")
+    parser.add_argument("--iterations", type=int, default=0,
+                        help="both sides: ISMCTS with this many simulations per decision (a check of equal play)")
     args = parser.parse_args(argv)
     plan = series_plan(args.n, args.seed)
-    tasks = [(args.previous, args.bot, list(names), seed, i % 2, args.seconds)
+    tasks = [(args.previous, args.bot, list(names), seed, i % 2, args.seconds, args.iterations)
              for i, (names, seed) in enumerate(plan)]
     wins = 0
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
@@ -86,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
             if done % 20 == 0:
                 print(f"{done}/{args.n}: this version won {wins}", file=sys.stderr, flush=True)
     lo, hi = wilson_interval(wins, args.n)
-    who = f"ISMCTS {args.seconds} s/decision" if args.seconds else args.bot
+    who = (f"ISMCTS {args.iterations} simulations" if args.iterations else
+           f"ISMCTS {args.seconds} s/decision" if args.seconds else args.bot)
     print(f"{who} (this version) vs {who} (previous): {wins}/{args.n} = {wins / args.n:.1%} "
           f"(95% CI [{lo:.1%}, {hi:.1%}])")
     return 0

@@ -11,7 +11,8 @@ import pytest
 
 MODULES = ["converge", "converge.cards.loader", "converge.engine.playset", "converge.engine.actions",
            "converge.engine.state", "converge.engine.events", "converge.engine.effects", "converge.engine.goals",
-           "converge.engine.view", "converge.engine.narration", "converge.engine.params", "converge.engine.errors"]
+           "converge.engine.view", "converge.engine.narration", "converge.engine.params", "converge.engine.errors",
+           "converge.texts", "converge.bots.hint"]
 
 
 @pytest.mark.parametrize("name", MODULES)

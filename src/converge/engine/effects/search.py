@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 class Search(EffectKind):
     def __init__(self) -> None:
-        super().__init__("search", "Search", "look at the top N cards of the deck, take one into your hand",
+        super().__init__("search", "Search", "look at cards from the top of the deck and take one into your hand",
                          (Param("depth", "int", None, 1, 5, doc="how many top cards to look at"),),
                          reveals=True, hand_change=1)
 
