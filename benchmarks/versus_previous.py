@@ -45,9 +45,9 @@ for line in sys.stdin:
 """
 
 
-def play(task: tuple[str, str, list[str], int, int, float, int]) -> int:
+def play(task: tuple[str, str, list[str], int, int, float, int, int]) -> int:
     """One match; returns 1 when this version's bot won."""
-    previous, bot_name, playset, seed, new_seat, seconds, iterations = task
+    previous, bot_name, playset, seed, new_seat, seconds, iterations, previous_iterations = task
     proc = subprocess.Popen([previous, "-c", PREVIOUS], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdin is not None and proc.stdout is not None
     try:
@@ -64,8 +64,9 @@ def play(task: tuple[str, str, list[str], int, int, float, int]) -> int:
             if seat == new_seat:
                 action = bot.decide(match.view(seat))
             else:
-                proc.stdin.write(json.dumps({"record": match.record(), "bot": bot_name, "seconds": seconds,
-                                             "iterations": iterations, "seed": seed * 1000 + decisions}) + "\n")
+                request = {"record": match.record(), "bot": bot_name, "seconds": seconds,
+                           "iterations": previous_iterations, "seed": seed * 1000 + decisions}
+                proc.stdin.write(json.dumps(request) + "\n")
                 proc.stdin.flush()
                 action = json.loads(proc.stdout.readline())["action"]
             decisions += 1
@@ -87,10 +88,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="both sides: ISMCTS with this many seconds per decision (default: the level's)")
     parser.add_argument("--iterations", type=int, default=0,
                         help="both sides: ISMCTS with this many simulations per decision (a check of equal play)")
+    parser.add_argument("--previous-iterations", type=int, default=0,
+                        help="with --iterations: the previous release's simulations, if different")
     args = parser.parse_args(argv)
     plan = series_plan(args.n, args.seed)
-    tasks = [(args.previous, args.bot, list(names), seed, i % 2, args.seconds, args.iterations)
-             for i, (names, seed) in enumerate(plan)]
+    tasks = [(args.previous, args.bot, list(names), seed, i % 2, args.seconds, args.iterations,
+              args.previous_iterations or args.iterations) for i, (names, seed) in enumerate(plan)]
     wins = 0
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for done, won in enumerate(pool.map(play, tasks), start=1):

@@ -303,6 +303,21 @@ class PublicTracker:
             self.deck_size -= 1
             self.hand_sizes[player] += 1
 
+    def follow(self, events: list[Event], viewer: int, count: int) -> int:
+        """Step through ``events`` until ``count`` of those ``viewer`` sees have been followed; return the
+        index in ``events`` after the last one (a fast path for readers that skip what a viewer has read)."""
+        seen = 0
+        i = 0
+        n = len(events)
+        while i < n and seen < count:
+            e = events[i]
+            vis = e[1]
+            if vis < 0 or vis == viewer:
+                self.step(e)
+                seen += 1
+            i += 1
+        return i
+
     def _move(self, card: int, source: int, target: int) -> None:
         z = self.zones
         if is_hand(source):

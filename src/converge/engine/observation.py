@@ -76,27 +76,24 @@ def event_dicts(match: Match, viewer: int, start: int = 0) -> list[dict[str, Any
 
     ps = match.playset
     narrator = Narrator(ps, viewer)
+    events = match.events
     out: list[dict[str, Any]] = []
-    seen = 0
     e: Event
-    for e in match.events:
+    # what the viewer already read is followed without being said again
+    for e in events[narrator.tracker.follow(events, viewer, start):]:
         if e[1] >= 0 and e[1] != viewer:
             continue
-        if seen < start:  # already sent: follow it without saying it again
-            narrator.follow(e)
-        else:
-            item = to_dict(e, ps.card_ids, ps.skillsets)
-            item["text"] = narrator.line(e)
-            out.append(item)
-        seen += 1
+        item = to_dict(e, ps.card_ids, ps.skillsets)
+        item["text"] = narrator.line(e)
+        out.append(item)
     return out
 
 
 def observe(match: Match, viewer: object, events_from: object = 0) -> dict[str, Any]:
     """Build the observation of ``viewer`` (0 or 1; -1 for a spectator). JSON-serialisable.
 
-    ``events_from=k``: the ``events`` list starts at the viewer's ``k``-th event (``events_from`` says
-    where): for clients that already hold the earlier ones, so that only what is new is described.
+    ``events_from=k``: the ``events`` list starts at the viewer's ``k``-th event: for clients that already
+    hold the earlier ones, so that only what is new is described.
     """
     if isinstance(viewer, bool) or not isinstance(viewer, int) or viewer not in (-1, 0, 1):
         raise ConvergeError("a viewer is player 0, player 1 or -1 (spectator)")
@@ -141,5 +138,4 @@ def observe(match: Match, viewer: object, events_from: object = 0) -> dict[str, 
         "scores": [s0, s1],
         "score_breakdown": match.score_breakdown(viewer),
         "events": event_dicts(match, viewer, events_from),
-        "events_from": events_from,
     }

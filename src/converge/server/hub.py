@@ -509,24 +509,27 @@ class Hub:
     def _broadcast(self, session: Session) -> None:
         """Send every connection its own view of the new state (events it already has left out)."""
         meta = session.meta()
-        views: dict[int, dict[str, Any]] = {}
-        cache: dict[tuple[int, int], str] = {}
+        cache: dict[tuple[int, int], tuple[str, int]] = {}  # (view, events already sent) -> text, events now
         for conn in list(session.conns):
             if conn.closed:
                 continue
-            obs = views.get(conn.view)
-            if obs is None:
-                obs = views[conn.view] = session.view(conn.view)
-            events = obs["events"]
-            start = conn.events_sent if conn.events_sent <= len(events) else 0
-            key = (conn.view, start)
-            text = cache.get(key)
-            if text is None:
-                text = cache[key] = dumps({"type": "state", "seq": session.seq, "match": meta,
-                                           "observation": {**obs, "events": events[start:]},
-                                           "events_from": start})
-            conn.events_sent = len(events)
-            conn.send(text)
+            key = (conn.view, conn.events_sent)
+            got = cache.get(key)
+            if got is None:
+                obs = session.match.observation(conn.view, conn.events_sent)  # describes the new events only
+                start = conn.events_sent
+                if start and not obs["events"] and start > self._event_count(session, conn.view):
+                    obs, start = session.view(conn.view), 0  # (its count is stale: send them all again)
+                got = cache[key] = (dumps({"type": "state", "seq": session.seq, "match": meta,
+                                           "observation": obs, "events_from": start}),
+                                    start + len(obs["events"]))
+            conn.send(got[0])
+            conn.events_sent = got[1]
+
+    @staticmethod
+    def _event_count(session: Session, view: int) -> int:
+        """How many events ``view`` sees in the whole log."""
+        return sum(1 for e in session.match.events if e[1] < 0 or e[1] == view)
 
     def _send_meta(self, session: Session) -> None:
         text = dumps({"type": "meta", "match": session.meta()})
