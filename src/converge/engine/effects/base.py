@@ -201,15 +201,9 @@ class EffectState:
     decisions: int
 
     def __init__(self) -> None:
-        self.kind = None
-        self.card = -1
-        self.args = ()
-        self.step = TARGET
-        self.remaining = 0
-        self.pending = -1
         self.picked = []
         self.revealed = []
-        self.decisions = 0
+        self.clear()
 
     def clear(self) -> None:
         """No effect in progress (in place: the state owns its lists, and a play that ends is frequent)."""
