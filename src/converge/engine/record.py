@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 FORMAT = "converge-record"
 
 
-def to_record(match: Match) -> dict[str, Any]:
-    """The record of ``match``: from a fresh deal, or from the position it was set up at."""
+def to_record(match: Match, moves: bool = True) -> dict[str, Any]:
+    """The record of ``match``: from a fresh deal, or from the position it was set up at (``moves``: with
+    the readable form of each action)."""
     from converge.engine.position import from_position
     from converge.engine.state import Match as _Match
 
@@ -39,14 +40,17 @@ def to_record(match: Match) -> dict[str, Any]:
     }
     if match.origin is not None:
         out["position"] = match.origin
+    if not moves:
+        return out
+    if match.origin is not None:
         replay = from_position(match.origin, playset=match.playset)
     else:
         replay = _Match(match.playset, match.seed, match.start_setting, (), match.chance, False)
-    moves = []
+    words = []
     for a in history:
-        moves.append(replay.action_to_string(a))
+        words.append(replay.action_to_string(a))
         replay.push(a)
-    out["moves"] = moves
+    out["moves"] = words
     return out
 
 

@@ -912,11 +912,12 @@ class Match:
 
     # ------------------------------------------------------------------ records and positions
 
-    def record(self) -> dict[str, Any]:
-        """The match record (playset, seed, settings, actions) that replays to this state."""
+    def record(self, moves: bool = True) -> dict[str, Any]:
+        """The match record (playset, seed, settings, actions) that replays to this state; ``moves=False``
+        leaves out the readable form of the actions (cheaper: for a program that only replays it)."""
         from converge.engine.record import to_record
 
-        return to_record(self)
+        return to_record(self, moves)
 
     @staticmethod
     def replay(record: Any, deck_dirs: Iterable[str] = (), upto: object = None) -> Match:

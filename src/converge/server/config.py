@@ -23,6 +23,8 @@ class ServerConfig:
     sqlite_sync: str = "FULL"
     #: Seconds a bot waits before each of its decisions (so that people can follow); 0 in tests.
     bot_delay: float = 0.6
+    #: Worker processes for bot decisions (0: a thread of the server's process; see server.botpool).
+    bot_workers: int = 0
     #: Seconds after the last connection of a player in a friend match closes before a bot takes their
     #: seat (they take it back by reconnecting); 0 turns this off.
     replace_after: float = 120.0

@@ -24,12 +24,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from converge.bots import BOTS, Bot, make_bot
+from converge.bots import BOTS
 from converge.cards.loader import DeckError, load_catalog
 from converge.engine.errors import ConvergeError
 from converge.engine.observation import card_catalog
 from converge.engine.playset import SETS, Playset, all_playsets, catalog_order
 from converge.engine.state import Match
+from converge.server.botpool import BotPool
 from converge.server.config import ServerConfig
 from converge.server.protocol import ProtocolError
 from converge.server.security import TokenBucket, hash_token, new_match_id, new_token
@@ -158,7 +159,6 @@ class Session:
         self.match = match
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
-        self.bots: dict[int, Bot] = {}
         self.turn_started = time.monotonic()
         self.bot_task: asyncio.Task[None] | None = None
         self.clock_task: asyncio.Task[None] | None = None
@@ -229,13 +229,10 @@ class Session:
     def view(self, viewer: int) -> dict[str, Any]:
         return self.match.observation(viewer)
 
-    def bot_for(self, seat: int) -> Bot:
-        name = self.row.seats[seat].bot or default_bot()
-        bot = self.bots.get(seat)
-        if bot is None or bot.name != name:
-            bot = make_bot(name, (self.row.bot_seed + 7919 * seat) % 2**31)
-            self.bots[seat] = bot
-        return bot
+    def bot_name(self, seat: int) -> str:
+        """The bot level playing ``seat`` (the seat's own, or the default stand-in)."""
+        return self.row.seats[seat].bot or default_bot()
+
 
 
 class Hub:
@@ -255,6 +252,8 @@ class Hub:
         self.spectators: dict[str, int] = {}
         self.retention_task: asyncio.Task[None] | None = None
         self.closing = False
+        #: Where bots think: worker processes, so that their search never holds up anyone's action.
+        self.bots = BotPool(config.bot_workers, config.deck_dirs)
 
     # ------------------------------------------------------------------ options
 
@@ -330,6 +329,9 @@ class Hub:
                      clock_s: object = None) -> Created:
         """A new match against a bot or a friend; returns the creator's seat and token (and the invite's)."""
         names, bot_name, seat_no, clock_ms = self._check_create(mode, playset, bot, seat, clock_s)
+        if mode == "bot" and self.bots.full:
+            raise ProtocolError("busy", "every bot on this server is thinking: try again in a minute, or play "
+                                        "a friend")
         ps = self.playset(names)
         token = new_token()
         invite = new_token() if mode == "friend" else None
@@ -634,16 +636,16 @@ class Hub:
             if session.broken or not session.active or seat < 0 or not session.is_bot(seat):
                 return
             seq = session.seq
-            bot = session.bot_for(seat)
-            view = session.match.view(seat)  # a copy holding what the seat may know: safe in a thread
-            legal = view.legal_actions()
+            name = session.bot_name(seat)
+            legal = session.match.legal_actions()
             try:
-                aid = await asyncio.to_thread(bot.decide, view)
+                aid = await self.bots.decide(session.match, seat, name,
+                                             (session.row.bot_seed + 7919 * seat + seq) % 2**62)
                 if aid not in legal:
-                    raise ValueError(f"bot {bot.name} chose {aid!r}, not a legal action")
+                    raise ValueError(f"bot {name} chose {aid!r}, not a legal action")
             except Exception as exc:
-                log.error("match %s: bot %s failed (%s); playing a random legal action", session.id,
-                          bot.name, exc)
+                log.error("match %s: bot %s failed or took too long (%s); playing a random legal action",
+                          session.id, name, exc or type(exc).__name__)
                 aid = random.Random(session.row.bot_seed + seq).choice(legal)
             async with session.lock:
                 if (session.broken or session.seq != seq or not session.active
@@ -903,4 +905,5 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        self.bots.close()
 
