@@ -422,8 +422,19 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _full_screen_possible() -> bool:
+    """Whether ``converge play`` can be the full-screen game: input and output (Textual draws on stderr)
+    are a terminal that can draw one (not a pipe, a file or ``TERM=dumb``)."""
+    try:
+        ttys = sys.stdin.isatty() and sys.stdout.isatty() and sys.stderr.isatty()
+        return ttys and os.environ.get("TERM", "") not in ("", "dumb")
+    except (AttributeError, ValueError):
+        return False
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    from converge.cli.terminal import Seat, TerminalGame, console_for, default_record_path, play_json
+    from converge.cli.session import Seat
+    from converge.cli.terminal import TerminalGame, console_for, default_record_path, play_json
     from converge.engine.playset import Playset
     from converge.engine.state import Match
 
@@ -433,8 +444,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     bot = make_bot(args.opponent, seed + 1)
     if args.json:
         return play_json(match, human, bot, sys.stdin, sys.stdout)
+    seats: tuple[Seat, Seat]
     if args.hotseat:
-        seats = (Seat("player 0"), Seat("player 1"))
+        seats = (Seat("Player 1"), Seat("Player 2"))
     else:
         seats = (Seat("you"), Seat(args.opponent, bot)) if human == 0 else (Seat(args.opponent, bot), Seat("you"))
     save = None if args.no_save else Path(args.save) if args.save else default_record_path(seed)
@@ -445,9 +457,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UserError(f"cannot save records in {save.parent}: {exc.strerror or exc}") from None
         if save.parent.exists() and not os.access(save.parent, os.W_OK):
             raise UserError(f"cannot write records in {save.parent}")
+    if not args.plain and _full_screen_possible():
+        return _play_full_screen(match, seats, save, args.hotseat)
     console = console_for()
-    console.print(f"Converge — playset {', '.join(match.playset.skillsets)}", style="bold", highlight=False,
-                  markup=False)
 
     def read(prompt: str) -> str:
         console.print(prompt, end="", highlight=False, markup=False)
@@ -464,6 +476,20 @@ def cmd_play(args: argparse.Namespace) -> int:
         return game.play()
     except OSError as exc:
         raise UserError(f"cannot save the match record: {exc.strerror or exc}") from None
+
+
+def _play_full_screen(match: Any, seats: Any, save: Path | None, hotseat: bool) -> int:
+    from converge.cli.session import Session
+    from converge.cli.tui import GameApp
+
+    app = GameApp(Session(match, seats, save, hotseat))
+    try:
+        code = app.run()
+    except OSError as exc:
+        raise UserError(f"cannot save the match record: {exc.strerror or exc}") from None
+    for line in app.farewell:
+        print(line)
+    return code if isinstance(code, int) else 0
 
 
 # ---------------------------------------------------------------------- parser
@@ -551,6 +577,9 @@ def build_parser() -> argparse.ArgumentParser:
     _deck_dir(p)
     p.add_argument("--hotseat", action="store_true",
                    help="two people at one screen, passing the device (what it protects against: see below)")
+    p.add_argument("--plain", action="store_true",
+                   help="line by line instead of full screen (what pipes and scripts get anyway): for screen "
+                        "readers, or a terminal that cannot draw the full-screen game")
     p.add_argument("--json", action="store_true",
                    help="for programs: one JSON observation per line out, one action per line in")
     p.add_argument("--save", metavar="FILE", type=path_text,
