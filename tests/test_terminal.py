@@ -48,7 +48,7 @@ def test_whole_match_through_piped_input(tmp_path: Path) -> None:
     done = _run_piped(["play", "--seed", "3", "--save", str(save)], "1\n" * 400 + "n\n", tmp_path, NO_COLOR="1")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
-    assert re.search(r"You (win|lose) the match, \d rounds to \d\.", done.stdout)
+    assert re.search(r"You (win|lose) the match, \d rounds? to \d\.", done.stdout)
     record = json.loads(save.read_text(encoding="utf-8"))
     replayed = Match.replay(record)
     assert replayed.is_terminal

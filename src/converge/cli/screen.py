@@ -156,11 +156,11 @@ def board(obs: Mapping[str, Any], style: CardStyle, viewer: int, skillsets: Sequ
     else:
         head.append(f"player 0 {scores[0]} : {scores[1]} player 1", style="bold")
     if obs.get("final"):
-        head.append(f"  at the end of round {obs['round']}", style="bold yellow")
+        head.append(f" (end of round {obs['round']})", style="bold yellow")
     head.append("   ")
     for i, s in enumerate(skillsets):
         if i:
-            head.append(" · ", style="dim")
+            head.append("/", style="dim")
         head.append(s, style=style.colour(s))
     parts: list[RenderableType] = [head]
     if obs["score_breakdown"]:

@@ -301,12 +301,13 @@ class TerminalGame:
         rounds = [e for e in self.session.log[viewer] if e["kind"] == "round_end"]
         if self.hotseat:
             winner = self.seats[m.winner].name
-            self.say(Text(f"{winner} wins the match, {wins[m.winner]} rounds to {wins[1 - m.winner]}.",
-                          style="bold green"))
+            self.say(Text(f"{winner} wins the match, {wins[m.winner]} round{'s' if wins[m.winner] != 1 else ''} "
+                          f"to {wins[1 - m.winner]}.", style="bold green"))
         else:
             won = m.winner == viewer
-            self.say(Text(f"You {'win' if won else 'lose'} the match, {wins[viewer]} rounds to "
-                          f"{wins[1 - viewer]}.", style="bold green" if won else "bold red"))
+            self.say(Text(f"You {'win' if won else 'lose'} the match, {wins[viewer]} round"
+                          f"{'s' if wins[viewer] != 1 else ''} to {wins[1 - viewer]}.",
+                          style="bold green" if won else "bold red"))
         for e in rounds:
             self.say(f"  {e['text']}")
         self.say(score_line(obs, self.other(viewer)))

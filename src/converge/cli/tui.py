@@ -35,6 +35,7 @@ from converge.cli.screen import (
     board,
     decision_title,
     hand_view,
+    numbered,
     option_text,
     status_line,
 )
@@ -145,6 +146,10 @@ class PassScreen(Screen[None]):
         self.dismiss(None)
 
 
+def rounds(n: int) -> str:
+    return f"{n} round{'s' if n != 1 else ''}"
+
+
 def holds(player: int, viewer: int, other: str) -> str:
     """``you hold`` / ``they hold`` / ``Player 2 holds``."""
     if player == viewer:
@@ -178,12 +183,16 @@ class GameApp(App[int]):
     #board { height: auto; max-height: 14; padding: 0 1; border-bottom: solid $panel; }
     Screen.-narrow #board { max-height: 11; }
     #hand { height: auto; max-height: 16; padding: 0 1; }
-    #hand.hidden { display: none; }
-    #title { height: auto; max-height: 12; padding: 0 1; }
-    #options { height: 1fr; border: none; padding: 0 0; }
+    #hand.hidden, #message.hidden { display: none; }
+    #message { height: auto; padding: 0 1; }
+    #title-box { height: auto; max-height: 16; }
+    Screen.-narrow #title-box { max-height: 10; }
+    #title { height: auto; padding: 0 1; }
+    #options { height: 1fr; min-height: 2; border: none; padding: 0 0; }
     #options:focus { border: none; }
     #log { border-top: solid $panel; padding: 0 1; background: $surface; }
-    Screen.-narrow #log { height: 6; }
+    Screen.-narrow #log { height: 5; }
+    Screen.-narrow #log.summary { display: none; }
     Screen.-wide #log { width: 2fr; height: 1fr; border-left: solid $panel; border-top: none; }
     HelpScreen, RulesScreen, ConfirmQuit { align: center middle; }
     #help-box, #rules-box { width: 90%; height: 90%; border: thick $primary; background: $surface; padding: 0 1; }
@@ -230,9 +239,11 @@ class GameApp(App[int]):
             with Vertical(id="left"):
                 yield Static(id="board")
                 yield Static(id="hand")
-                yield Static(id="title")
+                yield Static(id="message", classes="hidden")
+                with VerticalScroll(id="title-box"):
+                    yield Static(id="title")
                 yield OptionList(id="options")
-            yield RichLog(id="log", wrap=True, markup=False, highlight=False, auto_scroll=True)
+            yield RichLog(id="log", wrap=True, markup=False, highlight=False, auto_scroll=True, min_width=20)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -286,11 +297,15 @@ class GameApp(App[int]):
         self.write_log(viewer)
 
     def write_log(self, viewer: int) -> None:
-        """Add the viewer's new events to the narration pane."""
+        """Add the viewer's new events to the narration pane, which holds the current round's."""
         s = self.session
         s.fetch(viewer)
         log = self.query_one("#log", RichLog)
         events = s.log[viewer]
+        starts = [i for i in range(self.logged[viewer], len(events)) if events[i]["kind"] == "round_start"]
+        if starts and self.logged[viewer] < starts[-1]:  # a new round: its own narration
+            log.clear()
+            self.logged[viewer] = starts[-1]
         for i in range(self.logged[viewer], len(events)):
             e = events[i]
             kind = e["kind"]
@@ -320,10 +335,22 @@ class GameApp(App[int]):
         self.logged[viewer] = starts[-1] if starts else 0
         self.write_log(viewer)
 
-    def set_menu(self, title: RenderableType, choices: Sequence[Choice], mode: str) -> None:
+    def say(self, message: str, severity: str = "information") -> None:
+        """A message for the player, on the line above the decision until the next one."""
+        widget = self.query_one("#message", Static)
+        widget.update(Text(message, style="bold yellow" if severity == "warning" else "bold cyan"))
+        widget.remove_class("hidden")
+
+    def set_menu(self, title: RenderableType, choices: Sequence[Choice], mode: str,
+                 keep_message: bool = False) -> None:
         self.mode = mode
+        if not keep_message:
+            self.query_one("#message", Static).add_class("hidden")
         self.choices = list(choices)
         self.query_one("#title", Static).update(title)
+        self.query_one("#title-box").scroll_home(animate=False)
+        # a narrow screen has no room for the narration beside a summary, which says what matters of it
+        self.query_one("#log").set_class(mode in ("summary", "over"), "summary")
         options = self.query_one("#options", OptionList)
         options.clear_options()
         options.add_options([Option(c.label) for c in self.choices])
@@ -359,6 +386,9 @@ class GameApp(App[int]):
         m = s.match
         start = s.summary_from[v]
         events = s.take_summary(v)
+        if self.hotseat:  # what ended a turn is public: both players read it now, at the device
+            s.fetch(1 - v)
+            s.summary_from[1 - v] = len(s.log[1 - v])
         log = s.log[v]
         other = self.other(v)
         round_ends = [e for e in events if e["kind"] == "round_end"]
@@ -372,7 +402,8 @@ class GameApp(App[int]):
             text.append("End of the turn. ", style="bold")
         text.append(" ".join(plays))
         for line in turn_end_lines(log, start, v, other):
-            text.append(f"\n{line}", style="bold")
+            if not m.is_terminal or "the match" not in line:  # the match summary says who won
+                text.append(f"\n{line}", style="bold")
         if m.is_terminal:
             self.show_match_end(v, text)
             return
@@ -383,7 +414,7 @@ class GameApp(App[int]):
         else:
             label = Text("Continue")
         label.stylize("bold")
-        self.set_menu(text, [Choice(label, then=self.advance)], "summary")
+        self.set_menu(text, [Choice(numbered(1, label), then=self.advance)], "summary")
 
     def show_match_end(self, v: int, text: Text) -> None:
         m = self.session.match
@@ -391,10 +422,10 @@ class GameApp(App[int]):
         wins = m.round_wins
         if v in (0, 1) and not self.hotseat:
             won = m.winner == v
-            text.append(f"\n\nYou {'win' if won else 'lose'} the match, {wins[v]} rounds to {wins[1 - v]}.",
+            text.append(f"\n\nYou {'win' if won else 'lose'} the match, {rounds(wins[v])} to {wins[1 - v]}.",
                         style="bold green" if won else "bold red")
         else:
-            text.append(f"\n\n{self.session.seats[m.winner].name} wins the match, {wins[m.winner]} rounds to "
+            text.append(f"\n\n{self.session.seats[m.winner].name} wins the match, {rounds(wins[m.winner])} to "
                         f"{wins[1 - m.winner]}.", style="bold green")
         for e in self.session.log[v]:
             if e["kind"] == "round_end":
@@ -403,8 +434,9 @@ class GameApp(App[int]):
         if path is not None:
             text.append(f"\nRecord saved: {path}", style="dim")
         starts = holds(1 - m.winner, v, other).replace("hold", "start")
-        self.set_menu(text, [Choice(Text(f"Rematch ({starts} with the artifact)"), then=self.rematch),
-                             Choice(Text("Quit"), then=self.finish)], "over")
+        self.set_menu(text, [Choice(numbered(1, Text(f"Rematch ({starts} with the artifact)", style="bold")),
+                                    then=self.rematch),
+                             Choice(numbered(2, Text("Quit", style="bold")), then=self.finish)], "over")
 
     def pass_device(self, p: int) -> None:
         """Hot-seat: blank everything private, then the pass-the-device screen; the next player's screen is
@@ -471,7 +503,7 @@ class GameApp(App[int]):
         worker = event.worker
         result: Any = worker.result
         if event.state == WorkerState.ERROR:
-            self.notify(f"Something went wrong: {worker.error}", severity="error")
+            self.say(f"Something went wrong: {worker.error}", severity="warning")
             return
         if event.state != WorkerState.SUCCESS:
             return
@@ -492,7 +524,7 @@ class GameApp(App[int]):
 
     def action_hint(self) -> None:
         if self.mode != "decision":
-            self.notify("A hint is for a decision of yours.")
+            self.say("A hint is for a decision of yours.", severity="warning")
             return
         from converge.bots.hint import hint
 
@@ -500,7 +532,7 @@ class GameApp(App[int]):
         view = self.session.match.view(self.viewer)
         sims, seconds = self.hint_simulations, self.hint_seconds
         seed = len(self.session.match.history)
-        self.notify("Thinking about your options…", timeout=2)
+        self.say("Thinking about your options…")
 
         def search() -> tuple[int, Any]:
             return token, hint(view, simulations=sims, seconds=seconds, seed=seed)
@@ -523,18 +555,17 @@ class GameApp(App[int]):
 
     def undo(self, whole_turn: bool) -> None:
         if self.mode not in ("decision", "summary", "over") or self.viewer < 0:
-            self.notify("Wait for your opponent's move first.")
+            self.say("Wait for your opponent's move first.", severity="warning")
             return
         try:
             message = self.session.undo(self.viewer, whole_play=whole_turn)
         except UndoRefused as exc:
-            self.notify(str(exc), severity="warning")
+            self.say(str(exc), severity="warning")
             return
         self.hint_notes = {}
         self.rebuild_log(self.viewer)
-        self.query_one("#log", RichLog).write(Text(message, style="bold cyan"))
-        self.notify(message)
         self.advance()
+        self.say(message)
 
     def action_quit_game(self) -> None:
         if self.mode == "over":
