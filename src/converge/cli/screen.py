@@ -37,7 +37,8 @@ class CardStyle:
         """The card id in its skillset's colour; ``→Sea5`` after it when a conversion changed it."""
         card = self.cards[card_id]
         skill = skillset or card.skillset
-        text = Text(card_id, style=f"bold {self.colour(card.skillset)}")
+        text = Text()
+        text.append(card_id, style=f"bold {self.colour(card.skillset)}")
         if (rank is not None and rank != card.rank) or (skillset is not None and skillset != card.skillset):
             now = rank if rank is not None else card.rank
             text.append(f"→{skill[:3]}{now}", style=f"bold {self.colour(skill)}")
@@ -123,7 +124,8 @@ def goals_table(board: Mapping[str, Any], viewer: int, style: CardStyle, other: 
 def faction_line(label: str, cards: Sequence[Mapping[str, Any]], style: CardStyle,
                  skillsets: Sequence[str]) -> Text:
     """``You    Alc ALC2 ALC5 · Sea SEA4 ALC3→Sea5``: a faction grouped by (current) skillset."""
-    line = Text(f"{label:<7}", style="bold")
+    line = Text()
+    line.append(f"{label:<7}", style="bold")
     if not cards:
         line.append("(no cards)", style="dim")
         return line
@@ -174,7 +176,8 @@ def board(obs: Mapping[str, Any], style: CardStyle, viewer: int, skillsets: Sequ
         rows = (("P1", factions[1]), ("P0", factions[0]))
     for label, faction in rows:
         parts.append(faction_line(label, faction, style, skillsets))
-    pile = Text("Deck ", style="bold")
+    pile = Text()
+    pile.append("Deck ", style="bold")
     pile.append(f"{obs['deck_size']}   ")
     pile.append("Discard pile ", style="bold")
     pile_cards = list(obs["discard"])
@@ -214,7 +217,8 @@ def hand_view(cards: Sequence[str], style: CardStyle, full: bool) -> RenderableT
     if not cards:
         return Text("Your hand is empty.", style="dim")
     if not full:
-        line = Text("Your hand: ", style="bold")
+        line = Text()
+        line.append("Your hand: ", style="bold")
         for i, cid in enumerate(cards):
             if i:
                 line.append(" · ")
@@ -251,13 +255,15 @@ def decision_title(decision: Mapping[str, Any], style: CardStyle, skip: Collecti
     if kind == "select":
         return Text("Choose a card from your hand to play", style="bold")
     if kind == "mode" and card:
-        title = Text("How do you play ", style="bold")
+        title = Text()
+        title.append("How do you play ", style="bold")
         title.append_text(style.title(card))
         title.append("?", style="bold")
         title.append(f"\n  {style.goal(card)}\n  ")
         title.append(style.cards[card].effect_text, style="italic")
         return title
-    title = Text(prompt[:1].upper() + prompt[1:].split(" (", 1)[0], style="bold")
+    title = Text()
+    title.append(prompt[:1].upper() + prompt[1:].split(" (", 1)[0], style="bold")
     source = _effect_card(decision)
     if source:
         title.append("  — ", style="dim")

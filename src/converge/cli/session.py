@@ -207,7 +207,8 @@ class Session:
 # ---------------------------------------------------------------------- words for the viewer
 
 
-def equal_scores_line(log: Sequence[Mapping[str, Any]], i: int, viewer: int, other: str = "them") -> str | None:
+def equal_scores_line(log: Sequence[Mapping[str, Any]], i: int, viewer: int, other: str = "them",
+                      holder_now: int | None = None) -> str | None:
     """For the ``score`` event ``log[i]`` of a turn that ended level, the sentence saying that the artifact
     stays where it was (T6): the narration says when it passes or a round is won, but an equal score moves
     nothing and logs no event. None for any other event."""
@@ -216,13 +217,15 @@ def equal_scores_line(log: Sequence[Mapping[str, Any]], i: int, viewer: int, oth
         return None
     if any(x["kind"] in ("artifact", "round_end") for x in log[i + 1:i + 3]):
         return None
-    holder = next((x["player"] for x in reversed(log[:i]) if x["kind"] in ("round_start", "artifact")), None)
+    holder = next((x["player"] for x in reversed(log[:i]) if x["kind"] in ("round_start", "artifact")),
+                  holder_now)  # a match set up from a position may not have logged its round's start
     if holder is None:
         return None
     return f"Equal scores: the artifact stays with {who(holder, viewer, other)}."
 
 
-def turn_end_lines(log: Sequence[Mapping[str, Any]], start: int, viewer: int, other: str = "them") -> list[str]:
+def turn_end_lines(log: Sequence[Mapping[str, Any]], start: int, viewer: int, other: str = "them",
+                   holder_now: int | None = None) -> list[str]:
     """The sentences of ``log[start:]`` that say how a turn ended: the scores, then why the artifact moved
     (or stayed) or the round ended, in the narration's words."""
     lines: list[str] = []
@@ -230,7 +233,7 @@ def turn_end_lines(log: Sequence[Mapping[str, Any]], start: int, viewer: int, ot
         e = log[i]
         if e["kind"] in ("score", "artifact", "round_end", "match_end"):
             lines.append(e["text"])
-        stays = equal_scores_line(log, i, viewer, other)
+        stays = equal_scores_line(log, i, viewer, other, holder_now)
         if stays:
             lines.append(stays)
     return lines

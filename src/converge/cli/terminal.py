@@ -129,7 +129,7 @@ class TerminalGame:
                 continue
             bold = kind in ("round_end", "match_end", "artifact", "score")
             self.say(Text(f"  · {e['text']}", style="bold" if bold else "dim"))
-            stays = equal_scores_line(log, i, viewer, self.other(viewer))
+            stays = equal_scores_line(log, i, viewer, self.other(viewer), self.match.holder)
             if stays:
                 self.say(Text(f"  · {stays}", style="bold"))
             if kind == "round_end":

@@ -316,7 +316,7 @@ class GameApp(App[int]):
                 continue
             bold = kind in ("score", "artifact", "round_end", "match_end")
             log.write(Text(e["text"], style="bold" if bold else ""))
-            stays = equal_scores_line(events, i, viewer, self.other(viewer))
+            stays = equal_scores_line(events, i, viewer, self.other(viewer), self.session.match.holder)
             if stays:
                 log.write(Text(stays, style="bold"))
         self.logged[viewer] = len(events)
@@ -401,7 +401,7 @@ class GameApp(App[int]):
         else:
             text.append("End of the turn. ", style="bold")
         text.append(" ".join(plays))
-        for line in turn_end_lines(log, start, v, other):
+        for line in turn_end_lines(log, start, v, other, m.holder):
             if not m.is_terminal or "the match" not in line:  # the match summary says who won
                 text.append(f"\n{line}", style="bold")
         if m.is_terminal:
