@@ -67,7 +67,8 @@ def test_piped_match_reads_as_the_board_does(tmp_path: Path) -> None:
     assert not re.search(r"\bplayer [01]\b", out, re.IGNORECASE)  # "you" and "them", as on the board
     assert "Rematch? The loser starts with the artifact. [y/N]" in out  # the prompt keeps its [y/N]
     assert "How do you play " in out  # the mode prompt names the card
-    assert re.search(r"Score: you \d+ : \d+ them — .*\((you|them) \d+ vs (you|them) \d+", out)  # and why
+    # each goal: who scores it, and why
+    assert re.search(r"→ (you|them|both|nobody) +you \d+ vs them \d+", out)
     assert "the board at its end" in out and "Rounds won: you" in out  # each round's summary
 
 
@@ -113,7 +114,8 @@ def test_assemble_reveal_shows_what_the_card_does() -> None:
     game.play()
     text = out.getvalue().split("How do you play MEC3")[1]
     card = m.playset.cards[m.playset.index_of["MER4"]]
-    assert "Card: MER4" in text and f"Goal: {card.goal.text}" in text and card.effect_text in " ".join(text.split())
+    assert "Card: MER4" in text and f"Goal: {card.goal.text}" in text
+    assert card.effect_text in " ".join(text.split())
 
 
 def test_mode_prompt_names_the_card_with_its_goal_and_effect() -> None:

@@ -22,7 +22,8 @@ def make_app(seed: int = 5, playset: tuple[str, str, str] = ("alchemist", "searc
              hotseat: bool = False, save: Path | None = None, start: int | str = 0, opponent: str = "easy",
              hint_seconds: float | None = None) -> GameApp:
     match = Match.new(list(playset), seed=seed, start=start)
-    seats = (Seat("Player 1"), Seat("Player 2")) if hotseat else (Seat("you"), Seat(opponent, make_bot(opponent, 1)))
+    seats = ((Seat("Player 1"), Seat("Player 2")) if hotseat
+             else (Seat("you"), Seat(opponent, make_bot(opponent, 1))))
     return GameApp(Session(match, seats, save, hotseat), hint_simulations=300, hint_seconds=hint_seconds)
 
 

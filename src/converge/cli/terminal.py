@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.text import Text
 
-from converge.cli.screen import CardStyle, board, menu, render, score_line
+from converge.cli.screen import CardStyle, board, menu, render
 from converge.cli.session import (
     Outcome,
     Seat,
@@ -297,7 +297,6 @@ class TerminalGame:
         self.narrate(viewer)
         m = self.match
         wins = m.round_wins
-        obs = m.observation(viewer, events_from=self.session.seen[viewer])
         rounds = [e for e in self.session.log[viewer] if e["kind"] == "round_end"]
         if self.hotseat:
             winner = self.seats[m.winner].name
@@ -310,7 +309,6 @@ class TerminalGame:
                           style="bold green" if won else "bold red"))
         for e in rounds:
             self.say(f"  {e['text']}")
-        self.say(score_line(obs, self.other(viewer)))
 
     def ask_rematch(self) -> bool:
         try:
