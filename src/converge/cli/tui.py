@@ -91,6 +91,7 @@ class RulesScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="rules-box"):
+            yield Static(Text("Escape to go back to the game · ↑ ↓ Page Up/Down to scroll", style="dim"))
             yield Markdown(how_to_play(), id="rules-text")
 
     def on_mount(self) -> None:
@@ -175,13 +176,14 @@ class GameApp(App[int]):
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $panel; padding: 0 1; }
-    #main { height: 1fr; }
-    Screen.-narrow #main { layout: vertical; }
+    #main { height: 1fr; layout: vertical; }
     Screen.-wide #main { layout: horizontal; }
     #left { height: 1fr; }
     Screen.-wide #left { width: 3fr; }
     #board { height: auto; max-height: 14; padding: 0 1; border-bottom: solid $panel; }
     Screen.-narrow #board { max-height: 11; }
+    Screen.-narrow #hand { max-height: 4; }
+    Screen.-wide #hand { margin-bottom: 1; }
     #hand { height: auto; max-height: 16; padding: 0 1; }
     #hand.hidden, #message.hidden { display: none; }
     #message { height: auto; padding: 0 1; }
@@ -191,8 +193,9 @@ class GameApp(App[int]):
     #options { height: 1fr; min-height: 2; border: none; padding: 0 0; }
     #options:focus { border: none; }
     #log { border-top: solid $panel; padding: 0 1; background: $surface; }
-    Screen.-narrow #log { height: 5; }
-    Screen.-narrow #log.summary { display: none; }
+    #log { height: 5; }
+    #log.summary { display: none; }
+    Screen.-wide #log.summary { display: block; }
     Screen.-wide #log { width: 2fr; height: 1fr; border-left: solid $panel; border-top: none; }
     HelpScreen, RulesScreen, ConfirmQuit { align: center middle; }
     #help-box, #rules-box { width: 90%; height: 90%; border: thick $primary; background: $surface; padding: 0 1; }
@@ -371,7 +374,8 @@ class GameApp(App[int]):
         title = decision_title(decision, self.style, skip=cards)
         if select:
             lead = obs["lead"] == p
-            title.append("  (you lead this turn)" if lead else f"  ({self.other(p)} led; you reply)", style="dim")
+            led = "they" if self.other(p) == "them" else self.other(p)
+            title.append("  (you lead this turn)" if lead else f"  ({led} led; you reply)", style="dim")
         notes = self.hint_notes if self.hint_token == self.token_of_decision() else {}
         choices = [Choice(option_text(a, decision, self.style, i, notes.get(int(a["id"]), ""), obs),
                           action=int(a["id"])) for i, a in enumerate(items, start=1)]
