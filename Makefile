@@ -1,10 +1,16 @@
-# `make play` and `make test` do all the set-up on a fresh machine: a virtual environment in
-# .venv, the package built (its engine compiled with mypyc) and installed with its test tools.
+# `make play` and `make test` do all the set-up on a fresh machine, in a virtual environment in .venv.
+# `make play` installs only what playing needs (the package and its core dependencies: rich, Textual), in
+# pure Python so that the first match starts within a minute; `make test` builds the package as it ships
+# (its engine compiled with mypyc) with every extra the tests need. Each has its own stamp, so `make play`
+# then `make test` (or the other way round) installs what is missing; once `make test` has installed
+# everything, `make play` uses that.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml setup.py | cksum | cut -d' ' -f1)
-SOURCES := $(shell find src -name '*.py' -o -name '*.toml' -o -name '*.typed')
+DEPS_SUM := $(shell cat pyproject.toml setup.py | cksum | cut -d' ' -f1)
+PLAY_STAMP := $(VENV)/.installed-play-$(DEPS_SUM)
+TEST_STAMP := $(VENV)/.installed-test-$(DEPS_SUM)
+SOURCES := $(shell find src -name '*.py' -o -name '*.toml' -o -name '*.typed' -o -name '*.md')
 # The rules tests also run against the pure-Python engine (the source mypy checks).
 PURE_TESTS := tests/test_rules.py tests/test_goals.py tests/test_effects.py tests/test_convert.py \
               tests/test_illegal_input.py tests/test_records.py tests/test_extension.py tests/test_worlds.py \
@@ -13,19 +19,30 @@ PURE_TESTS := tests/test_rules.py tests/test_goals.py tests/test_effects.py test
 .PHONY: play test lint fuzz bench clean
 
 $(BIN)/python:
+	@echo "make: creating the virtual environment in $(VENV)"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml setup.py $(SOURCES)
+$(PLAY_STAMP): $(BIN)/python pyproject.toml setup.py $(SOURCES)
+	@echo "make: installing converge and what playing needs (rich, Textual), pure Python: about half a minute"
 	rm -rf build  # setuptools reuses build/lib: a module deleted from src/ would still be installed
-	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python -m pip install -q ".[test,rl,sim,ray,web,webtest,bench]"
+	CONVERGE_PURE=1 $(BIN)/python -m pip install --disable-pip-version-check .
 	rm -f $(VENV)/.installed-*
-	touch $(STAMP)
+	touch $(PLAY_STAMP)
 
-play: $(STAMP)
+$(TEST_STAMP): $(BIN)/python pyproject.toml setup.py $(SOURCES)
+	@echo "make: installing converge (engine compiled with mypyc: a few minutes) with every extra the tests need"
+	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
+	rm -rf build
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python -m pip install -q --disable-pip-version-check \
+	    ".[test,rl,sim,ray,web,webtest,bench]"
+	rm -f $(VENV)/.installed-*
+	touch $(TEST_STAMP)
+
+# Once everything is installed (`make test`), playing uses that install; otherwise the light one.
+play: $(if $(wildcard $(VENV)/.installed-test-*),$(TEST_STAMP),$(PLAY_STAMP))
 	$(BIN)/converge play
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/mypy
 
@@ -38,11 +55,11 @@ test: lint
 # bulk test, with fresh random inputs, and prints how many inputs each door took.
 FUZZ_EXAMPLES ?= 10000
 
-fuzz: $(STAMP)
+fuzz: $(TEST_STAMP)
 	CONVERGE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -p tests.fuzz_support $(wildcard tests/test_fuzz_*.py)
 	CONVERGE_WORLDS=100000 $(BIN)/python -m pytest tests/test_worlds.py
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/converge bench
 
 clean:

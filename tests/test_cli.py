@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -309,8 +310,8 @@ def test_replay_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path
 
 def test_watch_prints_a_bot_match_and_saves_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    code, out, err = run(capsys, "watch", "--seed", "5", "--opponent", "greedy", "--set", "engines",
-                         "--save", str(save))
+    code, out, err = run(capsys, "watch", "--seed", "5", "--bot1", "greedy", "--bot2", "greedy", "--set",
+                         "engines", "--save", str(save))
     assert code == 0 and err == ""
     assert "player 0 (greedy) against player 1 (greedy)" in out
     assert "seed 5" in out and "-- Turn 1" in out and "wins the match" in out
@@ -321,17 +322,21 @@ def test_watch_prints_a_bot_match_and_saves_it(capsys: pytest.CaptureFixture[str
     assert code == 0
     assert replayed.split("Result: ")[1].split()[:2] == out.split("Result: ")[1].split()[:2]
 
-    code, again, _ = run(capsys, "watch", "--seed", "5", "--opponent", "greedy", "--set", "engines")
+    code, again, _ = run(capsys, "watch", "--seed", "5", "--bot1", "greedy", "--opponent", "greedy", "--set",
+                         "engines")  # --opponent: the former name of --bot2
     assert again == out.split("record saved")[0]  # the same seed plays the same match
 
 
 def test_watch_defaults_and_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, out, _ = run(capsys, "watch", "--public")
-    assert code == 0 and "player 1 (random)" in out and "only]" not in out
+    code, out, _ = run(capsys, "watch", "--public", "--seed", "3")
+    # two bots of the same level by default (not a one-sided match), no pause when the output is no terminal
+    assert code == 0 and "player 0 (medium) against player 1 (medium)" in out and "only]" not in out
     code, _, err = run(capsys, "watch", "--playset", "alchemist,wizard,healer")
     assert_user_error(code, err, "unknown skillset 'wizard'")
-    code, _, err = run(capsys, "watch", "--opponent", "wizard")
-    assert_user_error(code, err, "argument --opponent")
+    code, _, err = run(capsys, "watch", "--bot2", "wizard")
+    assert_user_error(code, err, "argument --bot2")
+    code, _, err = run(capsys, "watch", "--delay", "-1")
+    assert_user_error(code, err, "argument --delay")
     code, _, err = run(capsys, "watch", "--seed", "1", "--save", str(tmp_path / "no" / "such" / "dir.json"))
     assert_user_error(code, err, "cannot write")
 
@@ -355,17 +360,68 @@ def test_bench_bad_values(capsys: pytest.CaptureFixture[str]) -> None:
     assert_user_error(code, err, "argument --rounds")
 
 
+def test_watch_pauses_after_each_turn(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    pauses: list[float] = []
+    monkeypatch.setattr(time, "sleep", pauses.append)
+    code, out, _ = run(capsys, "watch", "--seed", "5", "--bot1", "greedy", "--bot2", "random", "--delay", "0.25")
+    assert code == 0
+    turns = out.count("scores after the turn")
+    assert turns > 3 and pauses == [0.25] * turns
+    pauses.clear()
+    code, _, _ = run(capsys, "watch", "--seed", "5", "--bot1", "greedy", "--bot2", "random")
+    assert code == 0 and pauses == []  # not a terminal: no pause unless asked
+
+
 def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--help")
     assert code == 0
-    for command in ("cards", "match", "replay", "bench", "play"):
-        assert command in out
+    listed = [line.split()[0] for line in out.split("commands:")[-1].splitlines() if line.startswith("    ")]
+    assert listed[0] == "play"  # play first, every command listed once, in groups
+    assert sorted(listed) == sorted(["play", "watch", "replay", "serve", "cards", "simulate", "balance", "match",
+                                     "ladder", "bench", "serve-bench"])
+    for group in ("Play:", "Cards and balance:", "Bots:", "Speed:"):
+        assert group in out
     code, out, _ = run(capsys, "--version")
     assert code == 0 and out.startswith("converge ")
     code, _, err = run(capsys)
     assert_user_error(code, err, "required")
     code, _, err = run(capsys, "dance")
     assert_user_error(code, err, "invalid choice")
+
+
+@pytest.mark.parametrize("command", ["play", "watch", "replay", "serve", "cards", "simulate", "balance", "match",
+                                     "ladder", "bench", "serve-bench"])
+def test_every_command_is_described(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    from converge.cli.main import COMMANDS
+
+    code, out, _ = run(capsys, command, "--help")
+    summary = dict(item for _, group in COMMANDS for item in group)[command]
+    assert code == 0 and summary[1:].split(":")[0] in " ".join(out.split())
+
+
+def test_bot_names_are_listed_the_same_way_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    order = "beginner, easy, medium, hard, expert, random, greedy, ismcts"
+    for argv in (["play"], ["watch"], ["match"], ["simulate"], ["balance"], ["ladder"]):
+        code, out, _ = run(capsys, *argv, "--help")
+        assert code == 0 and order in " ".join(out.split()), argv
+    code, _, err = run(capsys, "match", "--bot1", "wizard")
+    assert "beginner', 'easy', 'medium', 'hard', 'expert', 'random', 'greedy', 'ismcts'" in err
+
+
+def test_n_means_one_thing(capsys: pytest.CaptureFixture[str]) -> None:
+    """``-n``/``--matches`` is the number of matches of `match`; a ladder plays --per-pair, the simulator
+    --per-playset (their former -n still works, unlisted)."""
+    code, out, _ = run(capsys, "match", "--help")
+    assert "-n N, --matches N" in out
+    for command, option in (("ladder", "--per-pair"), ("simulate", "--per-playset"), ("balance", "--per-playset")):
+        code, out, _ = run(capsys, command, "--help")
+        assert option in out and not re.search(r"(?<![\w-])-n\b", out), command
+    code, out, _ = run(capsys, "ladder", "--bots", "random,greedy", "--per-pair", "2", "--workers", "1")
+    assert code == 0 and "2 matches per pair" in out
+    code, out, _ = run(capsys, "ladder", "--bots", "random,greedy", "-n", "2", "--workers", "1")
+    assert code == 0 and "2 matches per pair" in out
 
 
 def test_python_dash_m_converge(tmp_path: Path) -> None:

@@ -8,14 +8,13 @@ import os
 import sys
 from typing import Any
 
-from converge.bots import BOTS
-from converge.cli.main import positive_int, quoted, seed_int
+from converge.cli.main import BOT_NAMES, add_command, positive_int, quoted, seed_int
 from converge.simulation.ladder import OPENSPIEL, run_ladder, time_summary
 
 
 def _contestants(text: str) -> list[str]:
     names = [n.strip().lower() for n in text.split(",") if n.strip()]
-    known = [*sorted(BOTS), OPENSPIEL]
+    known = [*BOT_NAMES, OPENSPIEL]
     unknown = [n for n in names if n not in known]
     if unknown:
         raise argparse.ArgumentTypeError(f"unknown bot {quoted(unknown[0])} (known: {', '.join(known)})")
@@ -71,11 +70,14 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``converge ladder`` to the command's subparsers."""
-    p = sub.add_parser("ladder", help="round-robin between bots: win rates with 95%% CIs and an Elo table")
+    p = add_command(sub, "ladder")
     p.add_argument("--bots", type=_contestants, default=["random", "greedy", "hard"],
-                   help=f"comma-separated bots (default random,greedy,hard); also '{OPENSPIEL}': OpenSpiel's "
-                        "ISMCTSBot (rl extra)")
-    p.add_argument("-n", type=positive_int, default=100, help="matches per pair (default 100)")
+                   help=f"comma-separated bots, of {', '.join(BOT_NAMES)} (default random,greedy,hard); also "
+                        f"'{OPENSPIEL}': OpenSpiel's ISMCTSBot (rl extra)")
+    p.add_argument("--per-pair", dest="n", type=positive_int, default=100, metavar="N",
+                   help="matches per pair of bots (default 100)")
+    p.add_argument("-n", dest="n", type=positive_int, default=argparse.SUPPRESS,
+                   help=argparse.SUPPRESS)  # the former name of --per-pair
     p.add_argument("--seed", type=seed_int, default=1, help="seed of the whole ladder (default 1)")
     p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
                    help="processes (default: all cores)")

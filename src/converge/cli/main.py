@@ -390,23 +390,32 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
+    """Two bots play a match, told turn by turn, with a pause after each turn (``--delay``)."""
+    import time
+
     from converge.cli.render import MatchPrinter
     from converge.engine.playset import Playset
+    from converge.engine.state import Match
     from converge.simulation.runner import play_match
 
     names, seed = _playset_and_seed(args)
     playset = Playset.from_names(names, args.deck_dir)
-    bots = (make_bot("greedy", seed), make_bot(args.opponent, seed + 1))
-    from converge.engine.state import Match
-
+    bots = (make_bot(args.bot1, seed), make_bot(args.bot2, seed + 1))
     out = sys.stdout
+    delay = args.delay if args.delay is not None else (1.0 if out.isatty() else 0.0)
     holder: dict[str, Any] = {}
+
+    def pause() -> None:
+        if delay > 0:
+            out.flush()
+            time.sleep(delay)
 
     def on_action(match: Match, seat: int) -> None:
         printer = holder.get("printer")
         if printer is None:
-            printer = holder["printer"] = MatchPrinter(match, out, everything=not args.public,
-                                                       names=["player 0 (greedy)", f"player 1 ({args.opponent})"])
+            seats = [f"player 0 ({args.bot1})", f"player 1 ({args.bot2})"]
+            printer = holder["printer"] = MatchPrinter(match, out, everything=not args.public, names=seats,
+                                                       pause=pause)
             printer.header()
             out.write(f"seed {seed} (replay this match with --seed {seed} --playset {','.join(names)})\n")
         printer.flush()
@@ -422,8 +431,19 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _full_screen_possible() -> bool:
+    """Whether ``converge play`` can be the full-screen game: input and output (Textual draws on stderr)
+    are a terminal that can draw one (not a pipe, a file or ``TERM=dumb``)."""
+    try:
+        ttys = sys.stdin.isatty() and sys.stdout.isatty() and sys.stderr.isatty()
+        return ttys and os.environ.get("TERM", "") not in ("", "dumb")
+    except (AttributeError, ValueError):
+        return False
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    from converge.cli.terminal import Seat, TerminalGame, console_for, default_record_path, play_json
+    from converge.cli.session import Seat
+    from converge.cli.terminal import TerminalGame, console_for, default_record_path, play_json
     from converge.engine.playset import Playset
     from converge.engine.state import Match
 
@@ -433,8 +453,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     bot = make_bot(args.opponent, seed + 1)
     if args.json:
         return play_json(match, human, bot, sys.stdin, sys.stdout)
+    seats: tuple[Seat, Seat]
     if args.hotseat:
-        seats = (Seat("player 0"), Seat("player 1"))
+        seats = (Seat("Player 1"), Seat("Player 2"))
     else:
         seats = (Seat("you"), Seat(args.opponent, bot)) if human == 0 else (Seat(args.opponent, bot), Seat("you"))
     save = None if args.no_save else Path(args.save) if args.save else default_record_path(seed)
@@ -445,9 +466,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UserError(f"cannot save records in {save.parent}: {exc.strerror or exc}") from None
         if save.parent.exists() and not os.access(save.parent, os.W_OK):
             raise UserError(f"cannot write records in {save.parent}")
+    if not args.plain and _full_screen_possible():
+        return _play_full_screen(match, seats, save, args.hotseat)
     console = console_for()
-    console.print(f"Converge — playset {', '.join(match.playset.skillsets)}", style="bold", highlight=False,
-                  markup=False)
 
     def read(prompt: str) -> str:
         console.print(prompt, end="", highlight=False, markup=False)
@@ -466,16 +487,31 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UserError(f"cannot save the match record: {exc.strerror or exc}") from None
 
 
+def _play_full_screen(match: Any, seats: Any, save: Path | None, hotseat: bool) -> int:
+    from converge.cli.session import Session
+    from converge.cli.tui import GameApp
+
+    app = GameApp(Session(match, seats, save, hotseat))
+    try:
+        code = app.run()
+    except OSError as exc:
+        raise UserError(f"cannot save the match record: {exc.strerror or exc}") from None
+    for line in app.farewell:
+        print(line)
+    return code if isinstance(code, int) else 0
+
+
 # ---------------------------------------------------------------------- parser
 
 
 HOTSEAT_HELP = (
-    "Hot-seat (--hotseat): before each player's turn the game asks to pass the device, and the screen and "
-    "the terminal's scrollback are erased before and after that, so nothing of the other player's hand is "
-    "left on screen or in the scrollback. (Erasing the scrollback needs a terminal that supports it, as "
-    "xterm, GNOME Terminal and other VTE terminals, iTerm2, kitty and Windows Terminal do; a terminal "
-    "multiplexer may keep a history of its own.) It does not protect against someone watching the screen "
-    "while the other player plays.")
+    "Hot-seat (--hotseat): before each player's turn a screen asks to pass the device and shows nothing of "
+    "either hand. The full-screen game draws on the terminal's alternate screen, which leaves nothing in the "
+    "scrollback; in the line mode (--plain, or through a pipe) the screen and the terminal's scrollback are "
+    "erased before and after that screen. Either way nothing of the other player's hand is left on screen or in "
+    "the scrollback. (Erasing the scrollback needs a terminal that supports it, as xterm, GNOME Terminal and "
+    "other VTE terminals, iTerm2, kitty and Windows Terminal do; a terminal multiplexer may keep a history of "
+    "its own.) It does not protect against someone watching the screen while the other player plays.")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -497,40 +533,156 @@ def _playset_options(p: argparse.ArgumentParser) -> None:
     group.add_argument("--set", choices=sorted(SETS), help="one of the three published sets")
 
 
+#: Every bot name, in the order every command lists them: the levels, weakest first, then the algorithms.
+BOT_NAMES: tuple[str, ...] = (*LEVELS, *(name for name in BOTS if name not in LEVELS))
+
+#: The commands, grouped as ``converge --help`` lists them, with what each does (also its --help's first line).
+COMMANDS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("Play", (
+        ("play", "play a match in the terminal, against a bot or a friend"),
+        ("watch", "watch two bots play a match, turn by turn"),
+        ("replay", "tell a saved match turn by turn, with the scores"),
+        ("serve", "online play in the browser: bots, friends, spectators (the web extra)"),
+    )),
+    ("Cards and balance", (
+        ("cards", "the decks with each card's text; `cards validate` checks deck files"),
+        ("simulate", "the balance simulator: bot matches on every playset, tables, plots"),
+        ("balance", "simulate, then flag what is out of line (exit 1 when something is)"),
+    )),
+    ("Bots", (
+        ("match", "a series of matches between two bots: wins, rounds, 95% interval"),
+        ("ladder", "a round-robin between bots: win rates, 95% intervals, Elo"),
+    )),
+    ("Speed", (
+        ("bench", "engine speed: random playouts per second, clone(), legal_actions()"),
+        ("serve-bench", "the web server under load: concurrent bot matches over WebSockets"),
+    )),
+)
+_SUMMARIES = {name: text for _, group in COMMANDS for name, text in group}
+#: More of what a command does, after its summary, on its own --help.
+_MORE = {
+    "play": "Full screen on a terminal (Textual), line by line through a pipe or with --plain; --hotseat for "
+            "two people at one screen, --json for programs.",
+}
+
+
+def commands_help() -> str:
+    """The grouped list of commands, for ``converge --help``."""
+    lines = ["commands:"]
+    for title, group in COMMANDS:
+        lines.append(f"  {title}:")
+        for name, text in group:
+            lines.append(f"    {name:<12} {text}")
+    lines.append("")
+    lines.append("`converge COMMAND --help` says more about each.")
+    return "\n".join(lines)
+
+
+def add_command(sub: Any, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+    """A subcommand's parser, described by :data:`COMMANDS`."""
+    summary = _SUMMARIES[name]
+    description = summary[:1].upper() + summary[1:] + "." + (f" {_MORE[name]}" if name in _MORE else "")
+    parser: argparse.ArgumentParser = sub.add_parser(name, description=description, **kwargs)
+    return parser
+
+
+def bot_choice(p: argparse.ArgumentParser, option: str, default: str, what: str) -> None:
+    """A ``--bot1``-style option: any bot name, listed in :data:`BOT_NAMES` order."""
+    p.add_argument(option, choices=BOT_NAMES, default=default, metavar="BOT",
+                   help=f"{what}: {', '.join(BOT_NAMES)} (default: {default})")
+
+
+def non_negative_seconds(text: str) -> float:
+    try:
+        value = float(text) if len(text) <= 40 else -1.0
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 60, got {quoted(text)}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="converge", description="Converge: the card game's engine, bots and tools.")
+    parser = _Parser(prog="converge", description="Converge: the card game's engine, bots and tools.",
+                     epilog=commands_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"converge {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
+                                help="one of the commands below")
     sub.required = True
 
-    p = sub.add_parser("cards", help="show the decks with each card's text; `cards validate` checks deck files")
-    _deck_dir(p)
-    p.add_argument("--skillset", metavar="NAME", help="show only this skillset")
-    p.set_defaults(func=cmd_cards)
-    cards_sub = p.add_subparsers(dest="cards_command", metavar="validate", parser_class=_Parser)
-    v = cards_sub.add_parser("validate", help="check deck files or folders and print every error")
-    v.add_argument("paths", nargs="+", metavar="PATH", type=path_text,
-                   help="a deck file (.toml) or a folder of them")
-    v.set_defaults(func=cmd_validate)
-
-    p = sub.add_parser("match", help="bot against bot: wins, rounds and a 95%% confidence interval")
-    p.add_argument("--bot1", choices=sorted(BOTS), default="greedy", help="default: greedy")
-    p.add_argument("--bot2", choices=sorted(BOTS), default="random", help="default: random")
-    p.add_argument("-n", type=positive_int, default=200, help="number of matches (default 200)")
-    p.add_argument("--seed", type=seed_int, default=1, help="seed of the whole series (default 1)")
+    p = add_command(sub, "play", epilog=HOTSEAT_HELP)
+    p.add_argument("--opponent", choices=BOT_NAMES, default="easy", metavar="BOT",
+                   help=f"the bot you play against: {', '.join(BOT_NAMES)} (default: easy)")
+    p.add_argument("--seed", type=seed_int, default=None, help="seed of the match (default: a random one)")
     _playset_options(p)
     _deck_dir(p)
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.set_defaults(func=cmd_match)
+    p.add_argument("--hotseat", action="store_true",
+                   help="two people at one screen, passing the device (what it protects against: see below)")
+    p.add_argument("--plain", action="store_true",
+                   help="line by line instead of full screen (what pipes and scripts get anyway): for screen "
+                        "readers, or a terminal that cannot draw the full-screen game")
+    p.add_argument("--json", action="store_true",
+                   help="for programs: one JSON observation per line out, one action per line in")
+    p.add_argument("--save", metavar="FILE", type=path_text,
+                   help="where to save the match record (default: under the user's data directory)")
+    p.add_argument("--no-save", action="store_true", help="do not save the match record")
+    p.add_argument("--seat", type=int, choices=(0, 1), default=None,
+                   help="your seat against a bot (default: 0); the artifact starts as M2 says")
+    p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("replay", help="tell a saved match turn by turn, with the scores")
+    p = add_command(sub, "watch")
+    bot_choice(p, "--bot1", "medium", "player 0")
+    bot_choice(p, "--bot2", "medium", "player 1")
+    p.add_argument("--opponent", dest="bot2", choices=BOT_NAMES, default=argparse.SUPPRESS,
+                   help=argparse.SUPPRESS)  # the former name of --bot2
+    p.add_argument("--delay", type=non_negative_seconds, default=None, metavar="SECONDS",
+                   help="pause after each turn (default: 1 on a terminal, 0 when the output is not one)")
+    p.add_argument("--seed", type=seed_int, default=None, help="seed of the match (default: a random one)")
+    _playset_options(p)
+    _deck_dir(p)
+    p.add_argument("--public", action="store_true", help="show only what a spectator sees")
+    p.add_argument("--save", metavar="FILE", type=path_text,
+                   help="save the match record to FILE (for `converge replay`)")
+    p.set_defaults(func=cmd_watch)
+
+    p = add_command(sub, "replay")
     p.add_argument("file", metavar="FILE", type=path_text, help="a match record (JSON)")
     _deck_dir(p)
     p.add_argument("--public", action="store_true",
                    help="show only what a spectator saw (default: everything, the match being over)")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("bench", help="engine speed: random playouts per second, clone() and legal_actions()")
+    __import__("converge.cli.serve_command", fromlist=["register"]).register(sub)  # serve, serve-bench
+
+    p = add_command(sub, "cards")
+    _deck_dir(p)
+    p.add_argument("--skillset", metavar="NAME", help="show only this skillset")
+    p.set_defaults(func=cmd_cards)
+    cards_sub = p.add_subparsers(dest="cards_command", metavar="validate", parser_class=_Parser)
+    v = cards_sub.add_parser("validate", help="check deck files or folders and print every error",
+                             description="Check deck files or folders and print every error.")
+    v.add_argument("paths", nargs="+", metavar="PATH", type=path_text,
+                   help="a deck file (.toml) or a folder of them")
+    v.set_defaults(func=cmd_validate)
+
+    __import__("converge.cli.simulate_commands", fromlist=["register"]).register(sub)  # simulate, balance
+
+    p = add_command(sub, "match")
+    bot_choice(p, "--bot1", "greedy", "bot 1")
+    bot_choice(p, "--bot2", "random", "bot 2")
+    p.add_argument("-n", "--matches", dest="n", type=positive_int, default=200,
+                   help="number of matches (default 200)")
+    p.add_argument("--seed", type=seed_int, default=1, help="seed of the whole series (default 1)")
+    _playset_options(p)
+    _deck_dir(p)
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_match)
+
+    from converge.cli import ladder
+
+    ladder.register(sub)
+
+    p = add_command(sub, "bench")
     p.add_argument("--rounds", type=positive_int, default=20000, help="rounds per run (default 20000)")
     p.add_argument("--repeats", type=positive_int, default=5, help="runs; the median is reported (default 5)")
     p.add_argument("--no-greedy", action="store_true", help="skip timing the bots")
@@ -541,39 +693,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="steps per run with --adapters (default 20000)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_bench)
-
-    p = sub.add_parser("play", help="play a match in the terminal, against a bot or a friend (--hotseat)",
-                       epilog=HOTSEAT_HELP)
-    p.add_argument("--opponent", choices=[*LEVELS, *sorted(set(BOTS) - set(LEVELS))], default="easy",
-                   help="the bot you play against: a level, weakest first (default: easy)")
-    p.add_argument("--seed", type=seed_int, default=None, help="seed of the match (default: a random one)")
-    _playset_options(p)
-    _deck_dir(p)
-    p.add_argument("--hotseat", action="store_true",
-                   help="two people at one screen, passing the device (what it protects against: see below)")
-    p.add_argument("--json", action="store_true",
-                   help="for programs: one JSON observation per line out, one action per line in")
-    p.add_argument("--save", metavar="FILE", type=path_text,
-                   help="where to save the match record (default: under the user's data directory)")
-    p.add_argument("--no-save", action="store_true", help="do not save the match record")
-    p.add_argument("--seat", type=int, choices=(0, 1), default=None,
-                   help="your seat against a bot (default: 0); the artifact starts as M2 says")
-    p.set_defaults(func=cmd_play)
-
-    p = sub.add_parser("watch", help="watch the greedy bot play a bot, turn by turn")
-    p.add_argument("--opponent", choices=sorted(BOTS), default="random", help="default: random")
-    p.add_argument("--seed", type=seed_int, default=None, help="seed of the match (default: a random one)")
-    _playset_options(p)
-    _deck_dir(p)
-    p.add_argument("--public", action="store_true", help="show only what a spectator sees")
-    p.add_argument("--save", metavar="FILE", type=path_text,
-                   help="save the match record to FILE (for `converge replay`)")
-    p.set_defaults(func=cmd_watch)
-    __import__("converge.cli.simulate_commands", fromlist=["register"]).register(sub)  # simulate, balance
-    from converge.cli import ladder
-
-    ladder.register(sub)
-    __import__("converge.cli.serve_command", fromlist=["register"]).register(sub)  # serve, serve-bench
     return parser
 
 

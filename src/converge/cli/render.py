@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TextIO
 
 from converge.cards.model import Deck
@@ -81,8 +81,10 @@ class MatchPrinter:
     secret any more.
     """
 
-    def __init__(self, match: Match, out: TextIO, everything: bool = False, names: Sequence[str] = ()) -> None:
+    def __init__(self, match: Match, out: TextIO, everything: bool = False, names: Sequence[str] = (),
+                 pause: Callable[[], None] | None = None) -> None:
         self.match = match
+        self.pause = pause  # called after each turn's scores are told (``converge watch`` paces itself)
         self.out = out
         self.everything = everything
         self.names = list(names) or ["player 0", "player 1"]
@@ -130,6 +132,8 @@ class MatchPrinter:
         if kind == SCORE:
             self._line(f"{indent}scores after the turn: {self.names[0]} {event[4]}, {self.names[1]} {event[5]}")
             self.in_turn = False
+            if self.pause is not None:
+                self.pause()
             return
         if kind == ROUND_END:
             self._line(f" {self.names[player]} wins round {event[5]} ({END_REASONS[event[4]].replace('_', ' ')})")

@@ -1,12 +1,14 @@
-"""Drawing a player's view of a match with rich, from ``observation(player)`` only.
+"""Drawing a player's view of a match with rich, from ``observation(player)`` only; used by the line mode
+and, as renderables inside widgets, by the full-screen game.
 
-The screen never looks at the match itself: it is given an observation (the redacted view) and the
-playset's printed cards, which are public. So it cannot show what the viewer may not know.
+Nothing here looks at the match itself: it is given an observation (the redacted view), or the round's
+final board rebuilt from public events, and the playset's printed cards, which are public. So it cannot
+show what the viewer may not know.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -14,9 +16,11 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from converge.cards.model import Deck
+from converge.cards.model import CardSpec, Deck
 
 STAR = "★"
+#: The cards of the discard pile named on the board (the top ones); the count says how many there are.
+DISCARD_SHOWN = 8
 
 
 class CardStyle:
@@ -24,130 +28,332 @@ class CardStyle:
 
     def __init__(self, decks: Sequence[Deck]):
         self.color = {d.skillset: d.color for d in decks}
-        self.cards = {c.id: c for d in decks for c in d.cards}
+        self.cards: dict[str, CardSpec] = {c.id: c for d in decks for c in d.cards}
+
+    def colour(self, skillset: str) -> str:
+        return self.color.get(skillset, "white")
 
     def name(self, card_id: str, skillset: str | None = None, rank: int | None = None) -> Text:
+        """The card id in its skillset's colour; ``→Sea5`` after it when a conversion changed it."""
         card = self.cards[card_id]
         skill = skillset or card.skillset
-        text = Text(f"{card_id}", style=f"bold {self.color.get(skill, 'white')}")
+        text = Text()
+        text.append(card_id, style=f"bold {self.colour(card.skillset)}")
         if (rank is not None and rank != card.rank) or (skillset is not None and skillset != card.skillset):
-            text.append(f"→{skill[:3]}{rank}", style=self.color.get(skill, "white"))
+            now = rank if rank is not None else card.rank
+            text.append(f"→{skill[:3]}{now}", style=f"bold {self.colour(skill)}")
+        return text
+
+    def title(self, card_id: str) -> Text:
+        """``ALC3 Salt Reader (Alchemist 3)``."""
+        card = self.cards[card_id]
+        text = self.name(card_id)
+        text.append(f" {card.name} ({card.skillset} {card.rank})")
+        return text
+
+    def goal(self, card_id: str) -> str:
+        card = self.cards[card_id]
+        return f"Goal: {card.goal.text} {STAR * card.goal.stars}"
+
+    def full(self, card_id: str, indent: str = "") -> Text:
+        """The whole printed card: its title and goal, then its discard effect on the next line."""
+        text = self.title(card_id)
+        text.append(f" — {self.goal(card_id)}\n{indent}")
+        text.append(self.cards[card_id].effect_text, style="italic")
         return text
 
 
-def _who(player: int | None, viewer: int) -> str:
-    if player is None:
+def who(player: int | None, viewer: int, other: str = "them") -> str:
+    if player is None or player < 0:
         return "nobody"
     if viewer in (0, 1):
-        return "you" if player == viewer else "them"
-    return f"P{player}"
+        return "you" if player == viewer else other
+    return f"player {player}"
 
 
-def score_line(obs: Mapping[str, Any]) -> Text:
-    """``you 3 : 2 them — Highest Mechanist ★ you; 3 cards with consecutive ranks ★★ both``."""
+def _winners(winners: Sequence[int], viewer: int, other: str) -> str:
+    if len(winners) == 2:
+        return "both"
+    return who(winners[0], viewer, other) if winners else "nobody"
+
+
+def score_totals(obs: Mapping[str, Any], other: str = "them") -> str:
+    """``you 3 : 2 them`` (``player 0 3 : 2 player 1`` for a spectator)."""
     viewer = obs["viewer"]
-    me = viewer if viewer in (0, 1) else 0
-    scores = obs["scores"]
-    line = Text()
+    s = obs["scores"]
     if viewer in (0, 1):
-        line.append(f"Score: you {scores[me]} : {scores[1 - me]} them", style="bold")
-    else:
-        line.append(f"Score: P0 {scores[0]} : {scores[1]} P1", style="bold")
-    parts = []
-    for item in obs["score_breakdown"]:
-        winners = item["winners"]
-        who = "both" if len(winners) == 2 else _who(winners[0], viewer) if winners else "nobody"
-        parts.append(f"{item['text']} {STAR * item['stars']} {who}")
+        return f"you {s[viewer]} : {s[1 - viewer]} {other}"
+    return f"player 0 {s[0]} : {s[1]} player 1"
+
+
+def score_line(obs: Mapping[str, Any], other: str = "them") -> Text:
+    """``Score: you 3 : 2 them — Highest Mechanist ★ you (you 5 vs them 3); ...``: who gets each goal and why."""
+    viewer = obs["viewer"]
+    line = Text(f"Score: {score_totals(obs, other)}", style="bold")
+    parts = [f"{item['text']} {STAR * item['stars']} {_winners(item['winners'], viewer, other)} "
+             f"({_why(item['why'], other)})" for item in obs["score_breakdown"]]
     if parts:
         line.append(" — " + "; ".join(parts))
     return line
 
 
-def _faction_line(label: str, cards: Sequence[Mapping[str, Any]], style: CardStyle,
-                  skillsets: Sequence[str]) -> Text:
-    line = Text(f"{label:<11}", style="bold")
+def _why(why: str, other: str) -> str:
+    return why if other == "them" else why.replace("them ", f"{other} ")
+
+
+def goals_table(board: Mapping[str, Any], viewer: int, style: CardStyle, other: str = "them") -> RenderableType:
+    """One row per goal: the card, the goal with its stars, who scores it, and why."""
+    if not board["score_breakdown"]:
+        return Text("Goals: none declared yet", style="dim")
+    table = Table.grid(padding=(0, 1))
+    table.add_column(no_wrap=True)
+    table.add_column(ratio=3)
+    table.add_column(no_wrap=True)
+    table.add_column(ratio=2)
+    for item in board["score_breakdown"]:
+        name = style.name(item["goal"])
+        goal = Text(f"{item['text']} ")
+        goal.append(STAR * item["stars"], style="yellow")
+        winners = item["winners"]
+        scorer = _winners(winners, viewer, other)
+        table.add_row(name, goal, Text(f"→ {scorer}", style="bold" if winners else "dim"),
+                      Text(_why(item["why"], other), style="dim"))
+    return table
+
+
+def faction_line(label: str, cards: Sequence[Mapping[str, Any]], style: CardStyle,
+                 skillsets: Sequence[str]) -> Text:
+    """``You    Alc ALC2 ALC5 · Sea SEA4 ALC3→Sea5``: a faction grouped by (current) skillset."""
+    line = Text()
+    line.append(f"{label:<7}", style="bold")
     if not cards:
-        line.append("(empty)", style="dim")
-    for skill in skillsets:
-        group = [c for c in cards if c["skillset"] == skill]
-        if not group:
-            continue
-        line.append(f"{skill[:3]}:", style=style.color.get(skill, "white"))
-        for c in sorted(group, key=lambda c: c["rank"]):
+        line.append("(no cards)", style="dim")
+        return line
+    groups = [s for s in skillsets if any(c["skillset"] == s for c in cards)]
+    groups += sorted({c["skillset"] for c in cards} - set(groups))
+    for i, skill in enumerate(groups):
+        if i:
+            line.append(" · ", style="dim")
+        line.append(f"{skill[:3]}", style=style.colour(skill))
+        for c in sorted((c for c in cards if c["skillset"] == skill), key=lambda c: (c["rank"], c["id"])):
             line.append(" ")
-            mark = str(c["rank"])
-            if c["converted"]:
-                mark += f"({c['id']}={c['printed_skillset'][:3]}{c['printed_rank']})"
-            if c["guarded_by"] is not None:
-                mark += "🛡"
-            line.append(mark, style=f"bold {style.color.get(skill, 'white')}")
-        line.append("  ")
+            line.append_text(style.name(c["id"], c["skillset"], c["rank"]))
+            if c.get("until_end_of_turn"):
+                line.append("(this turn)", style="dim")
+            if c.get("guarded_by") is not None:
+                line.append("(guarded)", style="dim")
     return line
 
 
-def render(obs: Mapping[str, Any], style: CardStyle, *, show_hand: bool = True) -> RenderableType:
-    """The whole screen of one viewer, fitting 80 columns."""
+def board(obs: Mapping[str, Any], style: CardStyle, viewer: int, skillsets: Sequence[str],
+          other: str = "them") -> RenderableType:
+    """The public board: goals with who scores each and why, both factions, the discard pile and the deck.
+
+    ``obs`` is an observation or a round's final board (:func:`converge.cli.session.round_final_board`)."""
+    me = viewer if viewer in (0, 1) else 0
+    scores = obs["scores"]
+    head = Text("Score: ", style="bold")
+    if viewer in (0, 1):
+        head.append(f"you {scores[me]} : {scores[1 - me]} {other}", style="bold")
+    else:
+        head.append(f"player 0 {scores[0]} : {scores[1]} player 1", style="bold")
+    if obs.get("final"):
+        head.append(f" (end of round {obs['round']})", style="bold yellow")
+    head.append("   ")
+    for i, s in enumerate(skillsets):
+        if i:
+            head.append("/", style="dim")
+        head.append(s, style=style.colour(s))
+    parts: list[RenderableType] = [head]
+    if obs["score_breakdown"]:
+        parts.append(goals_table(obs, viewer, style, other))
+    else:
+        parts.append(Text("Goals: none declared yet", style="dim"))
+    factions = obs["factions"]
+    if viewer in (0, 1):
+        rows = ((other.capitalize(), factions[1 - me]), ("You", factions[me]))
+    else:
+        rows = (("P1", factions[1]), ("P0", factions[0]))
+    for label, faction in rows:
+        parts.append(faction_line(label, faction, style, skillsets))
+    pile = Text()
+    pile.append("Deck ", style="bold")
+    pile.append(f"{obs['deck_size']}   ")
+    pile.append("Discard pile ", style="bold")
+    pile_cards = list(obs["discard"])
+    if pile_cards:
+        pile.append(f"{len(pile_cards)}, from the top: ")
+        for i, cid in enumerate(reversed(pile_cards[-DISCARD_SHOWN:])):
+            if i:
+                pile.append(" ")
+            pile.append_text(style.name(cid))
+        if len(pile_cards) > DISCARD_SHOWN:
+            pile.append(" …", style="dim")
+    else:
+        pile.append("empty", style="dim")
+    parts.append(pile)
+    return Group(*parts)
+
+
+def status_line(obs: Mapping[str, Any], style: CardStyle, other: str = "them") -> Text:
+    """``Round 2 · Artifact: you · Rounds won: you 1 : 0 them · Their hand 3``."""
     viewer = obs["viewer"]
     me = viewer if viewer in (0, 1) else 0
-    skillsets = obs["playset"]
     wins = obs["round_wins"]
-    header = Text("CONVERGE ", style="bold")
-    for i, s in enumerate(skillsets):
-        header.append(s, style=f"bold {style.color.get(s, 'white')}")
-        if i < 2:
-            header.append(" · ")
-    header.append(f"   Round {obs['round']}  ")
-    if viewer in (0, 1):
-        header.append(f"rounds you {wins[me]} : {wins[1 - me]} them", style="bold")
-    else:
-        header.append(f"rounds P0 {wins[0]} : {wins[1]} P1", style="bold")
+    line = Text(f"Round {obs['round']}", style="bold")
     holder = obs["artifact_holder"]
-    artifact = Text("Artifact: ", style="bold")
-    artifact.append(_who(holder, viewer).upper() if holder >= 0 else "—", style="bold yellow")
-    artifact.append(f"   Deck {obs['deck_size']}   Discard {len(obs['discard'])}")
-    if obs["discard"]:
-        top = obs["discard"][-1]
-        artifact.append(" (top ")
-        artifact.append_text(style.name(top))
-        artifact.append(f" {style.cards[top].name})")
-    sizes = obs["hand_sizes"]
-    artifact.append(f"   Their hand {sizes[1 - me]}" if viewer in (0, 1) else f"   Hands {sizes[0]}/{sizes[1]}")
-    lines: list[RenderableType] = [header, artifact, Rule(style="dim")]
-    goals = Text("Goals: ", style="bold")
-    if not obs["goals"]:
-        goals.append("(none yet)", style="dim")
-    for i, item in enumerate(obs["score_breakdown"]):
-        if i:
-            goals.append(" | ")
-        goals.append_text(style.name(item["goal"]))
-        goals.append(f" {item['text']} {STAR * item['stars']}")
-    lines += [goals, score_line(obs)]
+    line.append(" · Artifact: ")
+    line.append(who(holder, viewer, other) if holder >= 0 else "—", style="bold yellow")
     if viewer in (0, 1):
-        rows = (("Them", obs["factions"][1 - me]), ("You", obs["factions"][me]))
+        line.append(f" · Rounds won: you {wins[me]} : {wins[1 - me]} {other}")
+        line.append(f" · {'Their' if other == 'them' else other + chr(39) + 's'} hand {obs['hand_sizes'][1 - me]}")
     else:
-        rows = (("P1", obs["factions"][1]), ("P0", obs["factions"][0]))
-    for label, faction in rows:
-        lines.append(_faction_line(label, faction, style, skillsets))
+        line.append(f" · Rounds won: player 0 {wins[0]} : {wins[1]} player 1")
+    return line
+
+
+def hand_view(cards: Sequence[str], style: CardStyle, full: bool) -> RenderableType:
+    """The viewer's hand: each card's whole text (``full``), or one short line of ids and names."""
+    if not cards:
+        return Text("Your hand is empty.", style="dim")
+    if not full:
+        line = Text()
+        line.append("Your hand: ", style="bold")
+        for i, cid in enumerate(cards):
+            if i:
+                line.append(" · ")
+            line.append_text(style.name(cid))
+            line.append(f" {style.cards[cid].name}")
+        return line
+    table = Table.grid(padding=(0, 1))
+    table.add_column(no_wrap=True)
+    table.add_column()
+    for cid in cards:
+        card = style.cards[cid]
+        text = Text(f"{card.name} ({card.skillset} {card.rank}) — {style.goal(cid)}\n")
+        text.append(card.effect_text, style="italic")
+        table.add_row(style.name(cid), text)
+    return Group(Text("Your hand", style="bold"), table)
+
+
+# ---------------------------------------------------------------------- decisions
+
+
+def _effect_card(decision: Mapping[str, Any]) -> str | None:
+    """The card whose effect is being resolved (the studied card when Study resolves another's)."""
+    card = decision.get("studied") or decision.get("card")
+    return str(card) if card else None
+
+
+def decision_title(decision: Mapping[str, Any], style: CardStyle, skip: Collection[str] = ()) -> Text:
+    """What the player is deciding, naming the card it is about and, for cards an effect shows them
+    (Search, Assemble), what each card does (but not for the cards in ``skip``: the menu's own choices,
+    which say it themselves)."""
+    kind = decision["kind"]
+    prompt = str(decision["prompt"]).split(": ", 1)[-1]
+    card = decision.get("card")
+    if kind == "select":
+        return Text("Choose a card from your hand to play", style="bold")
+    if kind == "mode" and card:
+        title = Text()
+        title.append("How do you play ", style="bold")
+        title.append_text(style.title(card))
+        title.append("?", style="bold")
+        title.append(f"\n  {style.goal(card)}\n  ")
+        title.append(style.cards[card].effect_text, style="italic")
+        return title
+    title = Text()
+    title.append(prompt[:1].upper() + prompt[1:].split(" (", 1)[0], style="bold")
+    source = _effect_card(decision)
+    if source:
+        title.append("  — ", style="dim")
+        title.append_text(style.title(source))
+        title.append(f": {style.cards[source].effect_text}", style="italic dim")
+    pending = decision.get("pending")
+    revealed = [c for c in decision.get("revealed", []) if c != pending and c not in skip]
+    if pending and pending not in skip:
+        title.append("\n  Card: ")
+        title.append_text(style.full(pending, indent="        "))
+    for c in revealed:
+        title.append("\n  Revealed: ")
+        title.append_text(style.full(c, indent="            "))
+    return title
+
+
+def where(card_id: str, obs: Mapping[str, Any] | None) -> str:
+    """Where the viewer sees a card: ``in your faction``, ``in their faction (now Alchemist 1)``, ``in the
+    discard pile``... ('' when the observation does not say)."""
+    if obs is None:
+        return ""
+    viewer = obs["viewer"]
+    for p, faction in enumerate(obs["factions"]):
+        for c in faction:
+            if c["id"] == card_id:
+                owner = "your" if p == viewer else "their"
+                now = f", now {c['skillset']} {c['rank']}" if c["converted"] else ""
+                return f"in {owner} faction{now}"
+    if card_id in (obs.get("hand") or []):
+        return "in your hand"
+    if card_id in obs["discard"]:
+        return "in the discard pile"
+    if card_id in obs["goals"]:
+        return "in the goal area"
+    return ""
+
+
+def option_body(item: Mapping[str, Any], decision: Mapping[str, Any], style: CardStyle, note: str = "",
+                obs: Mapping[str, Any] | None = None) -> Text:
+    """One choice of a menu, without its number: for a card, the card (where it is, when that is not your
+    hand) and what it does; for a way to play a card, what that does (declare: its goal)."""
+    text = Text()
+    action = str(item["action"])
+    card = decision.get("card")
+    if action in style.cards:
+        text.append_text(style.title(action))
+        place = where(action, obs) if decision["kind"] != "select" else ""
+        if place and place != "in your hand":
+            text.append(f" {place}", style="bold")
+        text.append(f" — {style.goal(action)}\n")
+        text.append(style.cards[action].effect_text, style="italic")
+    elif action == "declare" and card:
+        goal = style.cards[card].goal
+        text.append(f"{item['label']}: {goal.text} {STAR * goal.stars}")
+    else:
+        text.append(str(item["label"]))
+    if note:
+        text.append(f"  {note}", style="bold cyan")
+    return text
+
+
+def numbered(number: int | None, body: RenderableType) -> Table:
+    """``body`` after its number, wrapped lines indented under the body."""
+    table = Table.grid(padding=(0, 1))
+    table.add_column(width=3, justify="right", no_wrap=True)
+    table.add_column()
+    table.add_row(Text(f"{number}." if number is not None else "", style="bold"), body)
+    return table
+
+
+def option_text(item: Mapping[str, Any], decision: Mapping[str, Any], style: CardStyle, number: int | None,
+                note: str = "", obs: Mapping[str, Any] | None = None) -> Table:
+    """One numbered choice of a menu (see :func:`option_body`)."""
+    return numbered(number, option_body(item, decision, style, note, obs))
+
+
+def menu(obs: Mapping[str, Any], style: CardStyle) -> RenderableType:
+    """The numbered choices of the viewer's decision, under what is being decided (the line mode's menu)."""
+    decision = obs["decision"]
+    items = decision.get("legal_actions", [])
+    title = decision_title(decision, style, skip={str(a["action"]) for a in items})
+    return Group(title, *(option_text(item, decision, style, i, obs=obs) for i, item in enumerate(items, start=1)))
+
+
+def render(obs: Mapping[str, Any], style: CardStyle, *, show_hand: bool = True, other: str = "them",
+           final_board: Mapping[str, Any] | None = None) -> RenderableType:
+    """The whole screen of one viewer for the line mode, fitting 80 columns."""
+    viewer = obs["viewer"]
+    lines: list[RenderableType] = [status_line(obs, style, other), Rule(style="dim"),
+                                   board(final_board or obs, style, viewer, obs["playset"], other)]
     if show_hand and obs.get("hand") is not None:
-        lines.append(Rule("your hand", style="dim"))
-        hand = Table.grid(padding=(0, 1))
-        hand.add_column(no_wrap=True)
-        hand.add_column()
-        for cid in obs["hand"]:
-            card = style.cards[cid]
-            t = Text(f"{card.name} ({card.skillset} {card.rank}) — Goal: {card.goal.text} "
-                     f"{STAR * card.goal.stars} — {card.effect_text}")
-            hand.add_row(style.name(cid), t)
-        lines.append(hand)
+        lines += [Rule(style="dim"), hand_view(obs["hand"], style, full=True)]
     return Group(*lines)
-
-
-def menu(decision: Mapping[str, Any]) -> Text:
-    """The numbered choices of a decision."""
-    out = Text()
-    out.append(decision["prompt"].split(": ", 1)[-1].capitalize(), style="bold")
-    if "revealed" in decision:
-        out.append(f"  (revealed: {', '.join(decision['revealed'])})")
-    for i, a in enumerate(decision.get("legal_actions", []), start=1):
-        out.append(f"\n  {i:>2}. {a['label']}")
-    return out

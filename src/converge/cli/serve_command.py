@@ -61,12 +61,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from converge.bots import BOTS
+    from converge.cli.main import BOT_NAMES
     from converge.server.app import create_app
     from converge.server.config import default_db_path
     from converge.server.storage import StorageError
 
     if args.replacement_bot is not None and args.replacement_bot not in BOTS:
-        raise UserError(f"unknown bot {quoted(args.replacement_bot)} (known: {', '.join(BOTS)})")
+        raise UserError(f"unknown bot {quoted(args.replacement_bot)} (known: {', '.join(BOT_NAMES)})")
     _catalog(args.deck_dir)  # every deck file checked (and read whole) before the server starts
     db = args.db or f"sqlite:///{default_db_path()}"
     config = ServerConfig(db_url=db, bot_delay=args.bot_delay, replace_after=args.replace_after,
@@ -124,7 +125,9 @@ def format_bench(r: dict[str, Any]) -> str:
 
 def register(sub: Any) -> None:
     """Add ``serve`` and ``serve-bench`` to the ``converge`` command's subparsers."""
-    p = sub.add_parser("serve", help="serve online play in the browser (needs the 'web' extra)")
+    from converge.cli.main import add_command
+
+    p = add_command(sub, "serve")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
     p.add_argument("--db", metavar="URL", type=path_text,
@@ -174,7 +177,7 @@ def register(sub: Any) -> None:
                                           f"(default {d.delete_abandoned_after_days:g})")
     p.set_defaults(func=cmd_serve)
 
-    b = sub.add_parser("serve-bench", help="load-test the web server: concurrent bot matches over WebSockets")
+    b = add_command(sub, "serve-bench")
     b.add_argument("--matches", type=positive_int, default=200, help="concurrent matches (default 200)")
     b.add_argument("--think-ms", type=_think, default=(300, 900), metavar="LO-HI",
                    help="each client bot's pause before it acts, uniform in LO-HI ms (default 300-900: on average "

@@ -17,11 +17,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from converge.bots import BOTS
 from converge.cli.main import (
     UserError,
     _catalog,
     _deck_dir,
+    add_command,
+    bot_choice,
     path_text,
     playset_names,
     positive_int,
@@ -283,11 +284,12 @@ def _options(p: argparse.ArgumentParser, matches: int, out: str) -> None:
     which.add_argument("--set", action="append", choices=sorted(SETS),
                        help="one of the three published sets; may be repeated")
     _deck_dir(p)
-    p.add_argument("-n", "--matches", dest="n", type=positive_int, default=matches,
+    p.add_argument("--per-playset", dest="n", type=positive_int, default=matches, metavar="N",
                    help=f"matches per playset (default {matches})")
-    p.add_argument("--bot1", choices=sorted(BOTS), default="greedy", help="default: greedy")
-    p.add_argument("--bot2", choices=sorted(BOTS), default="greedy",
-                   help="default: greedy (bot 1 is player 0 in even-numbered matches, player 1 in odd ones)")
+    p.add_argument("-n", "--matches", dest="n", type=positive_int, default=argparse.SUPPRESS,
+                   help=argparse.SUPPRESS)  # the former names of --per-playset
+    bot_choice(p, "--bot1", "greedy", "bot 1 (player 0 in even-numbered matches, player 1 in odd ones)")
+    bot_choice(p, "--bot2", "greedy", "bot 2")
     p.add_argument("--seed", type=seed_int, default=1,
                    help="base seed: each match's seeds come from it, the playset and the match number (default 1)")
     run = p.add_argument_group("where it runs (the results are the same everywhere)")
@@ -312,17 +314,16 @@ def _options(p: argparse.ArgumentParser, matches: int, out: str) -> None:
 
 def register(sub: Any) -> None:
     """Add ``simulate`` and ``balance`` to the ``converge`` command's subparsers."""
-    p = sub.add_parser("simulate", help="balance simulator: N bot matches per playset, tables, plots and a report",
-                       description="Play N matches per playset between two bots and report starting-holder win "
-                                   "rates, skillsets, cards, goals, round and match lengths.")
+    p = add_command(sub, "simulate", epilog="It reports starting-holder win rates, skillsets, cards, goals, "
+                                            "round and match lengths.")
     _options(p, 200, "converge-sim")
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("balance", help="simulate, then flag what is out of line (exit 1 when something is)",
-                       description="Simulate (or read a summary.json with --summary) and flag playsets whose "
-                                   "starting-holder win rate leaves its band, goals whose fulfilment rate does "
-                                   "not match their stars, and cards never or always worth playing. Exit code: "
-                                   "0 nothing flagged, 1 something flagged, 2 a usage error.")
+    p = add_command(sub, "balance",
+                    epilog="It simulates (or reads a summary.json with --summary) and flags playsets whose "
+                           "starting-holder win rate leaves its band, goals whose fulfilment rate does not match "
+                           "their stars, and cards never or always worth playing. Exit code: 0 nothing flagged, "
+                           "1 something flagged, 2 a usage error.")
     _options(p, 1000, "converge-balance")
     p.add_argument("--summary", metavar="FILE", default=None, type=path_text,
                    help="judge this summary.json of an earlier run instead of simulating")

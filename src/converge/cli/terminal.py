@@ -1,7 +1,8 @@
-"""Play Converge in the terminal: against a bot, or two people at one screen (hot-seat).
+"""Play Converge in the terminal, line by line: for pipes, scripts, screen readers and ``--plain``; and the
+``--json`` protocol for programs. (On a terminal, ``converge play`` is the full-screen game: tui.py.)
 
-The client is a thin loop around the engine's public API. Everything it shows a person comes from
-``observation(player)`` of that person; bots see only their own observation too.
+The client is a thin loop around a :class:`~converge.cli.session.Session`. Everything it shows a person
+comes from ``observation(player)`` of that person; bots see only their own view too.
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -20,9 +19,21 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.text import Text
 
-from converge.bots.base import Bot
-from converge.cli.screen import CardStyle, menu, render, score_line
+from converge.cli.screen import CardStyle, board, menu, render
+from converge.cli.session import (
+    Outcome,
+    Seat,
+    Session,
+    UndoRefused,
+    default_save_dir,
+    equal_scores_line,
+    round_final_board,
+)
 from converge.engine import ConvergeError, IllegalActionError, Match
+from converge.texts import how_to_play
+
+__all__ = ["CLEAR_ALL", "HELP", "QuitGame", "Seat", "TerminalGame", "console_for", "default_record_path",
+           "default_save_dir", "play_json"]
 
 HELP = """\
 Each turn the artifact holder (the lead) plays a card, then the other player plays one.
@@ -32,9 +43,11 @@ if the lead scores more, the lead wins the round; if the other scores more, the 
 passes to them. First to win 2 rounds wins the match.
 
 At a prompt type the number of a choice (or its name, e.g. ALC3, discard, mine, done), or:
-  help   this text          rules  the full rules
-  undo   take back your last decision (against a bot)
-  quit   save the match record and leave
+  help       this text               rules      how to play, with every effect
+  hint       the strong bot's options, with its estimated chance to win the round
+  undo       take back your last decision (against a bot)
+  undo turn  take back your whole turn: choose your card again (against a bot)
+  quit       save the match record and leave
 """
 
 InputFn = Callable[[str], str]
@@ -46,6 +59,10 @@ MAX_WORD = 32
 #: Terminal... support), cursor home: what the hot-seat screen sends before and after passing the device.
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
 
+#: The hint's search: enough to tell good options from bad ones in about a second.
+HINT_SIMULATIONS = 3000
+HINT_SECONDS = 1.0
+
 
 def shorten(word: str, limit: int = MAX_WORD) -> str:
     """``word`` as typed, cut to ``limit`` characters (with "…") so that an answer is never echoed in full."""
@@ -56,146 +73,158 @@ class QuitGame(Exception):
     """The player asked to leave (or input ended)."""
 
 
-def default_save_dir() -> Path:
-    """Where match records go by default: the user's data directory."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "converge" / "matches"
-
-
 def rules_text() -> str:
-    """The project's RULES.md, shipped in the package."""
-    return (resources.files("converge") / "RULES.md").read_text(encoding="utf-8")
-
-
-@dataclass
-class Seat:
-    """Who sits in a seat: a person (``bot is None``) or a bot's choice function."""
-
-    name: str
-    bot: Bot | None = None
+    """The rules for players (how to play, with the glossary of effects)."""
+    return how_to_play()
 
 
 class TerminalGame:
-    """One session of play in the terminal: a match, then rematches while the players want them."""
+    """One session of play, line by line: a match, then rematches while the players want them."""
 
     def __init__(self, match: Match, seats: tuple[Seat, Seat], console: Console, read: InputFn,
-                 save_path: Path | None, hotseat: bool = False):
-        self.match = match
-        self.seats = seats
+                 save_path: Path | None, hotseat: bool = False, hint_seconds: float | None = HINT_SECONDS):
+        self.session = Session(match, seats, save_path, hotseat)
         self.console = console
         self.read = read
-        self.save_path = save_path
         self.hotseat = hotseat
+        self.hint_seconds = hint_seconds
         self.style = CardStyle(match.playset.decks)
-        self.seen = [0, 0]  # events already narrated to each player
         self.last_viewer = -1
-        self.undo_stack: list[tuple[int, Match]] = []  # (player, snapshot before their decision)
+        self.shown_board = False
 
-    # ------------------------------------------------------------------ helpers
+    @property
+    def match(self) -> Match:
+        return self.session.match
 
-    def humans(self) -> list[int]:
-        return [p for p in (0, 1) if self.seats[p].bot is None]
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        return self.session.seats
+
+    # ------------------------------------------------------------------ output
 
     def say(self, text: str | Text, style: str = "") -> None:
         # Plain strings are never read as rich markup: they may hold what the player typed ("[/x]").
         self.console.print(Text(text, style=style) if isinstance(text, str) else text, style=style,
                            highlight=False)
 
+    def other(self, viewer: int) -> str:
+        return self.session.other_name(viewer)
+
     def narrate(self, viewer: int) -> None:
-        """Print the events this viewer has not seen yet (their own view of them)."""
-        events = self.match.observation(viewer)["events"]
-        new = events[self.seen[viewer]:]
-        self.seen[viewer] = len(events)
-        for e in new:
-            if e["kind"] == "dealt":  # the hand is on screen
+        """Print the events this viewer has not read yet (their own view of them)."""
+        s = self.session
+        start = len(s.log[viewer])
+        s.fetch(viewer)
+        log = s.log[viewer]
+        for i in range(start, len(log)):
+            e = log[i]
+            kind = e["kind"]
+            if kind == "dealt":  # the hand is on screen
                 continue
-            if e["kind"] == "draw" and e["player"] == viewer:  # "you drew X" follows
+            if kind == "draw" and e["player"] == viewer:  # "you drew X" follows
                 continue
-            style = "bold" if e["kind"] in ("round_end", "match_end", "artifact", "score") else "dim"
-            if e["kind"] == "round_start":
+            if kind == "round_start":
                 self.say(Text(f"— {e['text']} —", style="bold"))
+                self.shown_board = False
                 continue
-            self.say(Text(f"  · {e['text']}", style=style))
-            if e["kind"] == "round_end":
-                self.round_summary(viewer)
+            bold = kind in ("round_end", "match_end", "artifact", "score")
+            self.say(Text(f"  · {e['text']}", style="bold" if bold else "dim"))
+            stays = equal_scores_line(log, i, viewer, self.other(viewer), self.match.holder)
+            if stays:
+                self.say(Text(f"  · {stays}", style="bold"))
+            if kind == "round_end":
+                self.round_summary(viewer, e)
 
-    def round_summary(self, viewer: int) -> None:
-        wins = self.match.round_wins
-        me = viewer
-        self.say(Text(f"Rounds: you {wins[me]} : {wins[1 - me]} them", style="bold"))
-
-    def save(self) -> Path | None:
-        if self.save_path is None:
-            return None
-        path = self.save_path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.match.record(), indent=1), encoding="utf-8")
-        return path
+    def round_summary(self, viewer: int, event: dict[str, Any]) -> None:
+        """The ended round's final goals, who scored each and why, and the rounds won so far."""
+        final = round_final_board(self.match, int(event["round"]), viewer)
+        if final is not None:
+            self.say(Text(f"Round {event['round']} — the board at its end:", style="bold"))
+            self.console.print(board(final, self.style, viewer, self.match.playset.skillsets, self.other(viewer)))
+        wins = [sum(1 for e in self.session.log[viewer] if e["kind"] == "round_end" and e["player"] == p)
+                for p in (0, 1)]
+        self.say(Text(f"Rounds won: you {wins[viewer]} : {wins[1 - viewer]} {self.other(viewer)}", style="bold"))
 
     # ------------------------------------------------------------------ the loop
 
+    def intro(self) -> None:
+        m = self.match
+        opponent = ("two players at one screen" if self.hotseat else
+                    f"you against the {next(s.name for s in self.seats if s.bot is not None)} bot")
+        self.say(f"Converge — playset {', '.join(m.playset.skillsets)}; {opponent}. Type 'help' for how to play.",
+                 style="bold")
+
     def play(self) -> int:
-        """Play to the end (with rematches); return 0, or 0 after a quit once the record is saved."""
+        """Play to the end (with rematches); return 0, also after a quit once the record is saved."""
+        self.intro()
         while True:
             try:
                 self.play_match()
             except QuitGame:
-                path = self.save()
+                path = self.session.save()
                 self.say(f"Match saved to {path}" if path else "Match not saved.")
                 return 0
-            path = self.save()
+            path = self.session.save_path
             if path:
                 self.say(f"Match record saved to {path} (replay it with: converge replay {path})")
             if not self.ask_rematch():
                 return 0
 
     def play_match(self) -> None:
-        m = self.match  # one match object all along: undo restores it in place
-        for h in self.humans():
-            if not self.hotseat:
-                self.say(f"You are player {h}. Playset: {', '.join(m.playset.skillsets)}. "
-                         "Type 'help' for how to play.", style="bold")
-        while not m.is_terminal:
-            p = m.current_player
-            seat = self.seats[p]
-            if seat.bot is not None:
-                m.apply(seat.bot.decide(m.view(p)), player=p)
+        s = self.session
+        while not self.match.is_terminal:
+            p = self.match.current_player
+            if s.is_bot(p):
+                self.after(s.apply(s.bot_action(p), p))
                 continue
-            self.undo_stack.append((p, m.snapshot()))
             self.human_decision(p)
-        for h in self.humans() or [0]:
+        for h in s.humans() or [0]:
             self.show_end(h)
+
+    def after(self, outcome: Outcome) -> None:
+        """After a move: nothing to do in the line mode (the narration comes at the next prompt)."""
 
     def human_decision(self, p: int) -> None:
         if self.hotseat and self.last_viewer != p:
             self.pass_device(p)
-        obs = self.match.observation(p)
         self.narrate(p)
-        if self.last_viewer != p or obs["decision"].get("card") is None:  # a new play: the whole screen
-            self.console.print(render(obs, self.style))
+        obs = self.match.observation(p, events_from=self.session.seen[p])
+        select = obs["decision"]["kind"] == "select"
+        if self.last_viewer != p or select:  # a new play: the whole screen (the menu lists the hand)
+            self.console.print(render(obs, self.style, other=self.other(p), show_hand=not select))
         self.last_viewer = p
+        self.session.before_decision(p)
         decision = obs["decision"]
         legal = decision["legal_actions"]
-        self.console.print(menu(decision))
+        self.console.print(menu(obs, self.style))
+        label = f"{self.seats[p].name}, your choice" if self.hotseat else "Your choice"
         while True:
-            raw = self.prompt(f"[{p}] choice (1-{len(legal)}, help, rules, undo, quit): ")
-            word = raw.strip().lower()
+            raw = self.prompt(f"{label} (1-{len(legal)}, or help, rules, hint, undo, quit): ")
+            word = " ".join(raw.strip().lower().split())
             if word in ("help", "?", "h"):
                 self.say(HELP)
                 continue
             if word == "rules":
                 self.show_rules()
                 continue
+            if word == "hint":
+                self.show_hint(p)
+                continue
             if word == "quit":
                 raise QuitGame
-            if word == "undo":
-                if self.undo(p):
-                    return
-                continue
+            if word in ("undo", "undo turn"):
+                try:
+                    message = self.session.undo(p, whole_play=word == "undo turn")
+                except UndoRefused as exc:
+                    self.say(str(exc), style="yellow")
+                    continue
+                self.say(message, style="bold")
+                self.last_viewer = -1
+                return
             action = self.parse(word, legal)
             if action is None:
                 continue
-            self.match.apply(action, player=p)
+            self.after(self.session.apply(action, p))
             return
 
     def parse(self, word: str, legal: list[dict[str, Any]]) -> int | None:
@@ -237,56 +266,49 @@ class TerminalGame:
 
     def pass_device(self, p: int) -> None:
         self.clear_all()
-        self.say(Text(f"Pass the device to player {p} ({self.seats[p].name}).", style="bold"))
-        self.prompt(f"Player {p}, press Enter when only you can see the screen. ")
+        name = self.seats[p].name
+        self.say(Text(f"Pass the device to {name}.", style="bold"))
+        self.prompt(f"{name}, press Enter when only you can see the screen. ")
         self.clear_all()
 
     def show_rules(self) -> None:
-        try:
-            text = rules_text()
-        except OSError:
-            self.say("The rules file is missing from this installation.", style="yellow")
-            return
+        text = rules_text()
         if self.console.is_terminal:
             with self.console.pager(styles=False):
                 self.console.print(Markdown(text))
         else:
             self.console.print(Markdown(text))
 
-    def undo(self, p: int) -> bool:
-        """Take back ``p``'s last decision (and the bot's replies after it); only against bots."""
-        if self.hotseat or len(self.humans()) != 1:
-            self.say("Undo is only available against a bot.", style="yellow")
-            return False
-        self.undo_stack.pop()  # the snapshot of the decision being made now
-        while self.undo_stack and self.undo_stack[-1][0] != p:
-            self.undo_stack.pop()
-        if not self.undo_stack:
-            self.say("Nothing to undo yet.", style="yellow")
-            self.undo_stack.append((p, self.match.snapshot()))
-            return False
-        _, snapshot = self.undo_stack.pop()  # the loop snapshots that decision again
-        self.match.restore(snapshot)
-        for seat in self.seats:
-            if seat.bot is not None:
-                seat.bot.reset()
-        self.seen[p] = len(self.match.observation(p)["events"])
-        self.say("Took back your last decision.", style="bold")
-        self.last_viewer = -1
-        return True
+    def show_hint(self, p: int) -> None:
+        from converge.bots.hint import hint
+
+        self.say("Thinking…", style="dim")
+        options = hint(self.match.view(p), simulations=HINT_SIMULATIONS, seconds=self.hint_seconds, seed=len(
+            self.match.history))
+        decision = self.match.observation(p, events_from=self.session.seen[p])["decision"]
+        numbers = {a["id"]: i for i, a in enumerate(decision["legal_actions"], start=1)}
+        self.say(Text("Hint — the strong bot's estimate of your chance to win this round after each choice:",
+                      style="bold"))
+        for rank, o in enumerate(options):
+            mark = "  ← suggested" if rank == 0 else ""
+            self.say(f"  {numbers.get(o.action, '?'):>2}. {o.label}: {o.win_chance:.0%}{mark}")
 
     def show_end(self, viewer: int) -> None:
         self.narrate(viewer)
         m = self.match
         wins = m.round_wins
+        rounds = [e for e in self.session.log[viewer] if e["kind"] == "round_end"]
         if self.hotseat:
-            self.say(Text(f"Player {m.winner} wins the match, {wins[m.winner]} rounds to {wins[1 - m.winner]}.",
-                          style="bold green"))
-            return
-        won = m.winner == viewer
-        self.say(Text(f"You {'win' if won else 'lose'} the match, {wins[viewer]} rounds to {wins[1 - viewer]}.",
-                      style="bold green" if won else "bold red"))
-        self.say(score_line(m.observation(viewer)))
+            winner = self.seats[m.winner].name
+            self.say(Text(f"{winner} wins the match, {wins[m.winner]} round{'s' if wins[m.winner] != 1 else ''} "
+                          f"to {wins[1 - m.winner]}.", style="bold green"))
+        else:
+            won = m.winner == viewer
+            self.say(Text(f"You {'win' if won else 'lose'} the match, {wins[viewer]} round"
+                          f"{'s' if wins[viewer] != 1 else ''} to {wins[1 - viewer]}.",
+                          style="bold green" if won else "bold red"))
+        for e in rounds:
+            self.say(f"  {e['text']}")
 
     def ask_rematch(self) -> bool:
         try:
@@ -295,21 +317,14 @@ class TerminalGame:
             return False
         if answer.strip().lower() not in ("y", "yes"):
             return False
-        old = self.match
-        loser = 1 - old.winner
-        for seat in self.seats:
-            if seat.bot is not None:
-                seat.bot.reset()
-        self.match = Match.new(old.playset, seed=(old.seed + 1) % 2**63, start=loser)
-        self.seen = [0, 0]
-        self.undo_stack = []
+        self.session.rematch()
         self.last_viewer = -1
-        if self.save_path is not None:
-            self.save_path = self.save_path.with_name(f"{self.save_path.stem}-rematch{self.save_path.suffix}")
+        self.say(f"Match {self.session.matches_played + 1} — playset "
+                 f"{', '.join(self.match.playset.skillsets)}", style="bold")
         return True
 
 
-def play_json(match: Match, human: int, opponent: Bot, stdin: TextIO, stdout: TextIO) -> int:
+def play_json(match: Match, human: int, opponent: Any, stdin: TextIO, stdout: TextIO) -> int:
     """Machine play: one JSON observation per line out, one action (id or string) per line in.
 
     Errors are JSON lines ``{"error": "..."}``; the last line is the final observation.

@@ -1,0 +1,280 @@
+"""A session of play, shared by the full-screen game and the line mode: who sits where, the undo, each
+viewer's new events, the summaries of a turn, a round and the match, saving and the rematch.
+
+Everything a person is shown comes from ``observation(player)`` of that person (and the playset's printed
+cards, which are public). The round's final board, which the engine clears when it deals the next round,
+is rebuilt from the public events alone (:func:`round_final_board`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+from converge.bots.base import Bot
+from converge.cli.screen import who
+from converge.engine import Match
+from converge.engine.events import PUBLIC, ROUND_END, SCORE, PublicTracker
+
+#: Event kinds that end a turn or a round: what a summary is about.
+TURN_END_KINDS = ("score", "artifact", "round_end", "match_end")
+
+
+def default_save_dir() -> Path:
+    """Where match records go by default: the user's data directory."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "converge" / "matches"
+
+
+@dataclass
+class Seat:
+    """Who sits in a seat: a person (``bot is None``) or a bot."""
+
+    name: str
+    bot: Bot | None = None
+
+
+@dataclass
+class UndoPoint:
+    """The state before one of a person's decisions."""
+
+    player: int
+    first_of_play: bool  # choosing the card: the first decision of a play
+    snapshot: Match
+    seen: tuple[int, int]  # each viewer's events read then
+
+
+class UndoRefused(Exception):
+    """Undo is not possible now; the message says why, for the player."""
+
+
+@dataclass
+class Outcome:
+    """What one action did: whether it ended the turn, the round or the match."""
+
+    turn_ended: bool = False
+    round_ended: bool = False
+    match_ended: bool = False
+
+
+@dataclass
+class Session:
+    """One sitting: a match, then rematches while the players want them."""
+
+    match: Match
+    seats: tuple[Seat, Seat]
+    save_path: Path | None = None
+    hotseat: bool = False
+    undo_stack: list[UndoPoint] = field(default_factory=list)
+    #: events of each viewer already fetched (``observation(v, events_from=seen[v])`` gives the new ones)
+    seen: list[int] = field(default_factory=lambda: [0, 0])
+    #: each viewer's events fetched so far, in order (what the narration and the summaries are made of)
+    log: list[list[dict[str, Any]]] = field(default_factory=lambda: [[], []])
+    #: for each viewer, the index in ``log`` from which their next summary starts
+    summary_from: list[int] = field(default_factory=lambda: [0, 0])
+    matches_played: int = 0
+
+    # ------------------------------------------------------------------ seats
+
+    def humans(self) -> list[int]:
+        return [p for p in (0, 1) if self.seats[p].bot is None]
+
+    def is_bot(self, player: int) -> bool:
+        return self.seats[player].bot is not None
+
+    def other_name(self, viewer: int) -> str:
+        """How the viewer calls the other seat: "them" against a bot, the other person's name in hot-seat."""
+        return self.seats[1 - viewer].name if self.hotseat else "them"
+
+    # ------------------------------------------------------------------ events
+
+    def fetch(self, viewer: int) -> list[dict[str, Any]]:
+        """The viewer's events since the last fetch (``observation(viewer, events_from=k)``)."""
+        new: list[dict[str, Any]] = self.match.observation(viewer, events_from=self.seen[viewer])["events"]
+        self.seen[viewer] += len(new)
+        self.log[viewer].extend(new)
+        return new
+
+    def take_summary(self, viewer: int) -> list[dict[str, Any]]:
+        """The viewer's events since their last summary (fetching what is new first), and mark them read."""
+        self.fetch(viewer)
+        events = self.log[viewer][self.summary_from[viewer]:]
+        self.summary_from[viewer] = len(self.log[viewer])
+        return events
+
+    def unread_turn_end(self, viewer: int) -> bool:
+        """Whether a turn ended since the viewer's last summary."""
+        self.fetch(viewer)
+        return any(e["kind"] in TURN_END_KINDS for e in self.log[viewer][self.summary_from[viewer]:])
+
+    def round_events(self, viewer: int) -> list[dict[str, Any]]:
+        """The viewer's events of the current round (from its ``round_start``)."""
+        self.fetch(viewer)
+        events = self.log[viewer]
+        starts = [i for i, e in enumerate(events) if e["kind"] == "round_start"]
+        return events[starts[-1]:] if starts else list(events)
+
+    # ------------------------------------------------------------------ playing
+
+    def before_decision(self, player: int) -> None:
+        """Remember the state before a person's decision (for undo); once per decision."""
+        m = self.match
+        if self.undo_stack and len(self.undo_stack[-1].snapshot.history) == len(m.history):
+            return
+        self.undo_stack.append(UndoPoint(player, m.decision_kind == "select", m.snapshot(),
+                                         (self.seen[0], self.seen[1])))
+
+    def apply(self, action: int, player: int) -> Outcome:
+        """Play ``action`` for ``player`` and say what it ended."""
+        m = self.match
+        rounds, scores = len(m.round_results), self._count(SCORE)
+        m.apply(action, player=player)
+        out = Outcome(turn_ended=self._count(SCORE) > scores, round_ended=len(m.round_results) > rounds,
+                      match_ended=m.is_terminal)
+        if out.match_ended:
+            self.save()
+        return out
+
+    def bot_action(self, player: int) -> int:
+        """The bot's decision for its seat, from its own view only."""
+        bot = self.seats[player].bot
+        assert bot is not None
+        return bot.decide(self.match.view(player))
+
+    def _count(self, kind: int) -> int:
+        return sum(1 for e in self.match.events if e[0] == kind)
+
+    # ------------------------------------------------------------------ undo
+
+    def undo(self, player: int, whole_play: bool = False) -> str:
+        """Take back ``player``'s last decision, or (``whole_play``) their whole turn: back to choosing the
+        card of their last play. The bot's replies after it go too. Returns the message to show;
+        :class:`UndoRefused` when it cannot."""
+        if self.hotseat or len(self.humans()) != 1:
+            raise UndoRefused("Undo is only available against a bot.")
+        m = self.match
+        points = [i for i, u in enumerate(self.undo_stack)
+                  if u.player == player and len(u.snapshot.history) < len(m.history)
+                  and (u.first_of_play or not whole_play)]
+        if not points:
+            raise UndoRefused("Nothing to undo yet." if not whole_play else "No turn of yours to take back yet.")
+        point = self.undo_stack[points[-1]]
+        del self.undo_stack[points[-1]:]
+        m.restore(point.snapshot)
+        for seat in self.seats:
+            if seat.bot is not None:
+                seat.bot.reset()
+        for v in (0, 1):
+            self.seen[v] = point.seen[v]
+            del self.log[v][point.seen[v]:]
+            # the next summary starts where the turn being played again started
+            ends = [i for i, e in enumerate(self.log[v]) if e["kind"] in TURN_END_KINDS]
+            self.summary_from[v] = ends[-1] + 1 if ends else 0
+        return "Took back your turn: choose your card again." if whole_play else "Took back your last decision."
+
+    # ------------------------------------------------------------------ saving and rematches
+
+    def save(self) -> Path | None:
+        """Write the match record (the save and replay format); its path, or None when not saving."""
+        if self.save_path is None:
+            return None
+        self.save_path.parent.mkdir(parents=True, exist_ok=True)
+        self.save_path.write_text(json.dumps(self.match.record(), indent=1), encoding="utf-8")
+        return self.save_path
+
+    def rematch(self) -> None:
+        """A new match on the same playset; the loser of this one holds the artifact first (M2)."""
+        old = self.match
+        loser = 1 - old.winner
+        for seat in self.seats:
+            if seat.bot is not None:
+                seat.bot.reset()
+        self.match = Match.new(old.playset, seed=(old.seed + 1) % 2**63, start=loser)
+        self.undo_stack = []
+        self.seen = [0, 0]
+        self.log = [[], []]
+        self.summary_from = [0, 0]
+        self.matches_played += 1
+        if self.save_path is not None:
+            self.save_path = self.save_path.with_name(f"{self.save_path.stem}-rematch{self.save_path.suffix}")
+
+
+# ---------------------------------------------------------------------- words for the viewer
+
+
+def equal_scores_line(log: Sequence[Mapping[str, Any]], i: int, viewer: int, other: str = "them",
+                      holder_now: int | None = None) -> str | None:
+    """For the ``score`` event ``log[i]`` of a turn that ended level, the sentence saying that the artifact
+    stays where it was (T6): the narration says when it passes or a round is won, but an equal score moves
+    nothing and logs no event. None for any other event."""
+    e = log[i]
+    if e["kind"] != "score" or e["score0"] != e["score1"]:
+        return None
+    if any(x["kind"] in ("artifact", "round_end") for x in log[i + 1:i + 3]):
+        return None
+    holder = next((x["player"] for x in reversed(log[:i]) if x["kind"] in ("round_start", "artifact")),
+                  holder_now)  # a match set up from a position may not have logged its round's start
+    if holder is None:
+        return None
+    return f"Equal scores: the artifact stays with {who(holder, viewer, other)}."
+
+
+def turn_end_lines(log: Sequence[Mapping[str, Any]], start: int, viewer: int, other: str = "them",
+                   holder_now: int | None = None) -> list[str]:
+    """The sentences of ``log[start:]`` that say how a turn ended: the scores, then why the artifact moved
+    (or stayed) or the round ended, in the narration's words."""
+    lines: list[str] = []
+    for i in range(start, len(log)):
+        e = log[i]
+        if e["kind"] in ("score", "artifact", "round_end", "match_end"):
+            lines.append(e["text"])
+        stays = equal_scores_line(log, i, viewer, other, holder_now)
+        if stays:
+            lines.append(stays)
+    return lines
+
+
+# ---------------------------------------------------------------------- the round's final board
+
+
+def _in_play(ps: Any, zones: Any, c: int) -> dict[str, Any]:
+    """A card in a faction as an observation describes it (current and printed values, guard)."""
+    return {"id": ps.card_ids[c], "skillset": ps.skillsets[zones.skill[c]], "rank": zones.rank[c],
+            "printed_skillset": ps.skillsets[ps.printed_skill[c]], "printed_rank": ps.printed_rank[c],
+            "converted": (zones.skill[c], zones.rank[c]) != (ps.printed_skill[c], ps.printed_rank[c]),
+            "until_end_of_turn": False, "guarded_by": zones.guard[c] if zones.guard[c] >= 0 else None}
+
+
+def round_final_board(match: Match, round_no: int, viewer: int) -> dict[str, Any] | None:
+    """The public board at the last scoring of round ``round_no`` (goals, factions, discard, the score per
+    goal with why), rebuilt from the public events: the engine deals the next round at once, so the
+    observation no longer holds it. Same keys as an observation's; None if that round has not ended."""
+    from converge.engine.scoring import breakdown
+
+    ps = match.playset
+    tracker = PublicTracker(ps.printed_skill, ps.printed_rank)
+    last: Any = None
+    scores = (0, 0)
+    for event in match.events:
+        tracker.step(event)
+        kind = event[0]
+        if event[1] != PUBLIC:
+            continue
+        if kind == SCORE:
+            last = (tracker.zones.copy(), tracker.deck_size, list(tracker.hand_sizes))
+            scores = (event[4], event[5])
+        elif kind == ROUND_END and event[5] == round_no and last is not None:
+            zones, deck_size, hand_sizes = last
+            ids = ps.card_ids
+            factions = [[_in_play(ps, zones, c) for c in f] for f in zones.factions]
+            view = cast(Any, SimpleNamespace(playset=ps, zones=zones))
+            return {"goals": [ids[c] for c in zones.goals], "factions": factions,
+                    "discard": [ids[c] for c in zones.discard], "deck_size": deck_size, "hand_sizes": hand_sizes,
+                    "scores": list(scores), "score_breakdown": breakdown(view, viewer), "round": round_no,
+                    "final": True}
+    return None

@@ -1,0 +1,604 @@
+"""The full-screen game (Textual): what ``converge play`` runs on a terminal.
+
+The board stays on screen: the status line (round, artifact, rounds won, the other hand's size, the
+playset), the goals with who scores each and why, both factions by skillset, the discard pile and the deck;
+then the decision as a list (arrow keys and Enter, a number key, or the mouse) — choosing a card lists
+your hand with each card's whole text —, and the narration of what happened. Keys in the footer: help,
+rules, undo (a decision, or the whole turn), hint, quit (saves the record).
+
+After every turn a summary says what was played and why the artifact moved, stayed, or the round ended,
+and stays until you continue; a round's summary shows its final board; the match's lists the rounds and
+offers a rematch. Hot-seat passes the device through a screen that shows nothing of either hand.
+
+Everything shown to a player comes from that player's observation (:class:`~converge.cli.session.Session`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Center, Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Markdown, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState
+
+from converge.cli.screen import (
+    CardStyle,
+    board,
+    decision_title,
+    hand_view,
+    numbered,
+    option_text,
+    status_line,
+)
+from converge.cli.session import Session, UndoRefused, equal_scores_line, round_final_board, turn_end_lines
+from converge.texts import how_to_play
+
+HELP_TEXT = """\
+[b]How a turn goes[/b]
+The player holding the artifact (the lead) plays a card, then the other player plays one. Choose a card,
+then how to play it: discard it for its effect, declare it as a shared goal, or add it to a faction (yours
+or theirs). At the end of the turn every goal is scored: if the lead scores more, the lead wins the round;
+if the other player scores more, the artifact passes to them; if equal, it stays. First to win 2 rounds
+wins the match.
+
+[b]Choosing[/b]
+  ↑ ↓ and Enter, a number key 1-9, or a click on a choice.
+
+[b]Keys[/b]
+  ?  this help              r  how to play, with every effect
+  h  hint: the strong bot's chance to win the round after each of your choices
+  u  undo your last decision          U  undo your whole turn (choose your card again)
+  q  quit (the match record is saved)
+
+[b]The screen[/b]
+Goals: each goal with its stars, who scores it now (→) and why. Factions: your cards and theirs, grouped
+by skillset; a converted card shows its printed id and what it is now (ALC3→Sea5). Narration: what
+happened, as you saw it.
+
+Press Escape or Enter to go back."""
+
+#: The hint's search: enough to tell good options from bad ones in about a second.
+HINT_SIMULATIONS = 3000
+HINT_SECONDS: float | None = 1.0
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys and how a turn goes."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q,question_mark", "close", "Back")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box"):
+            yield Static(Text.from_markup(HELP_TEXT), id="help-text")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class RulesScreen(ModalScreen[None]):
+    """How to play (the player-facing rules, with the glossary of effects)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q,r", "close", "Back")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="rules-box"):
+            yield Static(Text("Escape to go back to the game · ↑ ↓ Page Up/Down to scroll", style="dim"))
+            yield Markdown(how_to_play(), id="rules-text")
+
+    def on_mount(self) -> None:
+        self.query_one("#rules-box").focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmQuit(ModalScreen[bool]):
+    """Leave the match? (Its record is saved either way.)"""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("y", "answer(True)", "Quit"),
+                                             Binding("n,escape", "answer(False)", "Keep playing")]
+
+    def __init__(self, saving: bool) -> None:
+        super().__init__()
+        self.saving = saving
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Static("Leave the match?" + (" Its record is saved, to replay it later." if self.saving else ""),
+                         id="confirm-text")
+            yield OptionList(Option("Quit", id="yes"), Option("Keep playing", id="no"), id="confirm-options")
+
+    @on(OptionList.OptionSelected, "#confirm-options")
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id == "yes")
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)
+
+
+class PassScreen(Screen[None]):
+    """Hot-seat: a screen that shows nothing of either hand, until the next player says they are alone."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", "I am ready")]
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player_name = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pass-box"):
+            yield Static(Text(f"Pass the device to {self.player_name}.", style="bold"), id="pass-title")
+            yield Static(f"{self.player_name}: press Enter (or the button) when only you can see the screen.",
+                         id="pass-text")
+            with Center():
+                yield Button(f"I am {self.player_name}: show my cards", id="ready", variant="primary")
+
+    @on(Button.Pressed, "#ready")
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+
+def rounds(n: int) -> str:
+    return f"{n} round{'s' if n != 1 else ''}"
+
+
+def holds(player: int, viewer: int, other: str) -> str:
+    """``you hold`` / ``they hold`` / ``Player 2 holds``."""
+    if player == viewer:
+        return "you hold"
+    return "they hold" if other == "them" else f"{other} holds"
+
+
+@dataclass
+class Choice:
+    """One line of the menu: an action of the match, or a step of the interface (continue, rematch...)."""
+
+    label: RenderableType
+    action: int | None = None
+    then: Callable[[], None] | None = None
+
+
+class GameApp(App[int]):
+    """One sitting of Converge in the terminal: a match against a bot or hot-seat, then rematches."""
+
+    TITLE = "Converge"
+    ENABLE_COMMAND_PALETTE = False
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (Textual's own declaration)
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 1; background: $panel; padding: 0 1; }
+    #main { height: 1fr; layout: vertical; }
+    Screen.-wide #main { layout: horizontal; }
+    #left { height: 1fr; }
+    Screen.-wide #left { width: 3fr; }
+    #board { height: auto; max-height: 14; padding: 0 1; border-bottom: solid $panel; }
+    Screen.-narrow #board { max-height: 11; }
+    Screen.-narrow #hand { max-height: 4; }
+    Screen.-wide #hand { margin-bottom: 1; }
+    #hand { height: auto; max-height: 16; padding: 0 1; }
+    #hand.hidden, #message.hidden { display: none; }
+    #message { height: auto; padding: 0 1; }
+    #title-box { height: auto; max-height: 16; }
+    Screen.-narrow #title-box { max-height: 10; }
+    #title { height: auto; padding: 0 1; }
+    #options { height: 1fr; min-height: 2; border: none; padding: 0 0; }
+    #options:focus { border: none; }
+    #log { border-top: solid $panel; padding: 0 1; background: $surface; }
+    #log { height: 5; }
+    #log.summary { display: none; }
+    Screen.-wide #log.summary { display: block; }
+    Screen.-wide #log { width: 2fr; height: 1fr; border-left: solid $panel; border-top: none; }
+    HelpScreen, RulesScreen, ConfirmQuit { align: center middle; }
+    #help-box, #rules-box { width: 90%; height: 90%; border: thick $primary; background: $surface; padding: 0 1; }
+    #confirm-box { width: 50; height: auto; border: thick $primary; background: $surface; padding: 1 2; }
+    #confirm-options { height: auto; }
+    PassScreen { align: center middle; }
+    #pass-box { width: 60; height: auto; border: thick $primary; padding: 1 2; }
+    #pass-text { margin: 1 0; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
+        Binding("r", "rules", "Rules"),
+        Binding("u", "undo", "Undo"),
+        Binding("U", "undo_turn", "Undo turn", key_display="U"),
+        Binding("h", "hint", "Hint"),
+        Binding("q", "quit_game", "Quit"),
+        *[Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)],
+    ]
+
+    def __init__(self, session: Session, hint_simulations: int = HINT_SIMULATIONS,
+                 hint_seconds: float | None = HINT_SECONDS) -> None:
+        super().__init__()
+        self.session = session
+        self.style = CardStyle(session.match.playset.decks)
+        self.hotseat = session.hotseat
+        humans = session.humans()
+        #: whose screen this is: the person at the device (-1: nobody yet, in hot-seat)
+        self.viewer = -1 if self.hotseat or not humans else humans[0]
+        self.choices: list[Choice] = []
+        self.mode = "start"  # decision, summary, thinking, pass, over
+        self.token = 0  # changes with every new screen state: late worker results are dropped
+        self.hint_notes: dict[int, str] = {}
+        self.hint_token = -1
+        self.hint_simulations = hint_simulations
+        self.hint_seconds = hint_seconds
+        self.farewell: list[str] = []
+        self.logged = [0, 0]  # events of each viewer written to the narration pane
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Static(id="board")
+                yield Static(id="hand")
+                yield Static(id="message", classes="hidden")
+                with VerticalScroll(id="title-box"):
+                    yield Static(id="title")
+                yield OptionList(id="options")
+            yield RichLog(id="log", wrap=True, markup=False, highlight=False, auto_scroll=True, min_width=20)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        log = self.query_one("#log", RichLog)
+        log.can_focus = False
+        log.border_title = "What happened"
+        self.advance()
+
+    @property
+    def wide(self) -> bool:
+        return self.screen.has_class("-wide")
+
+    def other(self, viewer: int) -> str:
+        return self.session.other_name(viewer)
+
+    # ------------------------------------------------------------------ the flow
+
+    def advance(self) -> None:
+        """Show what comes next: a summary the player has not read, the end of the match, a bot's move, the
+        pass-the-device screen, or the player's decision."""
+        self.token += 1
+        s = self.session
+        m = s.match
+        v = self.viewer
+        if v >= 0 and s.unread_turn_end(v):
+            self.show_summary(v)
+            return
+        if m.is_terminal:  # read already (after an undo was refused...): the end again
+            self.show_match_end(v if v >= 0 else 0, Text())
+            return
+        p = m.current_player
+        if s.is_bot(p):
+            self.run_bot(p)
+            return
+        if p != v:
+            self.pass_device(p)
+            return
+        self.show_decision(p)
+
+    def refresh_screen(self, viewer: int, final: dict[str, Any] | None = None, hand: str = "auto") -> None:
+        """The status line, the board (or a round's final board) and the hand of ``viewer``."""
+        obs = self.session.match.observation(viewer, events_from=self.session.seen[viewer])
+        other = self.other(viewer)
+        self.query_one("#status", Static).update(status_line(obs, self.style, other))
+        self.query_one("#board", Static).update(
+            board(final or obs, self.style, viewer, obs["playset"], other))
+        hand_widget = self.query_one("#hand", Static)
+        hand_widget.set_class(hand == "none", "hidden")
+        if hand != "none":
+            hand_widget.update(hand_view(obs["hand"] or [], self.style, full=hand == "full" or self.wide))
+        self.write_log(viewer)
+
+    def write_log(self, viewer: int) -> None:
+        """Add the viewer's new events to the narration pane, which holds the current round's."""
+        s = self.session
+        s.fetch(viewer)
+        log = self.query_one("#log", RichLog)
+        events = s.log[viewer]
+        starts = [i for i in range(self.logged[viewer], len(events)) if events[i]["kind"] == "round_start"]
+        if starts and self.logged[viewer] < starts[-1]:  # a new round: its own narration
+            log.clear()
+            self.logged[viewer] = starts[-1]
+        for i in range(self.logged[viewer], len(events)):
+            e = events[i]
+            kind = e["kind"]
+            if kind == "dealt" or (kind == "draw" and e["player"] == viewer):
+                continue
+            if kind == "round_start":
+                log.write(Text(f"— {e['text']} —", style="bold"))
+                continue
+            bold = kind in ("score", "artifact", "round_end", "match_end")
+            log.write(Text(e["text"], style="bold" if bold else ""))
+            stays = equal_scores_line(events, i, viewer, self.other(viewer), self.session.match.holder)
+            if stays:
+                log.write(Text(stays, style="bold"))
+        self.logged[viewer] = len(events)
+
+    def rebuild_log(self, viewer: int) -> None:
+        """The narration pane afresh, for ``viewer`` (after an undo, a rematch, or passing the device):
+        this round's events as that viewer saw them."""
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        if viewer < 0:
+            return
+        s = self.session
+        s.fetch(viewer)
+        events = s.log[viewer]
+        starts = [i for i, e in enumerate(events) if e["kind"] == "round_start"]
+        self.logged[viewer] = starts[-1] if starts else 0
+        self.write_log(viewer)
+
+    def say(self, message: str, severity: str = "information") -> None:
+        """A message for the player, on the line above the decision until the next one."""
+        widget = self.query_one("#message", Static)
+        widget.update(Text(message, style="bold yellow" if severity == "warning" else "bold cyan"))
+        widget.remove_class("hidden")
+
+    def set_menu(self, title: RenderableType, choices: Sequence[Choice], mode: str,
+                 keep_message: bool = False) -> None:
+        self.mode = mode
+        if not keep_message:
+            self.query_one("#message", Static).add_class("hidden")
+        self.choices = list(choices)
+        self.query_one("#title", Static).update(title)
+        self.query_one("#title-box").scroll_home(animate=False)
+        # a narrow screen has no room for the narration beside a summary, which says what matters of it
+        self.query_one("#log").set_class(mode in ("summary", "over"), "summary")
+        options = self.query_one("#options", OptionList)
+        options.clear_options()
+        options.add_options([Option(c.label) for c in self.choices])
+        options.disabled = mode == "thinking"
+        if self.choices:
+            options.highlighted = 0
+        options.focus()
+
+    def show_decision(self, p: int) -> None:
+        s = self.session
+        s.before_decision(p)
+        obs = s.match.observation(p, events_from=s.seen[p])
+        decision = obs["decision"]
+        select = decision["kind"] == "select"
+        self.refresh_screen(p, hand="none" if select else "auto")
+        items = decision["legal_actions"]
+        cards = {str(a["action"]) for a in items}
+        title = decision_title(decision, self.style, skip=cards)
+        if select:
+            lead = obs["lead"] == p
+            led = "they" if self.other(p) == "them" else self.other(p)
+            title.append("  (you lead this turn)" if lead else f"  ({led} led; you reply)", style="dim")
+        notes = self.hint_notes if self.hint_token == self.token_of_decision() else {}
+        choices = [Choice(option_text(a, decision, self.style, i, notes.get(int(a["id"]), ""), obs),
+                          action=int(a["id"])) for i, a in enumerate(items, start=1)]
+        self.set_menu(title, choices, "decision")
+
+    def token_of_decision(self) -> int:
+        """Identifies the decision on screen (the number of actions played): a hint belongs to one."""
+        return len(self.session.match.history) * 2 + self.session.matches_played * 100_000
+
+    def show_summary(self, v: int) -> None:
+        s = self.session
+        m = s.match
+        start = s.summary_from[v]
+        events = s.take_summary(v)
+        if self.hotseat:  # what ended a turn is public: both players read it now, at the device
+            s.fetch(1 - v)
+            s.summary_from[1 - v] = len(s.log[1 - v])
+        log = s.log[v]
+        other = self.other(v)
+        round_ends = [e for e in events if e["kind"] == "round_end"]
+        final = round_final_board(m, int(round_ends[-1]["round"]), v) if round_ends else None
+        self.refresh_screen(v, final=final, hand="compact" if not m.is_terminal else "none")
+        text = Text()
+        plays = [e["text"] for e in events if e["kind"] in ("play", "pass")]
+        if round_ends:
+            text.append(f"Round {round_ends[-1]['round']} is over. ", style="bold")
+        else:
+            text.append("End of the turn. ", style="bold")
+        text.append(" ".join(plays))
+        for line in turn_end_lines(log, start, v, other, m.holder):
+            if not m.is_terminal or "the match" not in line:  # the match summary says who won
+                text.append(f"\n{line}", style="bold")
+        if m.is_terminal:
+            self.show_match_end(v, text)
+            return
+        if round_ends:
+            wins = m.round_wins
+            text.append(f"\nRounds won: you {wins[v]} : {wins[1 - v]} {other}.", style="bold")
+            label = Text(f"Continue to round {m.round_no} ({holds(m.holder, v, other)} the artifact)")
+        else:
+            label = Text("Continue")
+        label.stylize("bold")
+        self.set_menu(text, [Choice(numbered(1, label), then=self.advance)], "summary")
+
+    def show_match_end(self, v: int, text: Text) -> None:
+        m = self.session.match
+        other = self.other(v)
+        wins = m.round_wins
+        if v in (0, 1) and not self.hotseat:
+            won = m.winner == v
+            text.append(f"\n\nYou {'win' if won else 'lose'} the match, {rounds(wins[v])} to {wins[1 - v]}.",
+                        style="bold green" if won else "bold red")
+        else:
+            text.append(f"\n\n{self.session.seats[m.winner].name} wins the match, {rounds(wins[m.winner])} to "
+                        f"{wins[1 - m.winner]}.", style="bold green")
+        for e in self.session.log[v]:
+            if e["kind"] == "round_end":
+                text.append(f"\n  {e['text']}")
+        path = self.session.save_path
+        if path is not None:
+            text.append(f"\nRecord saved: {path}", style="dim")
+        starts = holds(1 - m.winner, v, other).replace("hold", "start")
+        self.set_menu(text, [Choice(numbered(1, Text(f"Rematch ({starts} with the artifact)", style="bold")),
+                                    then=self.rematch),
+                             Choice(numbered(2, Text("Quit", style="bold")), then=self.finish)], "over")
+
+    def pass_device(self, p: int) -> None:
+        """Hot-seat: blank everything private, then the pass-the-device screen; the next player's screen is
+        drawn only once they are there."""
+        self.mode = "pass"
+        self.viewer = -1
+        self.hint_notes = {}
+        for widget in ("#title", "#hand", "#board", "#status"):
+            self.query_one(widget, Static).update("")
+        self.query_one("#options", OptionList).clear_options()
+        self.query_one("#log", RichLog).clear()
+        self.choices = []
+
+        def ready(_: None) -> None:
+            self.viewer = p
+            self.rebuild_log(p)
+            self.advance()
+
+        self.push_screen(PassScreen(self.session.seats[p].name), ready)
+
+    # ------------------------------------------------------------------ choosing
+
+    @on(OptionList.OptionSelected, "#options")
+    def option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.choose(event.option_index)
+
+    def action_pick(self, n: int) -> None:
+        if 1 <= n <= len(self.choices) and self.mode in ("decision", "summary", "over"):
+            self.choose(n - 1)
+
+    def choose(self, index: int) -> None:
+        if self.mode not in ("decision", "summary", "over") or not 0 <= index < len(self.choices):
+            return
+        choice = self.choices[index]
+        if choice.then is not None:
+            choice.then()
+            return
+        assert choice.action is not None
+        self.play(choice.action, self.viewer)
+
+    def play(self, action: int, player: int) -> None:
+        self.session.apply(action, player)
+        self.hint_notes = {}
+        self.advance()
+
+    # ------------------------------------------------------------------ bots and hints, in threads
+
+    def run_bot(self, p: int) -> None:
+        s = self.session
+        bot = s.seats[p].bot
+        assert bot is not None
+        view = s.match.view(p)
+        token = self.token
+        if self.viewer >= 0:
+            self.refresh_screen(self.viewer, hand="auto")
+        self.set_menu(Text(f"{s.seats[p].name.capitalize()} is thinking…", style="dim"), [], "thinking")
+
+        def decide() -> tuple[int, int, int]:
+            return token, p, bot.decide(view)
+
+        self.run_worker(decide, thread=True, name="bot", group="bot", exit_on_error=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        result: Any = worker.result
+        if event.state == WorkerState.ERROR:
+            self.say(f"Something went wrong: {worker.error}", severity="warning")
+            return
+        if event.state != WorkerState.SUCCESS:
+            return
+        if worker.name == "bot":
+            token, p, action = result
+            if token == self.token:
+                self.play(action, p)
+        elif worker.name == "hint":
+            token, options = result
+            if token != self.token_of_decision() or self.mode != "decision":
+                return
+            self.hint_token = token
+            self.hint_notes = {}
+            for rank, o in enumerate(options):
+                note = f"{o.win_chance:.0%} to win the round"
+                self.hint_notes[o.action] = note + (" ← suggested" if rank == 0 else "")
+            self.show_decision(self.viewer)
+
+    def action_hint(self) -> None:
+        if self.mode != "decision":
+            self.say("A hint is for a decision of yours.", severity="warning")
+            return
+        from converge.bots.hint import hint
+
+        token = self.token_of_decision()
+        view = self.session.match.view(self.viewer)
+        sims, seconds = self.hint_simulations, self.hint_seconds
+        seed = len(self.session.match.history)
+        self.say("Thinking about your options…")
+
+        def search() -> tuple[int, Any]:
+            return token, hint(view, simulations=sims, seconds=seconds, seed=seed)
+
+        self.run_worker(search, thread=True, name="hint", group="hint", exclusive=True, exit_on_error=False)
+
+    # ------------------------------------------------------------------ the footer's keys
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_rules(self) -> None:
+        self.push_screen(RulesScreen())
+
+    def action_undo(self) -> None:
+        self.undo(whole_turn=False)
+
+    def action_undo_turn(self) -> None:
+        self.undo(whole_turn=True)
+
+    def undo(self, whole_turn: bool) -> None:
+        if self.mode not in ("decision", "summary", "over") or self.viewer < 0:
+            self.say("Wait for your opponent's move first.", severity="warning")
+            return
+        try:
+            message = self.session.undo(self.viewer, whole_play=whole_turn)
+        except UndoRefused as exc:
+            self.say(str(exc), severity="warning")
+            return
+        self.hint_notes = {}
+        self.rebuild_log(self.viewer)
+        self.advance()
+        self.say(message)
+
+    def action_quit_game(self) -> None:
+        if self.mode == "over":
+            self.finish()
+            return
+
+        def answer(leave: bool | None) -> None:
+            if leave:
+                path = self.session.save()
+                self.farewell.append(f"Match saved to {path} (replay it with: converge replay {path})" if path
+                                     else "Match not saved.")
+                self.exit(0)
+
+        self.push_screen(ConfirmQuit(self.session.save_path is not None), answer)
+
+    def finish(self) -> None:
+        path = self.session.save_path
+        if path is not None and self.session.match.is_terminal:
+            self.farewell.append(f"Match record saved to {path} (replay it with: converge replay {path})")
+        self.exit(0)
+
+    def rematch(self) -> None:
+        path = self.session.save_path
+        if path is not None:
+            self.farewell.append(f"Match record saved to {path}")
+        self.session.rematch()
+        self.logged = [0, 0]
+        self.hint_notes = {}
+        humans = self.session.humans()
+        self.viewer = -1 if self.hotseat or not humans else humans[0]
+        self.rebuild_log(self.viewer)
+        self.advance()

@@ -1,0 +1,366 @@
+"""The full-screen game, driven by Textual's own harness (``App.run_test()`` and Pilot) at 80×24 and
+120×40: whole matches by keys and by mouse, undo of a decision and of a whole turn then playing on, hint,
+help, rules, the turn, round and match summaries, rematch, quit, and hot-seat privacy frame by frame."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import OptionList
+
+from converge import Match
+from converge.cli.tui import GameApp, HelpScreen, PassScreen, RulesScreen
+from tests.tui_support import SIZES, FrameRecorder, make_app, play_to_end, screen_text, settle
+
+CARD_ID = re.compile(r"\b[A-Z]{3}[1-6]\b")
+
+
+def run(app: GameApp, size: tuple[int, int], body: Callable[[Pilot[int]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await body(pilot)
+
+    asyncio.run(main())
+
+
+# ---------------------------------------------------------------------- whole matches
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_whole_match_by_number_keys_with_summaries_and_the_record(tmp_path: Path, size: tuple[int, int]) -> None:
+    save = tmp_path / "m.json"
+    app = make_app(seed=5, save=save)
+    seen: list[str] = []
+
+    async def body(pilot: Pilot[int]) -> None:
+        for _ in range(600):
+            await settle(pilot)
+            text = screen_text(app)
+            seen.append(text)
+            lines = text.splitlines()
+            assert len(lines) <= size[1] and max(len(line.rstrip()) for line in lines) <= size[0]
+            if app.mode == "over":
+                break
+            await pilot.press("1")
+        assert app.mode == "over"
+
+    run(app, size, body)
+    m = app.session.match
+    assert m.is_terminal
+    everything = "\n".join(seen)
+    # every turn ends with a summary kept until "Continue"; rounds with their final board and reason
+    assert everything.count("End of the turn.") >= 3 and "Continue" in everything
+    assert "Round 1 is over." in everything and "Continue to round 2" in everything
+    assert "(end of round 1)" in everything  # the round's final board, goals scored and why
+    assert re.search(r"(win|wins) round 1: ", everything)
+    final = seen[-1]
+    won = m.winner == 0
+    assert f"You {'win' if won else 'lose'} the match, " in final
+    assert "Rematch" in final and "Quit" in final
+    for _, reason in m.round_results:  # the match summary lists each round and its reason
+        assert ("scored more" if reason == 0 else "both hands are empty") in final
+    assert Match.replay(json.loads(save.read_text(encoding="utf-8"))).history == m.history
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_whole_match_by_mouse(size: tuple[int, int]) -> None:
+    app = make_app(seed=7, playset=("mechanist", "protector", "merchant"))
+
+    async def click_first(pilot: Pilot[int]) -> None:
+        assert await pilot.click("#options", offset=(6, 0))
+
+    async def body(pilot: Pilot[int]) -> None:
+        await play_to_end(pilot, click_first)
+
+    run(app, size, body)
+    assert app.session.match.is_terminal
+
+
+def test_arrow_keys_and_enter_choose_too() -> None:
+    app = make_app(seed=11, playset=("archivist", "delver", "healer"))
+
+    async def body(pilot: Pilot[int]) -> None:
+        await pilot.press("down", "enter")  # the second card of the hand
+        await settle(pilot)
+        assert app.session.match.decision_kind == "mode"
+        first = app.session.match.history[0]
+        hand = app.session.match.observation(0)["hand"]
+        assert app.session.match.playset.card_ids[first] not in hand
+
+        async def arrows(p: Pilot[int]) -> None:
+            await p.press("down", "up", "enter")
+
+        await play_to_end(pilot, arrows)
+
+    run(app, (80, 24), body)
+    assert app.session.match.is_terminal
+
+
+# ---------------------------------------------------------------------- undo
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_undo_a_decision_then_play_on(size: tuple[int, int], tmp_path: Path) -> None:
+    save = tmp_path / "m.json"
+    app = make_app(seed=8, playset=("archivist", "delver", "astropath"), save=save)
+
+    async def body(pilot: Pilot[int]) -> None:
+        m = app.session.match
+        await pilot.press("1")  # a card
+        await settle(pilot)
+        assert m.decision_kind == "mode" and len(m.history) == 1
+        await pilot.press("u")
+        await settle(pilot)
+        assert len(m.history) == 0 and m.decision_kind == "select"
+        assert "Took back your last decision." in screen_text(app)
+        await pilot.press("2", "2")  # another card, declared as a goal: play on to the end
+        await play_to_end(pilot)
+
+    run(app, size, body)
+    m = app.session.match
+    assert m.is_terminal
+    assert Match.replay(json.loads(save.read_text(encoding="utf-8"))).history == m.history
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_undo_a_whole_turn_after_the_bot_replied_then_play_on(size: tuple[int, int]) -> None:
+    app = make_app(seed=8, playset=("archivist", "delver", "astropath"))
+
+    async def body(pilot: Pilot[int]) -> None:
+        m = app.session.match
+        await pilot.press("1", "2")  # a card, declared: the bot replies and the turn ends
+        await settle(pilot)
+        assert app.mode == "summary" and m.turn_no == 2
+        await pilot.press("1")  # continue to the next turn's decision (the bot may lead it)
+        await settle(pilot)
+        start = len(m.history)
+        await pilot.press("1")  # choose a card of turn 2...
+        await settle(pilot)
+        assert m.decision_kind == "mode"
+        await pilot.press("U")  # ... and take the whole turn back: choose your card of turn 2 again
+        await settle(pilot)
+        assert m.decision_kind == "select" and m.turn_no == 2 and len(m.history) == start
+        assert "Took back your turn" in screen_text(app)
+        await pilot.press("U")  # again: back to choosing the card of turn 1, before the bot's reply
+        await settle(pilot)
+        assert m.history == [] and m.turn_no == 1
+        # the summary of the turn played again is the new one, not the one taken back
+        await pilot.press("3", "2")
+        await settle(pilot)
+        assert app.mode == "summary" and "End of the turn." in screen_text(app)
+        await play_to_end(pilot)
+
+    run(app, size, body)
+    assert app.session.match.is_terminal
+
+
+def test_undo_with_nothing_to_undo_says_so() -> None:
+    app = make_app(seed=8)
+
+    async def body(pilot: Pilot[int]) -> None:
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.session.match.history == [] and app.mode == "decision"
+        assert "Nothing to undo yet." in screen_text(app)
+
+    run(app, (80, 24), body)
+
+
+# ---------------------------------------------------------------------- hint, help, rules, quit
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_hint_shows_each_options_chance_from_a_worker(size: tuple[int, int]) -> None:
+    app = make_app(seed=3, playset=("alchemist", "mechanist", "searcher"))
+
+    async def body(pilot: Pilot[int]) -> None:
+        await pilot.press("h")
+        await settle(pilot)
+        text = screen_text(app)
+        legal = app.session.match.legal_actions()
+        assert len(re.findall(r"\d+% to win the round", text)) >= min(2, len(legal))
+        assert text.count("← suggested") == 1
+        await pilot.press("1")  # the hint belongs to that decision: the next one has none
+        await settle(pilot)
+        assert "to win the round" not in screen_text(app)
+        await play_to_end(pilot)
+
+    run(app, size, body)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_help_and_rules_screens(size: tuple[int, int]) -> None:
+    app = make_app(seed=3)
+
+    async def body(pilot: Pilot[int]) -> None:
+        footer = screen_text(app).splitlines()[-1]
+        for key in ("Help", "Rules", "Undo", "Undo turn", "Hint", "Quit"):
+            assert key in footer
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert "How a turn goes" in screen_text(app) and "undo your whole turn" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        text = screen_text(app)
+        assert "How to play Converge" in text
+        assert "Test:" not in text and "T6" not in text  # the rules for players, not the rulebook
+        await pilot.press("end")
+        await pilot.pause()
+        assert "Glossary" in screen_text(app) or "Convert" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.mode == "decision" and not isinstance(app.screen, (HelpScreen, RulesScreen))
+        await pilot.press("1")  # the game goes on
+        await settle(pilot)
+        assert len(app.session.match.history) == 1
+
+    run(app, size, body)
+
+
+def test_quit_asks_then_saves_the_record(tmp_path: Path) -> None:
+    save = tmp_path / "q.json"
+    app = make_app(seed=4, save=save)
+
+    async def body(pilot: Pilot[int]) -> None:
+        await pilot.press("1", "2")
+        await settle(pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        assert "Leave the match?" in screen_text(app)
+        await pilot.press("n")  # keep playing
+        await pilot.pause()
+        assert app.is_running
+        await pilot.press("q", "y")
+        await pilot.pause()
+
+    run(app, (80, 24), body)
+    assert app.return_code == 0
+    assert any(str(save) in line for line in app.farewell)
+    assert Match.replay(json.loads(save.read_text(encoding="utf-8"))).history == app.session.match.history
+
+
+# ---------------------------------------------------------------------- rematch
+
+
+def test_rematch_starts_with_the_loser_holding_the_artifact() -> None:
+    app = make_app(seed=5)
+
+    async def body(pilot: Pilot[int]) -> None:
+        await play_to_end(pilot)
+        first = app.session.match
+        loser = 1 - first.winner
+        await pilot.press("1")  # Rematch
+        await settle(pilot)
+        second = app.session.match
+        assert second is not first and not second.is_terminal
+        assert second.round_first_holders[0] == loser
+        assert app.session.matches_played == 1
+        assert "Round 1" in screen_text(app)
+        await play_to_end(pilot)
+        await pilot.press("2")  # Quit
+        await pilot.pause()
+
+    run(app, (80, 24), body)
+    assert app.return_code == 0
+
+
+# ---------------------------------------------------------------------- hot-seat
+
+
+def _secret_ids(m: Match, viewer: int) -> set[str]:
+    """The cards of the other hand that ``viewer`` does not know."""
+    other = m.observation(1 - viewer)["hand"] or []
+    known = set(m.observation(viewer)["known_opponent_hand"])
+    return set(other) - known
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_hotseat_no_frame_after_passing_shows_the_other_hand(size: tuple[int, int]) -> None:
+    app = make_app(seed=21, playset=("protector", "searcher", "merchant"), hotseat=True)
+    checked = {"pass": 0, 0: 0, 1: 0}
+    # A round's summary shows that round's final board, as it was when the round ended: the secret then
+    # is the other hand before the last action (made by the player at the device, who cannot touch it).
+    before: dict[str, Match] = {}
+    apply = app.session.apply
+
+    def remember(action: int, player: int) -> object:
+        before["match"] = app.session.match.clone()
+        return apply(action, player)
+
+    app.session.apply = remember  # type: ignore[method-assign]
+
+    def check(a: GameApp, text: str) -> None:
+        if isinstance(a.screen, PassScreen):
+            assert not CARD_ID.search(text), "the pass-the-device screen shows a card"
+            checked["pass"] += 1
+            return
+        viewer = a.viewer
+        if viewer < 0:  # the device is being passed: the game screen is blank
+            assert not CARD_ID.search(text), "a card is on screen while the device is passed"
+            return
+        shows_round_end = a.mode in ("summary", "over") and "(end of round" in text
+        state = before["match"] if shows_round_end else a.session.match
+        for card in _secret_ids(state, viewer):
+            assert card not in text, f"player {viewer + 1} was shown {card} of the other hand"
+        checked[viewer] += 1
+
+    recorder = FrameRecorder(app, check)
+
+    async def body(pilot: Pilot[int]) -> None:
+        passes = 0
+        for _ in range(800):
+            await settle(pilot)
+            if app.mode == "over":
+                break
+            if isinstance(app.screen, PassScreen):
+                assert "Pass the device to" in screen_text(app)
+                passes += 1
+                await pilot.press("enter")
+            else:
+                await pilot.press("1")
+        assert app.mode == "over" and passes > 5
+
+    run(app, size, body)
+    assert checked["pass"] > 0 and checked[0] > 5 and checked[1] > 5
+    assert len(recorder.frames) > 20
+
+
+def test_hotseat_refuses_undo_and_passes_by_mouse() -> None:
+    app = make_app(seed=2, hotseat=True)
+
+    async def body(pilot: Pilot[int]) -> None:
+        assert isinstance(app.screen, PassScreen)
+        assert await pilot.click("#ready")
+        await settle(pilot)
+        assert app.viewer == app.session.match.current_player and app.mode == "decision"
+        await pilot.press("1")
+        await settle(pilot)
+        await pilot.press("u")
+        await pilot.pause()
+        assert "Undo is only available against a bot." in screen_text(app)
+        assert len(app.session.match.history) == 1
+
+    run(app, (80, 24), body)
+
+
+def test_options_list_is_focused_and_numbered() -> None:
+    app = make_app(seed=5)
+
+    async def body(pilot: Pilot[int]) -> None:
+        options = app.query_one("#options", OptionList)
+        assert options.has_focus and options.option_count == len(app.session.match.legal_actions())
+        text = screen_text(app)
+        for i in range(1, options.option_count + 1):
+            assert f"{i}." in text
+
+    run(app, (80, 24), body)
