@@ -78,8 +78,8 @@ STEPS: tuple[Step, ...] = (
     Step("They add ARC1 to their faction: two skillsets each.", "mine", THEM),
     Step("You won the round! You held the artifact and scored more at the end of the turn: 1 to 0, with "
          "the highest Mechanist (two skillsets each is a tie, so nobody scores that goal). The first player "
-         "to win two rounds wins the match. Press “Continue” to see the round's summary, then play a real "
-         "match from the home page."),
+         "to win two rounds wins the match. The round's summary is on the table. Press “Finish” to end the "
+         "tutorial."),
 )
 
 

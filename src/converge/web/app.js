@@ -1221,7 +1221,7 @@
         el("p", { class: "row" }, el("a", { class: "button-link primary", href: "/" }, "Play a real match"),
           el("a", { href: "/rules" }, "Read the rules")));
     }
-    const step = currentStep();
+    const step = S.staged ? t.script.steps[t.step + 1] : currentStep();  // a card held: what to do with it
     const box = el("div", { class: "coach", role: "note", "aria-label": "Tutorial" },
       el("p", { class: "coach-text", data: { testid: "coach-text", step: t.step } }, el("span", { class: "coach-tag", text: "Tutorial" }), " ", step.text));
     const last = t.step === t.script.steps.length - 1;
