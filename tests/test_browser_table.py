@@ -19,10 +19,21 @@ SIZES = [(1280, 800), (390, 844)]
 PLAYSET = ["alchemist", "delver", "merchant"]
 
 
+#: Cards whose Convert lets the player choose the skillset (a held target, then the skillset).
+CHOOSERS = ("ALC1", "ALC5")
+
+
 def choose(page: Any, measures: dict[str, Any], rng: random.Random) -> None:
-    """Click one legal choice: mostly a discard (to meet the effects), else any."""
+    """Click one legal choice: a card that converts by choice once a faction has a card (to meet that
+    decision too), mostly a discard (to meet the effects), else any."""
     ids = [c["id"] for c in measures["choices"]]
-    if "18" in ids and rng.random() < 0.6:
+    factions = page.locator("[data-testid=zone-them] [data-card], [data-testid=zone-you] [data-card]").count()
+    chooser = [page.get_attribute(f"#app [data-action='{a}']", "data-card") in CHOOSERS for a in ids]
+    held = page.locator("[data-testid=zone-hand] .chosen").get_attribute("data-card") \
+        if page.locator("[data-testid=zone-hand] .chosen").count() else None
+    if measures["kind"] == "select" and factions and any(chooser):
+        pick = ids[chooser.index(True)]
+    elif "18" in ids and (held in CHOOSERS or rng.random() < 0.6):
         pick = "18"
     else:
         pick = rng.choice(ids)

@@ -859,8 +859,9 @@
       el("p", { id: "prompt", class: "prompt", data: { testid: "prompt" } }, el("span", { class: "your-turn", text: "Your turn" }), " ", promptText));
     strip.append(head);
     const row = el("div", { class: "choices", role: "group", "aria-label": "Choices" });
-    if (d.card && !S.staged) row.append(el("span", { class: "playing" }, "Playing ", cardNode(d.card, null, { size: "mini" }),
-      d.studied ? el("span", {}, " studying ", cardNode(d.studied, null, { size: "mini" })) : null));
+    if (d.card) row.append(el("span", { class: "playing" }, "Playing ", cardNode(d.card, null, { size: "mini" }),
+      d.studied ? el("span", {}, " studying ", cardNode(d.studied, null, { size: "mini" })) : null,
+      d.pending ? el("span", {}, " with ", cardNode(d.pending, null, { size: "mini" })) : null));
     if (d.revealed) row.append(el("span", { class: "playing" }, "Revealed: ", cardRow(d.revealed, legal, { size: "mini" }, "", "Revealed cards")));
     const main = choices.filter((a) => !a.label.startsWith("done"));
     const done = choices.filter((a) => a.label.startsWith("done"));
