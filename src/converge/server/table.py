@@ -113,6 +113,8 @@ class TurnLog:
                                 goals=list(z.goals),
                                 factions=[[(c, z.skill[c], z.rank[c]) for c in f] for f in z.factions],
                                 holder_after=t.holder)
+                if self.turns and self.turns[-1].round_end is None:
+                    self.turns[-1].cache.clear()  # only round ends and the latest turn are asked for again
                 self.turns.append(scored)
                 new.append(scored)
             elif kind == ARTIFACT and self.turns:
@@ -184,6 +186,7 @@ def _position(playset: Any, scored: Scored) -> dict[str, Any]:
 
 def _summary(playset: Any, scored: Scored, viewer: int) -> dict[str, Any]:
     board = from_position(_position(playset, scored), playset=playset)
+    view = board.observation(viewer)
     n = _Names(viewer)
     lead, other = scored.lead, 1 - scored.lead
     s_lead, s_other = scored.scores[lead], scored.scores[other]
@@ -216,8 +219,7 @@ def _summary(playset: Any, scored: Scored, viewer: int) -> dict[str, Any]:
         "outcome": outcome, "holder": scored.holder_after, "round_end": round_end,
         "match_winner": scored.match_winner, "lines": lines,
         "goals": board.score_breakdown(viewer),
-        "board": {"goals": list(board.observation(viewer)["goals"]),
-                  "factions": board.observation(viewer)["factions"]},
+        "board": {"goals": list(view["goals"]), "factions": view["factions"]},
     }
 
 

@@ -986,7 +986,8 @@
         el("span", { class: "note", text: "scored at the end of every turn" })),
       cardRow(goals, legal, { size: "goal" }, "No goal yet: declare a card to make one.", "Goals"));
     const pile = summary ? el("section", { class: "zone pile final", data: { testid: "zone-final" } },
-      el("p", { class: "note", text: "The board as round " + summary.round + " ended. The next round is dealt afresh." })) :
+      el("p", { class: "note", text: summary.match_winner !== null && summary.match_winner !== undefined ?
+        "The board as the match ended." : "The board as round " + summary.round + " ended. The next round is dealt afresh." })) :
       el("section", { class: "zone pile" + (discardTargets ? " open" : ""), "aria-label": "Deck and discard pile", data: { testid: "zone-discard" } },
       el("div", { class: "zone-head" }, el("h2", { class: "h3", text: "Discard" }), el("span", { class: "note", text: discard.length + ", top first" })),
       summary ? null : (discardTargets ? cardRow(discard, legal, { size: "mini" }, "empty", "Discard pile") :
