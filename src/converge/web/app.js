@@ -38,7 +38,7 @@
   const ICONS = {
     Convert: "M9 2h6v2h-1v4.6l5.6 9.2A2.1 2.1 0 0 1 17.8 21H6.2a2.1 2.1 0 0 1-1.8-3.2L10 8.6V4H9z",
     Assemble: "M10.3 2h3.4l.5 2.6 1.9.8 2.2-1.5 2.4 2.4-1.5 2.2.8 1.9 2.6.5v3.4l-2.6.5-.8 1.9 1.5 2.2-2.4 2.4-2.2-1.5-1.9.8-.5 2.6h-3.4l-.5-2.6-1.9-.8-2.2 1.5-2.4-2.4 1.5-2.2-.8-1.9L2 13.7v-3.4l2.6-.5.8-1.9-1.5-2.2 2.4-2.4 2.2 1.5 1.9-.8zM12 8.5a3.5 3.5 0 1 0 0 7a3.5 3.5 0 0 0 0-7z",
-    Recall: "M3 4h7a2 2 0 0 1 2 2v15a2.5 2.5 0 0 0-2-1H3zM21 4h-7a2 2 0 0 0-2 2v15a2.5 2.5 0 0 1 2-1h7z",
+    Recall: "M1.5 5.5C4.5 4 8 4 11 6v14c-3-1.8-6.5-1.8-9.5-.5zM22.5 5.5C19.5 4 16 4 13 6v14c3-1.8 6.5-1.8 9.5-.5z",
     Guard: "M12 2l8 3v6c0 5.2-3.4 9.5-8 11-4.6-1.5-8-5.8-8-11V5z",
     Search: "M10 2a8 8 0 0 1 6.3 12.9l5.4 5.4-2 2-5.4-5.4A8 8 0 1 1 10 2zm0 3a5 5 0 1 0 0 10a5 5 0 0 0 0-10z",
     Trade: "M7 3l-5 5 5 5V9.5h9v-3H7zM17 11l5 5-5 5v-3.5H8v-3h9z",
@@ -576,7 +576,9 @@
       el("span", { class: "skill" }, icon(keywordOf(skill)), el("span", { class: "skill-name", text: skill })),
       el("span", { class: "cid", text: id }));
     node.append(top);
-    if (size === "mini") {
+    if (size === "chip") {
+      // a one-line mention (the card being played): rank, icon and id
+    } else if (size === "mini") {
       if (inPlay && inPlay.converted) node.append(el("span", { class: "was", text: "was " + inPlay.printed_rank }));
     } else if (size === "goal") {
       node.append(el("span", { class: "goal big" }, el("span", { class: "stars", text: STAR.repeat(card.stars) }), " ", card.goal));
@@ -619,19 +621,13 @@
     for (const ev of ["pointerup", "pointercancel", "pointerleave"]) node.addEventListener(ev, () => clearTimeout(pressTimer));
     node.addEventListener("contextmenu", (e) => { if (pressedLong) e.preventDefault(); });
   }
+  /** The tip sits at the top of the window (over the site's header), away from the cards and the strip;
+   *  no inline style positions it (the CSP forbids them). */
   function showTip(node) {
     const tip = $("#cardtip");
     if (!tip || !node.isConnected) return;
     tip.textContent = node.dataset.full;
     tip.hidden = false;
-    const r = node.getBoundingClientRect();
-    const w = tip.offsetWidth;
-    const h = tip.offsetHeight;
-    let x = Math.min(Math.max(8, r.left + r.width / 2 - w / 2), window.innerWidth - w - 8);
-    let y = r.top - h - 8;
-    if (y < 8) y = Math.min(window.innerHeight - h - 8, r.bottom + 8);
-    tip.style.left = x + "px";
-    tip.style.top = y + "px";
   }
   function hideTip() { const tip = $("#cardtip"); if (tip) tip.hidden = true; }
 
@@ -837,7 +833,7 @@
       const text = S.pending ? "Sending…" : S.queue.length ? "The opponent is playing…" : waitingText(d);
       strip.classList.add("waiting");
       strip.append(el("p", { id: "prompt", class: "prompt", data: { testid: "waiting" }, text }));
-      if (d.card) strip.append(el("div", { class: "row playing" }, "Playing: ", cardNode(d.card, null, { size: "mini" })));
+      if (d.card) strip.append(el("div", { class: "row playing" }, "Playing: ", cardNode(d.card, null, { size: "chip" })));
       return strip;
     }
     strip.dataset.testid = "decision";
@@ -859,9 +855,9 @@
       el("p", { id: "prompt", class: "prompt", data: { testid: "prompt" } }, el("span", { class: "your-turn", text: "Your turn" }), " ", promptText));
     strip.append(head);
     const row = el("div", { class: "choices", role: "group", "aria-label": "Choices" });
-    if (d.card) row.append(el("span", { class: "playing" }, "Playing ", cardNode(d.card, null, { size: "mini" }),
-      d.studied ? el("span", {}, " studying ", cardNode(d.studied, null, { size: "mini" })) : null,
-      d.pending ? el("span", {}, " with ", cardNode(d.pending, null, { size: "mini" })) : null));
+    if (d.card) head.append(el("span", { class: "playing" }, "Playing ", cardNode(d.card, null, { size: "chip" }),
+      d.studied ? el("span", { class: "playing" }, " studying ", cardNode(d.studied, null, { size: "chip" })) : null,
+      d.pending ? el("span", { class: "playing" }, " with ", cardNode(d.pending, null, { size: "chip" })) : null));
     if (d.revealed) row.append(el("span", { class: "playing" }, "Revealed: ", cardRow(d.revealed, legal, { size: "mini" }, "", "Revealed cards")));
     const main = choices.filter((a) => !a.label.startsWith("done"));
     const done = choices.filter((a) => a.label.startsWith("done"));
@@ -872,7 +868,7 @@
     }
     row.append(...done.map((a) => choiceButton(a, false)));
     if (!S.tutorial && S.meta.hints && S.meta.hints.on && S.seat >= 0 && !S.staged) {
-      row.append(el("button", { type: "button", class: "quiet hint-button", data: { testid: "hint", focus: "hint" },
+      head.append(el("button", { type: "button", class: "quiet hint-button", data: { testid: "hint", focus: "hint" },
         disabled: S.hint && S.hint.loading, onclick: askHint }, S.hint && S.hint.loading ? "Thinking…" : "Hint"));
     }
     strip.append(row);
