@@ -240,6 +240,22 @@ def round_part(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return events[starts[-1]:] if starts else events
 
 
+def check_next(match: Match, viewer: int, staged: dict[str, Any]) -> None:
+    """The choices a client may hold (``next``) are the viewer's legal actions, each followed by exactly the
+    choice the match then asks of the same player, with nothing happening in between."""
+    if staged:
+        assert match.current_player == viewer
+    for key, follow in staged.items():
+        action = int(key)
+        assert action in match.legal_actions()
+        after = match.clone()
+        after.apply(action)
+        assert after.current_player == viewer and len(after.events) == len(match.events)
+        decision = after.observation(viewer)["decision"]
+        assert follow["kind"] == decision["kind"]
+        assert follow["choices"] == [{"id": a["id"], "label": a["label"]} for a in decision["legal_actions"]]
+
+
 def scan(texts: list[str], viewer: int, record: dict[str, Any]) -> int:
     """Check every message a connection of ``viewer`` received during a match (now over, ``record``):
 
@@ -269,8 +285,12 @@ def scan(texts: list[str], viewer: int, record: dict[str, Any]) -> int:
         assert obs == match.observation(viewer), f"viewer {viewer}'s view at {msg['seq']} is not its observation"
         ids = match.playset.card_ids
         hidden = [ids[c] for c in range(18) if c not in known_cards(match, viewer)]
-        shown = {k: v for k, v in msg.items() if k not in ("cards", "observation")}
+        check_next(match, viewer, msg.get("next", {}))
+        shown = {k: v for k, v in msg.items() if k not in ("cards", "observation", "turns", "rounds", "last_turn")}
         shown["observation"] = {**msg["observation"], "events": round_part(delta)}
+        # summaries of earlier rounds show those rounds' boards, public then (as the earlier events are)
+        shown["summaries"] = [t for t in [*msg.get("turns", []), *msg.get("rounds", []), msg.get("last_turn")]
+                              if t is not None and t["round"] == match.round_no]
         leak = re.search(r"\b(" + "|".join(hidden) + r")\b", json.dumps(shown)) if hidden else None
         assert leak is None, f"viewer {viewer} was sent hidden card {leak and leak.group()} at {msg['seq']}"
         views += 1

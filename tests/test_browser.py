@@ -5,89 +5,43 @@ browser contexts play each other through an invite link while a third watches. S
 
 from __future__ import annotations
 
-import os
 import random
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
+from tests.browser_support import ACTIVE, OVER, Tab, browser_fixture, server_fixture  # noqa: F401 (fixtures)
+from tests.server_support import Server, hang_guard  # noqa: F401 (hang_guard is a fixture)
 
-os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-CHROMIUM = os.environ.get("CONVERGE_CHROMIUM", "/usr/bin/chromium")
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
-
-from tests.server_support import Server, hang_guard  # noqa: E402, F401 (hang_guard is a fixture)
-
-SHOTS = Path(__file__).resolve().parent.parent / "out" / "screenshots"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-ACTIVE = "[data-testid=decision] [data-testid=action]:not([disabled])"
-OVER = "[data-testid=match-over]"
+CONTINUE = "[data-testid=continue]"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("web") / "matches.sqlite3", None, "--bot-delay", "0.02",
-               "--replace-after", "0")
-    s.start()
-    yield s
-    s.stop()
+def click_one(tab: Tab, rng: random.Random) -> None:
+    """One decision by clicking: a highlighted card if there is one (card, then target), else a choice of
+    the decision strip (mode, skillset, done...); a round's summary is closed with Continue. A card whose
+    follow-up choice opens at once is held (nothing sent yet); otherwise wait for the new state."""
+    page = tab.page
+    if page.locator(CONTINUE).count():
+        page.click(CONTINUE)
+        return
+    before = tab.seq()
+    cards = page.locator("[data-testid=playable-card]")
+    buttons = page.locator(ACTIVE)
+    if cards.count():
+        cards.nth(rng.randrange(cards.count())).click()
+    else:
+        buttons.nth(rng.randrange(buttons.count())).click()
+    page.wait_for_function(
+        "s => { const m = document.querySelector('[data-testid=match]');"
+        " const d = document.querySelector('#decision');"
+        " return m && ((m.dataset.seq !== s && m.dataset.pending === '0') || (d && d.dataset.staged)); }",
+        arg=before, timeout=15000)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-class Tab:
-    """A page in its own browser context (its own storage: another person), failing on any page error or
-    Content-Security-Policy violation."""
-
-    def __init__(self, browser: Any) -> None:
-        self.context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        self.page = self.context.new_page()
-        self.problems: list[str] = []
-        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        self.page.on("console", self._console)
-
-    def _console(self, message: Any) -> None:
-        if message.type == "error":
-            self.problems.append(f"console: {message.text}")
-
-    def seq(self) -> str:
-        return str(self.page.get_attribute("[data-testid=match]", "data-seq"))
-
-    def click_one(self, rng: random.Random) -> None:
-        """One decision by clicking: a highlighted card if there is one (card, then target), else a choice
-        of the decision panel (mode, skillset, done...). Then wait for the new state."""
-        before = self.seq()
-        cards = self.page.locator("[data-testid=playable-card]")
-        buttons = self.page.locator(ACTIVE)
-        if cards.count():
-            cards.nth(rng.randrange(cards.count())).click()
-        else:
-            buttons.nth(rng.randrange(buttons.count())).click()
-        self.page.wait_for_function(
-            "s => { const m = document.querySelector('[data-testid=match]');"
-            " return m && m.dataset.seq !== s && m.dataset.pending === '0'; }", arg=before, timeout=15000)
-
-    def over(self) -> bool:
-        return bool(self.page.locator(OVER).count())
-
-    def shot(self, name: str) -> None:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(SHOTS / name), full_page=True)
-
-    def close(self) -> None:
-        assert not [p for p in self.problems if "Content Security Policy" in p or "page error" in p], self.problems
-        self.context.close()
+def ready(tab: Tab) -> bool:
+    page = tab.page
+    settled = "[data-testid=match][data-shown='1'][data-pending='0'] "
+    return bool(page.locator(CONTINUE).count() or page.locator(settled + ACTIVE).count()
+                or page.locator(settled + "[data-testid=playable-card]").count())
 
 
 def test_play_a_bot_to_the_end_by_clicking_then_replay_it(server: Server, browser: Any) -> None:
@@ -103,10 +57,10 @@ def test_play_a_bot_to_the_end_by_clicking_then_replay_it(server: Server, browse
     rng = random.Random(1)
     clicks = 0
     while not tab.over():
-        page.wait_for_selector(f"{ACTIVE}, {OVER}", timeout=20000)
+        page.wait_for_selector(f"[data-testid=playable-card], {ACTIVE}, {OVER}, {CONTINUE}", timeout=20000)
         if tab.over():
             break
-        tab.click_one(rng)
+        click_one(tab, rng)
         clicks += 1
         assert clicks < 400
     banner = page.locator(OVER).inner_text()
@@ -129,7 +83,8 @@ def test_play_a_bot_to_the_end_by_clicking_then_replay_it(server: Server, browse
 
     page.click("[data-testid=rules-open]")
     page.wait_for_selector("[data-testid=rules-body] h2")
-    assert "A match and its rounds" in str(page.locator("[data-testid=rules-body]").text_content())
+    rules = str(page.locator("[data-testid=rules-body]").text_content())
+    assert "A turn" in rules and "Glossary" in rules and "T6" not in rules  # the players' rules, no ruling codes
     tab.shot("rules.png")
     page.click("[data-testid=rules-close]")
     tab.close()
@@ -154,14 +109,17 @@ def test_two_friends_play_through_an_invite_link_while_someone_watches(server: S
     while not (host.over() and guest.over()):
         acted = False
         for tab in (host, guest):
-            if not tab.over() and tab.page.locator(ACTIVE).count():
-                tab.click_one(rng)
+            if not tab.over() and ready(tab):
+                click_one(tab, rng)
                 acted = True
                 clicks += 1
         if not acted:
             host.page.wait_for_timeout(20)
         assert clicks < 600
-    watcher.page.wait_for_selector(OVER)
+    while not watcher.over():  # the spectator saw each round's end too, until they continued
+        watcher.page.wait_for_selector(f"{OVER}, {CONTINUE}", timeout=30000)
+        if watcher.page.locator(CONTINUE).count():
+            watcher.page.click(CONTINUE)
     texts = [t.page.locator(OVER).inner_text() for t in (host, guest)]
     assert sorted("You won" in t for t in texts) == [False, True]
     host.shot("friend-match-host.png")

@@ -66,8 +66,10 @@ def test_options_list_the_bots_the_skillsets_and_the_sets(tmp_path: Path) -> Non
         doc = client.get("/api/options").json()
         assert doc["bots"] == list(BOTS) and doc["default_bot"] in BOTS
         assert len(doc["skillsets"]) == 9 and set(doc["sets"]) == {"catalysts", "engines", "sparks"}
-        assert "RULES" not in client.get("/api/rules").json()["markdown"][:0] and \
-            client.get("/api/rules").json()["markdown"].startswith("# The rules of Converge")
+        rules = client.get("/api/rules").json()
+        assert rules["markdown"].startswith("# How to play Converge") and "<h2" in rules["html"]
+        assert [g["keyword"] for g in rules["glossary"]][:3] == ["Convert", "Assemble", "Recall"]
+        assert client.get("/api/rules/developer").json()["markdown"].startswith("# The rules of Converge")
 
 
 class _Inline(HTMLParser):

@@ -88,7 +88,7 @@ def test_the_pages_answer_head(tmp_path: Path) -> None:
             assert head.headers["content-length"] == str(len(got.content))
             assert "content-security-policy" in head.headers
         assert client.head("/static/app.js").status_code == 200
-        assert client.head("/favicon.ico").status_code == 204
+        assert client.head("/favicon.ico").status_code == 200  # the site's icon (SVG)
         assert client.head("/api/options").status_code == 405  # the API is not a page
 
 

@@ -3,13 +3,18 @@
 HTTP API (JSON; a seat is named by its token in ``Authorization: Bearer <token>``)::
 
     GET  /api/options                    bots, skillsets, sets, clock limits
-    GET  /api/rules                      the rulebook (Markdown)
+    GET  /api/rules                      the rules for players: {"markdown", "html", "glossary"}
+    GET  /api/rules/developer            the developer rulebook (every ruling, its code and test)
+    GET  /api/tutorial                   the tutorial's script (converge.server.tutorial)
     POST /api/matches                    {"opponent": "bot"|"friend", "bot": "medium",
                                           "playset": [...]|"catalysts"|"random",
                                           "seat": 0|1|"random", "clock": seconds|null}
                                          -> {"match_id", "seat", "token", "url", "invite_url", "watch_url"}
     GET  /api/matches/{id}               the caller's view (spectator's without a token)
     POST /api/matches/{id}/actions       {"action": id|name, "seq": n}
+    POST /api/matches/{id}/hint          the strong bot's options for the caller's decision, each with
+                                         its estimated chance to win the round (from the caller's view)
+    POST /api/matches/{id}/hints         {"allow": true|false}: allow hints (a friend match: both must)
     POST /api/matches/{id}/rematch       -> {"match_id", "url"}
     GET  /api/matches/{id}/record        once the match is over
     GET  /api/matches/{id}/replay?step=k&view=v   once the match is over
@@ -19,8 +24,9 @@ Every error, of every endpoint (a bad query parameter, an unknown path or method
 ``{"error": {"code": "...", "message": "..."}}`` with the HTTP status of its code
 (:data:`converge.server.protocol.ERROR_STATUS`).
 
-Pages (GET and HEAD): ``/`` (create a match), ``/m/{id}`` (play, watch, replay); the seat token travels
-in the URL fragment (``/m/{id}#token=...``), which browsers never send to the server.
+Pages (GET and HEAD): ``/`` (create a match), ``/m/{id}`` (play, watch, replay), ``/tutorial``, and
+``/rules`` and ``/rules/developer`` (rendered on the server); the seat token travels in the URL fragment
+(``/m/{id}#token=...``), which browsers never send to the server.
 
 Limits (:class:`~converge.server.config.ServerConfig`): matches created per client address (per second
 and per hour, rematches included); per-connection message rates; spectators per match and per address,
@@ -44,11 +50,12 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from converge.cli.terminal import rules_text
+from converge.server import pages as rendered
+from converge.server import tutorial as tutorial_script
 from converge.server.config import ServerConfig
 from converge.server.hub import Connection, Hub, Session
 from converge.server.protocol import ProtocolError, check_action, check_seq, field_names, parse_message
@@ -237,13 +244,24 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     async def match_page(match_id: str) -> FileResponse:
         return page()
 
-    @pages("/rules", methods=["GET", "HEAD"], include_in_schema=False)
-    async def rules_page() -> FileResponse:
+    @pages("/tutorial", methods=["GET", "HEAD"], include_in_schema=False)
+    async def tutorial_page() -> FileResponse:
         return page()
 
+    def html_page(text: str) -> HTMLResponse:
+        return HTMLResponse(text, headers={"cache-control": "no-cache"})
+
+    @pages("/rules", methods=["GET", "HEAD"], include_in_schema=False)
+    async def rules_page() -> HTMLResponse:
+        return html_page(rendered.rules_page())
+
+    @pages("/rules/developer", methods=["GET", "HEAD"], include_in_schema=False)
+    async def developer_rules_page() -> HTMLResponse:
+        return html_page(rendered.developer_page())
+
     @pages("/favicon.ico", methods=["GET", "HEAD"], include_in_schema=False)
-    async def favicon() -> Response:
-        return Response(status_code=204)
+    async def favicon() -> FileResponse:
+        return FileResponse(static / "favicon.svg", media_type="image/svg+xml")
 
     app.mount("/static", StaticFiles(directory=static), name="static")
 
@@ -255,7 +273,15 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
 
     @app.get("/api/rules")
     async def rules() -> JSONResponse:
-        return _json({"markdown": rules_text()})
+        return _json(rendered.rules_doc())
+
+    @app.get("/api/rules/developer")
+    async def developer_rules() -> JSONResponse:
+        return _json({"markdown": rendered.developer_rules(), "html": rendered.developer_html()})
+
+    @app.get("/api/tutorial")
+    async def tutorial() -> JSONResponse:
+        return _json(tutorial_script.script())
 
     @app.post("/api/matches")
     async def create(request: Request) -> JSONResponse:
@@ -279,7 +305,8 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
         seat = seat_from(request, session, required=False)
         async with session.lock:
             return _json({"seat": seat, "match": session.meta(), "seq": session.seq, "cards": session.catalog,
-                          "colors": session.colors, "observation": session.view(seat)})
+                          "colors": session.colors, "observation": session.view(seat),
+                          **session.table(seat, welcome=True)})
 
     @app.post("/api/matches/{match_id}/actions")
     async def act(match_id: str, request: Request) -> JSONResponse:
@@ -292,7 +319,28 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
             raise ProtocolError("malformed", "the body needs \"action\" (an action id or name)")
         seq = await hub.act(session, seat, check_action(doc["action"]), check_seq(doc.get("seq")))
         async with session.lock:
-            return _json({"seq": seq, "match": session.meta(), "observation": session.view(seat)})
+            return _json({"seq": seq, "match": session.meta(), "observation": session.view(seat),
+                          "next": session.table(seat)["next"]})
+
+    @app.post("/api/matches/{match_id}/hint")
+    async def hint(match_id: str, request: Request) -> JSONResponse:
+        limit(request, post_limit, "requests")
+        session = await session_of(match_id)
+        seat = seat_from(request, session, required=True)
+        _allowed(await _body(request), set())
+        return _json(await hub.hint(session, seat))
+
+    @app.post("/api/matches/{match_id}/hints")
+    async def allow_hints(match_id: str, request: Request) -> JSONResponse:
+        limit(request, post_limit, "requests")
+        session = await session_of(match_id)
+        seat = seat_from(request, session, required=True)
+        doc = await _body(request)
+        _allowed(doc, {"allow"})
+        if not isinstance(doc.get("allow"), bool):
+            raise ProtocolError("malformed", "the body needs \"allow\": true or false")
+        await hub.allow_hints(session, seat, doc["allow"])
+        return _json({"match": session.meta()})
 
     @app.post("/api/matches/{match_id}/rematch")
     async def rematch(match_id: str, request: Request) -> JSONResponse:
@@ -381,6 +429,20 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
             return await refuse("unauthorized", "the token does not hold a seat in this match", CLOSE_UNAUTHORIZED)
         return session, seat
 
+    hint_tasks: set[asyncio.Task[None]] = set()
+
+    async def _send_hint(session: Session, conn: Connection) -> None:
+        """Search a hint without holding up the connection's other messages (its actions...)."""
+        try:
+            conn.send({"type": "hint", **await hub.hint(session, conn.view)})
+        except ProtocolError as exc:
+            conn.send(exc.to_message())
+        except Exception as exc:  # the search failed: say so, never a traceback
+            log.error("match %s: hint failed: %s", session.id, exc)
+            conn.send({"type": "error", "code": "busy", "message": "no hint could be worked out; try again"})
+        finally:
+            conn.hinting = False
+
     async def _serve(ws: WebSocket, session: Session, conn: Connection) -> None:
         while not conn.closed:
             raw = await ws.receive()
@@ -416,6 +478,15 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
                 elif msg.type == "action":
                     assert msg.action is not None
                     await hub.act(session, conn.view, msg.action, msg.seq, source=conn)
+                elif msg.type == "hint":
+                    if conn.hinting:
+                        raise ProtocolError("busy", "a hint is on its way")
+                    conn.hinting = True
+                    task = asyncio.get_running_loop().create_task(_send_hint(session, conn))
+                    hint_tasks.add(task)
+                    task.add_done_callback(hint_tasks.discard)
+                elif msg.type == "hints":
+                    await hub.allow_hints(session, conn.view, msg.allow)
                 elif msg.type == "rematch":
                     new, created = await hub.rematch(session, conn.view, lambda: creation_allowed(conn.address))
                     if not created:

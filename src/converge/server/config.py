@@ -74,6 +74,12 @@ class ServerConfig:
     deck_dirs: tuple[str, ...] = ()
     #: Move the objects alive at start-up (the libraries') out of the garbage collector's full collections.
     gc_freeze: bool = True
+    #: Hints (the strong bot's options for a player's decision): how many simulations the search runs, at
+    #: most how many seconds it takes (0: no limit, so that the same view always gives the same hint), and
+    #: its seed.
+    hint_simulations: int = 4000
+    hint_seconds: float = 2.0
+    hint_seed: int = 0
     #: Serve the interactive API docs (/docs) — off: the page would need a looser CSP.
     docs: bool = False
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from converge.bots import BOTS
+from converge.bots.hint import hint as strong_hint
 from converge.cards.loader import DeckError, load_catalog
 from converge.engine.errors import ConvergeError
 from converge.engine.observation import card_catalog
@@ -35,6 +36,7 @@ from converge.server.config import ServerConfig
 from converge.server.protocol import ProtocolError
 from converge.server.security import TokenBucket, hash_token, new_match_id, new_token
 from converge.server.storage import MatchRow, Retention, SeatRow, Storage, StorageError, Writer
+from converge.server.table import Scored, TurnLog, follow_ups
 
 log = logging.getLogger("converge.server")
 
@@ -44,7 +46,7 @@ PREFERRED_DEFAULT_BOTS = ("medium", "greedy")
 CLOSE_REPLACED = 4409
 
 #: CSS-friendly colour names for the deck colours of the built-in decks (rich's names).
-_COLOR_NAMES = {"orange3": "orange", "gold3": "gold"}
+COLOR_NAMES = {"orange3": "orange", "gold3": "gold"}
 
 
 def default_bot() -> str:
@@ -87,6 +89,8 @@ class Connection:
         #: Over the rate limit since the last message let through: told once, then ignored silently.
         self.throttled = False
         self.events_sent = 0
+        #: A hint is being worked out for this connection.
+        self.hinting = False
         self.closed = False
         self.close_code = 1000
         self.close_reason: str | None = None
@@ -165,10 +169,16 @@ class Session:
         self.abandon: dict[int, asyncio.Task[None]] = {}
         self.evict_task: asyncio.Task[None] | None = None
         self.catalog = card_catalog(match)
-        self.colors = {d.skillset: _COLOR_NAMES.get(d.color, d.color) for d in match.playset.decks}
+        self.colors = {d.skillset: COLOR_NAMES.get(d.color, d.color) for d in match.playset.decks}
         self.broken = False
         #: Clocks run once every player has come (or the match has begun).
         self.clock_started = row.n_actions > 0
+        #: The ends of turn so far (for the table's summaries), and those the last action brought.
+        self.turnlog = TurnLog(match)
+        self.new_turns: list[Scored] = []
+        #: Hints computed for (seat, seq), and the ones being computed.
+        self.hints: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        self.hinting: dict[tuple[int, int], asyncio.Future[list[dict[str, Any]]]] = {}
 
     # ------------------------------------------------------------------ facts
 
@@ -224,6 +234,8 @@ class Session:
             "result": ({"winner": row.winner, "reason": row.reason} if row.status == "over" else None),
             "rematch_id": row.rematch_id,
             "rematch_of": row.rematch_of,
+            "hints": {"on": self.hints_on, "allowed": [self.row.mode == "bot" or bool(self.row.hints >> p & 1)
+                                                      for p in (0, 1)]},
         }
 
     def view(self, viewer: int) -> dict[str, Any]:
@@ -233,6 +245,23 @@ class Session:
         """The bot level playing ``seat`` (the seat's own, or the default stand-in)."""
         return self.row.seats[seat].bot or default_bot()
 
+    @property
+    def hints_on(self) -> bool:
+        """Hints are on against a bot; in a friend match only once both players allow them."""
+        return self.row.mode == "bot" or self.row.hints & 3 == 3
+
+    def table(self, viewer: int, welcome: bool = False) -> dict[str, Any]:
+        """What the table shows beyond the observation, for ``viewer``: the choices of theirs that can be
+        held and taken back (``next``), the ends of turn the last action brought (``turns``) and, for a
+        new connection, every finished round and the last end of turn."""
+        log = self.turnlog
+        out: dict[str, Any] = {"next": follow_ups(self.match, viewer) if viewer >= 0 and self.active else {}}
+        if welcome:
+            out["rounds"] = [log.summary(s, viewer) for s in log.rounds()]
+            out["last_turn"] = log.summary(log.turns[-1], viewer) if log.turns else None
+        else:
+            out["turns"] = [log.summary(s, viewer) for s in self.new_turns]
+        return out
 
 
 class Hub:
@@ -254,6 +283,8 @@ class Hub:
         self.closing = False
         #: Where bots think: worker processes, so that their search never holds up anyone's action.
         self.bots = BotPool(config.bot_workers, config.deck_dirs)
+        #: Hints search one at a time (each takes a CPU for a while).
+        self.hint_slot = asyncio.Semaphore(1)
 
     # ------------------------------------------------------------------ options
 
@@ -263,7 +294,7 @@ class Hub:
             "default_bot": default_bot(),
             "skillsets": [{"key": k, "name": self.catalog[k].skillset, "set": self.catalog[k].set_name,
                            "keyword": self.catalog[k].keyword,
-                           "color": _COLOR_NAMES.get(self.catalog[k].color, self.catalog[k].color)}
+                           "color": COLOR_NAMES.get(self.catalog[k].color, self.catalog[k].color)}
                           for k in self.skillsets],
             "sets": {name: list(keys) for name, keys in SETS.items()},
             "clock": {"min_s": self.config.clock_min_s, "max_s": self.config.clock_max_s},
@@ -492,7 +523,9 @@ class Hub:
             self._evict_now(session)  # the database is the truth: reload it on next use
             raise ProtocolError("storage", "the action could not be saved; nothing was done") from None
         match.apply(aid, player=seat)
+        session.new_turns = session.turnlog.follow(match)
         session.row.actions.append(aid)
+        session.row.action_clocks.append((seat, clock_left))
         session.row.n_actions = idx + 1
         session.row.status, session.row.winner, session.row.reason = status, winner, reason
         if clock_left is not None:
@@ -523,10 +556,12 @@ class Hub:
                 if start and not obs["events"] and start > self._event_count(session, conn.view):
                     obs, start = session.view(conn.view), 0  # (its count is stale: send them all again)
                 got = cache[key] = (dumps({"type": "state", "seq": session.seq, "match": meta,
-                                           "observation": obs, "events_from": start}),
+                                           "observation": obs, "events_from": start,
+                                           **session.table(conn.view)}),
                                     start + len(obs["events"]))
             conn.send(got[0])
             conn.events_sent = got[1]
+        session.new_turns = []
 
     @staticmethod
     def _event_count(session: Session, view: int) -> int:
@@ -585,7 +620,8 @@ class Hub:
             obs = session.view(conn.view)
             conn.events_sent = len(obs["events"])
             conn.send({"type": "welcome", "seat": conn.view, "match": session.meta(), "cards": session.catalog,
-                       "colors": session.colors, "seq": session.seq, "observation": obs})
+                       "colors": session.colors, "seq": session.seq, "observation": obs,
+                       **session.table(conn.view, welcome=True)})
             self._send_meta_others(session, conn)
 
     def _send_meta_others(self, session: Session, conn: Connection) -> None:
@@ -742,6 +778,66 @@ class Hub:
         log.info("match %s: player %d ran out of time", match_id, seat)
         self._broadcast(session)
 
+    # ------------------------------------------------------------------ hints
+
+    async def allow_hints(self, session: Session, seat: int, allow: bool) -> None:
+        """``seat`` allows (or no longer allows) hints in a friend match: they are on once both allow."""
+        async with session.lock:
+            if session.row.mode != "friend":
+                return  # on against a bot, always
+            bits = session.row.hints | (1 << seat) if allow else session.row.hints & ~(1 << seat)
+            if bits == session.row.hints:
+                return
+            match_id = session.id
+
+            def write(conn: Any) -> None:
+                Storage.set_hints(conn, match_id, bits)
+
+            try:
+                await self.writer.write(write)
+            except StorageError:
+                raise ProtocolError("storage", "the setting could not be saved; try again") from None
+            session.row.hints = bits
+            self._send_meta(session)
+
+    async def hint(self, session: Session, seat: int) -> dict[str, Any]:
+        """The strong bot's options for ``seat``'s decision, each with its estimated chance to win the
+        round, worked out from that seat's view alone (:func:`converge.bots.hint.hint`), in a worker
+        thread; one search at a time per server, and each (seat, decision) is searched once."""
+        if not session.active:
+            raise ProtocolError("over", "the match is over")
+        if not session.hints_on:
+            raise ProtocolError("hints_off", "hints are off in this match: both players must allow them")
+        if session.match.current_player != seat:
+            raise ProtocolError("not_your_turn", "a hint is for your own decision")
+        seq = session.seq
+        key = (seat, seq)
+        options = session.hints.get(key)
+        if options is None:
+            pending = session.hinting.get(key)
+            if pending is None:
+                pending = asyncio.get_running_loop().create_future()
+                session.hinting[key] = pending
+                try:
+                    view = session.match.view(seat)  # what the seat may know, and nothing else
+                    cfg = self.config
+                    async with self.hint_slot:
+                        found = await asyncio.to_thread(strong_hint, view, simulations=cfg.hint_simulations,
+                                                        seconds=cfg.hint_seconds or None, seed=cfg.hint_seed)
+                    options = [o.to_dict() for o in found]
+                    session.hints = {k: v for k, v in session.hints.items() if k[1] >= seq}
+                    session.hints[key] = options
+                    pending.set_result(options)
+                except BaseException as exc:
+                    pending.set_exception(exc)
+                    pending.exception()
+                    raise
+                finally:
+                    session.hinting.pop(key, None)
+            else:
+                options = await asyncio.shield(pending)
+        return {"seq": seq, "options": options}
+
     # ------------------------------------------------------------------ rematch, replay
 
     async def rematch(self, session: Session, seat: int,
@@ -791,10 +887,31 @@ class Hub:
             raise ProtocolError("malformed", f"step is 0 to {total}")
         match = Match.replay(rec, self.config.deck_dirs, upto=step)
         move = None
+        turns: list[Scored] = []
+        log = TurnLog(match)
         if step > 0:
             before = Match.replay(rec, self.config.deck_dirs, upto=step - 1)
             move = {"player": before.current_player, "action": before.action_to_string(rec["actions"][step - 1])}
-        return {"step": step, "total": total, "move": move, "observation": match.observation(viewer)}
+            turns = [s for s in log.turns if s.index >= len(before.events)]
+        return {"step": step, "total": total, "move": move, "observation": match.observation(viewer),
+                "clock": self._replay_clock(session, step),
+                "turns": [log.summary(s, viewer) for s in turns],
+                "rounds": [log.summary(s, viewer) for s in log.rounds()]}
+
+    @staticmethod
+    def _replay_clock(session: Session, step: int) -> dict[str, Any] | None:
+        """Each seat's clock after the first ``step`` actions of a finished match (its final clock at the
+        end): the time left stored with each seat's last action before that point."""
+        row = session.row
+        if row.clock_ms is None:
+            return None
+        if step >= row.n_actions:
+            return {"initial_ms": row.clock_ms, "left_ms": [s.clock_left_ms for s in row.seats], "running": -1}
+        left: list[int | None] = [row.clock_ms, row.clock_ms]
+        for seat, clock in row.action_clocks[:step]:
+            if clock is not None:
+                left[seat] = clock
+        return {"initial_ms": row.clock_ms, "left_ms": left, "running": -1}
 
     # ------------------------------------------------------------------ retention
 

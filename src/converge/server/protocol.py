@@ -7,22 +7,39 @@ Client to server (JSON objects, one per message, at most ``max_message`` bytes):
                                                     "discard"...); "seq" (optional) is the number of
                                                     actions the client has seen: a stale one is refused
     {"type": "rematch"}                             once the match is over
+    {"type": "hint"}                                the strong bot's options for my decision (when
+                                                    hints are on: always against a bot; in a friend
+                                                    match once both players allow them)
+    {"type": "hints", "allow": true}                allow (or not) hints in a friend match
     {"type": "ping"}
 
 Server to client::
 
     {"type": "welcome", "seat": 0, "match": {...}, "cards": [...], "colors": {...}, "seq": 17,
-     "observation": {...}}                         seat -1: a spectator
+     "observation": {...}, "next": {...}, "rounds": [...], "last_turn": {...}}
+                                                   seat -1: a spectator; "next", "rounds" and
+                                                   "last_turn": see below
     {"type": "ack", "seq": 18, "action": 3}        to the player who acted, once the action is committed
     {"type": "state", "seq": 18, "match": {...}, "observation": {...}, "events_from": 40}
                                                    to everyone, after each action; "observation" is
                                                    observation(seat) (or the spectator's) whose
                                                    "events" holds only the events from index
-                                                   "events_from" on (the client keeps the earlier ones)
+                                                   "events_from" on (the client keeps the earlier ones);
+                                                   also "next" and "turns" (below)
     {"type": "meta", "match": {...}}               seats connected, a bot standing in, clocks
     {"type": "rematch", "match_id": "..."}         the rematch was created: same seats, same tokens
+    {"type": "hint", "seq": 18, "options": [{"action": 3, "label": "...", "win_chance": 0.62,
+     "simulations": 1800}, ...]}                   to the connection that asked; the suggestion first
     {"type": "error", "code": "...", "message": "..."}
     {"type": "pong"}
+
+The table's extras (:mod:`converge.server.table`), each for the receiving viewer only: ``next`` maps each
+of the seat's legal actions that only opens another choice of theirs (a card, then how to play it; a card
+to place, then the faction) to that choice (``{"kind", "prompt", "choices": [{"id", "label"}]}``), so that
+the client may hold the first and let the player take it back until the second is chosen, then send both;
+``turns`` lists the ends of turn the action brought, each explained (``lines``), with the points per goal
+(``goals``: the score breakdown as scored), the board as scored, the artifact and the round's end;
+``rounds`` the last end of turn of each finished round, ``last_turn`` the latest.
 
 Every bad message gets an ``error`` on its own connection and changes nothing; messages over the rate
 limit are the exception: the first of a run gets one ``rate_limited`` error, the next ones are dropped
@@ -59,6 +76,7 @@ ERROR_STATUS = {
     "storage": 503,
     "busy": 503,
     "replaced": 409,
+    "hints_off": 403,
     "method_not_allowed": 405,
 }
 
@@ -68,6 +86,8 @@ _FIELDS = {
     "hello": {"type", "token"},
     "action": {"type", "action", "seq"},
     "rematch": {"type"},
+    "hint": {"type"},
+    "hints": {"type", "allow"},
     "ping": {"type"},
 }
 
@@ -94,6 +114,7 @@ class ClientMessage:
     token: str | None = None
     action: int | str | None = None
     seq: int | None = None
+    allow: bool = False
 
 
 def field_names(names: set[str], limit: int = 80) -> str:
@@ -154,4 +175,9 @@ def parse_message(raw: str | bytes, max_bytes: int) -> ClientMessage:
             raise ProtocolError("malformed", "an action message needs \"action\"")
         msg.action = check_action(doc["action"])
         msg.seq = check_seq(doc.get("seq"))
+    elif kind == "hints":
+        allow = doc.get("allow")
+        if not isinstance(allow, bool):
+            raise ProtocolError("malformed", "\"allow\" must be true or false")
+        msg.allow = allow
     return msg

@@ -55,7 +55,12 @@ from sqlalchemy.exc import ArgumentError
 
 log = logging.getLogger("converge.server.storage")
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
+
+#: Columns added since schema version 1, added in place to an older database when it is opened:
+#: (table, column, SQL type). Version 2: each action's clock (the acting seat's time left after it, for
+#: replays) and the seats that allow hints in a friend match.
+_ADDED_IN_2 = (("converge_actions", "clock_left_ms", "INTEGER"), ("converge_matches", "hints", "INTEGER"))
 
 metadata = MetaData()
 
@@ -83,6 +88,7 @@ matches_table = Table(
     Column("clock_ms", Integer, nullable=True),  # per-player time for the whole match, or None
     Column("rematch_of", String(32), nullable=True),
     Column("rematch_id", String(32), nullable=True),
+    Column("hints", Integer, nullable=True),  # bit p set: seat p allows hints (friend matches)
 )
 
 #: For the retention clean-up: finished / in-progress matches by the time of their last change.
@@ -105,6 +111,7 @@ actions_table = Table(
     Column("action", Integer, nullable=False),
     Column("seat", Integer, nullable=False),
     Column("at", Float, nullable=False),
+    Column("clock_left_ms", Integer, nullable=True),  # the acting seat's clock after the action
 )
 
 
@@ -171,6 +178,10 @@ class MatchRow:
     updated_at: float = 0.0
     seats: list[SeatRow] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
+    #: Who took each action, and their clock after it (None: no clock, a bot, or stored before version 2).
+    action_clocks: list[tuple[int, int | None]] = field(default_factory=list)
+    #: Seats that allow hints (bit p: seat p), in a friend match.
+    hints: int = 0
 
     def record(self) -> dict[str, Any]:
         """The match record (the engine's save and replay format). It holds the seed: server-side only
@@ -255,6 +266,8 @@ class Storage:
                                    .where(settings_table.c.key == "schema_version")).first()
                 if row is None:
                     conn.execute(insert(settings_table).values(key="schema_version", value=SCHEMA_VERSION))
+                elif row[0] == "1":
+                    self._upgrade_from_1(conn)
                 elif row[0] != SCHEMA_VERSION:
                     raise StorageError(f"the database has schema version {row[0]}, this server needs "
                                        f"{SCHEMA_VERSION}")
@@ -262,6 +275,19 @@ class Storage:
             raise
         except Exception as exc:
             raise StorageError(f"cannot open the database {self.url}: {exc}") from None
+
+    @staticmethod
+    def _upgrade_from_1(conn: Connection) -> None:
+        """Bring a version 1 database to version 2 (new nullable columns; nothing else changes)."""
+        from sqlalchemy import inspect, text
+
+        inspector = inspect(conn)
+        for table, column, kind in _ADDED_IN_2:
+            if column not in {c["name"] for c in inspector.get_columns(table)}:
+                conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
+        conn.execute(update(settings_table).where(settings_table.c.key == "schema_version")
+                     .values(value=SCHEMA_VERSION))
+        log.info("database upgraded to schema version %s", SCHEMA_VERSION)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -276,10 +302,11 @@ class Storage:
                 return None
             seats = conn.execute(select(seats_table).where(seats_table.c.match_id == match_id)
                                  .order_by(seats_table.c.seat)).mappings().all()
-            actions = conn.execute(select(actions_table.c.idx, actions_table.c.action)
+            a = actions_table.c
+            actions = conn.execute(select(a.idx, a.action, a.seat, a.clock_left_ms)
                                    .where(actions_table.c.match_id == match_id)
                                    .order_by(actions_table.c.idx)).all()
-        for i, (idx, _a) in enumerate(actions):
+        for i, (idx, *_rest) in enumerate(actions):
             if idx != i:
                 raise StorageError(f"match {match_id}: action #{i} is missing from the database")
         return MatchRow(
@@ -290,7 +317,9 @@ class Storage:
             updated_at=float(m["updated_at"]),
             seats=[SeatRow(int(s["seat"]), s["token_hash"], s["bot"], bool(s["replaced"]), s["clock_left_ms"])
                    for s in seats],
-            actions=[int(a) for _i, a in actions])
+            actions=[int(act) for _i, act, _s, _c in actions],
+            action_clocks=[(int(seat), None if c is None else int(c)) for _i, _a, seat, c in actions],
+            hints=int(m["hints"] or 0))
 
     def active_ids(self) -> list[str]:
         with self.engine.connect() as conn:
@@ -312,7 +341,7 @@ class Storage:
             id=row.id, created_at=now, updated_at=now, mode=row.mode, playset=json.dumps(row.playset),
             seed=row.seed, start=row.start, decks=row.decks, bot_seed=row.bot_seed, status=row.status,
             n_actions=0, winner=None, reason=None, clock_ms=row.clock_ms, rematch_of=row.rematch_of,
-            rematch_id=None))
+            rematch_id=None, hints=row.hints))
         conn.execute(insert(seats_table), [
             {"match_id": row.id, "seat": s.seat, "token_hash": s.token_hash, "bot": s.bot, "replaced": s.replaced,
              "clock_left_ms": s.clock_left_ms} for s in row.seats])
@@ -323,7 +352,8 @@ class Storage:
         """Append action ``idx`` of a match; fails (nothing written) if that index is already stored or the
         match does not have exactly ``idx`` actions."""
         now = time.time()
-        conn.execute(_INSERT_ACTION, {"match_id": match_id, "idx": idx, "action": action, "seat": seat, "at": now})
+        conn.execute(_INSERT_ACTION, {"match_id": match_id, "idx": idx, "action": action, "seat": seat, "at": now,
+                                      "clock_left_ms": clock_left_ms})
         res = conn.execute(_ADVANCE_MATCH, {"mid": match_id, "idx": idx, "n": idx + 1, "st": status, "w": winner,
                                             "r": reason, "t": now})
         if res.rowcount != 1:
@@ -341,6 +371,10 @@ class Storage:
             conn.execute(update(seats_table)
                          .where(seats_table.c.match_id == match_id, seats_table.c.seat == seat)
                          .values(clock_left_ms=left))
+
+    @staticmethod
+    def set_hints(conn: Connection, match_id: str, hints: int) -> None:
+        conn.execute(update(matches_table).where(matches_table.c.id == match_id).values(hints=hints))
 
     @staticmethod
     def set_seat(conn: Connection, match_id: str, seat: int, bot: str | None, replaced: bool) -> None:

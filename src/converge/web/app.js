@@ -1,8 +1,9 @@
 // Converge — the browser client. Plain JavaScript, no build step, no inline code (the page's CSP forbids it).
 //
 // Everything this page shows of a match comes from the server's messages: the observation of this
-// browser's seat (or the spectator's view) and public metadata. The seat token comes from the URL
-// fragment (#token=...), which browsers never send to a server, and is kept in this browser's storage.
+// browser's seat (or the spectator's view), the table's extras (end-of-turn summaries, the choices that
+// may be held and taken back) and public metadata. The seat token comes from the URL fragment
+// (#token=...), which browsers never send to a server, and is kept in this browser's storage.
 "use strict";
 
 (() => {
@@ -11,6 +12,8 @@
   const $ = (sel, root = document) => root.querySelector(sel);
   const app = () => $("#app");
   const STAR = "★";
+  const SVG = "http://www.w3.org/2000/svg";
+  const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
   /** Build an element: el("div", {class: "x", text: "hi", data: {action: 3}, onclick: fn}, child, ...). */
   function el(tag, attrs, ...children) {
@@ -19,7 +22,7 @@
       if (value === undefined || value === null || value === false) continue;
       if (key === "class") node.className = value;
       else if (key === "text") node.textContent = value;
-      else if (key === "data") for (const [k, v] of Object.entries(value)) node.dataset[k] = String(v);
+      else if (key === "data") for (const [k, v] of Object.entries(value)) { if (v !== undefined && v !== null) node.dataset[k] = String(v); }
       else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
       else if (value === true) node.setAttribute(key, "");
       else node.setAttribute(key, String(value));
@@ -31,6 +34,34 @@
     return node;
   }
 
+  // Icons: drawn here (no emoji font needed), one per effect keyword, plus the artifact and the guard.
+  const ICONS = {
+    Convert: "M9 2h6v2h-1v4.6l5.6 9.2A2.1 2.1 0 0 1 17.8 21H6.2a2.1 2.1 0 0 1-1.8-3.2L10 8.6V4H9z",
+    Assemble: "M10.3 2h3.4l.5 2.6 1.9.8 2.2-1.5 2.4 2.4-1.5 2.2.8 1.9 2.6.5v3.4l-2.6.5-.8 1.9 1.5 2.2-2.4 2.4-2.2-1.5-1.9.8-.5 2.6h-3.4l-.5-2.6-1.9-.8-2.2 1.5-2.4-2.4 1.5-2.2-.8-1.9L2 13.7v-3.4l2.6-.5.8-1.9-1.5-2.2 2.4-2.4 2.2 1.5 1.9-.8zM12 8.5a3.5 3.5 0 1 0 0 7a3.5 3.5 0 0 0 0-7z",
+    Recall: "M1.5 5.5C4.5 4 8 4 11 6v14c-3-1.8-6.5-1.8-9.5-.5zM22.5 5.5C19.5 4 16 4 13 6v14c3-1.8 6.5-1.8 9.5-.5z",
+    Guard: "M12 2l8 3v6c0 5.2-3.4 9.5-8 11-4.6-1.5-8-5.8-8-11V5z",
+    Search: "M10 2a8 8 0 0 1 6.3 12.9l5.4 5.4-2 2-5.4-5.4A8 8 0 1 1 10 2zm0 3a5 5 0 1 0 0 10a5 5 0 0 0 0-10z",
+    Trade: "M7 3l-5 5 5 5V9.5h9v-3H7zM17 11l5 5-5 5v-3.5H8v-3h9z",
+    Expand: "M11 2h2v11.2l3.6-3.6L18 11l-6 6-6-6 1.4-1.4 3.6 3.6zM3 19h18v3H3z",
+    Study: "M12 2l2.9 6.9 7.1.6-5.4 4.7 1.7 7.1L12 17.6l-6.3 3.7 1.7-7.1L2 9.5l7.1-.6z",
+    Heal: "M9 2h6v7h7v6h-7v7H9v-7H2V9h7z",
+    artifact: "M7 3h10l5 6.5L12 22 2 9.5z",
+    other: "M12 3a9 9 0 1 1 0 18a9 9 0 0 1 0-18z",
+  };
+  function icon(name, cls) {
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("focusable", "false");
+    svg.setAttribute("class", "icon " + (cls || ""));
+    const path = document.createElementNS(SVG, "path");
+    path.setAttribute("d", ICONS[name] || ICONS.other);
+    path.setAttribute("fill-rule", "evenodd");
+    path.setAttribute("fill", "currentColor");
+    svg.append(path);
+    return svg;
+  }
+
   let toastTimer = null;
   function toast(message) {
     const box = $("#toast");
@@ -38,6 +69,14 @@
     box.hidden = false;
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => { box.hidden = true; }, 5000);
+  }
+
+  /** Say something to screen readers (the polite live region). */
+  function announce(text) {
+    const box = $("#announce");
+    if (!box || !text) return;
+    box.textContent = "";
+    setTimeout(() => { box.textContent = text; }, 30);
   }
 
   class ApiError extends Error {
@@ -75,85 +114,16 @@
   }
   function saveInvite(id, url) { try { localStorage.setItem("converge.invite." + id, url); } catch (_) { /* */ } }
   function loadInvite(id) { try { return localStorage.getItem("converge.invite." + id); } catch (_) { return null; } }
+  function setting(name, fallback) {
+    try { const v = localStorage.getItem("converge." + name); return v === null ? fallback : v; } catch (_) { return fallback; }
+  }
+  function saveSetting(name, value) { try { localStorage.setItem("converge." + name, String(value)); } catch (_) { /* */ } }
 
   const absolute = (path) => location.origin + path;
   const lower = (s) => String(s || "").toLowerCase();
+  const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
 
-  // ------------------------------------------------------------------ rules (a small Markdown renderer)
-
-  function inline(text) {
-    const out = [];
-    const re = /(`[^`]+`|\*\*[^*]+\*\*|\*[^*\s][^*]*\*|\[[^\]]+\]\([^)]+\))/g;
-    let last = 0;
-    for (const m of text.matchAll(re)) {
-      if (m.index > last) out.push(text.slice(last, m.index));
-      const t = m[0];
-      if (t.startsWith("`")) out.push(el("code", { text: t.slice(1, -1) }));
-      else if (t.startsWith("**")) out.push(el("strong", {}, ...inline(t.slice(2, -2))));
-      else if (t.startsWith("*")) out.push(el("em", {}, ...inline(t.slice(1, -1))));
-      else out.push(t.slice(1, t.indexOf("]")));  // links inside the rules point to files: show the text
-      last = m.index + t.length;
-    }
-    if (last < text.length) out.push(text.slice(last));
-    return out;
-  }
-
-  function markdown(src) {
-    const root = document.createDocumentFragment();
-    const lines = src.replace(/\r/g, "").split("\n");
-    let i = 0;
-    let para = [];
-    const flush = () => {
-      if (para.length) root.append(el("p", {}, ...inline(para.join(" "))));
-      para = [];
-    };
-    while (i < lines.length) {
-      const line = lines[i];
-      const heading = /^(#{1,4})\s+(.*)$/.exec(line);
-      if (heading) {
-        flush();
-        root.append(el("h" + Math.min(4, heading[1].length + 1), {}, ...inline(heading[2])));
-        i += 1;
-      } else if (line.startsWith("```")) {
-        flush();
-        const body = [];
-        i += 1;
-        while (i < lines.length && !lines[i].startsWith("```")) { body.push(lines[i]); i += 1; }
-        root.append(el("pre", {}, el("code", { text: body.join("\n") })));
-        i += 1;
-      } else if (line.startsWith("|")) {
-        flush();
-        const rows = [];
-        while (i < lines.length && lines[i].startsWith("|")) { rows.push(lines[i]); i += 1; }
-        const cells = (r) => r.trim().replace(/^\||\|$/g, "").split("|").map((c) => c.trim());
-        const table = el("table");
-        rows.forEach((r, k) => {
-          if (k === 1 && /^[\s|:-]+$/.test(r)) return;
-          table.append(el("tr", {}, ...cells(r).map((c) => el(k === 0 ? "th" : "td", {}, ...inline(c)))));
-        });
-        root.append(table);
-      } else if (/^\s*([-*]|\d+\.)\s+/.test(line)) {
-        flush();
-        const ordered = /^\s*\d+\./.test(line);
-        const list = el(ordered ? "ol" : "ul");
-        while (i < lines.length && (/^\s*([-*]|\d+\.)\s+/.test(lines[i]) || /^\s{2,}\S/.test(lines[i]))) {
-          const item = /^\s*([-*]|\d+\.)\s+(.*)$/.exec(lines[i]);
-          if (item) list.append(el("li", {}, ...inline(item[2])));
-          else if (list.lastChild) list.lastChild.append(" ", ...inline(lines[i].trim()));
-          i += 1;
-        }
-        root.append(list);
-      } else if (!line.trim()) {
-        flush();
-        i += 1;
-      } else {
-        para.push(line.trim());
-        i += 1;
-      }
-    }
-    flush();
-    return root;
-  }
+  // ------------------------------------------------------------------ rules (rendered on the server)
 
   let rulesLoaded = false;
   async function openRules() {
@@ -161,15 +131,23 @@
     if (!rulesLoaded) {
       try {
         const doc = await api("GET", "/api/rules");
+        const parsed = new DOMParser().parseFromString(doc.html, "text/html");
         const body = $("#rules-body");
-        body.textContent = "";
-        body.append(markdown(doc.markdown));
+        body.replaceChildren(...Array.from(parsed.body.childNodes).map((n) => document.importNode(n, true)));
+        decorateGlossary(body);
+        body.append(el("p", { class: "page-nav" }, "For developers: ",
+          el("a", { href: "/rules/developer", target: "_blank", rel: "noopener" }, "the developer rulebook"),
+          " (every ruling with its code and test)."));
         rulesLoaded = true;
       } catch (e) {
         toast("The rules could not be loaded: " + e.message);
       }
     }
     if (!dialog.open) dialog.showModal();
+  }
+
+  function decorateGlossary(root) {
+    for (const span of root.querySelectorAll(".kw-icon[data-keyword]")) span.replaceChildren(icon(span.dataset.keyword));
   }
 
   // ------------------------------------------------------------------ home: create a match
@@ -250,32 +228,50 @@
           "for its effect, declare it as a shared goal, or add it to a faction. Goals are scored at the end of " +
           "every turn; outscore the other player while you hold the artifact to win the round. First to two " +
           "rounds wins." }),
-        el("button", { type: "button", class: "link-button", onclick: openRules }, "Read the full rules")),
-      el("section", { class: "panel" },
-        el("h2", { text: "Play against a bot" }),
-        el("p", { text: "Choose the bot's level and the playset." }),
+        el("p", { class: "row" },
+          el("a", { class: "button-link primary", href: "/tutorial", data: { testid: "start-tutorial" } }, "New here? Play the tutorial"),
+          el("a", { href: "/rules", data: { testid: "rules-page-link" } }, "Read the rules"))),
+      el("section", { class: "panel", "aria-labelledby": "h-bot" },
+        el("h2", { id: "h-bot", text: "Play against a bot" }),
+        el("p", { text: "Choose the bot's level and the playset. Hints are on." }),
         el("div", { class: "field" }, el("label", { for: "bot-level", text: "Bot" }), level),
         botPick.node,
         el("div", { class: "field" }, el("label", { for: "bot-seat", text: "Your seat" }), seat),
         botButton),
-      el("section", { class: "panel" },
-        el("h2", { text: "Play with a friend" }),
-        el("p", { text: "You get a private invite link to send; whoever opens it takes the other seat." }),
+      el("section", { class: "panel", "aria-labelledby": "h-friend" },
+        el("h2", { id: "h-friend", text: "Play with a friend" }),
+        el("p", { text: "You get a private invite link to send; whoever opens it takes the other seat. Hints are off unless you both allow them." }),
         friendPick.node,
         el("div", { class: "field" }, el("label", { for: "friend-clock", text: "Clock" }), clock),
         friendButton),
-      el("section", { class: "panel" },
-        el("h2", { text: "Watch a match" }),
+      el("section", { class: "panel", "aria-labelledby": "h-watch" },
+        el("h2", { id: "h-watch", text: "Watch a match" }),
         el("p", { text: "Spectators see what both players see of the table, never a hand." }),
-        el("div", { class: "row" }, watchInput, watchButton))));
+        el("div", { class: "row" }, el("label", { for: "watch-id", class: "sr-only", text: "Match link" }), watchInput, watchButton))));
   }
 
-  // ------------------------------------------------------------------ a match
+  // ------------------------------------------------------------------ a match: state
 
   const S = {
     id: null, token: null, seat: -1, ws: null, meta: null, obs: null, seq: 0, cards: {}, colors: {},
     pending: false, retry: 0, stop: false, receivedAt: 0, replay: null, connected: false,
+    next: {},            // action id -> the choice it opens (it may be held and taken back)
+    staged: null,        // {action, follow}: a choice held in this page, not sent yet
+    queue: [],           // states received and not shown yet (the opponent's moves, one at a time)
+    pumping: false,
+    roundView: null,     // the summary of a round that just ended, shown until the player continues
+    rounds: [],          // the summaries of the finished rounds
+    lastTurn: null,      // the summary of the latest end of turn
+    turnFresh: false,    // the latest end of turn happened since the last play
+    hint: null,          // {seq, options} or {seq, loading: true}
+    tutorial: null,      // {script, step, done}
+    decisionKey: null,   // the decision focus was last put on
+    myTurnBefore: false,
   };
+
+  const PACES = { slow: 1600, normal: 900, fast: 350, instant: 0 };
+  const pace = () => (PACES[setting("pace", "normal")] ?? 900);
+  const soundOn = () => setting("sound", "off") === "on";
 
   function setConn(text, ok) {
     const c = $("#conn");
@@ -339,30 +335,33 @@
         S.colors = msg.colors;
         S.obs = msg.observation;
         S.seq = msg.seq;
+        S.next = msg.next || {};
+        S.rounds = msg.rounds || [];
+        S.lastTurn = msg.last_turn || null;
+        S.queue = [];
+        S.staged = null;
         S.pending = false;
+        S.pendingCount = 0;
         S.connected = true;
         S.retry = 0;
         S.receivedAt = performance.now();
         setConn(S.seat >= 0 ? "connected" : "watching", true);
+        if (S.meta.status === "over" && S.rounds.length) S.roundView = S.rounds[S.rounds.length - 1];
         render();
         break;
-      case "state": {
-        const events = (S.obs ? S.obs.events.slice(0, msg.events_from) : []).concat(msg.observation.events);
-        S.obs = Object.assign({}, msg.observation, { events });
-        S.meta = msg.match;
-        S.seq = msg.seq;
-        S.pending = false;
-        S.receivedAt = performance.now();
-        render();
+      case "state":
+        S.queue.push(msg);
+        pump();
         break;
-      }
       case "ack":
-        S.seq = Math.max(S.seq, msg.seq);
         break;
       case "meta":
         S.meta = msg.match;
         S.receivedAt = performance.now();
-        render();
+        if (!S.queue.length) render();
+        break;
+      case "hint":
+        if (S.hint && S.hint.seq === msg.seq) { S.hint = { seq: msg.seq, options: msg.options }; render(); }
         break;
       case "rematch":
         if (S.token) {
@@ -376,6 +375,9 @@
         break;
       case "error":
         S.pending = false;
+        S.pendingCount = 0;
+        S.staged = null;
+        if (S.hint && S.hint.loading) S.hint = null;
         if (msg.code === "not_found") { S.stop = true; notFound(); return; }
         if (msg.code === "replaced") { S.stop = true; return; }  // the close (4409) says it on the page
         if (msg.code !== "unauthorized") toast(msg.message);
@@ -386,94 +388,261 @@
     }
   }
 
+  /** Whether a state holds a move of the other player (or of a bot): shown for a moment before the next. */
+  function othersMove(obs, events) {
+    return events.some((e) => e.player !== null && e.player !== S.seat && ["play", "pass", "move", "convert", "guard"].includes(e.kind));
+  }
+
+  /** Show queued states one at a time: the opponent's moves stay on screen for a readable moment. */
+  async function pump() {
+    if (S.pumping) return;
+    S.pumping = true;
+    try {
+      while (S.queue.length && !S.roundView) {
+        const msg = S.queue.shift();
+        const fresh = msg.observation.events;
+        applyState(msg);
+        render(fresh);
+        const wait = othersMove(msg.observation, fresh) && S.queue.length ? pace() : 0;
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    } finally {
+      S.pumping = false;
+    }
+  }
+
+  function applyState(msg) {
+    const events = (S.obs ? S.obs.events.slice(0, msg.events_from) : []).concat(msg.observation.events);
+    S.obs = Object.assign({}, msg.observation, { events });
+    S.meta = msg.match;
+    S.seq = msg.seq;
+    S.next = msg.next || {};
+    S.receivedAt = performance.now();
+    const fresh = msg.observation.events;
+    if (fresh.some((e) => e.kind === "play" || e.kind === "pass")) S.turnFresh = false;
+    for (const t of msg.turns || []) {
+      S.lastTurn = t;
+      S.turnFresh = true;
+      if (t.round_end) {
+        S.rounds.push(t);
+        S.roundView = t;
+      }
+    }
+    if (S.pendingCount > 0) {
+      S.pendingCount -= 1;
+      if (S.pendingCount === 0) { S.pending = false; S.staged = null; }
+    }
+    if (S.hint && S.hint.seq !== S.seq) S.hint = null;
+    const others = fresh.filter((e) => e.player !== S.seat && e.player !== null && e.text).map((e) => e.text);
+    if (others.length && S.seat >= 0) announce(others.join(" "));
+  }
+
   function notFound() {
     app().replaceChildren(el("div", { class: "panel" }, el("h2", { text: "No such match" }),
       el("p", { text: "This match does not exist on this server." }), el("a", { href: "/", text: "Start a new one" })));
   }
 
+  // --- acting: one choice, or a held choice and the one that completes it
+
   function act(actionId) {
-    if (S.pending || S.replay) return;
-    if (send({ type: "action", action: actionId, seq: S.seq })) {
-      S.pending = true;
+    if (S.pending || S.replay || S.roundView) return;
+    const follow = S.next[String(actionId)];
+    if (follow && !S.staged) {  // hold it: nothing happens before the next choice, so it can be taken back
+      const legal = (S.obs.decision.legal_actions || []).find((a) => a.id === actionId);
+      S.staged = { action: actionId, follow, card: legal && actionId < 18 ? legal.action : null };
       render();
+      focusDecision(true);
+      return;
     }
+    const actions = S.staged ? [S.staged.action, actionId] : [actionId];
+    if (S.tutorial) { tutorialAct(actions); return; }
+    let seq = S.seq;
+    for (const a of actions) {
+      if (!send({ type: "action", action: a, seq })) return;
+      seq += 1;
+    }
+    S.pending = true;
+    S.pendingCount = actions.length;
+    render();
+  }
+
+  function takeBack() {
+    if (!S.staged || S.pending) return;
+    S.staged = null;
+    render();
+    focusDecision(true);
+    announce("Taken back.");
+  }
+
+  function askHint() {
+    if (!S.obs || S.pending) return;
+    S.hint = { seq: S.seq, loading: true };
+    if (!send({ type: "hint" })) S.hint = null;
+    render();
   }
 
   // --- naming, from this browser's point of view
 
-  const me = () => (S.seat >= 0 ? S.seat : 0);
+  function viewerOf() { return S.replay ? S.replay.view : S.tutorial ? 0 : S.seat; }
   function who(player, viewer) {
     if (player === null || player === undefined || player < 0) return "nobody";
     if (viewer >= 0) return player === viewer ? "you" : "them";
     return "player " + player;
   }
   function seatName(p) {
+    if (S.tutorial) return p === 0 ? "You" : "Them — tutorial";
     const seat = S.meta && S.meta.seats[p];
     const label = seat && seat.kind === "bot" ? "bot (" + seat.bot + ")" : seat && seat.replaced ?
       "bot standing in (" + seat.bot + ")" : "player " + p;
-    if (S.seat >= 0) return (p === S.seat ? "You" : "Them") + " — " + label;
-    return label.charAt(0).toUpperCase() + label.slice(1);
+    const viewer = viewerOf();
+    if (viewer >= 0) return (p === viewer ? "You" : "Them — " + label);
+    return cap(label);
   }
   function colorClass(skillset) { return "col-" + lower(S.colors[skillset] || "grey"); }
+  function keywordOf(skillset) {
+    for (const c of Object.values(S.cards)) if (c.skillset === skillset) return c.keyword;
+    return "other";
+  }
+  const stars = (n) => STAR.repeat(n) + " (" + n + " star" + (n === 1 ? "" : "s") + ")";
 
   // --- cards
 
+  /** The legal actions of this page's decision, by the card they choose ({} when it is not ours). */
   function legalCards(obs) {
     const out = {};
-    const d = obs.decision;
-    if (!d || !d.legal_actions || S.replay || S.pending || !S.meta || S.meta.status !== "active") return out;
-    for (const a of d.legal_actions) if (a.id < 18) out[a.action] = a;
+    if (!myDecision(obs)) return out;
+    if (S.staged) return out;
+    for (const a of obs.decision.legal_actions) if (a.id < 18 && allowed(a.id)) out[a.action] = a;
     return out;
   }
 
+  function myDecision(obs) {
+    const d = obs && obs.decision;
+    if (!d || !d.legal_actions || S.replay || S.roundView || S.queue.length || !S.meta) return false;
+    if (!S.tutorial && (S.meta.status !== "active" || S.pending)) return false;
+    if (S.tutorial && (S.tutorial.done || currentStep().expect === null)) return false;
+    return d.player === viewerOf();
+  }
+
+  /** In the tutorial only the move the instruction asks for may be made. */
+  function allowed(actionId) {
+    if (!S.tutorial) return true;
+    const steps = S.tutorial.script.steps;
+    const step = S.staged ? steps[S.tutorial.step + 1] : currentStep();
+    return !!step && step.expect === actionId;
+  }
+
+  function cardText(card, inPlay) {
+    const skill = inPlay ? inPlay.skillset : card.skillset;
+    const rank = inPlay ? inPlay.rank : card.rank;
+    let text = card.id + " " + card.name + ", " + skill + " " + rank;
+    if (inPlay && inPlay.converted) text += " (printed " + inPlay.printed_skillset + " " + inPlay.printed_rank + ")";
+    text += ". Goal: " + card.goal + ", " + card.stars + " star" + (card.stars === 1 ? "" : "s") + ". " + card.effect;
+    if (inPlay && inPlay.guarded_by !== null && inPlay.guarded_by !== undefined) text += " Guarded by " + who(inPlay.guarded_by, viewerOf()) + ".";
+    return text;
+  }
+
+  /**
+   * A card. opts.size: "full" (hand), "goal" (goal area: the goal first), "mini" (factions, piles).
+   * A card that is a legal choice is a button; the others are images with a full description.
+   */
   function cardNode(id, legal, opts) {
     const o = opts || {};
-    const card = S.cards[id] || { id, name: id, skillset: "", rank: "?", goal: "", stars: 0, effect: "" };
+    const card = S.cards[id] || { id, name: id, skillset: "", rank: "?", goal: "", stars: 0, effect: "", keyword: "", text: id };
     const inPlay = o.inPlay;
     const skill = inPlay ? inPlay.skillset : card.skillset;
     const rank = inPlay ? inPlay.rank : card.rank;
     const playable = legal && legal[id];
-    const tag = playable ? "button" : "div";
+    const staged = S.staged && S.staged.card === id;
+    const suggested = S.hint && S.hint.options && S.hint.options.length && playable && S.hint.options[0].action === playable.id;
+    const size = o.size || "full";
+    const full = cardText(card, inPlay);
     const attrs = {
-      class: "card " + colorClass(skill) + (playable ? " playable" : "") + (o.small ? " small" : "") +
-        (o.chosen ? " chosen" : ""),
-      data: { card: id, testid: playable ? "playable-card" : "card" },
-      title: card.text || id,
+      class: ["card", "size-" + size, colorClass(skill), playable ? "playable" : "", staged ? "chosen" : "",
+              inPlay && inPlay.converted ? "converted" : "", suggested ? "suggested" : ""].join(" ").replace(/\s+/g, " ").trim(),
+      data: { card: id, testid: playable ? "playable-card" : "card", full },
     };
+    let node;
     if (playable) {
-      attrs.type = "button";
-      attrs.onclick = () => act(playable.id);
-      attrs.data.action = playable.id;
-      attrs["aria-label"] = playable.label;
+      node = el("button", Object.assign(attrs, { type: "button", "aria-label": cap(playable.label) + ". " + full,
+        onclick: (e) => { if (longPressed(e)) return; act(playable.id); } }));
+      node.dataset.action = playable.id;
+      node.dataset.focus = "card:" + id;
+    } else {
+      node = el("div", Object.assign(attrs, { role: "img", "aria-label": (staged ? "Chosen: " : "") + full }));
     }
-    const node = el(tag, attrs,
-      el("div", { class: "top" }, el("span", { class: "cid", text: id }), el("span", { class: "rank", text: String(rank) })),
-      el("div", { class: "name", text: card.name }));
-    if (inPlay && inPlay.converted) {
-      node.append(el("div", { class: "was", text: "now " + skill + " " + rank + " (printed " +
-        inPlay.printed_skillset + " " + inPlay.printed_rank + (inPlay.until_end_of_turn ? ", until end of turn" : "") + ")" }));
-    }
-    if (!o.small) {
-      node.append(el("div", { class: "goal", text: "Goal: " + card.goal + " " + STAR.repeat(card.stars) }),
-        el("div", { class: "effect", text: card.effect }));
+    const top = el("span", { class: "top" },
+      el("span", { class: "rank", text: String(rank) }),
+      el("span", { class: "skill" }, icon(keywordOf(skill)), el("span", { class: "skill-name", text: skill })),
+      el("span", { class: "cid", text: id }));
+    node.append(top);
+    if (size === "chip") {
+      // a one-line mention (the card being played): rank, icon and id
+    } else if (size === "mini") {
+      if (inPlay && inPlay.converted) node.append(el("span", { class: "was", text: "was " + inPlay.printed_rank }));
+    } else if (size === "goal") {
+      node.append(el("span", { class: "goal big" }, el("span", { class: "stars", text: STAR.repeat(card.stars) }), " ", card.goal));
+    } else {
+      node.append(el("span", { class: "name", text: card.name }),
+        el("span", { class: "goal" }, el("span", { class: "stars", text: STAR.repeat(card.stars) }), " ", card.goal),
+        el("span", { class: "effect" }, icon(card.keyword, "kw"), " ", card.effect));
     }
     if (inPlay && inPlay.guarded_by !== null && inPlay.guarded_by !== undefined) {
-      node.append(el("span", { class: "guard", title: "guarded by " + who(inPlay.guarded_by, S.seat), text: "🛡" }));
+      node.append(el("span", { class: "guard", title: "guarded by " + who(inPlay.guarded_by, viewerOf()) }, icon("Guard"),
+        el("span", { class: "sr-only", text: "guarded" })));
     }
+    if (playable) node.append(el("span", { class: "badge", "aria-hidden": "true", text: suggested ? "hint" : "choose" }));
+    if (staged) node.append(el("span", { class: "badge chosen-badge", "aria-hidden": "true", text: "chosen" }));
+    attachTip(node);
     return node;
   }
 
-  function cardRow(ids, legal, opts, emptyText) {
-    if (!ids.length) return el("div", { class: "cards" }, el("span", { class: "empty", text: emptyText || "none" }));
-    return el("div", { class: "cards" }, ...ids.map((id) => cardNode(id, legal, opts)));
+  // Full card text: a tip on hover and when the keyboard moves to a card, and on a long press (touch).
+  let keyboardUsed = false;
+  let autoFocusing = false;
+  document.addEventListener("keydown", () => { keyboardUsed = true; }, true);
+  document.addEventListener("pointerdown", () => { keyboardUsed = false; }, true);
+  let pressTimer = null;
+  let pressedLong = false;
+  function longPressed(e) {
+    if (pressedLong) { pressedLong = false; e.preventDefault(); return true; }
+    return false;
+  }
+  function attachTip(node) {
+    node.addEventListener("mouseenter", () => showTip(node));
+    node.addEventListener("mouseleave", hideTip);
+    node.addEventListener("focus", () => { if (keyboardUsed && !autoFocusing) showTip(node); });
+    node.addEventListener("blur", hideTip);
+    node.addEventListener("pointerdown", (e) => {
+      if (e.pointerType !== "touch") return;
+      clearTimeout(pressTimer);
+      pressTimer = setTimeout(() => { pressedLong = true; showTip(node); }, 500);
+    });
+    for (const ev of ["pointerup", "pointercancel", "pointerleave"]) node.addEventListener(ev, () => clearTimeout(pressTimer));
+    node.addEventListener("contextmenu", (e) => { if (pressedLong) e.preventDefault(); });
+  }
+  /** The tip sits at the top of the window (over the site's header), away from the cards and the strip;
+   *  no inline style positions it (the CSP forbids them). */
+  function showTip(node) {
+    const tip = $("#cardtip");
+    if (!tip || !node.isConnected) return;
+    tip.textContent = node.dataset.full;
+    tip.hidden = false;
+  }
+  function hideTip() { const tip = $("#cardtip"); if (tip) tip.hidden = true; }
+
+  function cardRow(ids, legal, opts, emptyText, label) {
+    if (!ids.length) return el("p", { class: "cards empty", text: emptyText || "none" });
+    return el("ul", { class: "cards", "aria-label": label }, ...ids.map((id) => el("li", {}, cardNode(id, legal, opts))));
   }
 
-  function factionRow(faction, legal, emptyText) {
-    if (!faction.length) return el("div", { class: "cards" }, el("span", { class: "empty", text: emptyText }));
-    return el("div", { class: "cards" }, ...faction.map((c) => cardNode(c.id, legal, { inPlay: c })));
+  function factionRow(faction, legal, emptyText, label) {
+    if (!faction.length) return el("p", { class: "cards empty", text: emptyText });
+    return el("ul", { class: "cards", "aria-label": label },
+      ...faction.map((c) => el("li", {}, cardNode(c.id, legal, { inPlay: c, size: "mini" }))));
   }
 
-  // --- panels
+  // --- status, clocks, summaries
 
   function fmtClock(ms) {
     if (ms === null || ms === undefined) return "–";
@@ -481,80 +650,107 @@
     return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
   }
 
+  function clockOf() { return S.replay ? S.replay.data.clock : S.meta && S.meta.clock; }
+
   function clockLeft(p) {
-    const c = S.meta && S.meta.clock;
+    const c = clockOf();
     if (!c) return null;
     let left = c.left_ms[p];
+    if (left === null || left === undefined) return null;
     if (c.running === p && !S.replay) left -= performance.now() - S.receivedAt;
     return left;
   }
 
+  /** Players in the order this viewer reads them: you first, then them (player 0 first for spectators). */
+  function order(viewer) { return viewer >= 0 ? [viewer, 1 - viewer] : [0, 1]; }
+
+  function pair(values, viewer, sep) {
+    const [a, b] = order(viewer);
+    return viewer >= 0 ? "you " + values[a] + sep + values[b] + " them" : "P0 " + values[0] + sep + values[1] + " P1";
+  }
+
   function statusBar(obs) {
-    const viewer = S.replay ? S.replay.view : S.seat;
-    const wins = obs.round_wins;
+    const viewer = viewerOf();
     const bar = el("div", { class: "status", data: { testid: "status" } },
-      el("span", {}, ...obs.playset.map((s) => el("span", { class: "chip " + colorClass(s), text: s }))),
       el("span", { class: "big", text: "Round " + obs.round }),
-      el("span", { data: { testid: "round-wins" }, text: viewer >= 0 ?
-        "rounds: you " + wins[viewer] + " – " + wins[1 - viewer] + " them" :
-        "rounds: P0 " + wins[0] + " – " + wins[1] + " P1" }),
-      el("span", {}, "artifact: ", el("span", { class: "artifact", text: who(obs.artifact_holder, viewer) })),
-      el("span", { data: { testid: "scores" }, text: viewer >= 0 ?
-        "points: you " + obs.scores[viewer] + " – " + obs.scores[1 - viewer] + " them" :
-        "points: P0 " + obs.scores[0] + " – " + obs.scores[1] + " P1" }));
-    if (S.meta && S.meta.clock) {
-      for (const p of [0, 1]) {
+      el("span", { class: "stat", data: { testid: "round-wins" } }, el("span", { class: "k", text: "Rounds " }), pair(obs.round_wins, viewer, " – ")),
+      el("span", { class: "stat", data: { testid: "scores" } }, el("span", { class: "k", text: "Points " }), pair(obs.scores, viewer, " – ")),
+      el("span", { class: "stat artifact-stat" }, icon("artifact", "artifact-icon"), el("span", { class: "k", text: "Artifact: " }),
+        el("strong", { class: "artifact", data: { testid: "artifact-holder" }, text: who(obs.artifact_holder, viewer) })));
+    const clock = clockOf();
+    if (clock) {
+      const clocks = el("span", { class: "clocks", data: { testid: "clocks" } });
+      for (const p of order(viewer)) {
         const left = clockLeft(p);
-        bar.append(el("span", { class: "clock" + (S.meta.clock.running === p ? " running" : "") +
-          (left !== null && left < 30000 ? " low" : ""), data: { clock: p },
-          text: (viewer >= 0 ? who(p, viewer) : "P" + p) + " " + fmtClock(left) }));
+        const running = clock.running === p;
+        clocks.append(el("span", { class: "clock" + (running ? " running" : "") + (left !== null && left < 30000 ? " low" : ""),
+          data: { clock: p }, text: clockText(p, viewer, left, running) }));
       }
+      bar.append(clocks);
     }
     return bar;
   }
+  function clockText(p, viewer, left, running) {
+    return (running ? "▶ " : "") + (viewer >= 0 ? who(p, viewer) : "P" + p) + " " + fmtClock(left);
+  }
 
-  function scorePanel(obs) {
-    const viewer = S.replay ? S.replay.view : S.seat;
-    const mine = viewer >= 0 ? viewer : 0;
-    const table = el("table", { class: "score", data: { testid: "score-table" } },
-      el("tr", {}, el("th", { text: "Goal" }), el("th", { text: "" }), el("th", { text: "scores" })));
-    for (const item of obs.score_breakdown) {
+  function goalTable(goals, viewer, testid) {
+    const table = el("table", { class: "score", data: { testid } },
+      el("caption", { class: "sr-only", text: "Points per goal" }),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Goal" }), el("th", { scope: "col", text: "Stars" }),
+        el("th", { scope: "col", text: "Scored by" }))));
+    const body = el("tbody");
+    for (const item of goals) {
       const w = item.winners;
       const text = w.length === 2 ? "both" : w.length === 1 ? who(w[0], viewer) : "nobody";
       const cls = w.length === 2 ? "who-both" : !w.length ? "who-nobody" : viewer < 0 ? "" :
         w[0] === viewer ? "who-you" : "who-them";
-      table.append(el("tr", { data: { goal: item.goal } },
-        el("td", {}, el("strong", { text: item.goal + " " }), item.text, el("div", { class: "empty", text: item.why })),
-        el("td", { class: "stars", text: STAR.repeat(item.stars) }),
-        el("td", { class: cls, text: text })));
+      body.append(el("tr", { data: { goal: item.goal } },
+        el("td", {}, el("strong", { text: item.goal + " " }), item.text, el("span", { class: "why", text: item.why })),
+        el("td", { class: "stars", "aria-label": item.stars + " star" + (item.stars === 1 ? "" : "s"), text: STAR.repeat(item.stars) }),
+        el("td", { class: cls, text })));
     }
-    if (!obs.score_breakdown.length) {
-      table.append(el("tr", {}, el("td", { colspan: 3, class: "empty", text: "No goal declared yet." })));
-    }
-    table.append(el("tr", { class: "total" }, el("td", { text: "Total" }), el("td", {}),
-      el("td", { text: viewer >= 0 ? "you " + obs.scores[mine] + " : " + obs.scores[1 - mine] + " them" :
-        obs.scores[0] + " : " + obs.scores[1] })));
-    return el("section", { class: "panel" }, el("h3", { text: "Score per goal" }), table);
+    if (!goals.length) body.append(el("tr", {}, el("td", { colspan: 3, class: "empty", text: "No goal declared yet." })));
+    table.append(body);
+    return table;
+  }
+
+  function scorePanel(obs) {
+    const viewer = viewerOf();
+    return el("section", { class: "panel", "aria-labelledby": "h-score" }, el("h2", { id: "h-score", class: "h3", text: "Score per goal" }),
+      goalTable(obs.score_breakdown, viewer, "score-table"),
+      el("p", { class: "total", data: { testid: "score-total" } }, el("strong", { text: "Total " }), pair(obs.scores, viewer, " : ")));
+  }
+
+  function turnPanel() {
+    const t = S.lastTurn;
+    if (!t) return null;
+    const viewer = viewerOf();
+    return el("section", { id: "turn-panel", class: "panel turn-panel", "aria-labelledby": "h-turn", data: { testid: "turn-summary" } },
+      el("h2", { id: "h-turn", class: "h3", text: "End of turn " + t.turn + " (round " + t.round + ")" }),
+      el("p", { class: "lines" }, t.lines.join(" ")),
+      goalTable(t.goals, viewer, "turn-goals"));
   }
 
   function logPanel(obs) {
     const items = obs.events.slice(-60).reverse();
-    return el("section", { class: "panel" }, el("h3", { text: "What happened" }),
-      el("ul", { class: "log", data: { testid: "log" } },
+    return el("section", { class: "panel", "aria-labelledby": "h-log" }, el("h2", { id: "h-log", class: "h3", text: "What happened" }),
+      el("ol", { class: "log", reversed: true, data: { testid: "log" } },
         ...items.map((e) => el("li", { text: e.text }))));
   }
 
   function copyField(label, url, testid) {
-    const input = el("input", { readonly: true, value: url, data: { testid }, onfocus: (e) => e.target.select() });
+    const id = "copy-" + testid;
+    const input = el("input", { id, readonly: true, value: url, data: { testid }, onfocus: (e) => e.target.select() });
     const button = el("button", { type: "button", onclick: async () => {
       input.select();
       try { await navigator.clipboard.writeText(url); toast("Copied."); } catch (_) { toast("Select the link and copy it."); }
     } }, "Copy");
-    return el("div", { class: "field invite" }, el("span", { class: "label", text: label }), el("div", { class: "row" }, input, button));
+    return el("div", { class: "field invite" }, el("label", { for: id, text: label }), el("div", { class: "row" }, input, button));
   }
 
   function sharePanel() {
-    const panel = el("section", { class: "panel" }, el("h3", { text: "Share" }));
+    const panel = el("section", { class: "panel", "aria-labelledby": "h-share" }, el("h2", { id: "h-share", class: "h3", text: "Share" }));
     const invite = loadInvite(S.id);
     if (S.seat >= 0 && S.meta.mode === "friend" && invite) {
       const other = S.meta.seats[1 - S.seat];
@@ -569,31 +765,180 @@
     return panel;
   }
 
-  function decisionPanel(obs) {
-    const d = obs.decision;
-    const viewer = S.seat;
-    if (!S.meta || S.meta.status !== "active" || !d) return null;
-    if (!d.legal_actions || d.player !== viewer) {
-      const seat = S.meta.seats[d.player];
-      const name = viewer >= 0 ? (seat.kind === "bot" || seat.replaced ? "the bot" : "your opponent") : "player " + d.player;
-      const what = { select: "choose a card", mode: "choose how to play it", faction: "choose a faction",
-                     skillset: "choose a skillset", target: "choose a target", second: "choose a card" }[d.kind] || "decide";
-      return el("section", { class: "decision waiting", data: { testid: "waiting" } },
-        el("div", { class: "prompt", text: "Waiting for " + name + " to " + what + "…" }),
-        d.card ? el("div", {}, "Playing: ", cardNode(d.card, null, { small: true })) : null);
+  function settingsPanel() {
+    const panel = el("section", { class: "panel settings", "aria-labelledby": "h-settings" }, el("h2", { id: "h-settings", class: "h3", text: "Settings" }));
+    const paceSel = el("select", { id: "pace", data: { testid: "pace" }, onchange: (e) => saveSetting("pace", e.target.value) },
+      ...[["slow", "slow"], ["normal", "normal"], ["fast", "fast"], ["instant", "at once"]].map(([v, t]) =>
+        el("option", { value: v, text: t, selected: setting("pace", "normal") === v })));
+    panel.append(el("div", { class: "field inline" }, el("label", { for: "pace", text: "Opponent's moves shown" }), paceSel));
+    const sound = el("input", { type: "checkbox", id: "sound", checked: soundOn(), data: { testid: "sound" },
+      onchange: (e) => { saveSetting("sound", e.target.checked ? "on" : "off"); if (e.target.checked) beep(); } });
+    panel.append(el("div", { class: "field inline" }, sound, el("label", { for: "sound", text: "A sound when it is your turn" })));
+    if (S.seat >= 0 && S.meta.mode === "friend" && S.meta.hints) {
+      const h = S.meta.hints;
+      const mine = el("input", { type: "checkbox", id: "allow-hints", checked: h.allowed[S.seat], data: { testid: "allow-hints" },
+        onchange: (e) => send({ type: "hints", allow: e.target.checked }) });
+      panel.append(el("div", { class: "field inline" }, mine, el("label", { for: "allow-hints", text: "Allow hints in this match" })),
+        el("p", { class: "note", data: { testid: "hints-status" }, text: h.on ? "Hints are on: you both allow them." :
+          h.allowed[S.seat] ? "Hints stay off until your opponent allows them too." : "Hints are off." }));
     }
-    const legal = legalCards(obs);
-    const prompt = d.prompt.replace(/^player \d+: /, "");
-    const panel = el("section", { class: "decision", data: { testid: "decision", kind: d.kind } },
-      el("div", { class: "prompt", data: { testid: "prompt" }, text: prompt.charAt(0).toUpperCase() + prompt.slice(1) }));
-    if (d.card) panel.append(el("div", { class: "row" }, "Playing: ", cardNode(d.card, null, { small: true, chosen: true }),
-      d.studied ? el("span", {}, " studying ", cardNode(d.studied, null, { small: true })) : null));
-    if (d.revealed) panel.append(el("div", { class: "revealed" }, el("span", { class: "label", text: "Revealed:" }),
-      cardRow(d.revealed, legal, { small: false })));
-    panel.append(el("div", { class: "choices" }, ...d.legal_actions.map((a) => el("button", {
-      type: "button", class: a.id >= 18 ? "primary" : "", disabled: S.pending, data: { action: a.id, testid: "action" },
-      onclick: () => act(a.id) }, a.label))));
     return panel;
+  }
+
+  // --- the decision strip: above the hand, never over it
+
+  function choiceButton(a, primary) {
+    const isDone = a.label.startsWith("done");
+    const ok = allowed(a.id);
+    const suggested = S.hint && S.hint.options && S.hint.options.length && S.hint.options[0].action === a.id;
+    const b = el("button", {
+      type: "button", class: (isDone ? "quiet" : primary ? "choice" : "choice") + (suggested ? " suggested" : ""),
+      disabled: !ok, "aria-disabled": ok ? null : "true",
+      data: { action: a.id, testid: "action", focus: "choice:" + a.id },
+      onclick: () => act(a.id),
+    }, isDone ? "Done — skip the rest of this effect" : cap(a.label));
+    if (suggested) b.append(el("span", { class: "badge inline-badge", text: "hint" }));
+    return b;
+  }
+
+  function waitingText(d) {
+    const viewer = viewerOf();
+    const seat = S.meta && S.meta.seats[d.player];
+    const name = S.tutorial ? "your opponent" : viewer >= 0 ? (seat && (seat.kind === "bot" || seat.replaced) ? "the bot" : "your opponent") : "player " + d.player;
+    const what = { select: "choose a card", mode: "choose how to play it", faction: "choose a faction",
+                   skillset: "choose a skillset", target: "choose a target", second: "choose a card" }[d.kind] || "decide";
+    return "Waiting for " + name + " to " + what + "…";
+  }
+
+  function turnLine() {
+    const t = S.lastTurn;
+    if (!t || !S.turnFresh) return null;
+    return el("p", { class: "turn-line", data: { testid: "turn-line" } },
+      el("strong", { text: "End of turn " + t.turn + ": " }), t.lines.slice(1).join(" "), " ",
+      el("a", { href: "#turn-panel", class: "details" }, "Points per goal"));
+  }
+
+  function decisionStrip(obs) {
+    const d = obs.decision;
+    const strip = el("section", { id: "decision", class: "decision", "aria-label": "Your decision", data: { testid: "decision-strip" } });
+    const line = turnLine();
+    if (line) strip.append(line);
+    if (S.tutorial) strip.append(coach());
+    if (!d || (!S.tutorial && S.meta.status !== "active")) {
+      strip.append(el("p", { id: "prompt", class: "prompt", text: "The match is over." }));
+      return strip;
+    }
+    if (S.tutorial && !myDecision(obs) && currentStep().player === 0) return strip;  // a pause: the coach speaks
+    if (!myDecision(obs)) {
+      const text = S.pending ? "Sending…" : S.queue.length ? "The opponent is playing…" : waitingText(d);
+      strip.classList.add("waiting");
+      strip.append(el("p", { id: "prompt", class: "prompt", data: { testid: "waiting" }, text }));
+      if (d.card) strip.append(el("div", { class: "row playing" }, "Playing: ", cardNode(d.card, null, { size: "chip" })));
+      return strip;
+    }
+    strip.dataset.testid = "decision";
+    strip.dataset.kind = S.staged ? S.staged.follow.kind : d.kind;
+    strip.dataset.legal = (S.staged ? S.staged.follow.choices : d.legal_actions).filter((a) => allowed(a.id)).map((a) => a.id).join(",");
+    if (S.staged) strip.dataset.staged = S.staged.action;
+    const legal = legalCards(obs);
+    let promptText;
+    let choices;
+    if (S.staged) {
+      const card = d.legal_actions.find((a) => a.id === S.staged.action);
+      promptText = cap(S.staged.follow.prompt.replace(/ \(.*\)$/, "")) + (card ? " — " + card.action : "");
+      choices = S.staged.follow.choices;
+    } else {
+      promptText = cap(d.prompt.replace(/^player \d+: /, "").replace(/ \((discard|mine).*\)$/, ""));
+      choices = d.legal_actions.filter((a) => a.id >= 18);
+    }
+    const head = el("div", { class: "prompt-row" },
+      el("p", { id: "prompt", class: "prompt", data: { testid: "prompt" } }, el("span", { class: "your-turn", text: "Your turn" }), " ", promptText));
+    strip.append(head);
+    const row = el("div", { class: "choices", role: "group", "aria-label": "Choices" });
+    if (d.card) head.append(el("span", { class: "playing" }, "Playing ", cardNode(d.card, null, { size: "chip" }),
+      d.studied ? el("span", { class: "playing" }, " studying ", cardNode(d.studied, null, { size: "chip" })) : null,
+      d.pending ? el("span", { class: "playing" }, " with ", cardNode(d.pending, null, { size: "chip" })) : null));
+    if (d.revealed) row.append(el("span", { class: "playing" }, "Revealed: ", cardRow(d.revealed, legal, { size: "mini" }, "", "Revealed cards")));
+    const main = choices.filter((a) => !a.label.startsWith("done"));
+    const done = choices.filter((a) => a.label.startsWith("done"));
+    row.append(...main.map((a) => choiceButton(a, true)));
+    if (S.staged) {
+      row.append(el("button", { type: "button", class: "quiet take-back", data: { testid: "take-back", focus: "take-back" },
+        onclick: takeBack, "aria-keyshortcuts": "Escape" }, "Take back"));
+    }
+    row.append(...done.map((a) => choiceButton(a, false)));
+    if (!S.tutorial && S.meta.hints && S.meta.hints.on && S.seat >= 0 && !S.staged) {
+      head.append(el("button", { type: "button", class: "quiet hint-button", data: { testid: "hint", focus: "hint" },
+        disabled: S.hint && S.hint.loading, onclick: askHint }, S.hint && S.hint.loading ? "Thinking…" : "Hint"));
+    }
+    strip.append(row);
+    if (S.hint && S.hint.options && !S.staged) strip.append(hintBox(S.hint.options));
+    return strip;
+  }
+
+  function hintBox(options) {
+    return el("div", { class: "hint-box", data: { testid: "hint-box" }, role: "status" },
+      el("p", {}, el("strong", { text: "Hint: " }), cap(options[0].label) + " (about " + Math.round(options[0].win_chance * 100) +
+        "% to win this round). Estimated from what you can see, never from hidden cards."),
+      el("ul", { class: "hint-options" }, ...options.slice(0, 6).map((o) => el("li", {},
+        el("span", { class: "bar-wrap" }, el("meter", { min: 0, max: 1, value: o.win_chance, "aria-label": o.label })),
+        " " + Math.round(o.win_chance * 100) + "% — " + o.label))));
+  }
+
+  // --- the round and match summaries
+
+  function roundLine(r, viewer) {
+    const reason = r.round_end.reason === "hands_empty" ? "both hands were empty; " + (viewer >= 0 ? (r.round_end.winner === viewer ? "you" : "they") : "player " + r.round_end.winner) + " held the artifact" :
+      (viewer >= 0 ? (r.round_end.winner === viewer ? "you" : "they") : "player " + r.round_end.winner) + " held the artifact and scored more";
+    return "Round " + r.round + ": " + (viewer >= 0 ? (r.round_end.winner === viewer ? "you won" : "they won") : "player " + r.round_end.winner + " won") +
+      " — " + reason + " (" + pair(r.scores, viewer, " to ") + ")";
+  }
+
+  function roundSummary(r) {
+    const viewer = viewerOf();
+    const over = r.match_winner !== null && r.match_winner !== undefined;
+    const won = viewer >= 0 && r.round_end.winner === viewer;
+    const title = over ? (viewer >= 0 ? (r.match_winner === viewer ? "You won the match!" : "You lost the match.") : "Player " + r.match_winner + " won the match.") :
+      (viewer >= 0 ? (won ? "You won round " + r.round + "!" : "They won round " + r.round + ".") : "Player " + r.round_end.winner + " won round " + r.round + ".");
+    const box = el("section", { id: "decision", class: "decision summary " + (won ? "good" : "bad"), "aria-labelledby": "summary-title",
+      data: { testid: over ? "match-summary" : "round-summary" } },
+      el("h2", { id: "summary-title", class: "summary-title", text: over ? "Match summary" : title }),
+      el("p", { class: "lines" }, r.lines.join(" ")),
+      r.goals.length ? goalTable(r.goals, viewer, "summary-goals") : null);
+    if (over) {
+      box.append(el("ol", { class: "rounds", data: { testid: "rounds" } }, ...S.rounds.map((x) => el("li", { text: roundLine(x, viewer) }))));
+    }
+    if (!over && !S.tutorial) {
+      box.append(el("div", { class: "choices" }, el("button", { type: "button", class: "choice", data: { testid: "continue", focus: "continue" },
+        onclick: continueRound }, "Continue to round " + (r.round + 1))));
+    }
+    if (over && !S.tutorial) box.append(overActions());
+    if (S.tutorial) box.append(coach());
+    return box;
+  }
+
+  function continueRound() {
+    S.roundView = null;
+    S.turnFresh = false;
+    render();
+    focusDecision(true);
+    pump();
+  }
+
+  function overActions() {
+    const row = el("div", { class: "choices" });
+    const mine = S.seat >= 0;
+    if (S.meta.rematch_id) {
+      row.append(el("a", { class: "button-link", href: "/m/" + S.meta.rematch_id, data: { testid: "rematch-link" } }, "Go to the rematch"));
+    } else if (mine) {
+      row.append(el("button", { type: "button", class: "choice", data: { testid: "rematch" },
+        onclick: () => send({ type: "rematch" }) }, "Rematch"));
+    }
+    row.append(
+      el("button", { type: "button", class: "quiet", data: { testid: "replay" }, onclick: () => startReplay() }, "Replay step by step"),
+      el("a", { class: "button-link quiet", href: "/api/matches/" + S.id + "/record", download: "converge-" + S.id + ".json" }, "Download the record"),
+      el("a", { class: "button-link quiet", href: "/" }, "New match"));
+    return row;
   }
 
   function overBanner() {
@@ -604,86 +949,193 @@
     const how = result.reason === "time" ? " on time" : "";
     const text = mine ? (won ? "You won the match" + how + "!" : "You lost the match" + how + ".") :
       "Player " + result.winner + " won the match" + how + ".";
-    const banner = el("section", { class: "banner" + (mine && !won ? " lost" : ""), data: { testid: "match-over" } },
-      el("span", { class: "big", text }));
-    if (S.meta.rematch_id) {
-      banner.append(el("a", { href: "/m/" + S.meta.rematch_id, data: { testid: "rematch-link" } }, "Go to the rematch"));
-    } else if (mine) {
-      banner.append(el("button", { type: "button", class: "primary", data: { testid: "rematch" },
-        onclick: () => send({ type: "rematch" }) }, "Rematch"));
-    }
-    banner.append(
-      el("button", { type: "button", data: { testid: "replay" }, onclick: () => startReplay() }, "Replay step by step"),
-      el("a", { href: "/api/matches/" + S.id + "/record", download: "converge-" + S.id + ".json" }, "Download the record"),
-      el("a", { href: "/" }, "New match"));
-    return banner;
+    return el("section", { class: "banner" + (mine && !won ? " lost" : ""), data: { testid: "match-over" } },
+      el("span", { class: "big", text }),
+      S.roundView ? null : overActions());
   }
 
-  function board(obs, interactive) {
-    const viewer = S.replay ? S.replay.view : S.seat;
+  // --- the table
+
+  function board(obs, interactive, summary) {
+    const viewer = viewerOf();
     const bottom = viewer >= 0 ? viewer : 0;
     const top = 1 - bottom;
     const legal = interactive ? legalCards(obs) : {};
-    const name = (p) => (S.replay ? (viewer >= 0 ? (p === viewer ? "You" : "Them") : "Player " + p) : seatName(p));
-    const hand = obs.hand;
-    const topZone = el("section", { class: "zone", data: { testid: "zone-them" } },
-      el("div", { class: "zone-head" }, el("h3", { text: name(top) }),
-        el("span", { class: "note", text: "hand: " + obs.hand_sizes[top] + " card" + (obs.hand_sizes[top] === 1 ? "" : "s") +
-          (obs.artifact_holder === top ? " · holds the artifact" : "") }),
-        el("span", { class: "row" }, ...Array.from({ length: obs.hand_sizes[top] }, () => el("span", { class: "card back" })))),
-      factionRow(obs.factions[top], legal, "empty faction"));
-    if (viewer < 0 || obs.known_opponent_hand.length) {
-      if (viewer >= 0) topZone.append(el("div", { class: "note empty", text: "You know they hold: " + obs.known_opponent_hand.join(", ") }));
+    const factions = summary ? summary.board.factions : obs.factions;
+    const goals = summary ? summary.board.goals : obs.goals;
+    const holder = summary ? summary.holder : obs.artifact_holder;
+    const handNote = (p) => summary ? "" : obs.hand_sizes[p] + " card" + (obs.hand_sizes[p] === 1 ? "" : "s") + " in hand";
+    const artifactTag = (p) => holder === p ? el("span", { class: "tag artifact-tag" }, icon("artifact", "artifact-icon"), "artifact") : null;
+    const themName = seatName(top);
+    const topZone = el("section", { class: "zone them", "aria-label": themName + ": faction", data: { testid: "zone-them" } },
+      el("div", { class: "zone-head" }, el("h2", { class: "h3", text: themName }), artifactTag(top),
+        el("span", { class: "note", text: handNote(top) }),
+        summary ? null : el("span", { class: "backs", "aria-hidden": "true" }, ...Array.from({ length: obs.hand_sizes[top] }, () => el("span", { class: "back" })))),
+      factionRow(factions[top], legal, "No card in this faction yet.", themName + "'s faction"));
+    if (!summary && viewer >= 0 && obs.known_opponent_hand.length) {
+      topZone.append(el("p", { class: "note", text: "You know they hold: " + obs.known_opponent_hand.join(", ") }));
     }
-    const discard = obs.discard.slice().reverse();
-    const middle = el("div", { class: "middle" },
-      el("section", { class: "zone", data: { testid: "zone-goals" } },
-        el("div", { class: "zone-head" }, el("h3", { text: "Goals" })), cardRow(obs.goals, legal, {}, "no goal yet")),
-      el("section", { class: "zone", data: { testid: "zone-discard" } },
-        el("div", { class: "zone-head" }, el("h3", { text: "Discard" }), el("span", { class: "note", text: obs.discard.length + " (top first)" })),
-        cardRow(discard, legal, { small: true }, "empty")),
-      el("section", { class: "zone" },
-        el("div", { class: "zone-head" }, el("h3", { text: "Deck" })),
-        el("div", { class: "pile" }, el("span", { class: "card back" }), el("span", { class: "count", data: { testid: "deck-size" }, text: String(obs.deck_size) })),
-        obs.known_deck.length ? el("div", { class: "empty", text: "You know: " + obs.known_deck.map((k) => k.id + " (" + (k.from_top + 1) + " from top)").join(", ") }) : null,
-        el("div", { class: "note" }, "Artifact: ", el("span", { class: "artifact", text: who(obs.artifact_holder, viewer) }))));
-    const bottomZone = el("section", { class: "zone mine", data: { testid: "zone-you" } },
-      el("div", { class: "zone-head" }, el("h3", { text: viewer >= 0 ? name(bottom) + " — faction" : name(bottom) }),
-        el("span", { class: "note", text: [viewer < 0 ? "hand: " + obs.hand_sizes[bottom] + " card" +
-          (obs.hand_sizes[bottom] === 1 ? "" : "s") : "", obs.artifact_holder === bottom ? "holds the artifact" : ""]
-          .filter(Boolean).join(" · ") }),
-        viewer < 0 ? el("span", { class: "row" }, ...Array.from({ length: obs.hand_sizes[bottom] },
-          () => el("span", { class: "card back" }))) : null),
-      factionRow(obs.factions[bottom], legal, "empty faction"));
-    const parts = [topZone, middle, bottomZone];
-    if (hand) {
-      parts.push(el("section", { class: "zone mine", data: { testid: "zone-hand" } },
-        el("div", { class: "zone-head" }, el("h3", { text: "Your hand" })), cardRow(hand, legal, {}, "no cards")));
+    const discard = summary ? [] : obs.discard.slice().reverse();
+    const discardTargets = discard.some((id) => legal[id]);
+    const goalZone = el("section", { class: "zone goals", "aria-labelledby": "h-goals", data: { testid: "zone-goals" } },
+      el("div", { class: "zone-head" }, el("h2", { id: "h-goals", class: "h3", text: "Goals" }),
+        el("span", { class: "note", text: "scored at the end of every turn" })),
+      cardRow(goals, legal, { size: "goal" }, "No goal yet: declare a card to make one.", "Goals"));
+    const pile = summary ? el("section", { class: "zone pile final", data: { testid: "zone-final" } },
+      el("p", { class: "note", text: summary.match_winner !== null && summary.match_winner !== undefined ?
+        "The board as the match ended." : "The board as round " + summary.round + " ended. The next round is dealt afresh." })) :
+      el("section", { class: "zone pile" + (discardTargets ? " open" : ""), "aria-label": "Deck and discard pile", data: { testid: "zone-discard" } },
+      el("div", { class: "zone-head" }, el("h2", { class: "h3", text: "Discard" }), el("span", { class: "note", text: discard.length + ", top first" })),
+      summary ? null : (discardTargets ? cardRow(discard, legal, { size: "mini" }, "empty", "Discard pile") :
+        cardRow(discard.slice(0, 1), legal, { size: "mini" }, "empty", "Discard pile, top card")),
+      summary ? null : el("p", { class: "deck" }, el("span", { class: "back", "aria-hidden": "true" }),
+        el("span", {}, "Deck: ", el("strong", { data: { testid: "deck-size" }, text: String(obs.deck_size) }))),
+      !summary && obs.known_deck.length ? el("p", { class: "note", text: "You know: " + obs.known_deck.map((k) => k.id + " (" + (k.from_top + 1) + " from top)").join(", ") }) : null);
+    const middle = el("div", { class: "middle" }, goalZone, pile);
+    const youName = seatName(bottom);
+    const bottomZone = el("section", { class: "zone you", "aria-label": youName + ": faction", data: { testid: "zone-you" } },
+      el("div", { class: "zone-head" }, el("h2", { class: "h3", text: viewer >= 0 ? "Your faction" : youName }), artifactTag(bottom),
+        viewer < 0 ? el("span", { class: "note", text: handNote(bottom) }) : null),
+      factionRow(factions[bottom], legal, "No card in your faction yet.", viewer >= 0 ? "Your faction" : youName + "'s faction"));
+    return { topZone, middle, bottomZone };
+  }
+
+  function handZone(obs, interactive) {
+    if (!obs.hand) return null;
+    const legal = interactive ? legalCards(obs) : {};
+    return el("section", { class: "zone hand", "aria-labelledby": "h-hand", data: { testid: "zone-hand" } },
+      el("h2", { id: "h-hand", class: "sr-only", text: "Your hand" }),
+      cardRow(obs.hand, legal, { size: "full" }, "Your hand is empty.", "Your hand"));
+  }
+
+  // --- rendering, with gentle movement of the cards (not when the reader asked for less motion)
+
+  function cardRects() {
+    const out = new Map();
+    for (const node of document.querySelectorAll("#app [data-card]")) {
+      const r = node.getBoundingClientRect();
+      if (!out.has(node.dataset.card)) out.set(node.dataset.card, r);
     }
-    return el("div", { class: "board" }, ...parts);
+    return out;
+  }
+
+  function animateFrom(before) {
+    if (reducedMotion() || !before.size) return;
+    for (const node of document.querySelectorAll("#app [data-card]")) {
+      const old = before.get(node.dataset.card);
+      const r = node.getBoundingClientRect();
+      if (!old) {
+        node.animate([{ opacity: 0, transform: "scale(.85)" }, { opacity: 1, transform: "none" }], { duration: 260, easing: "ease-out" });
+        continue;
+      }
+      const dx = old.left - r.left;
+      const dy = old.top - r.top;
+      if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
+      node.animate([{ transform: "translate(" + dx + "px," + dy + "px)" }, { transform: "none" }], { duration: 380, easing: "cubic-bezier(.2,.7,.2,1)" });
+    }
+  }
+
+  function focusKey() {
+    const a = document.activeElement;
+    return a && a.dataset ? a.dataset.focus || null : null;
+  }
+
+  /** Put the keyboard focus on the decision: the first choice (a card or a button), or the summary's button. */
+  function focusDecision(force) {
+    const obs = currentObs();
+    const tut = S.tutorial ? ":" + S.tutorial.step + (S.tutorial.done ? "done" : "") : "";
+    const key = S.roundView ? "round:" + S.roundView.round + tut : S.staged ? "staged:" + S.seq + tut :
+      myDecision(obs) ? "decision:" + S.seq + tut : S.tutorial ? "tutorial" + tut : null;
+    if (!key || (!force && key === S.decisionKey)) return;
+    S.decisionKey = key;
+    const target = $("#decision [data-testid=continue]") || $("#decision [data-testid=coach-next]") ||
+      $("#app [data-testid=playable-card]") || $("#decision button.choice:not([disabled])") || $("#decision button:not([disabled])");
+    if (target) {
+      autoFocusing = true;
+      target.focus({ preventScroll: true });
+      autoFocusing = false;
+    }
+  }
+
+  function currentObs() {
+    if (S.replay) return S.replay.data.observation;
+    return S.obs;
+  }
+
+  let lastFavicon = "";
+  function setTurnSignals(obs) {
+    const mine = !!(obs && myDecision(obs)) && !S.tutorial;
+    const over = S.meta && S.meta.status === "over";
+    document.title = mine ? "● Your turn — Converge" : S.tutorial ? "Tutorial — Converge" :
+      over ? "Match over — Converge" : "Converge — match";
+    const href = mine ? "/static/favicon-turn.svg" : "/static/favicon.svg";
+    if (href !== lastFavicon) {
+      const link = $("#favicon");
+      if (link) link.setAttribute("href", href);
+      lastFavicon = href;
+    }
+    if (mine && !S.myTurnBefore) {
+      if (soundOn()) beep();
+      announce("Your turn: " + (obs.decision.prompt || "").replace(/^player \d+: /, ""));
+    }
+    S.myTurnBefore = mine;
+  }
+
+  let audio = null;
+  function beep() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const t = audio.currentTime;
+      for (const [freq, at] of [[660, 0], [880, 0.14]]) {
+        const osc = audio.createOscillator();
+        const gain = audio.createGain();
+        osc.frequency.value = freq;
+        gain.gain.setValueAtTime(0.0001, t + at);
+        gain.gain.exponentialRampToValueAtTime(0.12, t + at + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, t + at + 0.18);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(t + at);
+        osc.stop(t + at + 0.2);
+      }
+    } catch (_) { /* no sound here */ }
   }
 
   function render() {
     if (!S.obs || !S.meta) return;
-    const obs = S.replay ? S.replay.data.observation : S.obs;
-    document.title = "Converge — " + (S.meta.status === "over" ? "match over" :
-      obs.decision && obs.decision.player === S.seat ? "your move" : "match");
-    const interactive = !S.replay && S.seat >= 0;
-    const side = el("div", { class: "side" }, scorePanel(obs));
-    if (!S.replay) side.append(sharePanel());
+    const obs = currentObs();
+    const before = cardRects();
+    const key = focusKey();
+    hideTip();
+    const viewer = viewerOf();
+    const interactive = !S.replay && viewer >= 0 && (S.seat >= 0 || S.tutorial);
+    const summary = S.replay ? null : S.roundView;
+    const parts = board(obs, interactive && !summary, summary);
+    const strip = summary ? roundSummary(summary) : S.replay ? null : decisionStrip(obs);
+    const table = el("div", { class: "table", data: { testid: "table" } },
+      parts.topZone, parts.middle, parts.bottomZone, strip, summary ? null : handZone(obs, interactive));
+    const side = el("div", { class: "side" });
+    const turn = S.replay ? null : turnPanel();
+    if (turn) side.append(turn);
+    side.append(scorePanel(summary ? { score_breakdown: summary.goals, scores: summary.scores } : obs));
+    if (!S.replay && !S.tutorial) side.append(settingsPanel(), sharePanel());
     side.append(logPanel(obs));
-    const boardCol = el("div", { class: "board" }, board(obs, interactive));
-    if (!S.replay) {
-      const d = decisionPanel(obs);
-      if (d) boardCol.append(d);
-    }
     app().replaceChildren(
-      el("div", { class: "match", data: { testid: "match", seat: S.seat, status: S.meta.status, seq: S.seq,
-                                          pending: S.pending ? 1 : 0 } },
-        overBanner(),
+      el("div", { class: "match", data: { testid: "match", seat: S.tutorial ? 0 : S.seat, status: S.tutorial ? "tutorial" : S.meta.status,
+                                          seq: S.seq, pending: S.pending ? 1 : 0, shown: S.queue.length ? 0 : 1,
+                                          summary: summary ? (summary.match_winner !== null && summary.match_winner !== undefined ? "match" : "round") : "" } },
+        S.tutorial ? null : overBanner(),
         S.replay ? replayBar() : null,
-        statusBar(obs),
-        el("div", { class: "layout" }, boardCol, side)));
+        statusBar(summary ? Object.assign({}, obs, { scores: summary.scores, artifact_holder: summary.holder, round: summary.round }) : obs),
+        el("div", { class: "layout" }, table, side)));
+    animateFrom(before);
+    setTurnSignals(obs);
+    const again = key ? document.querySelector("#app [data-focus='" + key + "']") : null;
+    if (again && !again.disabled) {
+      autoFocusing = true;
+      again.focus({ preventScroll: true });
+      autoFocusing = false;
+    }
+    focusDecision(false);
   }
 
   // --- replay of a finished match
@@ -698,7 +1150,7 @@
     }
   }
 
-  function startReplay() { loadReplay(0, S.seat); }
+  function startReplay() { S.roundView = null; loadReplay(0, S.seat); }
 
   function replayBar() {
     const r = S.replay;
@@ -709,19 +1161,23 @@
       ...[[0, "player 0's view"], [1, "player 1's view"], [-1, "spectator's view"]].map(([v, t]) =>
         el("option", { value: String(v), text: t + (v === S.seat ? " (you)" : ""), selected: v === r.view })));
     const move = r.data.move ? "player " + r.data.move.player + ": " + r.data.move.action : "the deal";
+    const turn = r.data.turns && r.data.turns.length ? r.data.turns[r.data.turns.length - 1] : null;
     return el("section", { class: "replaybar", data: { testid: "replaybar" } },
       el("strong", { text: "Replay" }),
-      el("button", { type: "button", data: { testid: "replay-first" }, disabled: r.step === 0, onclick: () => go(0) }, "« first"),
-      el("button", { type: "button", data: { testid: "replay-prev" }, disabled: r.step === 0, onclick: () => go(r.step - 1) }, "◀"),
-      el("button", { type: "button", data: { testid: "replay-next" }, disabled: r.step === r.total, onclick: () => go(r.step + 1) }, "▶"),
-      el("button", { type: "button", data: { testid: "replay-last" }, disabled: r.step === r.total, onclick: () => go(r.total) }, "last »"),
+      el("button", { type: "button", data: { testid: "replay-first" }, disabled: r.step === 0, onclick: () => go(0), "aria-label": "first step" }, "« first"),
+      el("button", { type: "button", data: { testid: "replay-prev" }, disabled: r.step === 0, onclick: () => go(r.step - 1), "aria-label": "previous step" }, "◀"),
+      el("button", { type: "button", data: { testid: "replay-next" }, disabled: r.step === r.total, onclick: () => go(r.step + 1), "aria-label": "next step" }, "▶"),
+      el("button", { type: "button", data: { testid: "replay-last" }, disabled: r.step === r.total, onclick: () => go(r.total), "aria-label": "last step" }, "last »"),
       range,
       el("span", { class: "move", data: { testid: "replay-step" }, text: "step " + r.step + " / " + r.total + " — " + move }),
       views,
+      turn ? el("p", { class: "turn-line", data: { testid: "replay-turn" } }, turn.lines.join(" ")) : null,
+      S.meta.rematch_id ? el("a", { href: "/m/" + S.meta.rematch_id, data: { testid: "rematch-link" } }, "Go to the rematch") : null,
       el("button", { type: "button", data: { testid: "replay-exit" }, onclick: () => { S.replay = null; render(); } }, "Back to the match"));
   }
 
   document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && S.staged) { e.preventDefault(); takeBack(); return; }
     if (!S.replay || e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
     if (e.key === "ArrowRight" && S.replay.step < S.replay.total) loadReplay(S.replay.step + 1, S.replay.view);
     if (e.key === "ArrowLeft" && S.replay.step > 0) loadReplay(S.replay.step - 1, S.replay.view);
@@ -729,11 +1185,11 @@
 
   // Clocks tick between messages.
   setInterval(() => {
-    if (!S.meta || !S.meta.clock || S.replay) return;
+    if (!S.meta || !S.meta.clock || S.replay || S.tutorial) return;
+    const viewer = viewerOf();
     for (const node of document.querySelectorAll("[data-clock]")) {
       const p = Number(node.dataset.clock);
-      const viewer = S.seat;
-      node.textContent = (viewer >= 0 ? who(p, viewer) : "P" + p) + " " + fmtClock(clockLeft(p));
+      node.textContent = clockText(p, viewer, clockLeft(p), S.meta.clock.running === p);
     }
   }, 250);
 
@@ -750,17 +1206,123 @@
     connect();
   }
 
+  // ------------------------------------------------------------------ the tutorial (played in this page)
+
+  function currentStep() { return S.tutorial.script.steps[S.tutorial.step] || { expect: null, text: "" }; }
+
+  function coach() {
+    const t = S.tutorial;
+    if (t.done) {
+      return el("div", { class: "coach done", data: { testid: "tutorial-complete" } },
+        el("p", { class: "coach-text", data: { testid: "coach-text" } }, el("strong", { text: "Tutorial complete. " }),
+          "You know how to play a card three ways, how goals score and how the artifact moves."),
+        el("p", { class: "row" }, el("a", { class: "button-link primary", href: "/" }, "Play a real match"),
+          el("a", { href: "/rules" }, "Read the rules")));
+    }
+    const step = S.staged ? t.script.steps[t.step + 1] : currentStep();  // a card held: what to do with it
+    const box = el("div", { class: "coach", role: "note", "aria-label": "Tutorial" },
+      el("p", { class: "coach-text", data: { testid: "coach-text", step: t.step } }, el("span", { class: "coach-tag", text: "Tutorial" }), " ", step.text));
+    const last = t.step === t.script.steps.length - 1;
+    if (step.expect === null && !t.waiting) {
+      box.append(el("button", { type: "button", class: "choice", data: { testid: "coach-next", focus: "coach-next" },
+        onclick: tutorialNext }, last ? "Finish" : "Next"));
+    }
+    return box;
+  }
+
+  function tutorialApply(state) {
+    S.obs = state.observation;
+    S.seq = state.seq;
+    S.next = state.next || {};
+    const fresh = state.observation.events.slice(S.tutorial.seen);
+    S.tutorial.seen = state.observation.events.length;
+    if (fresh.some((e) => e.kind === "play" || e.kind === "pass")) S.turnFresh = false;
+    for (const t of state.turns || []) {
+      S.lastTurn = t;
+      S.turnFresh = true;
+      if (t.round_end) { S.rounds.push(t); S.roundView = t; }
+    }
+    const others = fresh.filter((e) => e.player === 1 && e.text).map((e) => e.text);
+    if (others.length) announce(others.join(" "));
+  }
+
+  /** Move on from the current step; the opponent's scripted moves follow by themselves, at a readable pace. */
+  async function tutorialAdvance() {
+    const t = S.tutorial;
+    t.step += 1;
+    S.staged = null;
+    render();
+    focusDecision(true);
+    announce(currentStep().text);
+    while (!t.done && t.step < t.script.steps.length && currentStep().player === 1 && currentStep().expect !== null) {
+      t.waiting = true;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(pace(), 250)));
+      tutorialApply(currentStep().state);
+      t.step += 1;
+      t.waiting = false;
+      render();
+      focusDecision(true);
+      announce(currentStep().text);
+    }
+  }
+
+  function tutorialAct(actions) {
+    for (const a of actions) {
+      const step = currentStep();
+      if (step.expect !== a) { toast("In this tutorial, follow the instruction above the hand."); S.staged = null; render(); return; }
+      tutorialApply(step.state);
+      if (a !== actions[actions.length - 1]) S.tutorial.step += 1;
+    }
+    tutorialAdvance();
+  }
+
+  function tutorialNext() {
+    const t = S.tutorial;
+    if (t.step >= t.script.steps.length - 1) {
+      t.done = true;
+      render();
+      const done = $("[data-testid=tutorial-complete] a");
+      if (done) done.focus();
+      announce("Tutorial complete.");
+      return;
+    }
+    tutorialAdvance();
+  }
+
+  async function tutorialView() {
+    document.title = "Tutorial — Converge";
+    let script;
+    try {
+      script = await api("GET", "/api/tutorial");
+    } catch (e) {
+      app().replaceChildren(el("p", { text: "The tutorial could not be loaded: " + e.message }));
+      return;
+    }
+    S.seat = script.seat;
+    S.cards = Object.fromEntries(script.cards.map((c) => [c.id, c]));
+    S.colors = script.colors;
+    S.meta = { status: "active", seats: [{ kind: "human" }, { kind: "bot", bot: "tutorial" }], mode: "tutorial", clock: null, hints: null };
+    S.tutorial = { script, step: 0, seen: script.start.observation.events.length, done: false, waiting: false };
+    S.obs = script.start.observation;
+    S.next = script.start.next;
+    S.seq = 0;
+    render();
+    focusDecision(true);
+  }
+
   // ------------------------------------------------------------------ start
 
   function start() {
     $("#rules-open").addEventListener("click", openRules);
     $("#rules-close").addEventListener("click", () => $("#rules").close());
+    window.addEventListener("scroll", hideTip, { passive: true });
     const m = /^\/m\/([A-Za-z0-9_-]{1,32})\/?$/.exec(location.pathname);
     if (m) {
       matchView(m[1]);
+    } else if (location.pathname === "/tutorial") {
+      tutorialView();
     } else {
       home();
-      if (location.pathname === "/rules") openRules();
     }
   }
 

@@ -1,0 +1,58 @@
+"""Contrast, checked from the style sheet: a legal choice's ring stands out on every skillset colour and on the
+page (WCAG's 3:1 for what is not text), and each skillset colour reads as text on a card (4.5:1)."""
+
+from __future__ import annotations
+
+import re
+
+from converge.cards.loader import load_catalog
+from converge.server.app import web_dir
+from converge.server.hub import COLOR_NAMES
+
+CSS = (web_dir() / "style.css").read_text(encoding="utf-8")
+
+
+def var(name: str) -> str:
+    m = re.search(rf"--{name}:\s*(#[0-9a-fA-F]{{6}})", CSS)
+    assert m, name
+    return m.group(1)
+
+
+def skillset_colour(name: str) -> str:
+    m = re.search(rf"\.col-{name}\s*\{{\s*--c:\s*(#[0-9a-fA-F]{{6}})", CSS)
+    assert m, f"no colour for .col-{name}"
+    return m.group(1)
+
+
+def luminance(hex_colour: str) -> float:
+    def channel(c: int) -> float:
+        s = c / 255
+        return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: str, b: str) -> float:
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_contrast_is_computed_as_wcag_says() -> None:
+    assert round(contrast("#000000", "#ffffff"), 1) == 21.0 and contrast("#777777", "#777777") == 1.0
+
+
+def test_a_legal_choice_stands_out_on_every_skillset_colour() -> None:
+    colours = {COLOR_NAMES.get(deck.color, deck.color) for deck in load_catalog(()).values()}
+    assert len(colours) == 9
+    dark, light, focus = var("ring-dark"), var("ring-light"), var("focus")
+    for name in colours:
+        c = skillset_colour(name)
+        # the ring's inner band against the card's coloured border, its outer band against the page
+        assert contrast(dark, c) >= 3, f"the ring's dark band on {name} ({c})"
+        assert contrast(dark, light) >= 3 and contrast(dark, focus) >= 3
+        # the skillset colour as text (rank, skillset name) on a card
+        assert contrast(c, "#232733") >= 4.5, f"{name} text on a card"
+    for page in (var("bg"), var("panel"), "#191c25", "#2a2416"):  # page, zones, hand, decision strip
+        assert contrast(light, page) >= 3 and contrast(focus, page) >= 3
+        assert contrast(var("text"), page) >= 4.5 and contrast(var("muted"), page) >= 4.5
