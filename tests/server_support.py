@@ -295,3 +295,4 @@ def scan(texts: list[str], viewer: int, record: dict[str, Any]) -> int:
         assert leak is None, f"viewer {viewer} was sent hidden card {leak and leak.group()} at {msg['seq']}"
         views += 1
     return views
+

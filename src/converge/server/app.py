@@ -3,6 +3,8 @@
 HTTP API (JSON; a seat is named by its token in ``Authorization: Bearer <token>``)::
 
     GET  /api/options                    bots, skillsets, sets, clock limits
+    GET  /api/status                     this process's load: matches and connections held, its bots' queue
+                                         and thinking times (for operators; nothing about any match)
     GET  /api/rules                      the rules for players: {"markdown", "html", "glossary"}
     GET  /api/rules/developer            the developer rulebook (every ruling, its code and test)
     GET  /api/tutorial                   the tutorial's script (converge.server.tutorial)
@@ -149,7 +151,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     cfg = replace(config or ServerConfig(), **settings)
     if db_url is not None:
         cfg.db_url = db_url
-    storage = Storage(cfg.resolved_db_url(), cfg.sqlite_sync)
+    storage = Storage(cfg.resolved_db_url(), cfg.sqlite_sync, exclusive=True)
     writer = Writer(storage)
     hub = Hub(cfg, storage, writer)
     create_limit = KeyedRateLimit(cfg.create_rate, cfg.create_burst)
@@ -179,7 +181,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
         if cfg.gc_freeze:
             gc.collect()
             gc.freeze()
-        hub.start_retention()
+        await hub.start()
         try:
             yield
         finally:
@@ -270,6 +272,10 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     @app.get("/api/options")
     async def options() -> JSONResponse:
         return _json(hub.options())
+
+    @app.get("/api/status")
+    async def status() -> JSONResponse:
+        return _json(hub.status())
 
     @app.get("/api/rules")
     async def rules() -> JSONResponse:

@@ -67,6 +67,9 @@ class ServerConfig:
     retention_every_s: float = 3600.0
     #: Seconds an idle match (no connection, nothing running) stays in memory.
     idle_evict: float = 600.0
+    #: With several server processes on one PostgreSQL: seconds between the rounds in which a process takes
+    #: over the matches whose owner died and learns who is connected elsewhere.
+    coordination_interval: float = 1.0
     #: The shortest and longest per-player clock a match may be created with (seconds).
     clock_min_s: int = 30
     clock_max_s: int = 3 * 3600

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from converge.bots import BOTS
-from converge.bots.hint import hint as strong_hint
 from converge.cards.loader import DeckError, load_catalog
 from converge.engine.errors import ConvergeError
 from converge.engine.observation import card_catalog
@@ -33,6 +32,7 @@ from converge.engine.playset import SETS, Playset, all_playsets, catalog_order
 from converge.engine.state import Match
 from converge.server.botpool import BotPool
 from converge.server.config import ServerConfig
+from converge.server.coordination import LocalCoordinator, coordinator_for
 from converge.server.protocol import ProtocolError
 from converge.server.security import TokenBucket, hash_token, new_match_id, new_token
 from converge.server.storage import MatchRow, Retention, SeatRow, Storage, StorageError, Writer
@@ -179,6 +179,14 @@ class Session:
         #: Hints computed for (seat, seq), and the ones being computed.
         self.hints: dict[tuple[int, int], list[dict[str, Any]]] = {}
         self.hinting: dict[tuple[int, int], asyncio.Future[list[dict[str, Any]]]] = {}
+        #: This process owns the match: it plays its bots, runs its clock and replaces leavers
+        #: (:mod:`converge.server.coordination`; always true with one process).
+        self.owned = False
+        #: Seats with a connection on another server process.
+        self.remote: set[int] = set()
+        #: A catch-up with the database is running (and whether another was asked for meanwhile).
+        self.refresh_task: asyncio.Task[None] | None = None
+        self.refresh_again = False
 
     # ------------------------------------------------------------------ facts
 
@@ -197,6 +205,10 @@ class Session:
         return self.row.seats[seat].bot is not None
 
     def connected(self, view: int) -> bool:
+        """Whether ``view`` has a connection open, on this server process or another."""
+        return view in self.remote or self.connected_here(view)
+
+    def connected_here(self, view: int) -> bool:
         return any(c.view == view and not c.closed for c in self.conns)
 
     def clock_left(self, seat: int, now: float | None = None) -> int | None:
@@ -285,6 +297,34 @@ class Hub:
         self.bots = BotPool(config.bot_workers, config.deck_dirs)
         #: Hints search one at a time (each takes a CPU for a while).
         self.hint_slot = asyncio.Semaphore(1)
+        #: The other server processes on the same database, if any.
+        self.coord: LocalCoordinator = coordinator_for(storage.engine.url.render_as_string(hide_password=False),
+                                                       storage.engine.dialect.name, config.coordination_interval)
+        self.background: set[asyncio.Task[Any]] = set()
+
+    async def start(self) -> None:
+        """Start coordinating with the other processes (if any), the bot workers and the retention clean-up."""
+        await self.coord.start(self._on_change, self._coordinate)
+        self.bots.start()
+        self.start_retention()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    async def _write(self, match_id: str | None, fn: Callable[[Any], None]) -> None:
+        """Commit ``fn``; when it changed a match, other server processes are told in the same transaction."""
+        if match_id is None or not self.coord.multi:
+            await self.writer.write(fn)
+            return
+        payload = self.coord.payload(match_id)
+
+        def write(conn: Any) -> None:
+            fn(conn)
+            Storage.announce(conn, payload)
+
+        await self.writer.write(write)
 
     # ------------------------------------------------------------------ options
 
@@ -300,6 +340,13 @@ class Hub:
             "clock": {"min_s": self.config.clock_min_s, "max_s": self.config.clock_max_s},
             "replace_after_s": self.config.replace_after or None,
         }
+
+    def status(self) -> dict[str, Any]:
+        """This process's load, for operators: nothing about any match."""
+        live = list(self.sessions.values())
+        return {"matches_held": len(live), "matches_owned": sum(1 for s in live if s.owned),
+                "connections": sum(len(s.conns) for s in live), "coordinated": self.coord.multi,
+                "bots": self.bots.stats()}
 
     def playset(self, names: list[str]) -> Playset:
         key = tuple(sorted(names))
@@ -391,11 +438,12 @@ class Hub:
                 Storage.link_rematch(conn, link_from, row.id)
 
         try:
-            await self.writer.write(write)
+            await self._write(link_from, write)
         except StorageError as exc:
             log.error("could not store a new match: %s", exc)
             raise ProtocolError("storage", "the match could not be saved; try again") from None
         session = Session(row, match)
+        session.owned = await self._claim(row.id)
         self.sessions[row.id] = session
         self._after_change(session)
         self._schedule_evict(session)
@@ -445,7 +493,10 @@ class Hub:
         if row.status == "active" and match.is_terminal:  # cannot happen: the last action sets "over"
             row.status, row.winner, row.reason = "over", match.winner, "match"
         log.info("resumed match %s at action %d", match_id, row.n_actions)
+        session.owned = await self._claim(match_id)
+        session.remote = (await self.coord.present_elsewhere([match_id])).get(match_id, set())
         self._after_change(session)
+        session.turn_started = self._since(row.updated_at)  # the decision began when the last action came
         self._schedule_evict(session)
         if row.mode == "friend" and row.status == "active" and row.n_actions > 0:
             for s in row.seats:
@@ -517,8 +568,10 @@ class Hub:
                                   clock_left_ms=clock_left)
 
         try:
-            await self.writer.write(write)
+            await self._write(match_id, write)
         except StorageError as exc:
+            if self.coord.multi and await self._caught_up(session, idx):
+                raise ProtocolError("stale", "another move was made first; nothing was done") from None
             log.error("match %s: action %d not stored: %s", match_id, idx, exc)
             self._evict_now(session)  # the database is the truth: reload it on next use
             raise ProtocolError("storage", "the action could not be saved; nothing was done") from None
@@ -612,17 +665,23 @@ class Hub:
             if conn.view < 0:
                 self.spectators[conn.address] = self.spectators.get(conn.address, 0) + 1
                 conn.counted = True
-            if not session.clock_started and all(s.bot is not None or session.connected(s.seat)
-                                                 for s in session.row.seats):
-                session.clock_started = True
-                session.turn_started = time.monotonic()
-                self._schedule_clock(session)
+            if conn.view >= 0 and self.coord.multi:
+                await self.coord.present(session.id, conn.view, True)
+                self._spawn(self.coord.say_present(session.id))
+            self._start_clock_when_all_came(session)
             obs = session.view(conn.view)
             conn.events_sent = len(obs["events"])
             conn.send({"type": "welcome", "seat": conn.view, "match": session.meta(), "cards": session.catalog,
                        "colors": session.colors, "seq": session.seq, "observation": obs,
                        **session.table(conn.view, welcome=True)})
             self._send_meta_others(session, conn)
+
+    def _start_clock_when_all_came(self, session: Session) -> None:
+        if not session.clock_started and all(s.bot is not None or session.connected(s.seat)
+                                             for s in session.row.seats):
+            session.clock_started = True
+            session.turn_started = time.monotonic()
+            self._schedule_clock(session)
 
     def _send_meta_others(self, session: Session, conn: Connection) -> None:
         text = dumps({"type": "meta", "match": session.meta()})
@@ -643,15 +702,160 @@ class Hub:
         if self.closing:
             return
         view = conn.view
+        if view >= 0 and not session.connected_here(view) and self.coord.multi:
+            self._spawn(self._gone_here(session, view))
         if view >= 0 and not session.connected(view):
             self._schedule_abandon(session, view)
         self._send_meta(session)
         self._schedule_evict(session)
 
+    async def _gone_here(self, session: Session, seat: int) -> None:
+        """The last connection of ``seat`` on this process closed: say so to the others."""
+        async with session.lock:
+            if session.connected_here(seat) or session.broken:
+                return
+            with contextlib.suppress(Exception):
+                await self.coord.present(session.id, seat, False)
+                await self.coord.say_present(session.id)
+
+    # ------------------------------------------------------------------ other server processes
+
+    async def _claim(self, match_id: str) -> bool:
+        try:
+            return await self.coord.claim(match_id)
+        except Exception as exc:  # the database is away: another process (or a later round) takes it
+            log.warning("match %s: cannot take it over now: %s", match_id, exc)
+            return False
+
+    @staticmethod
+    def _since(wall: float) -> float:
+        """The monotonic time of the wall-clock time ``wall`` (a stored action's time), not in the future."""
+        return time.monotonic() - max(0.0, time.time() - wall)
+
+    def _on_change(self, match_id: str, presence: bool = False) -> None:
+        """Another process changed a match (or who is connected to it): catch up if we hold it."""
+        session = self.sessions.get(match_id)
+        if session is None or session.broken or self.closing:
+            return
+        if session.refresh_task is not None and not session.refresh_task.done():
+            session.refresh_again = True
+            return
+        session.refresh_task = asyncio.get_running_loop().create_task(self.refresh(session, presence))
+
+    async def refresh(self, session: Session, presence: bool = False) -> None:
+        """Read what other processes did to the match, apply it and tell this process's connections."""
+        while True:
+            session.refresh_again = False
+            async with session.lock:
+                if session.broken or self.closing:
+                    return
+                try:
+                    await self._caught_up(session, session.seq, presence)
+                except Exception as exc:
+                    if not self.closing:
+                        log.error("match %s: cannot catch up with the database: %s", session.id, exc)
+                        self._evict_now(session)
+                    return
+            if not session.refresh_again:
+                return
+
+    async def _caught_up(self, session: Session, seq: int, presence: bool = False) -> bool:
+        """Apply what the database holds beyond this process's copy (the caller holds the lock); returns
+        whether the match is now past action ``seq`` or over."""
+        row = await asyncio.to_thread(self.storage.load, session.id, session.seq)
+        if row is None:
+            self._evict_now(session)
+            return True
+        mine = session.row
+        moved = row.n_actions > mine.n_actions
+        match = session.match
+        for aid, (seat, clock) in zip(row.actions, row.action_clocks, strict=True):
+            if aid not in match.legal_actions():
+                raise StorageError(f"stored action {aid} is not legal here")
+            match.apply(aid, player=seat)
+            session.new_turns += session.turnlog.follow(match)
+            mine.actions.append(aid)
+            mine.action_clocks.append((seat, clock))
+        ended = mine.status != row.status
+        seats_changed = [(s.bot, s.replaced) for s in mine.seats] != [(s.bot, s.replaced) for s in row.seats]
+        rematch = row.rematch_id if row.rematch_id != mine.rematch_id else None
+        changed = moved or ended or seats_changed or rematch is not None or mine.hints != row.hints
+        mine.n_actions, mine.status, mine.winner, mine.reason = row.n_actions, row.status, row.winner, row.reason
+        mine.hints, mine.rematch_id, mine.updated_at = row.hints, row.rematch_id, row.updated_at
+        for here, there in zip(mine.seats, row.seats, strict=True):
+            here.bot, here.replaced, here.clock_left_ms = there.bot, there.replaced, there.clock_left_ms
+        if presence and self.coord.multi:
+            remote = (await self.coord.present_elsewhere([session.id])).get(session.id, set())
+            changed |= self._set_remote(session, remote)
+        if moved:
+            session.clock_started = True
+            session.turn_started = self._since(row.updated_at)
+        if moved or ended:
+            self._schedule_clock(session)
+            self._kick_bots(session)
+            self._broadcast(session)
+        elif changed:
+            self._schedule_clock(session)
+            self._kick_bots(session)
+            self._send_meta(session)
+        if rematch is not None:
+            text = dumps({"type": "rematch", "match_id": rematch})
+            for conn in list(session.conns):
+                conn.send(text)
+        return row.n_actions > seq or row.status != "active"
+
+    def _set_remote(self, session: Session, remote: set[int]) -> bool:
+        """Note which seats are connected elsewhere; the owner starts clocks and schedules stand-ins."""
+        if remote == session.remote:
+            return False
+        session.remote = remote
+        for seat in remote:
+            task = session.abandon.pop(seat, None)
+            if task is not None:
+                task.cancel()
+        self._start_clock_when_all_came(session)
+        if session.row.n_actions > 0:
+            for seat in (0, 1):
+                if not session.connected(seat):
+                    self._schedule_abandon(session, seat)
+        return True
+
+    async def _coordinate(self) -> None:
+        """Each round (:attr:`ServerConfig.coordination_interval`): take over the matches we hold that
+        nobody owns (their owner died), and learn who is connected elsewhere."""
+        coord = self.coord
+        if coord.lost.is_set():  # the lock connection was lost: we own nothing, and may have missed news
+            coord.lost.clear()
+            for session in list(self.sessions.values()):
+                session.owned = False
+                for seat in (0, 1):
+                    if session.connected_here(seat):
+                        await coord.present(session.id, seat, True)
+                self._on_change(session.id, presence=True)
+        live = [s for s in self.sessions.values() if s.active and not s.broken]
+        orphans = [s for s in live if not s.owned]
+        if orphans:
+            gained = await coord.claim_many([s.id for s in orphans])
+            for session in orphans:
+                if session.id in gained:
+                    session.owned = True
+                    log.info("match %s: taken over by this process", session.id)
+                    await self.refresh(session, presence=True)
+                    async with session.lock:
+                        self._schedule_clock(session)
+                        self._kick_bots(session)
+                        for seat in (0, 1):
+                            if session.row.n_actions > 0 and not session.connected(seat):
+                                self._schedule_abandon(session, seat)
+        remote = await coord.present_elsewhere([s.id for s in live])
+        for session in live:
+            if self._set_remote(session, remote.get(session.id, set())):
+                self._send_meta(session)
+
     # ------------------------------------------------------------------ bots
 
     def _kick_bots(self, session: Session) -> None:
-        if not session.active or self.closing:
+        if not session.active or self.closing or not session.owned:
             return
         seat = session.match.current_player
         if seat < 0 or not session.is_bot(seat):
@@ -669,7 +873,8 @@ class Hub:
             if self.config.bot_delay > 0:
                 await asyncio.sleep(self.config.bot_delay)
             seat = session.match.current_player
-            if session.broken or not session.active or seat < 0 or not session.is_bot(seat):
+            if (session.broken or not session.active or seat < 0 or not session.is_bot(seat)
+                    or not session.owned):
                 return
             seq = session.seq
             name = session.bot_name(seat)
@@ -704,7 +909,7 @@ class Hub:
             Storage.set_seat(conn, match_id, seat, bot, replaced)
 
         try:
-            await self.writer.write(write)
+            await self._write(match_id, write)
         except StorageError:
             raise ProtocolError("storage", "the seat could not be saved; try again") from None
         session.row.seats[seat].bot = bot
@@ -716,15 +921,19 @@ class Hub:
 
     def _schedule_abandon(self, session: Session, seat: int) -> None:
         after = self.config.replace_after
-        if (not after or session.row.mode != "friend" or not session.active
-                or session.row.seats[seat].bot is not None or seat in session.abandon):
+        if (not after or session.row.mode != "friend" or not session.active or not session.owned
+                or session.row.seats[seat].bot is not None or seat in session.abandon or session.connected(seat)):
             return
 
         async def replace() -> None:
             await asyncio.sleep(after)
             async with session.lock:
                 session.abandon.pop(seat, None)
-                if session.active and not session.connected(seat) and session.row.seats[seat].bot is None:
+                if self.coord.multi:  # connected to another process meanwhile?
+                    with contextlib.suppress(Exception):
+                        session.remote = (await self.coord.present_elsewhere([session.id])).get(session.id, set())
+                if (session.active and session.owned and not session.connected(seat)
+                        and session.row.seats[seat].bot is None):
                     name = self.config.replacement_bot or default_bot()
                     if name not in BOTS:
                         name = default_bot()
@@ -740,7 +949,8 @@ class Hub:
         if session.clock_task is not None:
             session.clock_task.cancel()
             session.clock_task = None
-        if session.row.clock_ms is None or not session.active or self.closing or not session.clock_started:
+        if (session.row.clock_ms is None or not session.active or self.closing or not session.clock_started
+                or not session.owned):
             return
         seat = session.match.current_player
         if seat < 0 or session.is_bot(seat):
@@ -764,13 +974,16 @@ class Hub:
         """``seat`` ran out of time: the other player wins the match (held lock)."""
         winner = 1 - seat
         match_id = session.id
+        idx = session.seq
 
         def write(conn: Any) -> None:
-            Storage.finish(conn, match_id, winner, "time", [(seat, 0)])
+            Storage.finish(conn, match_id, winner, "time", idx, [(seat, 0)])
 
         try:
-            await self.writer.write(write)
+            await self._write(match_id, write)
         except StorageError as exc:
+            if self.coord.multi and await self._caught_up(session, idx):
+                return  # the match moved on (or ended) meanwhile, on another process
             log.error("match %s: time loss not stored: %s", match_id, exc)
             return
         session.row.status, session.row.winner, session.row.reason = "over", winner, "time"
@@ -794,7 +1007,7 @@ class Hub:
                 Storage.set_hints(conn, match_id, bits)
 
             try:
-                await self.writer.write(write)
+                await self._write(match_id, write)
             except StorageError:
                 raise ProtocolError("storage", "the setting could not be saved; try again") from None
             session.row.hints = bits
@@ -802,8 +1015,8 @@ class Hub:
 
     async def hint(self, session: Session, seat: int) -> dict[str, Any]:
         """The strong bot's options for ``seat``'s decision, each with its estimated chance to win the
-        round, worked out from that seat's view alone (:func:`converge.bots.hint.hint`), in a worker
-        thread; one search at a time per server, and each (seat, decision) is searched once."""
+        round, worked out from that seat's view alone (:func:`converge.bots.hint.hint`) by the bot workers;
+        one search at a time per server, and each (seat, decision) is searched once."""
         if not session.active:
             raise ProtocolError("over", "the match is over")
         if not session.hints_on:
@@ -819,12 +1032,10 @@ class Hub:
                 pending = asyncio.get_running_loop().create_future()
                 session.hinting[key] = pending
                 try:
-                    view = session.match.view(seat)  # what the seat may know, and nothing else
                     cfg = self.config
-                    async with self.hint_slot:
-                        found = await asyncio.to_thread(strong_hint, view, simulations=cfg.hint_simulations,
-                                                        seconds=cfg.hint_seconds or None, seed=cfg.hint_seed)
-                    options = [o.to_dict() for o in found]
+                    async with self.hint_slot:  # searched on the seat's view alone, off the event loop
+                        options = await self.bots.hint(session.match, seat, cfg.hint_simulations,
+                                                       cfg.hint_seconds or None, cfg.hint_seed)
                     session.hints = {k: v for k, v in session.hints.items() if k[1] >= seq}
                     session.hints[key] = options
                     pending.set_result(options)
@@ -863,7 +1074,16 @@ class Hub:
                            seed=secrets.randbelow(2**63), start=str(loser), decks=old.decks,
                            bot_seed=secrets.randbelow(2**63), clock_ms=old.clock_ms, rematch_of=old.id,
                            seats=seats)
-            new = await self._create_row(row, session.match.playset, link_from=old.id)
+            try:
+                new = await self._create_row(row, session.match.playset, link_from=old.id)
+            except ProtocolError:
+                # Asked on two processes at once: the other one's rematch was stored first.
+                if self.coord.multi:
+                    await self._caught_up(session, session.seq)
+                    existing = await self.get(old.rematch_id) if old.rematch_id is not None else None
+                    if existing is not None:
+                        return existing, False
+                raise
             old.rematch_id = new.id
             text = dumps({"type": "rematch", "match_id": new.id})
             for conn in list(session.conns):
@@ -995,6 +1215,8 @@ class Hub:
         session.broken = True
         if self.sessions.get(session.id) is session:
             del self.sessions[session.id]
+        if self.coord.multi and not self.closing:
+            self._spawn(self.coord.release(session.id))
         for task in (session.clock_task, session.evict_task, *session.abandon.values()):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
@@ -1022,5 +1244,6 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        await self.coord.close()
         self.bots.close()
 
