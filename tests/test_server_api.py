@@ -284,3 +284,24 @@ def test_matches_live_in_postgresql_when_given_its_url(postgres_url: str) -> Non
         record = client.get(f"/api/matches/{mid}/record").json()
         assert record["actions"] == first + rest and Match.replay(record).is_terminal
         assert Match.replay(client.get(f"/api/matches/{bot['match_id']}/record").json()).is_terminal
+
+
+def test_openapi_documents_the_real_api_with_its_bodies(tmp_path: Path) -> None:
+    with client_for(tmp_path, docs=True) as client:
+        spec = client.get("/openapi.json").json()
+        paths = spec["paths"]
+        assert {"/api/matches", "/api/matches/{match_id}/actions", "/api/matches/{match_id}/hints",
+                "/api/options", "/api/status"} <= set(paths)
+        body = paths["/api/matches"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        assert body["$ref"].endswith("/NewMatch")
+        schemas = spec["components"]["schemas"]
+        assert set(schemas["NewMatch"]["properties"]) == {"opponent", "bot", "playset", "seat", "clock"}
+        assert schemas["NewMatch"]["additionalProperties"] is False
+        assert set(schemas["ActionRequest"]["properties"]) == {"action", "seq"}
+        assert "ErrorResponse" in schemas and "400" in paths["/api/matches"]["post"]["responses"]
+        r = client.post("/api/matches", json={"opponent": "bot", "seat": "left"})
+        assert r.status_code == 400 and r.json()["error"]["message"].startswith("request body field 'seat'")
+        assert r.headers["cache-control"] == "no-store"
+        assert client.get("/api/options").headers["cache-control"] == "no-store"
+    with client_for(tmp_path / "off") as client:
+        assert client.get("/openapi.json").status_code == 404  # off unless asked for

@@ -220,3 +220,17 @@ def test_serve_bench_over_three_processes_survives_a_kill(postgres_url: str) -> 
     assert result["lost"] == 0 and result["duplicated"] == 0 and result["errors"] == 0, summary
     assert result["results"] == {"match": 16}, summary  # no clock ran out, no match ended twice
     assert result["bot_actions"] > 0, summary
+
+
+def test_an_announced_action_reads_back_whole_and_foreign_payloads_are_ignored() -> None:
+    from converge.server.coordination import LocalCoordinator, Note, parse_note
+
+    coord = LocalCoordinator()
+    payload = coord.action_payload("m1", 7, 31, 1, None, "over", 0)
+    assert parse_note(payload) == (coord.origin, Note("m1", action=(7, 31, 1, None, "over", 0)))
+    assert parse_note(coord.action_payload("m1", 0, 2, 0, 59000, "active", None)) == (
+        coord.origin, Note("m1", action=(0, 2, 0, 59000, "active", None)))
+    assert parse_note(coord.payload("m2")) == (coord.origin, Note("m2"))
+    assert parse_note(f"{coord.origin}:m3:p") == (coord.origin, Note("m3", presence=True))
+    for junk in ("", "x", "a:b:a:1:2", "a:b:a:x:2:0::active:"):
+        assert parse_note(junk) is None

@@ -72,7 +72,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     _catalog(args.deck_dir)  # every deck file checked (and read whole) before the server starts
     db = args.db or f"sqlite:///{default_db_path()}"
     config = ServerConfig(db_url=db, bot_delay=args.bot_delay, replace_after=args.replace_after,
-                          bot_workers=args.bot_workers,
+                          bot_workers=args.bot_workers, bot_queue=args.bot_queue,
                           replacement_bot=args.replacement_bot, sqlite_sync=args.sqlite_sync,
                           rate=args.rate, burst=2 * args.rate,
                           deck_dirs=tuple(args.deck_dir),
@@ -137,6 +137,9 @@ def register(sub: Any) -> None:
     p.add_argument("--bot-workers", type=non_negative_int, default=default_workers(), metavar="N",
                    help="processes in which the server's bots think, so that no one's move waits for a bot; 0: "
                         f"a thread of the server (default {default_workers()}: one per core but one)")
+    p.add_argument("--bot-queue", type=positive_int, default=ServerConfig().bot_queue, metavar="N",
+                   help="bot decisions that may wait per worker before new bot matches are refused as busy "
+                        f"(default {ServerConfig().bot_queue})")
     p.add_argument("--replacement-bot", metavar="NAME", default=None,
                    help="the bot that stands in for a player who left (default: the middle level)")
     p.add_argument("--rate", type=positive_float, default=20.0, metavar="N",

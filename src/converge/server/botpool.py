@@ -79,10 +79,11 @@ def _warm_up() -> None:
 class BotPool:
     """A pool of worker processes for bot decisions (see the module doc)."""
 
-    def __init__(self, workers: int, deck_dirs: Sequence[str] = ()) -> None:
+    def __init__(self, workers: int, deck_dirs: Sequence[str] = (),
+                 queue_per_worker: int = QUEUE_PER_WORKER) -> None:
         self.workers = max(0, workers)
         self.deck_dirs = tuple(deck_dirs)
-        self.capacity = max(1, self.workers) * QUEUE_PER_WORKER
+        self.capacity = max(1, self.workers) * max(1, queue_per_worker)
         self.pending = 0
         self.decisions = 0
         self.missed = 0  # decisions that took longer than their budget

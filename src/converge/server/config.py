@@ -25,6 +25,8 @@ class ServerConfig:
     bot_delay: float = 0.6
     #: Worker processes for bot decisions (0: a thread of the server's process; see server.botpool).
     bot_workers: int = 0
+    #: Bot decisions that may wait per worker before the server refuses new bot matches ("busy").
+    bot_queue: int = 4
     #: Seconds after the last connection of a player in a friend match closes before a bot takes their
     #: seat (they take it back by reconnecting); 0 turns this off.
     replace_after: float = 120.0

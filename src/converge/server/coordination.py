@@ -29,15 +29,43 @@ import logging
 import os
 import secrets
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from converge.server.storage import CHANNEL
 
 log = logging.getLogger("converge.server.coordination")
 
-#: Called with the match id of each change another process announced, and whether it was only a change of
-#: who is connected (a seat's first connection on a process, or its last one gone).
-OnChange = Callable[[str, bool], None]
+@dataclass(frozen=True)
+class Note:
+    """A change another process announced: to a match (read it from the database), to who is connected to
+    it (``presence``), or one new action, carried whole so that it can be applied without a read."""
+
+    match_id: str
+    presence: bool = False
+    #: (index, action, seat, the seat's clock after it, status, winner) of one stored action
+    action: tuple[int, int, int, int | None, str, int | None] | None = None
+
+
+def _opt(text: str) -> int | None:
+    return int(text) if text else None
+
+
+def parse_note(payload: str) -> tuple[str, Note] | None:
+    """The origin and the note of a NOTIFY payload (None: not one of ours)."""
+    try:
+        origin, match_id, kind, *rest = payload.split(":")
+        if kind == "a":
+            idx, aid, seat, clock, status, winner = rest
+            action = (int(idx), int(aid), int(seat), _opt(clock), status, _opt(winner))
+            return origin, Note(match_id, action=action)
+        return origin, Note(match_id, presence=kind == "p")
+    except ValueError:
+        return None
+
+
+#: Called with each note another process sent.
+OnChange = Callable[[Note], None]
 
 #: The low bits of a match's advisory lock keys: its seats' presence, and its ownership.
 _OWNER = 2
@@ -87,7 +115,14 @@ class LocalCoordinator:
         return {}
 
     def payload(self, match_id: str) -> str:
-        return f"{self.origin}:{match_id}"
+        """The NOTIFY payload of a change to a match."""
+        return f"{self.origin}:{match_id}:c"
+
+    def action_payload(self, match_id: str, idx: int, action: int, seat: int, clock: int | None, status: str,
+                       winner: int | None) -> str:
+        """The NOTIFY payload of one new action (applied by the others without reading the database)."""
+        opt = ("" if clock is None else str(clock), "" if winner is None else str(winner))
+        return f"{self.origin}:{match_id}:a:{idx}:{action}:{seat}:{opt[0]}:{status}:{opt[1]}"
 
 
 class PgCoordinator(LocalCoordinator):
@@ -142,11 +177,10 @@ class PgCoordinator(LocalCoordinator):
     async def _listen(self) -> None:
         while not self.closing:
             try:
-                async for note in self.listener.notifies():
-                    origin, _, rest = note.payload.partition(":")
-                    match_id, _, kind = rest.partition(":")
-                    if origin != self.origin and self.on_change is not None:
-                        self.on_change(match_id, kind == "p")
+                async for notify in self.listener.notifies():
+                    parsed = parse_note(notify.payload)
+                    if parsed is not None and parsed[0] != self.origin and self.on_change is not None:
+                        self.on_change(parsed[1])
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the connection broke: reconnect, then everyone catches up

@@ -1,149 +1,47 @@
-"""Live matches: the in-memory cache of stored matches, their connections and their bots.
+"""The hub: every live match of this server process, and the operations on them (create, load, act, bots,
+clocks, stand-ins, hints, rematches, replays, retention).
 
-A :class:`Session` holds one match: the :class:`~converge.engine.state.Match` rebuilt from its record,
-its metadata, the open connections and the tasks that act for it (bots, clocks, stand-ins). Everything
-that changes a match runs under the session's lock, in this order: check the action against the live
-match, commit it to the database, apply it, then send each connection its own view. Nothing is applied
-or acknowledged before it is committed; a failed commit changes nothing.
+Everything that changes a match runs under its session's lock, in this order: check the action against
+the live match, commit it to the database, apply it, then send each connection its own view. Nothing is
+applied or acknowledged before it is committed; a failed commit changes nothing.
 
 What goes out is only ever ``observation(seat)`` for a seat's connections and ``observation(-1)`` for
 spectators (with the events the connection already has left out), plus public metadata.
+
+The other jobs live apart: :mod:`~converge.server.connections` (WebSockets and their send queues),
+:mod:`~converge.server.session` (one live match), :mod:`~converge.server.coordination` (the other
+server processes on the same PostgreSQL), :mod:`~converge.server.storage` (the database) and
+:mod:`~converge.server.botpool` (bot and hint searches in worker processes).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
-import json
 import logging
 import random
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from converge.bots import BOTS
 from converge.cards.loader import DeckError, load_catalog
 from converge.engine.errors import ConvergeError
-from converge.engine.observation import card_catalog
 from converge.engine.playset import SETS, Playset, all_playsets, catalog_order
 from converge.engine.state import Match
 from converge.server.botpool import BotPool
 from converge.server.config import ServerConfig
-from converge.server.coordination import LocalCoordinator, coordinator_for
+from converge.server.connections import CLOSE_REPLACED, Connection, dumps
+from converge.server.coordination import LocalCoordinator, Note, coordinator_for
 from converge.server.protocol import ProtocolError
-from converge.server.security import TokenBucket, hash_token, new_match_id, new_token
+from converge.server.security import hash_token, new_match_id, new_token
+from converge.server.session import COLOR_NAMES, Session, default_bot
 from converge.server.storage import MatchRow, Retention, SeatRow, Storage, StorageError, Writer
-from converge.server.table import Scored, TurnLog, follow_ups
+from converge.server.table import Scored, TurnLog
 
 log = logging.getLogger("converge.server")
-
-PREFERRED_DEFAULT_BOTS = ("medium", "greedy")
-
-#: The WebSocket close code of a seat's connection replaced by a newer one of the same seat.
-CLOSE_REPLACED = 4409
-
-#: CSS-friendly colour names for the deck colours of the built-in decks (rich's names).
-COLOR_NAMES = {"orange3": "orange", "gold3": "gold"}
-
-
-def default_bot() -> str:
-    """The bot offered first: the middle level when it exists."""
-    for name in PREFERRED_DEFAULT_BOTS:
-        if name in BOTS:
-            return name
-    return next(iter(BOTS))
-
-
-def dumps(doc: Any) -> str:
-    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
-
-
-class WebSocketLike(Protocol):
-    async def send_text(self, data: str) -> None: ...
-
-    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
-
-
-class Connection:
-    """One open WebSocket of a seat (``view`` 0 or 1) or a spectator (``view`` -1).
-
-    Messages go through a bounded queue and a sender task, so that a slow client never holds up the
-    others: one that falls too far behind is disconnected (it reconnects and gets its current view).
-    """
-
-    _opened = itertools.count()
-
-    def __init__(self, ws: WebSocketLike, view: int, config: ServerConfig, address: str = "?") -> None:
-        self.ws = ws
-        self.view = view
-        #: The client's address as limits count it (:func:`~converge.server.security.address_key`).
-        self.address = address
-        #: Order of arrival: a seat with too many connections loses its oldest.
-        self.opened = next(self._opened)
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=config.send_queue)
-        self.bucket = TokenBucket(config.rate, config.burst)
-        self.strikes = 0
-        #: Over the rate limit since the last message let through: told once, then ignored silently.
-        self.throttled = False
-        self.events_sent = 0
-        #: A hint is being worked out for this connection.
-        self.hinting = False
-        self.closed = False
-        self.close_code = 1000
-        self.close_reason: str | None = None
-        #: A spectator counted in :attr:`Hub.spectators` (until it leaves).
-        self.counted = False
-        self.task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self._sender())
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        if self.closed:
-            return
-        try:
-            self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
-        except asyncio.QueueFull:
-            self.close(1013)
-
-    def close(self, code: int = 1000, reason: str | None = None) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        self.close_code = code
-        self.close_reason = reason
-        try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:  # no room for the stop marker: drop what is queued and close now
-            if self.task is not None:
-                self.task.cancel()
-            self.task = asyncio.get_running_loop().create_task(self._close_now())
-
-    async def _close_now(self) -> None:
-        with contextlib.suppress(Exception):
-            await self.ws.close(self.close_code, self.close_reason)
-
-    async def _sender(self) -> None:
-        try:
-            while True:
-                item = await self.queue.get()
-                if item is None:
-                    break
-                await self.ws.send_text(item)
-        except Exception:  # the peer went away
-            self.closed = True
-        with contextlib.suppress(Exception):
-            await self.ws.close(self.close_code, self.close_reason)
-
-    async def drain(self, timeout: float = 5.0) -> None:
-        """Wait until queued messages are sent (or the connection is gone)."""
-        if self.task is not None:
-            self.close(self.close_code)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(self.task), timeout)
 
 
 @dataclass
@@ -152,128 +50,6 @@ class Created:
     seat: int
     token: str
     invite_token: str | None
-
-
-class Session:
-    """One live match."""
-
-    def __init__(self, row: MatchRow, match: Match) -> None:
-        self.row = row
-        self.id = row.id
-        self.match = match
-        self.lock = asyncio.Lock()
-        self.conns: set[Connection] = set()
-        self.turn_started = time.monotonic()
-        self.bot_task: asyncio.Task[None] | None = None
-        self.clock_task: asyncio.Task[None] | None = None
-        self.abandon: dict[int, asyncio.Task[None]] = {}
-        self.evict_task: asyncio.Task[None] | None = None
-        self.catalog = card_catalog(match)
-        self.colors = {d.skillset: COLOR_NAMES.get(d.color, d.color) for d in match.playset.decks}
-        self.broken = False
-        #: Clocks run once every player has come (or the match has begun).
-        self.clock_started = row.n_actions > 0
-        #: The ends of turn so far (for the table's summaries), and those the last action brought.
-        self.turnlog = TurnLog(match)
-        self.new_turns: list[Scored] = []
-        #: Hints computed for (seat, seq), and the ones being computed.
-        self.hints: dict[tuple[int, int], list[dict[str, Any]]] = {}
-        self.hinting: dict[tuple[int, int], asyncio.Future[list[dict[str, Any]]]] = {}
-        #: This process owns the match: it plays its bots, runs its clock and replaces leavers
-        #: (:mod:`converge.server.coordination`; always true with one process).
-        self.owned = False
-        #: Seats with a connection on another server process.
-        self.remote: set[int] = set()
-        #: A catch-up with the database is running (and whether another was asked for meanwhile).
-        self.refresh_task: asyncio.Task[None] | None = None
-        self.refresh_again = False
-
-    # ------------------------------------------------------------------ facts
-
-    @property
-    def active(self) -> bool:
-        return self.row.status == "active" and not self.broken
-
-    @property
-    def seq(self) -> int:
-        return self.row.n_actions
-
-    def seat_row(self, seat: int) -> SeatRow:
-        return self.row.seats[seat]
-
-    def is_bot(self, seat: int) -> bool:
-        return self.row.seats[seat].bot is not None
-
-    def connected(self, view: int) -> bool:
-        """Whether ``view`` has a connection open, on this server process or another."""
-        return view in self.remote or self.connected_here(view)
-
-    def connected_here(self, view: int) -> bool:
-        return any(c.view == view and not c.closed for c in self.conns)
-
-    def clock_left(self, seat: int, now: float | None = None) -> int | None:
-        """The time left to ``seat`` in ms (running down while it is their decision), or None."""
-        left = self.row.seats[seat].clock_left_ms
-        if left is None or self.row.clock_ms is None:
-            return None
-        if self.active and self.clock_started and self.match.current_player == seat and not self.is_bot(seat):
-            elapsed = ((now if now is not None else time.monotonic()) - self.turn_started) * 1000
-            return max(0, int(left - elapsed))
-        return left
-
-    def meta(self) -> dict[str, Any]:
-        """Public facts about the match (never the seed, the record or anything hidden)."""
-        row = self.row
-        now = time.monotonic()
-        clock = None
-        if row.clock_ms is not None:
-            running = self.match.current_player if self.active and self.clock_started else -1
-            if running >= 0 and self.is_bot(running):
-                running = -1
-            clock = {"initial_ms": row.clock_ms, "left_ms": [self.clock_left(0, now), self.clock_left(1, now)],
-                     "running": running}
-        return {
-            "id": row.id,
-            "mode": row.mode,
-            "status": "over" if row.status == "over" else "active",
-            "playset": list(self.match.playset.skillsets),
-            "seq": row.n_actions,
-            "seats": [{"seat": s.seat, "kind": "bot" if s.bot is not None and not s.replaced else "human",
-                       "bot": s.bot, "replaced": s.replaced, "connected": self.connected(s.seat)}
-                      for s in row.seats],
-            "spectators": sum(1 for c in self.conns if c.view == -1 and not c.closed),
-            "clock": clock,
-            "result": ({"winner": row.winner, "reason": row.reason} if row.status == "over" else None),
-            "rematch_id": row.rematch_id,
-            "rematch_of": row.rematch_of,
-            "hints": {"on": self.hints_on, "allowed": [self.row.mode == "bot" or bool(self.row.hints >> p & 1)
-                                                      for p in (0, 1)]},
-        }
-
-    def view(self, viewer: int) -> dict[str, Any]:
-        return self.match.observation(viewer)
-
-    def bot_name(self, seat: int) -> str:
-        """The bot level playing ``seat`` (the seat's own, or the default stand-in)."""
-        return self.row.seats[seat].bot or default_bot()
-
-    @property
-    def hints_on(self) -> bool:
-        """Hints are on against a bot; in a friend match only once both players allow them."""
-        return self.row.mode == "bot" or self.row.hints & 3 == 3
-
-    def table(self, viewer: int, welcome: bool = False) -> dict[str, Any]:
-        """What the table shows beyond the observation, for ``viewer``: the choices of theirs that can be
-        held and taken back (``next``), the ends of turn the last action brought (``turns``) and, for a
-        new connection, every finished round and the last end of turn."""
-        log = self.turnlog
-        out: dict[str, Any] = {"next": follow_ups(self.match, viewer) if viewer >= 0 and self.active else {}}
-        if welcome:
-            out["rounds"] = [log.summary(s, viewer) for s in log.rounds()]
-            out["last_turn"] = log.summary(log.turns[-1], viewer) if log.turns else None
-        else:
-            out["turns"] = [log.summary(s, viewer) for s in self.new_turns]
-        return out
 
 
 class Hub:
@@ -294,7 +70,7 @@ class Hub:
         self.retention_task: asyncio.Task[None] | None = None
         self.closing = False
         #: Where bots think: worker processes, so that their search never holds up anyone's action.
-        self.bots = BotPool(config.bot_workers, config.deck_dirs)
+        self.bots = BotPool(config.bot_workers, config.deck_dirs, config.bot_queue)
         #: Hints search one at a time (each takes a CPU for a while).
         self.hint_slot = asyncio.Semaphore(1)
         #: The other server processes on the same database, if any.
@@ -313,12 +89,13 @@ class Hub:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
-    async def _write(self, match_id: str | None, fn: Callable[[Any], None]) -> None:
-        """Commit ``fn``; when it changed a match, other server processes are told in the same transaction."""
+    async def _write(self, match_id: str | None, fn: Callable[[Any], None], payload: str | None = None) -> None:
+        """Commit ``fn``; when it changed a match, other server processes are told in the same transaction
+        (``payload``: what to tell them, by default that the match changed)."""
         if match_id is None or not self.coord.multi:
             await self.writer.write(fn)
             return
-        payload = self.coord.payload(match_id)
+        payload = payload or self.coord.payload(match_id)
 
         def write(conn: Any) -> None:
             fn(conn)
@@ -567,23 +344,33 @@ class Hub:
             Storage.append_action(conn, match_id, idx, aid, seat, status=status, winner=winner, reason=reason,
                                   clock_left_ms=clock_left)
 
+        payload = (self.coord.action_payload(match_id, idx, aid, seat, clock_left, status, winner)
+                   if self.coord.multi else None)
         try:
-            await self._write(match_id, write)
+            await self._write(match_id, write, payload)
         except StorageError as exc:
             if self.coord.multi and await self._caught_up(session, idx):
                 raise ProtocolError("stale", "another move was made first; nothing was done") from None
             log.error("match %s: action %d not stored: %s", match_id, idx, exc)
             self._evict_now(session)  # the database is the truth: reload it on next use
             raise ProtocolError("storage", "the action could not be saved; nothing was done") from None
+        self._apply_committed(session, seat, aid, clock_left, status, winner)
+
+    def _apply_committed(self, session: Session, seat: int, aid: int, clock_left: int | None, status: str,
+                         winner: int | None) -> None:
+        """Apply a committed action to the live match (by this process, or announced by another)."""
+        match = session.match
         match.apply(aid, player=seat)
-        session.new_turns = session.turnlog.follow(match)
-        session.row.actions.append(aid)
-        session.row.action_clocks.append((seat, clock_left))
-        session.row.n_actions = idx + 1
-        session.row.status, session.row.winner, session.row.reason = status, winner, reason
+        session.new_turns += session.turnlog.follow(match)
+        row = session.row
+        row.actions.append(aid)
+        row.action_clocks.append((seat, clock_left))
+        row.n_actions += 1
+        row.status, row.winner, row.reason = status, winner, ("match" if status == "over" else None)
         if clock_left is not None:
-            session.row.seats[seat].clock_left_ms = clock_left
-        session.row.updated_at = time.time()
+            row.seats[seat].clock_left_ms = clock_left
+        row.updated_at = time.time()
+        session.clock_started = True
         self._after_change(session)
 
     def _after_change(self, session: Session) -> None:
@@ -732,32 +519,58 @@ class Hub:
         """The monotonic time of the wall-clock time ``wall`` (a stored action's time), not in the future."""
         return time.monotonic() - max(0.0, time.time() - wall)
 
-    def _on_change(self, match_id: str, presence: bool = False) -> None:
-        """Another process changed a match (or who is connected to it): catch up if we hold it."""
-        session = self.sessions.get(match_id)
+    def _on_change(self, note: Note) -> None:
+        """Another process changed a match (or who is connected to it): take it in if we hold the match."""
+        session = self.sessions.get(note.match_id)
         if session is None or session.broken or self.closing:
             return
-        if session.refresh_task is not None and not session.refresh_task.done():
-            session.refresh_again = True
-            return
-        session.refresh_task = asyncio.get_running_loop().create_task(self.refresh(session, presence))
+        session.inbox.append(note)
+        if session.inbox_task is None or session.inbox_task.done():
+            session.inbox_task = asyncio.get_running_loop().create_task(self._take_in(session))
 
-    async def refresh(self, session: Session, presence: bool = False) -> None:
-        """Read what other processes did to the match, apply it and tell this process's connections."""
-        while True:
-            session.refresh_again = False
+    async def _take_in(self, session: Session) -> None:
+        """Apply what other processes announced, in order: an announced action that comes next is applied
+        as it is; anything else (a gap, another change) is read from the database."""
+        while session.inbox and not session.broken and not self.closing:
             async with session.lock:
-                if session.broken or self.closing:
-                    return
+                notes, session.inbox = session.inbox, []
                 try:
-                    await self._caught_up(session, session.seq, presence)
+                    await self._take_notes(session, notes)
                 except Exception as exc:
                     if not self.closing:
                         log.error("match %s: cannot catch up with the database: %s", session.id, exc)
                         self._evict_now(session)
                     return
-            if not session.refresh_again:
-                return
+
+    async def _take_notes(self, session: Session, notes: list[Note]) -> None:
+        read = presence = applied = False
+        for note in notes:
+            presence |= note.presence
+            if note.action is None:
+                read |= not note.presence
+                continue
+            idx, aid, seat, clock, status, winner = note.action
+            if read or idx < session.seq:
+                continue  # (already here, or the read below brings it)
+            match = session.match
+            if (idx > session.seq or not session.active or match.current_player != seat
+                    or aid not in match.legal_actions()):
+                read = True
+                continue
+            self._apply_committed(session, seat, aid, clock, status, winner)
+            applied = True
+        if applied:
+            self._broadcast(session)
+        if read or presence:
+            await self._caught_up(session, session.seq, presence)
+
+    async def refresh(self, session: Session, presence: bool = False) -> None:
+        """Read what other processes did to the match, apply it and tell this process's connections."""
+        self._on_change(Note(session.id))
+        if presence:
+            self._on_change(Note(session.id, presence=True))
+        if session.inbox_task is not None:
+            await asyncio.shield(session.inbox_task)
 
     async def _caught_up(self, session: Session, seq: int, presence: bool = False) -> bool:
         """Apply what the database holds beyond this process's copy (the caller holds the lock); returns
@@ -831,7 +644,8 @@ class Hub:
                 for seat in (0, 1):
                     if session.connected_here(seat):
                         await coord.present(session.id, seat, True)
-                self._on_change(session.id, presence=True)
+                self._on_change(Note(session.id))
+                self._on_change(Note(session.id, presence=True))
         live = [s for s in self.sessions.values() if s.active and not s.broken]
         orphans = [s for s in live if not s.owned]
         if orphans:
