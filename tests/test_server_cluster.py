@@ -91,12 +91,18 @@ def test_a_move_on_a_stale_copy_is_refused_as_stale_and_nothing_is_stored_twice(
         peer = p0 if mover == 0 else p1
         assert peer.obs is not None
         first = peer.obs["decision"]["legal_actions"][0]["id"]
-        r = a.post(f"/api/matches/{mid}/actions", json={"action": first, "seq": 0},
-                   headers={"Authorization": f"Bearer {tokens[mover]}"})
+        r = a.post(
+            f"/api/matches/{mid}/actions",
+            json={"action": first, "seq": 0},
+            headers={"Authorization": f"Bearer {tokens[mover]}"},
+        )
         assert r.status_code == 200, r.text
         # The same move again through b, whose copy still says it is action 0 and the same decision.
-        r = b.post(f"/api/matches/{mid}/actions", json={"action": first, "seq": 0},
-                   headers={"Authorization": f"Bearer {tokens[mover]}"})
+        r = b.post(
+            f"/api/matches/{mid}/actions",
+            json={"action": first, "seq": 0},
+            headers={"Authorization": f"Bearer {tokens[mover]}"},
+        )
         assert r.status_code == 409 and r.json()["error"]["code"] == "stale", r.text
         # b caught up while refusing: the next move through b is accepted, and a hears of it.
         seq = b.get(f"/api/matches/{mid}").json()["seq"]
@@ -212,8 +218,18 @@ def test_serve_bench_over_three_processes_survives_a_kill(postgres_url: str) -> 
     server's bots and clocks act exactly as the records say, and every record replays to its result."""
     from converge.server.bench import format_bench, run_bench
 
-    result = run_bench(matches=16, think_ms=(60, 160), seed=4, db=postgres_url, server_cores="", timeout=240,
-                       servers=3, kill_after=2.5, opponent="mixed", clock_s=600)
+    result = run_bench(
+        matches=16,
+        think_ms=(60, 160),
+        seed=4,
+        db=postgres_url,
+        server_cores="",
+        timeout=240,
+        servers=3,
+        kill_after=2.5,
+        opponent="mixed",
+        clock_s=600,
+    )
     summary = format_bench(result)
     assert result["killed_at_s"] is not None and result["reconnects"] > 0, summary
     assert result["finished"] == result["verified"] == 16, summary
@@ -229,8 +245,72 @@ def test_an_announced_action_reads_back_whole_and_foreign_payloads_are_ignored()
     payload = coord.action_payload("m1", 7, 31, 1, None, "over", 0)
     assert parse_note(payload) == (coord.origin, Note("m1", action=(7, 31, 1, None, "over", 0)))
     assert parse_note(coord.action_payload("m1", 0, 2, 0, 59000, "active", None)) == (
-        coord.origin, Note("m1", action=(0, 2, 0, 59000, "active", None)))
+        coord.origin,
+        Note("m1", action=(0, 2, 0, 59000, "active", None)),
+    )
     assert parse_note(coord.payload("m2")) == (coord.origin, Note("m2"))
     assert parse_note(f"{coord.origin}:m3:p") == (coord.origin, Note("m3", presence=True))
     for junk in ("", "x", "a:b:a:1:2", "a:b:a:x:2:0::active:"):
         assert parse_note(junk) is None
+
+
+def test_a_second_converge_serve_on_the_same_sqlite_file_stops_with_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.server_support import Server
+
+    first = Server(tmp_path / "one.sqlite3")
+    first.start()
+    try:
+        second = subprocess.run(
+            [sys.executable, "-m", "converge", "serve", "--db", str(tmp_path / "one.sqlite3"), "--port", "0"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert second.returncode == 1
+        assert "in use by another converge server" in second.stderr and "Traceback" not in second.stderr
+        assert len(second.stderr.strip().splitlines()) == 1, second.stderr
+    finally:
+        first.stop()
+
+
+def test_nothing_in_the_server_imports_the_command_line() -> None:
+    import ast
+
+    import converge.server
+
+    root = Path(converge.server.__file__).parent
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            assert not any(n == "converge.cli" or n.startswith("converge.cli.") for n in names), path
+
+
+def test_a_process_that_missed_an_announcement_catches_up_by_itself(postgres_url: str) -> None:
+    """Under the notifications, each coordination round compares every held match with the database: a
+    copy that fell behind (here: a process that heard nothing) is read again, and its players see the move."""
+    with processes(postgres_url) as (a, b):
+        doc = create(a, opponent="friend", seat=0)
+        mid = doc["match_id"]
+        tokens = {0: doc["token"], 1: doc["invite_token"]}
+        watcher = Peer(b, mid)
+        hub(b).coord.on_change = lambda *_args: None  # b hears nothing from now on
+        view = a.get(f"/api/matches/{mid}").json()
+        mover = view["observation"]["current_player"]
+        mine = a.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {tokens[mover]}"}).json()
+        r = a.post(
+            f"/api/matches/{mid}/actions",
+            json={"action": mine["observation"]["decision"]["legal_actions"][0]["id"], "seq": 0},
+            headers={"Authorization": f"Bearer {tokens[mover]}"},
+        )
+        assert r.status_code == 200, r.text
+        watcher.state_at(1)  # within a round or two (0.1 s each here), without any other move
+        assert hub(b).sessions[mid].seq == 1

@@ -107,7 +107,9 @@ def cmd_serve_bench(args: argparse.Namespace) -> int:
         raise UserError("--kill-after needs --servers 2 or more (someone must take over the killed one's matches)")
     try:
         result = run_bench(matches=args.matches, think_ms=args.think_ms, seed=args.seed, db=args.db,
-                           server_cores=args.server_cpus, timeout=args.timeout, servers=args.servers,
+                           server_cores=(args.server_cpus if args.server_cpus is not None
+                                         else "0" if args.servers == 1 else ""),
+                           timeout=args.timeout, servers=args.servers,
                            kill_after=args.kill_after, opponent=args.opponent, bot=args.bot, clock_s=args.clock,
                            bot_workers=args.bot_workers)
     except (ValueError, RuntimeError) as exc:
@@ -187,8 +189,9 @@ def register(sub: Any) -> None:
     b.add_argument("--seed", type=int, default=1, help="seed of the client bots (default 1)")
     b.add_argument("--db", metavar="URL", default=None, type=path_text,
                    help="database URL (default: a fresh SQLite file)")
-    b.add_argument("--server-cpus", default="0", metavar="LIST",
-                   help="pin the server process to these CPUs (taskset list, default 0; '' for none)")
+    b.add_argument("--server-cpus", default=None, metavar="LIST",
+                   help="pin the server processes to these CPUs (taskset list; '' for none; default: CPU 0 for "
+                        "one server, none for several, which share the machine with the database and clients)")
     b.add_argument("--timeout", type=positive_int, default=600, help="give up after this many seconds (600)")
     b.add_argument("--servers", type=positive_int, default=1, metavar="N",
                    help="server processes on one PostgreSQL (a throwaway cluster unless --db names one); each "

@@ -240,6 +240,8 @@ class Hub:
             session = await self._load(match_id)
             if session is not None:
                 self.sessions[match_id] = session
+                if self.coord.multi:  # what another process stored while we were reading is read now
+                    self._on_change(Note(match_id))
             fut.set_result(session)
             return session
         except BaseException as exc:
@@ -665,6 +667,17 @@ class Hub:
         for session in live:
             if self._set_remote(session, remote.get(session.id, set())):
                 self._send_meta(session)
+        # A safety net under the notifications: a match whose stored progress was ahead of ours for two
+        # rounds running (one round: its announcement may be on its way) is read again.
+        stored = await asyncio.to_thread(self.storage.progress, [s.id for s in live])
+        for session in live:
+            mine = (session.seq, session.row.status)
+            if stored.get(session.id, mine) == mine:
+                session.behind = None
+            elif session.behind == mine:
+                self._on_change(Note(session.id))
+            else:
+                session.behind = mine
 
     # ------------------------------------------------------------------ bots
 

@@ -59,6 +59,8 @@ class Session:
         self.owned = False
         #: Seats with a connection on another server process.
         self.remote: set[int] = set()
+        #: The progress (seq, status) at which the database was last seen ahead of this copy, if it was.
+        self.behind: tuple[int, str] | None = None
         #: What other processes announced, not yet taken in, and the task taking it in.
         self.inbox: list[Note] = []
         self.inbox_task: asyncio.Task[None] | None = None

@@ -369,6 +369,15 @@ class Storage:
             action_clocks=[(int(seat), None if c is None else int(c)) for _i, _a, seat, c in actions],
             hints=int(m["hints"] or 0))
 
+    def progress(self, match_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """Each stored match's number of actions and status, by id (the missing ones left out)."""
+        if not match_ids:
+            return {}
+        c = matches_table.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(c.id, c.n_actions, c.status).where(c.id.in_(list(match_ids)))).all()
+        return {mid: (int(n), status) for mid, n, status in rows}
+
     def active_ids(self) -> list[str]:
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(select(matches_table.c.id)
