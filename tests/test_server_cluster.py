@@ -269,7 +269,7 @@ def test_a_second_converge_serve_on_the_same_sqlite_file_stops_with_one_line(tmp
             text=True,
             timeout=120,
         )
-        assert second.returncode == 1
+        assert second.returncode == 2  # a user's mistake: the documented exit code
         assert "in use by another converge server" in second.stderr and "Traceback" not in second.stderr
         assert len(second.stderr.strip().splitlines()) == 1, second.stderr
     finally:
