@@ -62,6 +62,15 @@ def wait_for(pred: Any, timeout: float = 20.0) -> None:
         time.sleep(0.02)
 
 
+def move_through(client: TestClient, mid: str, tokens: dict[int, str], seq: int) -> Any:
+    """The first legal action of the player to move, sent through ``client``'s process."""
+    mover = client.get(f"/api/matches/{mid}").json()["observation"]["current_player"]
+    auth = {"Authorization": f"Bearer {tokens[mover]}"}
+    view = client.get(f"/api/matches/{mid}", headers=auth).json()
+    action = view["observation"]["decision"]["legal_actions"][0]["id"]
+    return client.post(f"/api/matches/{mid}/actions", json={"action": action, "seq": seq}, headers=auth)
+
+
 def test_the_two_seats_of_a_match_play_on_different_processes(postgres_url: str) -> None:
     with processes(postgres_url) as (a, b):
         doc = create(a, opponent="friend", seat=0)
@@ -107,14 +116,7 @@ def test_a_move_on_a_stale_copy_is_refused_as_stale_and_nothing_is_stored_twice(
         # b caught up while refusing: the next move through b is accepted, and a hears of it.
         seq = b.get(f"/api/matches/{mid}").json()["seq"]
         assert seq == 1
-        mover = b.get(f"/api/matches/{mid}").json()["observation"]["current_player"]
-        token = tokens[mover]
-        move = b.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {token}"}).json()
-        r = b.post(
-            f"/api/matches/{mid}/actions",
-            json={"action": move["observation"]["decision"]["legal_actions"][0]["id"], "seq": 1},
-            headers={"Authorization": f"Bearer {token}"},
-        )
+        r = move_through(b, mid, tokens, seq=1)
         assert r.status_code == 200, r.text
         p0.state_at(2)
         storage = Storage(postgres_url)
@@ -303,14 +305,7 @@ def test_a_process_that_missed_an_announcement_catches_up_by_itself(postgres_url
         tokens = {0: doc["token"], 1: doc["invite_token"]}
         watcher = Peer(b, mid)
         hub(b).coord.on_change = lambda *_args: None  # b hears nothing from now on
-        view = a.get(f"/api/matches/{mid}").json()
-        mover = view["observation"]["current_player"]
-        mine = a.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {tokens[mover]}"}).json()
-        r = a.post(
-            f"/api/matches/{mid}/actions",
-            json={"action": mine["observation"]["decision"]["legal_actions"][0]["id"], "seq": 0},
-            headers={"Authorization": f"Bearer {tokens[mover]}"},
-        )
+        r = move_through(a, mid, tokens, seq=0)
         assert r.status_code == 200, r.text
         watcher.state_at(1)  # within a round or two (0.1 s each here), without any other move
         assert hub(b).sessions[mid].seq == 1

@@ -27,7 +27,6 @@ import contextlib
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -37,11 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from converge.server.pgcluster import free_port
 
 
 def _cpus(text: str) -> set[int]:
@@ -353,7 +348,7 @@ def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: 
 
     try:
         for i in range(servers):
-            port = _free_port()
+            port = free_port()
             cmd = [sys.executable, "-m", "converge.server.bench", "--serve", "--port", str(port), "--db", db_url,
                    "--bot-workers", str(bot_workers)]
             if cpus:

@@ -36,7 +36,8 @@ def postgres_bin() -> Path | None:
     return None
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port free on this machine now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -68,7 +69,7 @@ class ThrowawayCluster:
                 raise ClusterUnavailable("running as root, with no postgres user to run PostgreSQL") from None
             os.chown(self.root, user.pw_uid, user.pw_gid)
             self.prefix = ["runuser", "-u", "postgres", "--"]
-        data, port = f"{self.root}/data", _free_port()
+        data, port = f"{self.root}/data", free_port()
         try:
             self._run(str(self.bindir / "initdb"), "-D", data, "-A", "trust", "-U", "converge", "--no-sync")
             self._run(
