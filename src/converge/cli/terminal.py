@@ -102,10 +102,11 @@ class TerminalGame:
 
     # ------------------------------------------------------------------ output
 
-    def say(self, text: str | Text, style: str = "") -> None:
-        # Plain strings are never read as rich markup: they may hold what the player typed ("[/x]").
+    def say(self, text: str | Text, style: str = "", wrap: bool = True) -> None:
+        """Print a line. Plain strings are never read as rich markup: they may hold what the player typed
+        ("[/x]"). ``wrap=False`` keeps it on one line (a file path, to be copied whole)."""
         self.console.print(Text(text, style=style) if isinstance(text, str) else text, style=style,
-                           highlight=False)
+                           highlight=False, soft_wrap=not wrap)
 
     def other(self, viewer: int) -> str:
         return self.session.other_name(viewer)
@@ -162,11 +163,12 @@ class TerminalGame:
                 self.play_match()
             except QuitGame:
                 path = self.session.save()
-                self.say(f"Match saved to {path}" if path else "Match not saved.")
+                self.say(f"Match saved to {path} (replay it with: converge replay {path})" if path
+                         else "Match not saved.", wrap=False)
                 return 0
             path = self.session.save_path
             if path:
-                self.say(f"Match record saved to {path} (replay it with: converge replay {path})")
+                self.say(f"Match record saved to {path} (replay it with: converge replay {path})", wrap=False)
             if not self.ask_rematch():
                 return 0
 
