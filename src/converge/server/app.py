@@ -59,6 +59,7 @@ from converge.server import tutorial as tutorial_script
 from converge.server.config import ServerConfig
 from converge.server.hub import Connection, Hub, Session
 from converge.server.protocol import ProtocolError, check_action, check_seq, field_names, parse_message
+from converge.server.routes_lobby import lobby_router
 from converge.server.security import MATCH_ID_RE, KeyedRateLimit, SecurityMiddleware, address_key, seat_of
 from converge.server.storage import Storage, Writer
 
@@ -264,6 +265,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
         return FileResponse(static / "favicon.svg", media_type="image/svg+xml")
 
     app.mount("/static", StaticFiles(directory=static), name="static")
+    app.include_router(lobby_router(hub))  # names, the lobby, quick match, ratings, history (routes_lobby)
 
     # ------------------------------------------------------------------ API
 

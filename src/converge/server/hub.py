@@ -285,6 +285,9 @@ class Hub:
         self.bots = BotPool(config.bot_workers, config.deck_dirs)
         #: Hints search one at a time (each takes a CPU for a while).
         self.hint_slot = asyncio.Semaphore(1)
+        #: Called inside the transaction that finishes a match, as ``hook(conn, session, winner)`` (the
+        #: lobby's ratings: :mod:`converge.server.lobby`); an exception fails that transaction.
+        self.finish_hooks: list[Callable[[Any, Session, int | None], None]] = []
 
     # ------------------------------------------------------------------ options
 
@@ -381,7 +384,9 @@ class Hub:
         session = await self._create_row(row, ps)
         return Created(session, seat_no, token, invite)
 
-    async def _create_row(self, row: MatchRow, ps: Playset, link_from: str | None = None) -> Session:
+    async def _create_row(self, row: MatchRow, ps: Playset, link_from: str | None = None,
+                          also: Callable[[Any], None] | None = None) -> Session:
+        """Store a new match (and ``also(conn)`` in the same transaction), then make it live."""
         match = Match.new(ps, row.seed, row.start)
         row.created_at = row.updated_at = time.time()
 
@@ -389,6 +394,8 @@ class Hub:
             Storage.create_match(conn, row)
             if link_from is not None:
                 Storage.link_rematch(conn, link_from, row.id)
+            if also is not None:
+                also(conn)
 
         try:
             await self.writer.write(write)
@@ -515,6 +522,9 @@ class Hub:
         def write(conn: Any) -> None:
             Storage.append_action(conn, match_id, idx, aid, seat, status=status, winner=winner, reason=reason,
                                   clock_left_ms=clock_left)
+            if over:
+                for hook in self.finish_hooks:
+                    hook(conn, session, winner)
 
         try:
             await self.writer.write(write)
@@ -767,6 +777,8 @@ class Hub:
 
         def write(conn: Any) -> None:
             Storage.finish(conn, match_id, winner, "time", [(seat, 0)])
+            for hook in self.finish_hooks:
+                hook(conn, session, winner)
 
         try:
             await self.writer.write(write)
