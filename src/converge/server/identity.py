@@ -62,15 +62,13 @@ def check_name(raw: object) -> str:
         raise ProtocolError("bad_name", "a name is text")
     if len(raw) > 200:
         raise ProtocolError("bad_name", f"a name is {NAME_MIN} to {NAME_MAX} characters long")
+    if any(unicodedata.category(c)[0] == "C" for c in raw.strip()):  # control, format (bidi...) characters
+        raise ProtocolError("bad_name", "a name uses letters, digits, spaces and - _ . ' and starts with a "
+                                        "letter or a digit")
     name = " ".join(unicodedata.normalize("NFKC", raw).split())
     if not NAME_MIN <= len(name) <= NAME_MAX:
         raise ProtocolError("bad_name", f"a name is {NAME_MIN} to {NAME_MAX} characters long")
-    if not _ALLOWED.match(name) or not name[0].isalnum() or any(unicodedata.category(c)[0] == "C" for c in name):
-        raise ProtocolError("bad_name", "a name uses letters, digits, spaces and - _ . ' and starts with a "
-                                        "letter or a digit")
     key = name_key(name)
-    if len(key) < 2:
-        raise ProtocolError("bad_name", "a name needs at least two letters or digits")
     words = {_lookalike(w) for w in re.split(r"[\W_]+", name.casefold()) if w} | {
         w for w in re.split(r"[\W_]+", name.casefold()) if w}
     bots = _bot_names()
@@ -85,6 +83,11 @@ def check_name(raw: object) -> str:
         raise ProtocolError("bad_name", "that name could be taken for one of the server's bots; choose another")
     if folded & RESERVED:
         raise ProtocolError("bad_name", "that name is reserved; choose another")
+    if not _ALLOWED.match(name) or not name[0].isalnum() or any(unicodedata.category(c)[0] == "C" for c in name):
+        raise ProtocolError("bad_name", "a name uses letters, digits, spaces and - _ . ' and starts with a "
+                                        "letter or a digit")
+    if len(key) < 2:
+        raise ProtocolError("bad_name", "a name needs at least two letters or digits")
     return name
 
 

@@ -167,7 +167,8 @@ class Lobby:
     # ------------------------------------------------------------------ making matches for players
 
     async def make_match(self, *, seats: dict[int, tuple[str | None, str]], playset: list[str],
-                         clock_ms: int | None, rated: bool, kind: str, bot: str | None = None, match_id: str | None = None) -> Session:
+                         clock_ms: int | None, rated: bool, kind: str, bot: str | None = None,
+                         match_id: str | None = None) -> Session:
         """Create a match whose human seats are ``seats`` ({seat: (player id or None, seat token hash)}) and
         whose other seat, if any, ``bot`` plays; recorded with its players in the same transaction."""
         ps = self.hub.playset(playset)
