@@ -13,6 +13,7 @@ from typing import Any
 from tests.browser_support import OVER, Tab, browser_fixture, server_fixture  # noqa: F401 (fixtures)
 from tests.server_support import Server, hang_guard  # noqa: F401 (hang_guard is a fixture)
 from tests.test_browser import click_one, ready
+from tests.test_browser_a11y import serious
 
 
 def choose_name(tab: Tab, server: Server, name: str) -> None:
@@ -60,7 +61,7 @@ def test_names_a_table_joined_from_the_lobby_then_quick_match_with_ratings_and_h
     ada.shot("lobby-1280.png")
     bob.shot("lobby-390.png", full_page=True)
     row.locator("[data-testid=join-table]").click()
-    for tab, seat in ((ada, "0"), (bob, "1")):
+    for tab in (ada, bob):
         tab.page.wait_for_selector("[data-testid=match][data-status=active]", timeout=20000)
     assert ada.page.url == bob.page.url
     seats = {t.page.get_attribute("[data-testid=match]", "data-seat") for t in (ada, bob)}
@@ -106,6 +107,7 @@ def test_names_a_table_joined_from_the_lobby_then_quick_match_with_ratings_and_h
         assert all(re.fullmatch(r"[+−]\d+ \(\d+\)", c) for c in changes), changes
     ada.shot("history-1280.png")
     bob.shot("history-390.png", full_page=True)
+    assert serious(ada.page) == [] and serious(bob.page) == []  # axe-core, with rows in the table
 
     # the replay link opens the step-by-step replay
     bob.page.locator("[data-testid=replay-link]").first.click()
@@ -117,6 +119,7 @@ def test_names_a_table_joined_from_the_lobby_then_quick_match_with_ratings_and_h
         tab.page.locator("[data-testid=leader-row]").nth(1).wait_for()
         names = [r.split("\t")[1] for r in tab.page.locator("[data-testid=leader-row]").all_inner_texts()]
         assert sorted(names) == ["Ada", "Bob"]
+    assert serious(ada.page) == []
     ada.shot("leaderboard-1280.png")
     bob.shot("leaderboard-390.png", full_page=True)
     for tab in (ada, bob):

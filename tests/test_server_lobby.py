@@ -13,18 +13,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
+from converge.ratings import Rating, update_pair
+from converge.server import lobby_store as store
+from converge.server.identity import COOKIE, check_name, name_key
+from converge.server.lobby import BOT_RATINGS, closest_bot
+from converge.server.matchmaking import QueueSettings, QuickMatchQueue, Waiting
+from converge.server.protocol import ProtocolError
+from converge.server.storage import MatchRow, SeatRow, Storage
 from tests.server_support import FAST, FORBIDDEN, Peer, client_for, hang_guard, play_friend_match  # noqa: F401
-
-from fastapi.testclient import TestClient  # noqa: E402  (after server_support's importorskip)
-
-from converge.ratings import Rating, update_pair  # noqa: E402
-from converge.server import lobby_store as store  # noqa: E402
-from converge.server.identity import COOKIE, check_name, name_key  # noqa: E402
-from converge.server.lobby import BOT_RATINGS, closest_bot  # noqa: E402
-from converge.server.matchmaking import QueueSettings, QuickMatchQueue, Waiting  # noqa: E402
-from converge.server.protocol import ProtocolError  # noqa: E402
-from converge.server.storage import MatchRow, SeatRow, Storage  # noqa: E402
 
 # ---------------------------------------------------------------------- helpers
 
@@ -131,7 +129,8 @@ def scan_lobby(texts: list[str], own_tokens: set[str], tmp_path: Path) -> None:
 # ---------------------------------------------------------------------- names
 
 
-@pytest.mark.parametrize("name", ["Ada", "Ada Lovelace", "zoë_42", "O'Brien", "李小龍", "Grace-H", "Abbott", "Hardy"])
+@pytest.mark.parametrize("name", ["Ada", "Ada Lovelace", "zoë_42", "O'Brien", "李小龍", "Grace-H", "Abbott",
+                                  "Hardy"])
 def test_good_names_are_accepted(name: str) -> None:
     assert check_name(f"  {name}  ") == name
 
@@ -246,7 +245,7 @@ def test_a_rating_changes_once_when_two_finish_at_once_sqlite(tmp_path: Path) ->
     storage.close()
 
 
-def test_a_rating_changes_once_when_two_processes_finish_at_once_postgresql(postgres_url: str) -> None:
+def test_a_rating_changes_once_when_two_processes_finish_at_once_postgresql(postgres_url: str) -> None:  # noqa: F811
     storage = Storage(postgres_url)
     for _ in range(5):
         mid, a, b = _rated_match(storage)
@@ -256,7 +255,6 @@ def test_a_rating_changes_once_when_two_processes_finish_at_once_postgresql(post
 
 
 from tests.test_server_api import postgres_url  # noqa: E402,F401  (the throw-away PostgreSQL fixture)
-
 
 # ---------------------------------------------------------------------- the queue
 
@@ -308,7 +306,7 @@ def test_many_random_players_in_the_queue_are_each_paired_at_most_once() -> None
     q = QuickMatchQueue(QueueSettings(base_range=50, widen_per_s=40, bot_after_s=10))
     paired: list[str] = []
     now = 0.0
-    for i in range(400):
+    for _ in range(400):
         now += rng.random() * 0.2
         q.join(Waiting(f"p{rng.randrange(150)}", rng.gauss(1500, 300), rng.choice([None, 300]), now))
         pairs, _ = q.step(now)
@@ -389,7 +387,8 @@ def test_a_private_table_is_not_listed_and_its_invite_links_the_guest(client: Te
     again = call(client, "POST", f"/api/matches/{doc['match_id']}/players", bob,
                  headers={**as_(bob), "Authorization": f"Bearer {doc['token']}"})  # the host's seat: taken
     assert again.json() == {"linked": False}
-    peers = {doc["seat"]: Peer(client, doc["match_id"], doc["token"]), 1 - doc["seat"]: Peer(client, doc["match_id"], invite)}
+    peers = {doc["seat"]: Peer(client, doc["match_id"], doc["token"]),
+             1 - doc["seat"]: Peer(client, doc["match_id"], invite)}
     play_friend_match(peers, random.Random(4))
     [row] = call(client, "GET", "/api/me/history", bob).json()["matches"]
     assert row["opponent"]["name"] == "Ada" and row["rated"] is False and row["rating_change"] is None
@@ -399,7 +398,8 @@ def test_closing_a_table_and_its_host_leaving(client: TestClient) -> None:
     ada = player(client, "Ada")
     t = call(client, "POST", "/api/lobby/tables", ada, json={}).json()
     bob = player(client, "Bob")
-    assert call(client, "DELETE", f"/api/lobby/tables/{t['table_id']}", bob).json()["error"]["code"] == "table_gone"
+    refused = call(client, "DELETE", f"/api/lobby/tables/{t['table_id']}", bob)
+    assert refused.json()["error"]["code"] == "table_gone"
     assert len(client.get("/api/lobby").json()["tables"]) == 1
     assert call(client, "DELETE", f"/api/lobby/tables/{t['table_id']}", ada).status_code == 200
     assert client.get("/api/lobby").json()["tables"] == []
@@ -530,12 +530,15 @@ def test_hostile_lobby_input_gets_a_clear_error_and_changes_nothing(client: Test
     assert call(client, "POST", "/api/lobby/tables", None, json={}).json()["error"]["code"] == "no_player"
     assert call(client, "GET", "/api/me/history", None).json()["error"]["code"] == "no_player"
     assert call(client, "POST", "/api/lobby/tables", "forged" * 8, json={}).status_code == 401
-    r = client.post("/api/lobby/tables", content=b"{not json", headers={**as_(ada), "content-type": "application/json"})
+    r = client.post("/api/lobby/tables", content=b"{not json",
+                    headers={**as_(ada), "content-type": "application/json"})
     assert r.status_code == 400 and r.json()["error"]["code"] == "malformed"
     assert _state(tmp_path) == before
     lp = LobbyPeer(client, ada)
-    for bad, code in [("not json", "malformed"), ("[]", "malformed"), ('{"type": "queue", "clock": "soon"}', "malformed"),
-                      ('{"type": "queue", "clock": 5}', "malformed"), ('{"type": "queue", "who": "x"}', "malformed"),
+    for bad, code in [("not json", "malformed"), ("[]", "malformed"),
+                      ('{"type": "queue", "clock": "soon"}', "malformed"),
+                      ('{"type": "queue", "clock": 5}', "malformed"),
+                      ('{"type": "queue", "who": "x"}', "malformed"),
                       ('{"type": "launch"}', "malformed"), ('{"type": "hello"}', "malformed"),
                       ('{"type": "accept_bot"}', "no_offer"), ("x" * 5000, "too_large")]:
         lp.send(bad)
@@ -555,7 +558,8 @@ def test_a_version_2_database_gains_the_lobby_tables(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     Storage(str(path)).close()
     con = sqlite3.connect(path)
-    for table in ("converge_players", "converge_lobby_tables", "converge_match_players", "converge_rating_changes"):
+    for table in ("converge_players", "converge_lobby_tables", "converge_match_players",
+                  "converge_rating_changes"):
         con.execute(f"DROP TABLE {table}")
     con.execute("UPDATE converge_settings SET value = '2' WHERE key = 'schema_version'")
     con.commit()

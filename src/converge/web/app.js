@@ -513,7 +513,7 @@
       return;
     }
     const p = doc.player;
-    const fmt = (t) => new Date(t * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+    const fmt = (t) => new Date(t * 1000).toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
     const change = (m) => (m.rating_change === null ? "unrated" : (m.rating_change >= 0 ? "+" : "−") + Math.abs(m.rating_change) + " (" + m.rating_after + ")");
     const opp = (m) => (m.opponent.kind === "bot" ? (m.opponent.name || "a") + " bot" : m.opponent.name || "Anonymous");
     const rows = doc.matches.map((m) => el("tr", { data: { testid: "history-row", match: m.match_id } },
