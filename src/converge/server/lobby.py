@@ -483,8 +483,8 @@ class Lobby:
     # ------------------------------------------------------------------ linking seats to players
 
     async def claim_seat(self, player: store.Player, session: Session, seat: int) -> bool:
-        """Record that ``player`` plays ``seat`` of a friend match they reached by an invite link (unrated):
-        their history lists it. False if the seat already has a player (or the player the other seat)."""
+        """Record that ``player`` plays ``seat`` of a match they reached by a link (an invite, or a match made
+        from the home page's forms; unrated): their history lists it. False if the seat already has a player (or the player the other seat)."""
         mid = session.id
         done: list[bool] = []
 
@@ -497,7 +497,7 @@ class Lobby:
                 done.append(False)
                 return
             rated = False
-            store.add_match_players(conn, mid, {seat: player.id}, rated, "invite")
+            store.add_match_players(conn, mid, {seat: player.id}, rated, "link")
             done.append(True)
 
         try:
