@@ -570,3 +570,26 @@ def test_a_version_2_database_gains_the_lobby_tables(tmp_path: Path) -> None:
     assert {"converge_players", "converge_rating_changes"} <= names
     assert con.execute("SELECT value FROM converge_settings WHERE key = 'schema_version'").fetchone()[0] == "3"
     con.close()
+
+
+def test_a_table_joined_through_another_server_process_reaches_its_host(tmp_path: Path) -> None:
+    """Two server processes on one database (two apps here): the host's lobby page, served by the first,
+    learns from the database that a player of the second joined their table, and the first's lobby list
+    shows the tables the second opened."""
+    settings = {"lobby_poll_s": 0.1, "players_per_hour": 0}
+    with client_for(tmp_path, **settings) as one, client_for(tmp_path, **settings) as two:
+        ada, bob = player(one, "Ada"), player(two, "Bob")
+        host = LobbyPeer(one, ada)
+        t = call(one, "POST", "/api/lobby/tables", ada, json={}).json()
+        carl = player(two, "Carl")
+        other = call(two, "POST", "/api/lobby/tables", carl, json={}).json()
+        assert {x["id"] for x in host.until("tables")["tables"]} >= {t["table_id"]}
+        for _ in range(20):  # the second process's table appears in the first's list
+            listed = {x["id"] for x in host.until("tables")["tables"]}
+            if other["table_id"] in listed:
+                break
+        assert other["table_id"] in listed
+        joined = call(two, "POST", f"/api/lobby/tables/{t['table_id']}/join", bob).json()
+        started = host.until("table_started")
+        assert started["match_id"] == joined["match_id"] == t["table_id"]
+        host.close()
