@@ -484,7 +484,8 @@ class Lobby:
 
     async def claim_seat(self, player: store.Player, session: Session, seat: int) -> bool:
         """Record that ``player`` plays ``seat`` of a match they reached by a link (an invite, or a match made
-        from the home page's forms; unrated): their history lists it. False if the seat already has a player (or the player the other seat)."""
+        from the home page's forms; unrated): their history lists it. False if the seat already has a player
+        (or the player holds the other seat)."""
         mid = session.id
         done: list[bool] = []
 
