@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,3 +33,23 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 @pytest.fixture(scope="session")
 def engine_is_pure() -> bool:
     return os.environ.get("CONVERGE_PURE") == "1"
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    """For the server tests: $CONVERGE_TEST_POSTGRES_URL, or a throwaway PostgreSQL cluster on a Unix socket
+    (Debian's postgresql package); skipped when neither is available."""
+    from converge.server.pgcluster import ClusterUnavailable, ThrowawayCluster
+
+    url = os.environ.get("CONVERGE_TEST_POSTGRES_URL")
+    if url:
+        yield url
+        return
+    cluster = ThrowawayCluster()
+    try:
+        yield cluster.start()
+    except ClusterUnavailable as exc:
+        pytest.skip(f"no PostgreSQL here ({exc}; apt-get install postgresql, or set CONVERGE_TEST_POSTGRES_URL)")
+    finally:
+        cluster.stop()
+

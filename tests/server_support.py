@@ -8,7 +8,6 @@ import json
 import os
 import random
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ from fastapi.testclient import TestClient
 
 from converge import Match
 from converge.server.app import create_app
+from converge.server.pgcluster import free_port
 from tests.test_properties import known_cards
 
 #: Settings for tests: bots move at once, nobody is replaced, no rate limit gets in the way.
@@ -181,12 +181,6 @@ def play_friend_match(peers: dict[int, Peer], rng: random.Random, watchers: tupl
 # ------------------------------------------------------------------ a real server process
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class Server:
     """``converge serve`` in its own process, on a database that outlives it."""
 
@@ -295,3 +289,4 @@ def scan(texts: list[str], viewer: int, record: dict[str, Any]) -> int:
         assert leak is None, f"viewer {viewer} was sent hidden card {leak and leak.group()} at {msg['seq']}"
         views += 1
     return views
+

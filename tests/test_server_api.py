@@ -4,22 +4,23 @@ restarts, and the security headers."""
 from __future__ import annotations
 
 import json
-import os
-import pwd
 import random
 import re
-import shutil
-import subprocess
-import tempfile
 import time
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.server_support import FAST, auth, client_for, create, free_port, hang_guard  # noqa: F401 (a fixture)
+from tests.server_support import (  # noqa: F401 (fixtures)
+    FAST,
+    auth,
+    client_for,
+    create,
+    free_port,
+    hang_guard,
+)
 
 pytest.importorskip("fastapi")
 
@@ -268,53 +269,6 @@ def test_a_restarted_server_continues_every_match_where_it_was(tmp_path: Path) -
 # ---------------------------------------------------------------------- PostgreSQL
 
 
-def _postgres_bin() -> Path | None:
-    found = shutil.which("initdb")
-    candidates = [Path(found).resolve().parent] if found else []
-    candidates += sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
-    for d in candidates:
-        if (d / "initdb").exists() and (d / "pg_ctl").exists():
-            return d
-    return None
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    """$CONVERGE_TEST_POSTGRES_URL, or a throw-away PostgreSQL cluster on a Unix socket (Debian's postgresql
-    package); skipped when neither is available."""
-    url = os.environ.get("CONVERGE_TEST_POSTGRES_URL")
-    if url:
-        yield url
-        return
-    bindir = _postgres_bin()
-    if bindir is None:
-        pytest.skip("no PostgreSQL here (apt-get install postgresql, or set CONVERGE_TEST_POSTGRES_URL)")
-    prefix: list[str] = []
-    root = tempfile.mkdtemp(prefix="converge-pg-")
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root: run it as the postgres user
-        try:
-            user = pwd.getpwnam("postgres")
-        except KeyError:
-            pytest.skip("running as root and there is no postgres user to run PostgreSQL")
-        os.chown(root, user.pw_uid, user.pw_gid)
-        prefix = ["runuser", "-u", "postgres", "--"]
-    data, port = f"{root}/data", free_port()
-
-    def run(*cmd: str) -> None:
-        done = subprocess.run([*prefix, *cmd], capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stdout + done.stderr
-
-    run(str(bindir / "initdb"), "-D", data, "-A", "trust", "-U", "converge", "--no-sync")
-    run(str(bindir / "pg_ctl"), "-D", data, "-l", f"{root}/log", "-w", "-t", "60", "-o",
-        f"-k {root} -p {port} -c listen_addresses='' -c fsync=off", "start")
-    try:
-        yield f"postgresql://converge@/postgres?host={root}&port={port}"
-    finally:
-        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "stop"],
-                       capture_output=True, timeout=60)
-        shutil.rmtree(root, ignore_errors=True)
-
-
 def test_matches_live_in_postgresql_when_given_its_url(postgres_url: str) -> None:
     rng = random.Random(12)
     with TestClient(create_app(db_url=postgres_url, **FAST)) as client:
@@ -330,3 +284,24 @@ def test_matches_live_in_postgresql_when_given_its_url(postgres_url: str) -> Non
         record = client.get(f"/api/matches/{mid}/record").json()
         assert record["actions"] == first + rest and Match.replay(record).is_terminal
         assert Match.replay(client.get(f"/api/matches/{bot['match_id']}/record").json()).is_terminal
+
+
+def test_openapi_documents_the_real_api_with_its_bodies(tmp_path: Path) -> None:
+    with client_for(tmp_path, docs=True) as client:
+        spec = client.get("/openapi.json").json()
+        paths = spec["paths"]
+        assert {"/api/matches", "/api/matches/{match_id}/actions", "/api/matches/{match_id}/hints",
+                "/api/options", "/api/status"} <= set(paths)
+        body = paths["/api/matches"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        assert body["$ref"].endswith("/NewMatch")
+        schemas = spec["components"]["schemas"]
+        assert set(schemas["NewMatch"]["properties"]) == {"opponent", "bot", "playset", "seat", "clock"}
+        assert schemas["NewMatch"]["additionalProperties"] is False
+        assert set(schemas["ActionRequest"]["properties"]) == {"action", "seq"}
+        assert "ErrorResponse" in schemas and "400" in paths["/api/matches"]["post"]["responses"]
+        r = client.post("/api/matches", json={"opponent": "bot", "seat": "left"})
+        assert r.status_code == 400 and r.json()["error"]["message"].startswith("request body field 'seat'")
+        assert r.headers["cache-control"] == "no-store"
+        assert client.get("/api/options").headers["cache-control"] == "no-store"
+    with client_for(tmp_path / "off") as client:
+        assert client.get("/openapi.json").status_code == 404  # off unless asked for

@@ -21,8 +21,8 @@ def test_a_worker_decides_as_the_bot_would_on_its_view() -> None:
     for _ in range(9):
         match.apply(rng.choice(match.legal_actions()))
     seat = match.current_player
-    action = decide(match.record(moves=False), (), seat, "medium", 11)
-    assert action == make_bot("medium", 11).decide(match.view(seat))
+    action, thought = decide(match.record(moves=False), (), seat, "medium", 11)
+    assert action == make_bot("medium", 11).decide(match.view(seat)) and thought >= 0.0
     assert action in match.legal_actions()
 
 

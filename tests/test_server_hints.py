@@ -64,7 +64,7 @@ def test_a_hint_that_saw_hidden_cards_would_be_caught(tmp_path: Path, monkeypatc
     """The check above can fail: a hint function that peeks at the match (not the view) answers differently
     from one world to the next."""
     from converge.bots.hint import Option
-    from converge.server import hub as hub_module
+    from converge.server import botpool
 
     with client_for(tmp_path, **EXACT) as client:
         doc = create(client, opponent="bot", bot="greedy", seat=0, playset=["alchemist", "searcher", "healer"])
@@ -77,7 +77,7 @@ def test_a_hint_that_saw_hidden_cards_would_be_caught(tmp_path: Path, monkeypatc
             hand = sorted(session.match.zones.hands[1])  # what the opponent holds: hidden from seat 0
             return [Option(a, str(a), (sum(hand) % 7) / 7, 1) for a in view.legal_actions()]
 
-        monkeypatch.setattr(hub_module, "strong_hint", peeking)
+        monkeypatch.setattr(botpool, "strong_hint", peeking)
         answers = set()
         for k in range(6):
             session.match = real.redacted(0, random.Random(k))

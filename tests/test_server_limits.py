@@ -26,7 +26,7 @@ from fastapi.testclient import TestClient
 from converge.server.app import create_app
 from converge.server.protocol import ERROR_STATUS
 from tests.server_support import FAST
-from tests.test_server_api import play_over_http, postgres_url  # noqa: F401 (a fixture)
+from tests.test_server_api import play_over_http
 
 DAY = 86400.0
 
@@ -192,7 +192,7 @@ def test_the_server_runs_the_retention_clean_up_by_itself(tmp_path: Path) -> Non
             time.sleep(0.1)
 
 
-def test_retention_in_postgresql(postgres_url: str) -> None:  # noqa: F811 (the fixture)
+def test_retention_in_postgresql(postgres_url: str) -> None:
     with TestClient(create_app(db_url=postgres_url, **FAST, retention_every_s=0)) as client:
         finished = finished_match(client, random.Random(5))["match_id"]
         unstarted = create(client, opponent="friend")["match_id"]

@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 from converge.cli.main import UserError, _catalog, path_text, positive_int, quoted
+from converge.server.botpool import default_workers
 from converge.server.config import ServerConfig
 
 
@@ -71,6 +72,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     _catalog(args.deck_dir)  # every deck file checked (and read whole) before the server starts
     db = args.db or f"sqlite:///{default_db_path()}"
     config = ServerConfig(db_url=db, bot_delay=args.bot_delay, replace_after=args.replace_after,
+                          bot_workers=args.bot_workers, bot_queue=args.bot_queue,
                           replacement_bot=args.replacement_bot, sqlite_sync=args.sqlite_sync,
                           rate=args.rate, burst=2 * args.rate,
                           deck_dirs=tuple(args.deck_dir),
@@ -96,32 +98,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_serve_bench(args: argparse.Namespace) -> int:
     _need_web()
-    from converge.server.bench import run_bench
+    from converge.bots import BOTS
+    from converge.cli.main import BOT_NAMES
+    from converge.server.bench import format_bench, run_bench
 
-    result = run_bench(matches=args.matches, think_ms=args.think_ms, seed=args.seed, db=args.db,
-                       server_cores=args.server_cpus, timeout=args.timeout)
+    if args.bot not in BOTS:
+        raise UserError(f"unknown bot {quoted(args.bot)} (known: {', '.join(BOT_NAMES)})")
+    if args.kill_after is not None and args.servers < 2:
+        raise UserError("--kill-after needs --servers 2 or more (someone must take over the killed one's matches)")
+    try:
+        result = run_bench(matches=args.matches, think_ms=args.think_ms, seed=args.seed, db=args.db,
+                           server_cores=(args.server_cpus if args.server_cpus is not None
+                                         else "0" if args.servers == 1 else ""),
+                           timeout=args.timeout, servers=args.servers,
+                           kill_after=args.kill_after, opponent=args.opponent, bot=args.bot, clock_s=args.clock,
+                           bot_workers=args.bot_workers)
+    except (ValueError, RuntimeError) as exc:
+        raise UserError(str(exc)) from None
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         print(format_bench(result))
     return 0 if result["lost"] == 0 and result["duplicated"] == 0 and result["errors"] == 0 else 1
-
-
-def format_bench(r: dict[str, Any]) -> str:
-    lat = r["latency_ms"]
-    return "\n".join([
-        f"Converge server benchmark: {r['matches']} concurrent bot-vs-bot matches over WebSockets on loopback",
-        f"  server: one uvicorn process ({r['server']}), database {r['db']}; clients: one process, "
-        f"{r['connections']} WebSockets (opened in {r['connect_seconds']:.1f} s, before play); bot think time "
-        f"{r['think_ms'][0]}-{r['think_ms'][1]} ms",
-        f"  {r['actions']} actions in {r['seconds']:.1f} s ({r['actions_per_s']:.0f} actions/s), "
-        f"{r['finished']}/{r['matches']} matches finished; server CPU "
-        f"{r.get('server_cpu_ms_per_action', float('nan')):.2f} ms per action (all its work, creation included)",
-        f"  action latency (send -> committed ack): p50 {lat['p50']:.1f} ms, p90 {lat['p90']:.1f} ms, "
-        f"p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms",
-        f"  lost actions: {r['lost']}, applied twice: {r['duplicated']}, errors: {r['errors']}, "
-        f"records replayed and matched: {r['verified']}/{r['matches']}",
-    ])
 
 
 def register(sub: Any) -> None:
@@ -139,6 +137,12 @@ def register(sub: Any) -> None:
     p.add_argument("--replace-after", type=non_negative_float, default=120.0, metavar="SECONDS",
                    help="a bot takes the seat of a player who left a friend match after this long; 0: never "
                         "(default 120)")
+    p.add_argument("--bot-workers", type=non_negative_int, default=default_workers(), metavar="N",
+                   help="processes in which the server's bots think, so that no one's move waits for a bot; 0: "
+                        f"a thread of the server (default {default_workers()}: one per core but one)")
+    p.add_argument("--bot-queue", type=positive_int, default=ServerConfig().bot_queue, metavar="N",
+                   help="bot decisions that may wait per worker before new bot matches are refused as busy "
+                        f"(default {ServerConfig().bot_queue})")
     p.add_argument("--replacement-bot", metavar="NAME", default=None,
                    help="the bot that stands in for a player who left (default: the middle level)")
     p.add_argument("--rate", type=positive_float, default=20.0, metavar="N",
@@ -193,9 +197,24 @@ def register(sub: Any) -> None:
     b.add_argument("--seed", type=int, default=1, help="seed of the client bots (default 1)")
     b.add_argument("--db", metavar="URL", default=None, type=path_text,
                    help="database URL (default: a fresh SQLite file)")
-    b.add_argument("--server-cpus", default="0", metavar="LIST",
-                   help="pin the server process to these CPUs (taskset list, default 0; '' for none)")
+    b.add_argument("--server-cpus", default=None, metavar="LIST",
+                   help="pin the server processes to these CPUs (taskset list; '' for none; default: CPU 0 for "
+                        "one server, none for several, which share the machine with the database and clients)")
     b.add_argument("--timeout", type=positive_int, default=600, help="give up after this many seconds (600)")
+    b.add_argument("--servers", type=positive_int, default=1, metavar="N",
+                   help="server processes on one PostgreSQL (a throwaway cluster unless --db names one); each "
+                        "match's two seats connect to different processes (default 1)")
+    b.add_argument("--kill-after", type=positive_float, default=None, metavar="SECONDS",
+                   help="kill one server process (SIGKILL) this long into play; its clients reconnect to another")
+    b.add_argument("--opponent", choices=("friend", "bot", "mixed"), default="friend",
+                   help="friend: two clients per match; bot: one client against the server's bot; mixed: every "
+                        "other match of each kind (default friend)")
+    b.add_argument("--bot", default="random", metavar="NAME",
+                   help="the server's bot with --opponent bot (default random)")
+    b.add_argument("--bot-workers", type=non_negative_int, default=1, metavar="N",
+                   help="bot worker processes per server (default 1)")
+    b.add_argument("--clock", type=positive_int, default=None, metavar="SECONDS",
+                   help="give each match a clock of this many seconds per player (default none)")
     b.add_argument("--json", action="store_true", help="print the result as JSON")
     b.set_defaults(func=cmd_serve_bench)
 

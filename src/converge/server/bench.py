@@ -1,15 +1,22 @@
-"""Load benchmark of the web server: many concurrent bot-vs-bot matches over WebSockets on loopback.
+"""Load benchmark of the web server: many concurrent matches over WebSockets on loopback.
 
 ``converge serve-bench`` (or ``python -m converge.server.bench``) starts the server in its own process
 (pinned to one CPU) with a fresh SQLite database, creates the matches over HTTP, and plays each one to
-its end from this process (pinned to the other CPU) with two WebSocket clients per match. Each client is
+its end from this process (pinned to the other CPU) with a WebSocket client per person. Each client is
 a random bot that sees only its own messages: it waits ``think_ms`` before each decision, sends the
 action with the ``seq`` it saw, and measures the time until the server's ``ack`` (sent once the action
-is committed to the database).
+is committed to the database). Matches are between two such clients (``opponent="friend"``), or one
+client against the server's own bot (``opponent="bot"``).
+
+With ``servers`` > 1 it starts that many server processes on one PostgreSQL database (a throwaway
+cluster unless ``db`` names one): each match is created on one process and its two seats connect to two
+different processes. ``kill_after`` kills one process with SIGKILL that many seconds into play; its
+clients reconnect to the next process and play on.
 
 At the end every match's record is fetched and compared with the acknowledged actions: an acknowledged
-action missing from the record is *lost*; an action in the record that was not acknowledged (or twice)
-is *duplicated*. The record is then replayed to check it ends the match as the clients saw it end.
+action missing from the record is *lost*; a person's action in the record that was not acknowledged (or
+twice) is *duplicated*, unless it was sent to a process that died before it could answer (*in doubt*:
+counted apart). The record is then replayed to check it ends the match as the clients saw it end.
 """
 
 from __future__ import annotations
@@ -20,7 +27,6 @@ import contextlib
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -30,11 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from converge.server.pgcluster import free_port
 
 
 def _cpus(text: str) -> set[int]:
@@ -51,9 +53,13 @@ def _cpus(text: str) -> set[int]:
 @dataclass
 class SeatLog:
     acked: list[tuple[int, int]] = field(default_factory=list)  # (index, action)
+    #: Sent to a process that went away before answering: stored or not, the record says.
+    in_doubt: list[tuple[int, int]] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    reconnects: int = 0
     winner: int | None = None
+    reason: str | None = None
     finished: bool = False
 
 
@@ -72,53 +78,67 @@ class Barrier:
             self.go.set()
 
 
-async def _play_seat(url: str, match_id: str, token: str, seat: int, rng: random.Random,
+async def _play_seat(urls: list[str], first: int, match_id: str, token: str, seat: int, rng: random.Random,
                      think: tuple[int, int], log: SeatLog, deadline: float, barrier: Barrier) -> None:
+    """Play one seat to the end of its match, through ``urls[first]``, then the next process whenever the
+    one it is connected to goes away."""
     import websockets
 
-    async with websockets.connect(f"{url}/ws/{match_id}", max_size=2**24, open_timeout=120,
-                                  ping_interval=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        seq = 0
-        first = True
+    k = first
+    arrived = False
+    while time.monotonic() < deadline:
+        pending: tuple[int, int] | None = None
         sent_at = 0.0
-        pending: int | None = None
-        while time.monotonic() < deadline:
-            raw = await asyncio.wait_for(ws.recv(), timeout=max(1.0, deadline - time.monotonic()))
-            msg = json.loads(raw)
-            kind = msg["type"]
-            if kind == "ack":
-                log.latencies.append((time.perf_counter() - sent_at) * 1000)
-                if pending is not None:
-                    log.acked.append((msg["seq"] - 1, pending))
-                pending = None
-                continue
-            if kind == "error":
-                log.errors.append(f"{msg['code']}: {msg['message']}")
-                pending = None
-                continue
-            if kind not in ("welcome", "state"):
-                continue
-            if first:
-                first = False
-                barrier.arrive()
-                await asyncio.wait_for(barrier.go.wait(), timeout=max(1.0, deadline - time.monotonic()))
-            seq = msg["seq"]
-            obs = msg["observation"]
-            if msg["match"]["status"] == "over":
-                log.finished = True
-                log.winner = msg["match"]["result"]["winner"]
-                return
-            decision = obs["decision"]
-            if pending is None and decision is not None and decision["player"] == seat:
-                legal = decision["legal_actions"]
-                action = legal[rng.randrange(len(legal))]["id"]
-                lo, hi = think
-                if hi > 0:
-                    await asyncio.sleep(rng.uniform(lo, hi) / 1000)
-                pending = action
-                sent_at = time.perf_counter()
-                await ws.send(json.dumps({"type": "action", "action": action, "seq": seq}))
+        try:
+            async with websockets.connect(f"{urls[k]}/ws/{match_id}", max_size=2**24, open_timeout=120,
+                                          ping_interval=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                while time.monotonic() < deadline:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(1.0, deadline - time.monotonic()))
+                    msg = json.loads(raw)
+                    kind = msg["type"]
+                    if kind == "ack":
+                        log.latencies.append((time.perf_counter() - sent_at) * 1000)
+                        if pending is not None:
+                            log.acked.append((msg["seq"] - 1, pending[1]))
+                        pending = None
+                        continue
+                    if kind == "error":
+                        log.errors.append(f"{msg['code']}: {msg['message']}")
+                        pending = None
+                        continue
+                    if kind not in ("welcome", "state"):
+                        continue
+                    if not arrived:
+                        arrived = True
+                        barrier.arrive()
+                        await asyncio.wait_for(barrier.go.wait(), timeout=max(1.0, deadline - time.monotonic()))
+                    seq = msg["seq"]
+                    obs = msg["observation"]
+                    if msg["match"]["status"] == "over":
+                        log.finished = True
+                        log.winner = msg["match"]["result"]["winner"]
+                        log.reason = msg["match"]["result"]["reason"]
+                        return
+                    decision = obs["decision"]
+                    if pending is None and decision is not None and decision["player"] == seat:
+                        legal = decision["legal_actions"]
+                        action = legal[rng.randrange(len(legal))]["id"]
+                        lo, hi = think
+                        if hi > 0:
+                            await asyncio.sleep(rng.uniform(lo, hi) / 1000)
+                        pending = (seq, action)
+                        sent_at = time.perf_counter()
+                        await ws.send(json.dumps({"type": "action", "action": action, "seq": seq}))
+        except (OSError, websockets.ConnectionClosed, websockets.InvalidHandshake, TimeoutError):
+            if time.monotonic() >= deadline:
+                raise
+        # The process went away (or never answered): what was sent may or may not be stored; try the next.
+        if pending is not None:
+            log.in_doubt.append(pending)
+        log.reconnects += 1
+        k = (k + 1) % len(urls)
+        await asyncio.sleep(0.1)
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -129,72 +149,142 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
-async def _run_clients(base: str, matches: int, think: tuple[int, int], seed: int,
-                       timeout: float) -> dict[str, Any]:
+@dataclass
+class Plan:
+    """What the clients play: matches between two clients (``opponent`` "friend"), or a client against the
+    server's ``bot`` ("bot"), or every other match of each kind ("mixed")."""
+
+    matches: int = 200
+    think: tuple[int, int] = (300, 900)
+    seed: int = 1
+    timeout: float = 600
+    opponent: str = "friend"
+    bot: str = "random"
+    clock_s: int | None = None
+    kill_after: float | None = None
+
+
+async def _run_clients(bases: list[str], plan: Plan, kill: Any = None) -> dict[str, Any]:
     import httpx2 as httpx
 
     from converge.engine.state import Match
 
-    ws_url = base.replace("http://", "ws://")
-    rng = random.Random(seed)
-    deadline = time.monotonic() + timeout
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+    ws_urls = [b.replace("http://", "ws://") for b in bases]
+    rng = random.Random(plan.seed)
+    deadline = time.monotonic() + plan.timeout
+    n = len(bases)
+
+    def friend(m: int) -> bool:
+        return plan.opponent == "friend" or (plan.opponent == "mixed" and m % 2 == 0)
+    async with contextlib.AsyncExitStack() as stack:
+        https = [await stack.enter_async_context(httpx.AsyncClient(base_url=b, timeout=60)) for b in bases]
         created = []
-        for _ in range(matches):
-            r = await http.post("/api/matches", json={"opponent": "friend", "playset": "random", "seat": 0})
+        for m in range(plan.matches):
+            body: dict[str, Any] = {"opponent": "friend" if friend(m) else "bot", "playset": "random", "seat": 0,
+                                    "clock": plan.clock_s}
+            if not friend(m):
+                body["bot"] = plan.bot
+            r = await https[m % n].post("/api/matches", json=body)
             r.raise_for_status()
             doc = r.json()
-            created.append((doc["match_id"], doc["token"], doc["invite_url"].split("#token=", 1)[1]))
+            invite = doc["invite_url"].split("#token=", 1)[1] if friend(m) else None
+            created.append((doc["match_id"], doc["token"], invite))
         logs = [(SeatLog(), SeatLog()) for _ in created]
-        barrier = Barrier(2 * len(created))
+        barrier = Barrier(sum(2 if friend(m) else 1 for m in range(plan.matches)))
         connect_start = time.perf_counter()
         tasks = []
-        for (mid, t0, t1), (l0, l1) in zip(created, logs, strict=True):
-            tasks.append(_play_seat(ws_url, mid, t0, 0, random.Random(rng.random()), think, l0, deadline, barrier))
-            tasks.append(_play_seat(ws_url, mid, t1, 1, random.Random(rng.random()), think, l1, deadline, barrier))
+        for m, ((mid, t0, t1), (l0, l1)) in enumerate(zip(created, logs, strict=True)):
+            tasks.append(_play_seat(ws_urls, m % n, mid, t0, 0, random.Random(rng.random()), plan.think, l0,
+                                    deadline, barrier))
+            if t1 is not None:
+                tasks.append(_play_seat(ws_urls, (m + 1) % n, mid, t1, 1, random.Random(rng.random()), plan.think,
+                                        l1, deadline, barrier))
         running = asyncio.gather(*tasks, return_exceptions=True)
         while not barrier.go.is_set() and not running.done():
             await asyncio.sleep(0.01)
         start = time.perf_counter()
         connect_seconds = start - connect_start
+        killed_at = None
+        if kill is not None and plan.kill_after is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(running), plan.kill_after)
+            except TimeoutError:
+                kill()
+                killed_at = time.perf_counter() - start
         results = await running
         seconds = time.perf_counter() - start
         failures = [repr(r) for r in results if isinstance(r, BaseException)]
-        lost = duplicated = verified = finished = 0
-        for (mid, _t0, _t1), (l0, l1) in zip(created, logs, strict=True):
-            acked = sorted(l0.acked + l1.acked)
-            r = await http.get(f"/api/matches/{mid}/record")
+        lost = duplicated = verified = finished = doubt_stored = bot_actions = 0
+        reasons: dict[str, int] = {}
+        survivor = https[-1]  # (a process that was not killed: the first one is the one killed)
+        for (mid, _t0, t1), (l0, l1) in zip(created, logs, strict=True):
+            mine = l0.acked + l1.acked
+            doubtful = set(l0.in_doubt + l1.in_doubt)
+            r = await survivor.get(f"/api/matches/{mid}/record")
             if r.status_code != 200:
-                lost += len(acked)
+                lost += len(mine)
                 continue
             record = r.json()
             actions = record["actions"]
             seen: dict[int, int] = {}
-            for idx, action in acked:
+            for idx, action in mine:
                 if idx in seen:
                     duplicated += 1
                 seen[idx] = action
                 if idx >= len(actions) or actions[idx] != action:
                     lost += 1
-            duplicated += sum(1 for i in range(len(actions)) if i not in seen)
-            if l0.finished and l1.finished:
-                finished += 1
-            match = Match.replay(record)
-            if match.is_terminal and match.winner == l0.winner == l1.winner == record["result"]["winner"]:
+            match = Match.replay(record, upto=0)
+            for idx, action in enumerate(actions):
+                person = t1 is not None or match.current_player == 0
+                if not person:
+                    bot_actions += 1
+                elif idx not in seen:
+                    if (idx, action) in doubtful:
+                        doubt_stored += 1
+                    else:
+                        duplicated += 1
+                match.apply(action)
+            done = l0.finished and (t1 is None or l1.finished)
+            finished += done
+            result = record["result"]
+            reasons[result["reason"]] = reasons.get(result["reason"], 0) + 1
+            by_engine = match.is_terminal and match.winner == result["winner"] and result["reason"] == "match"
+            if by_engine and l0.winner == result["winner"] and (t1 is None or l1.winner == result["winner"]):
                 verified += 1
+        statuses = []
+        for client in https[1:] if killed_at is not None else https:
+            with contextlib.suppress(Exception):
+                statuses.append((await client.get("/api/status")).json())
     latencies = [x for pair in logs for log in pair for x in log.latencies]
     errors = [e for pair in logs for log in pair for e in log.errors] + failures
-    n = len(latencies)
+    count = len(latencies)
     return {
-        "matches": matches, "connections": 2 * matches, "connect_seconds": connect_seconds,
-        "think_ms": list(think), "actions": n,
-        "seconds": seconds, "actions_per_s": n / seconds if seconds else 0.0, "finished": finished,
+        "matches": plan.matches, "opponent": {"friend": "friend", "bot": f"the server's {plan.bot} bot",
+                                              "mixed": f"a friend or the server's {plan.bot} bot"}[plan.opponent],
+        "connections": len(tasks), "connect_seconds": connect_seconds, "servers": n,
+        "think_ms": list(plan.think), "actions": count,
+        "seconds": seconds, "actions_per_s": count / seconds if seconds else 0.0, "finished": finished,
         "latency_ms": {"p50": _percentile(latencies, 50), "p90": _percentile(latencies, 90),
                        "p99": _percentile(latencies, 99), "max": max(latencies, default=0.0),
                        "mean": statistics.fmean(latencies) if latencies else 0.0},
         "lost": lost, "duplicated": duplicated, "errors": len(errors), "error_samples": errors[:5],
-        "verified": verified,
+        "verified": verified, "results": reasons, "bot_actions": bot_actions,
+        "killed_at_s": killed_at, "reconnects": sum(log.reconnects for pair in logs for log in pair),
+        "in_doubt": sum(len(log.in_doubt) for pair in logs for log in pair), "in_doubt_stored": doubt_stored,
+        "bots": _merge_bot_stats([s.get("bots", {}) for s in statuses]),
     }
+
+
+def _merge_bot_stats(stats: list[dict[str, Any]]) -> dict[str, Any]:
+    """The bot figures of the server processes that answered, together."""
+    if not stats:
+        return {}
+    return {"decisions": sum(s.get("decisions", 0) for s in stats),
+            "missed": sum(s.get("missed", 0) for s in stats),
+            "think_ms_max": max((s.get("think_ms", {}).get("max", 0.0) for s in stats), default=0.0),
+            "think_ms_p99": max((s.get("think_ms", {}).get("p99", 0.0) for s in stats), default=0.0),
+            "wait_ms_p99": max((s.get("wait_ms", {}).get("p99", 0.0) for s in stats), default=0.0),
+            "budget_ms": max((s.get("budget_ms", 0.0) for s in stats), default=0.0)}
 
 
 def _cpu_seconds(pid: int) -> float | None:
@@ -212,7 +302,7 @@ def _wait_for_server(base: str, proc: subprocess.Popen[Any], timeout: float = 60
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:
-            raise RuntimeError(f"the server exited with code {proc.returncode}")
+            raise RuntimeError(f"a server process exited with code {proc.returncode} as it started")
         with contextlib.suppress(Exception):
             if httpx.get(f"{base}/api/options", timeout=2).status_code == 200:
                 return
@@ -221,66 +311,152 @@ def _wait_for_server(base: str, proc: subprocess.Popen[Any], timeout: float = 60
 
 
 def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: int = 1, db: str | None = None,
-              server_cores: str = "0", timeout: float = 600) -> dict[str, Any]:
-    """Start a server, play ``matches`` concurrent matches against it, and return the figures."""
+              server_cores: str = "0", timeout: float = 600, servers: int = 1, kill_after: float | None = None,
+              opponent: str = "friend", bot: str = "random", clock_s: int | None = None,
+              bot_workers: int = 1) -> dict[str, Any]:
+    """Start the server process(es), play ``matches`` concurrent matches against them, return the figures."""
+    from converge.server.pgcluster import ClusterUnavailable, ThrowawayCluster
+
+    plan = Plan(matches, think_ms, seed, timeout, opponent, bot, clock_s, kill_after)
     tmp = tempfile.TemporaryDirectory(prefix="converge-bench-")
+    cluster: ThrowawayCluster | None = None
+    if servers > 1 and (db is None or not db.startswith(("postgresql://", "postgres://"))):
+        if db is not None:
+            raise ValueError("several server processes need PostgreSQL: give --db postgresql://... (or no --db, "
+                             "for a throwaway cluster)")
+        cluster = ThrowawayCluster(max_connections=100 + 20 * servers)
+        try:
+            db = cluster.start()
+        except ClusterUnavailable as exc:
+            raise ValueError(f"several server processes need PostgreSQL, and {exc}") from None
     db_url = db or f"sqlite:///{Path(tmp.name) / 'bench.sqlite3'}"
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
     cpus = _cpus(server_cores) if server_cores else set()
     available = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
     cpus &= available
-    cmd = [sys.executable, "-m", "converge.server.bench", "--serve", "--port", str(port), "--db", db_url]
-    if cpus:
-        cmd += ["--cpus", ",".join(map(str, sorted(cpus)))]
-    log_path = Path(tmp.name) / "server.log"
-    log_file = log_path.open("wb")
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log_file)
-    client_cpus = available - cpus
+    procs: list[subprocess.Popen[Any]] = []
+    bases: list[str] = []
+    log_files = []
+    cpu_used: dict[int, float] = {}
+    cpu_start: dict[int, float] = {}
+
+    def kill() -> None:
+        """SIGKILL the first server process (its CPU time so far is counted)."""
+        now = _cpu_seconds(procs[0].pid)
+        if now is not None and procs[0].pid in cpu_start:
+            cpu_used[procs[0].pid] = now - cpu_start[procs[0].pid]
+        procs[0].kill()
+
     try:
+        for i in range(servers):
+            port = free_port()
+            cmd = [sys.executable, "-m", "converge.server.bench", "--serve", "--port", str(port), "--db", db_url,
+                   "--bot-workers", str(bot_workers)]
+            if cpus:
+                cmd += ["--cpus", ",".join(map(str, sorted(cpus)))]
+            log_file = (Path(tmp.name) / f"server{i}.log").open("wb")
+            log_files.append(log_file)
+            procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log_file))
+            bases.append(f"http://127.0.0.1:{port}")
+        client_cpus = available - cpus
         if client_cpus and hasattr(os, "sched_setaffinity"):
             os.sched_setaffinity(0, client_cpus)
-        _wait_for_server(base, proc)
-        cpu_start = _cpu_seconds(proc.pid)
+        for i, (base, proc) in enumerate(zip(bases, procs, strict=True)):
+            try:
+                _wait_for_server(base, proc)
+            except RuntimeError as exc:
+                log_files[i].flush()
+                tail = (Path(tmp.name) / f"server{i}.log").read_text(errors="replace").strip().splitlines()[-3:]
+                raise RuntimeError(f"{exc}: {' / '.join(tail)[-600:]}") from None
+        for proc in procs:
+            got = _cpu_seconds(proc.pid)
+            if got is not None:
+                cpu_start[proc.pid] = got
         try:
             import uvloop
 
             runner: Any = uvloop.run
         except ImportError:  # pragma: no cover
             runner = asyncio.run
-        result: dict[str, Any] = runner(_run_clients(base, matches, think_ms, seed, timeout))
-        cpu_end = _cpu_seconds(proc.pid)
-        if cpu_start is not None and cpu_end is not None and result["actions"]:
-            result["server_cpu_ms_per_action"] = (cpu_end - cpu_start) * 1000 / result["actions"]
+        result: dict[str, Any] = runner(_run_clients(bases, plan, kill if kill_after is not None else None))
+        for proc in procs:
+            if proc.pid not in cpu_used and proc.pid in cpu_start:
+                got = _cpu_seconds(proc.pid)
+                if got is not None:
+                    cpu_used[proc.pid] = got - cpu_start[proc.pid]
+        if len(cpu_used) == len(procs) and result["actions"]:
+            result["server_cpu_ms_per_action"] = sum(cpu_used.values()) * 1000 / result["actions"]
     finally:
         if available and hasattr(os, "sched_setaffinity"):
             os.sched_setaffinity(0, available)
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log_file.close()
-        err = log_path.read_text(errors="replace")
+        for proc in procs:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        for f in log_files:
+            f.close()
+        err = "".join((Path(tmp.name) / f"server{i}.log").read_text(errors="replace")[-1500:]
+                      for i in range(len(procs)))
         tmp.cleanup()
+        if cluster is not None:
+            cluster.stop()
     result["server"] = f"pinned to CPU {','.join(map(str, sorted(cpus)))}" if cpus else "not pinned"
-    result["db"] = "SQLite (WAL, synchronous=FULL)" if db is None else db.split("://")[0]
+    result["db"] = ("SQLite (WAL, synchronous=FULL)" if db is None
+                    else "PostgreSQL (a throwaway cluster, fsync off)" if cluster is not None else db.split("://")[0])
     if result["errors"] and err:
-        result["server_log_tail"] = err[-2000:]
+        result["server_log_tail"] = err[-3000:]
     return result
 
 
-def _serve(port: int, db: str, cpus: str | None) -> None:
+def format_bench(r: dict[str, Any]) -> str:
+    """The benchmark's figures for people to read."""
+    lat = r["latency_ms"]
+    servers = r.get("servers", 1)
+    who = "one uvicorn process" if servers == 1 else f"{servers} uvicorn processes"
+    lines = [
+        f"Converge server benchmark: {r['matches']} concurrent matches over WebSockets on loopback, "
+        f"{'two clients each' if r['opponent'] == 'friend' else 'each a client against ' + r['opponent']}",
+        f"  server: {who} ({r['server']}), database {r['db']}; clients: one process, {r['connections']} "
+        f"WebSockets (opened in {r['connect_seconds']:.1f} s, before play); client think time "
+        f"{r['think_ms'][0]}-{r['think_ms'][1]} ms",
+        f"  {r['actions']} client actions in {r['seconds']:.1f} s ({r['actions_per_s']:.0f} actions/s), "
+        f"{r['finished']}/{r['matches']} matches finished; server CPU "
+        f"{r.get('server_cpu_ms_per_action', float('nan')):.2f} ms per action (all its work, creation included)",
+        f"  action latency (send -> committed ack): p50 {lat['p50']:.1f} ms, p90 {lat['p90']:.1f} ms, "
+        f"p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms",
+        f"  lost actions: {r['lost']}, applied twice: {r['duplicated']}, errors: {r['errors']}, "
+        f"records replayed and matched: {r['verified']}/{r['matches']}",
+    ]
+    if r.get("killed_at_s") is not None:
+        lines.append(f"  one server process killed (SIGKILL) {r['killed_at_s']:.1f} s into play: "
+                     f"{r['reconnects']} reconnections; {r['in_doubt']} actions in flight to it, "
+                     f"{r['in_doubt_stored']} of them stored")
+    bots = r.get("bots") or {}
+    if bots.get("decisions"):
+        lines.append(f"  the server's bots: {r['bot_actions']} actions in the records; {bots['decisions']} "
+                     f"decisions by the processes still running at the end, thinking p99 "
+                     f"{bots['think_ms_p99']:.0f} ms, max {bots['think_ms_max']:.0f} ms "
+                     f"(budget "
+                     f"{bots['budget_ms']:.0f} ms, {bots['missed']} missed), waiting for a worker p99 "
+                     f"{bots['wait_ms_p99']:.0f} ms")
+    return "\n".join(lines)
+
+
+def _serve(port: int, db: str, cpus: str | None, bot_workers: int) -> None:
     import uvicorn
 
     from converge.server.app import create_app
 
     if cpus and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, _cpus(cpus))
-    # The clients are bots: no pause before bot moves, no stand-ins, creation not rate-limited, and a rate
-    # limit above what a bot with no think time sends (the limiter still runs on every message).
+    # The clients are bots: no pause before bot moves, no stand-ins, creation not rate-limited, a rate limit
+    # above what a bot with no think time sends (the limiter still runs on every message), and every bot
+    # match let in, however long its bot's decisions wait for a worker (the figures say how long).
     app = create_app(db_url=db, bot_delay=0.0, replace_after=0.0, create_rate=1e6, create_burst=1e6, rate=1000.0,
-                     burst=2000.0)
+                     burst=2000.0, matches_per_hour=0, bot_workers=bot_workers, bot_queue=1000)
     # As `converge serve` runs it (no permessage-deflate unless asked for).
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536, backlog=4096,
                 ws_per_message_deflate=os.environ.get("CONVERGE_BENCH_DEFLATE") == "1")
@@ -291,24 +467,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--cpus", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--bot-workers", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
-    parser.add_argument("--matches", type=int, default=200)
-    parser.add_argument("--think-ms", default="300-900")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.serve:
-        _serve(args.port, args.db, args.cpus)
+        _serve(args.port, args.db, args.cpus, args.bot_workers)
         return 0
-    lo, _, hi = args.think_ms.partition("-")
-    result = run_bench(args.matches, (int(lo), int(hi or lo)), args.seed, args.db)
-    if args.json:
-        print(json.dumps(result, indent=2))
-    else:
-        from converge.cli.serve_command import format_bench
-
-        print(format_bench(result))
-    return 0 if result["lost"] == 0 and result["duplicated"] == 0 and result["errors"] == 0 else 1
+    parser.error("run the benchmark with `converge serve-bench`")
+    return 2
 
 
 if __name__ == "__main__":

@@ -8,6 +8,9 @@ legal action the server draws itself. The pool says when it is full (more decisi
 workers can take in a few turns), so that the server can refuse new bot matches rather than slow every
 bot down.
 
+Hints (the strong bot's suggestion to a player) are searched by the same workers, on the asking seat's
+view only.
+
 With ``workers=0`` bots think in a thread of the server's process (tests and the smallest machines).
 """
 
@@ -17,10 +20,14 @@ import asyncio
 import concurrent.futures
 import multiprocessing
 import os
+import statistics
+import time
+from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
 from converge.bots import make_bot
+from converge.bots.hint import hint as strong_hint
 from converge.engine.state import Match
 
 #: Decisions that may wait per worker before the pool calls itself full.
@@ -40,10 +47,28 @@ def budget(bot: str) -> float:
     return (limit or 1.0) + MARGIN
 
 
-def decide(record: dict[str, Any], deck_dirs: Sequence[str], seat: int, bot: str, seed: int) -> int:
-    """One bot decision, in a worker: replay the match and let the bot decide on its seat's view."""
+def decide(record: dict[str, Any], deck_dirs: Sequence[str], seat: int, bot: str, seed: int) -> tuple[int, float]:
+    """One bot decision, in a worker: replay the match and let the bot decide on its seat's view. Returns
+    the action and the seconds the bot thought."""
     match = Match.replay(record, deck_dirs)
-    return make_bot(bot, seed).decide(match.view(seat))
+    view = match.view(seat)
+    start = time.perf_counter()
+    return make_bot(bot, seed).decide(view), time.perf_counter() - start
+
+
+def hint_options(record: dict[str, Any], deck_dirs: Sequence[str], seat: int, simulations: int,
+                 seconds: float | None, seed: int) -> list[dict[str, Any]]:
+    """The strong bot's options for ``seat``'s decision, searched on that seat's view alone."""
+    view = Match.replay(record, deck_dirs).view(seat)
+    return [o.to_dict() for o in strong_hint(view, simulations=simulations, seconds=seconds, seed=seed)]
+
+
+def _summary(values: deque[float]) -> dict[str, float]:
+    if not values:
+        return {"p50": 0.0, "p99": 0.0, "max": 0.0}
+    ordered = sorted(values)
+    return {"p50": statistics.median(ordered), "p99": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+            "max": ordered[-1]}
 
 
 def _warm_up() -> None:
@@ -54,18 +79,31 @@ def _warm_up() -> None:
 class BotPool:
     """A pool of worker processes for bot decisions (see the module doc)."""
 
-    def __init__(self, workers: int, deck_dirs: Sequence[str] = ()) -> None:
+    def __init__(self, workers: int, deck_dirs: Sequence[str] = (),
+                 queue_per_worker: int = QUEUE_PER_WORKER) -> None:
         self.workers = max(0, workers)
         self.deck_dirs = tuple(deck_dirs)
-        self.capacity = max(1, self.workers) * QUEUE_PER_WORKER
+        self.capacity = max(1, self.workers) * max(1, queue_per_worker)
         self.pending = 0
+        self.decisions = 0
         self.missed = 0  # decisions that took longer than their budget
+        self.longest_budget = 0.0
+        #: Recent decisions: seconds thinking, and seconds waiting for a worker.
+        self.think: deque[float] = deque(maxlen=10_000)
+        self.wait: deque[float] = deque(maxlen=10_000)
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
 
     @property
     def full(self) -> bool:
         """Whether more decisions wait than the workers can take soon: no new bot match should start."""
         return self.pending >= self.capacity
+
+    def start(self) -> None:
+        """Start the workers now (each imports the bots once), so that the first decisions do not wait."""
+        if self.workers > 0:
+            pool = self._pool()
+            for _ in range(self.workers):
+                pool.submit(_warm_up)
 
     def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._executor is None:
@@ -75,22 +113,57 @@ class BotPool:
         return self._executor
 
     async def decide(self, match: Match, seat: int, bot: str, seed: int) -> int:
-        """The bot's decision for ``seat``; raises ``TimeoutError`` when it misses its budget."""
+        """The bot's decision for ``seat``. Its thinking has the level's budget (:func:`budget`); waiting for
+        a free worker does not count against it, but a decision that has not come back within the budget
+        times the decisions ahead of it raises ``TimeoutError``."""
+        limit = budget(bot)
+        self.longest_budget = max(self.longest_budget, limit)
+        ahead = self.pending // max(1, self.workers)
         self.pending += 1
+        start = time.perf_counter()
         try:
             if self.workers == 0:
                 view = match.view(seat)  # a copy holding what the seat may know: safe in a thread
-                return await asyncio.to_thread(make_bot(bot, seed).decide, view)
-            record = match.record(moves=False)
-            loop = asyncio.get_running_loop()
-            future = loop.run_in_executor(self._pool(), decide, record, self.deck_dirs, seat, bot, seed)
-            try:
-                return await asyncio.wait_for(future, budget(bot))
-            except TimeoutError:
+                action = await asyncio.to_thread(make_bot(bot, seed).decide, view)
+                thought = time.perf_counter() - start
+            else:
+                record = match.record(moves=False)
+                loop = asyncio.get_running_loop()
+                future = loop.run_in_executor(self._pool(), decide, record, self.deck_dirs, seat, bot, seed)
+                try:
+                    action, thought = await asyncio.wait_for(future, limit * (1 + ahead))
+                except TimeoutError:
+                    self.missed += 1
+                    raise
+            self.decisions += 1
+            self.think.append(thought)
+            self.wait.append(max(0.0, time.perf_counter() - start - thought))
+            if thought > limit:
                 self.missed += 1
-                raise
+            return action
         finally:
             self.pending -= 1
+
+    async def hint(self, match: Match, seat: int, simulations: int, seconds: float | None,
+                   seed: int) -> list[dict[str, Any]]:
+        """The strong bot's options for ``seat``'s decision (:func:`converge.bots.hint.hint`), searched in a
+        worker on that seat's view."""
+        if self.workers == 0:
+            view = match.view(seat)
+            found = await asyncio.to_thread(strong_hint, view, simulations=simulations, seconds=seconds, seed=seed)
+            return [o.to_dict() for o in found]
+        record = match.record(moves=False)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool(), hint_options, record, self.deck_dirs, seat, simulations,
+                                          seconds, seed)
+
+    def stats(self) -> dict[str, Any]:
+        """Figures for operators (``GET /api/status``): nothing about any match."""
+        ms = 1000.0
+        return {"workers": self.workers, "pending": self.pending, "full": self.full, "decisions": self.decisions,
+                "missed": self.missed, "budget_ms": self.longest_budget * ms,
+                "think_ms": {k: v * ms for k, v in _summary(self.think).items()},
+                "wait_ms": {k: v * ms for k, v in _summary(self.wait).items()}}
 
     def close(self) -> None:
         if self._executor is not None:

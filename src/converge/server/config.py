@@ -25,6 +25,8 @@ class ServerConfig:
     bot_delay: float = 0.6
     #: Worker processes for bot decisions (0: a thread of the server's process; see server.botpool).
     bot_workers: int = 0
+    #: Bot decisions that may wait per worker before the server refuses new bot matches ("busy").
+    bot_queue: int = 4
     #: Seconds after the last connection of a player in a friend match closes before a bot takes their
     #: seat (they take it back by reconnecting); 0 turns this off.
     replace_after: float = 120.0
@@ -67,6 +69,9 @@ class ServerConfig:
     retention_every_s: float = 3600.0
     #: Seconds an idle match (no connection, nothing running) stays in memory.
     idle_evict: float = 600.0
+    #: With several server processes on one PostgreSQL: seconds between the rounds in which a process takes
+    #: over the matches whose owner died and learns who is connected elsewhere.
+    coordination_interval: float = 1.0
     #: The shortest and longest per-player clock a match may be created with (seconds).
     clock_min_s: int = 30
     clock_max_s: int = 3 * 3600

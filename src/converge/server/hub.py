@@ -1,149 +1,47 @@
-"""Live matches: the in-memory cache of stored matches, their connections and their bots.
+"""The hub: every live match of this server process, and the operations on them (create, load, act, bots,
+clocks, stand-ins, hints, rematches, replays, retention).
 
-A :class:`Session` holds one match: the :class:`~converge.engine.state.Match` rebuilt from its record,
-its metadata, the open connections and the tasks that act for it (bots, clocks, stand-ins). Everything
-that changes a match runs under the session's lock, in this order: check the action against the live
-match, commit it to the database, apply it, then send each connection its own view. Nothing is applied
-or acknowledged before it is committed; a failed commit changes nothing.
+Everything that changes a match runs under its session's lock, in this order: check the action against
+the live match, commit it to the database, apply it, then send each connection its own view. Nothing is
+applied or acknowledged before it is committed; a failed commit changes nothing.
 
 What goes out is only ever ``observation(seat)`` for a seat's connections and ``observation(-1)`` for
 spectators (with the events the connection already has left out), plus public metadata.
+
+The other jobs live apart: :mod:`~converge.server.connections` (WebSockets and their send queues),
+:mod:`~converge.server.session` (one live match), :mod:`~converge.server.coordination` (the other
+server processes on the same PostgreSQL), :mod:`~converge.server.storage` (the database) and
+:mod:`~converge.server.botpool` (bot and hint searches in worker processes).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
-import json
 import logging
 import random
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from converge.bots import BOTS
-from converge.bots.hint import hint as strong_hint
 from converge.cards.loader import DeckError, load_catalog
 from converge.engine.errors import ConvergeError
-from converge.engine.observation import card_catalog
 from converge.engine.playset import SETS, Playset, all_playsets, catalog_order
 from converge.engine.state import Match
 from converge.server.botpool import BotPool
 from converge.server.config import ServerConfig
+from converge.server.connections import CLOSE_REPLACED, Connection, dumps
+from converge.server.coordination import LocalCoordinator, Note, coordinator_for
 from converge.server.protocol import ProtocolError
-from converge.server.security import TokenBucket, hash_token, new_match_id, new_token
+from converge.server.security import hash_token, new_match_id, new_token
+from converge.server.session import COLOR_NAMES, Session, default_bot
 from converge.server.storage import MatchRow, Retention, SeatRow, Storage, StorageError, Writer
-from converge.server.table import Scored, TurnLog, follow_ups
+from converge.server.table import Scored, TurnLog
 
 log = logging.getLogger("converge.server")
-
-PREFERRED_DEFAULT_BOTS = ("medium", "greedy")
-
-#: The WebSocket close code of a seat's connection replaced by a newer one of the same seat.
-CLOSE_REPLACED = 4409
-
-#: CSS-friendly colour names for the deck colours of the built-in decks (rich's names).
-COLOR_NAMES = {"orange3": "orange", "gold3": "gold"}
-
-
-def default_bot() -> str:
-    """The bot offered first: the middle level when it exists."""
-    for name in PREFERRED_DEFAULT_BOTS:
-        if name in BOTS:
-            return name
-    return next(iter(BOTS))
-
-
-def dumps(doc: Any) -> str:
-    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
-
-
-class WebSocketLike(Protocol):
-    async def send_text(self, data: str) -> None: ...
-
-    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
-
-
-class Connection:
-    """One open WebSocket of a seat (``view`` 0 or 1) or a spectator (``view`` -1).
-
-    Messages go through a bounded queue and a sender task, so that a slow client never holds up the
-    others: one that falls too far behind is disconnected (it reconnects and gets its current view).
-    """
-
-    _opened = itertools.count()
-
-    def __init__(self, ws: WebSocketLike, view: int, config: ServerConfig, address: str = "?") -> None:
-        self.ws = ws
-        self.view = view
-        #: The client's address as limits count it (:func:`~converge.server.security.address_key`).
-        self.address = address
-        #: Order of arrival: a seat with too many connections loses its oldest.
-        self.opened = next(self._opened)
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=config.send_queue)
-        self.bucket = TokenBucket(config.rate, config.burst)
-        self.strikes = 0
-        #: Over the rate limit since the last message let through: told once, then ignored silently.
-        self.throttled = False
-        self.events_sent = 0
-        #: A hint is being worked out for this connection.
-        self.hinting = False
-        self.closed = False
-        self.close_code = 1000
-        self.close_reason: str | None = None
-        #: A spectator counted in :attr:`Hub.spectators` (until it leaves).
-        self.counted = False
-        self.task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self._sender())
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        if self.closed:
-            return
-        try:
-            self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
-        except asyncio.QueueFull:
-            self.close(1013)
-
-    def close(self, code: int = 1000, reason: str | None = None) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        self.close_code = code
-        self.close_reason = reason
-        try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:  # no room for the stop marker: drop what is queued and close now
-            if self.task is not None:
-                self.task.cancel()
-            self.task = asyncio.get_running_loop().create_task(self._close_now())
-
-    async def _close_now(self) -> None:
-        with contextlib.suppress(Exception):
-            await self.ws.close(self.close_code, self.close_reason)
-
-    async def _sender(self) -> None:
-        try:
-            while True:
-                item = await self.queue.get()
-                if item is None:
-                    break
-                await self.ws.send_text(item)
-        except Exception:  # the peer went away
-            self.closed = True
-        with contextlib.suppress(Exception):
-            await self.ws.close(self.close_code, self.close_reason)
-
-    async def drain(self, timeout: float = 5.0) -> None:
-        """Wait until queued messages are sent (or the connection is gone)."""
-        if self.task is not None:
-            self.close(self.close_code)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(self.task), timeout)
 
 
 @dataclass
@@ -152,116 +50,6 @@ class Created:
     seat: int
     token: str
     invite_token: str | None
-
-
-class Session:
-    """One live match."""
-
-    def __init__(self, row: MatchRow, match: Match) -> None:
-        self.row = row
-        self.id = row.id
-        self.match = match
-        self.lock = asyncio.Lock()
-        self.conns: set[Connection] = set()
-        self.turn_started = time.monotonic()
-        self.bot_task: asyncio.Task[None] | None = None
-        self.clock_task: asyncio.Task[None] | None = None
-        self.abandon: dict[int, asyncio.Task[None]] = {}
-        self.evict_task: asyncio.Task[None] | None = None
-        self.catalog = card_catalog(match)
-        self.colors = {d.skillset: COLOR_NAMES.get(d.color, d.color) for d in match.playset.decks}
-        self.broken = False
-        #: Clocks run once every player has come (or the match has begun).
-        self.clock_started = row.n_actions > 0
-        #: The ends of turn so far (for the table's summaries), and those the last action brought.
-        self.turnlog = TurnLog(match)
-        self.new_turns: list[Scored] = []
-        #: Hints computed for (seat, seq), and the ones being computed.
-        self.hints: dict[tuple[int, int], list[dict[str, Any]]] = {}
-        self.hinting: dict[tuple[int, int], asyncio.Future[list[dict[str, Any]]]] = {}
-
-    # ------------------------------------------------------------------ facts
-
-    @property
-    def active(self) -> bool:
-        return self.row.status == "active" and not self.broken
-
-    @property
-    def seq(self) -> int:
-        return self.row.n_actions
-
-    def seat_row(self, seat: int) -> SeatRow:
-        return self.row.seats[seat]
-
-    def is_bot(self, seat: int) -> bool:
-        return self.row.seats[seat].bot is not None
-
-    def connected(self, view: int) -> bool:
-        return any(c.view == view and not c.closed for c in self.conns)
-
-    def clock_left(self, seat: int, now: float | None = None) -> int | None:
-        """The time left to ``seat`` in ms (running down while it is their decision), or None."""
-        left = self.row.seats[seat].clock_left_ms
-        if left is None or self.row.clock_ms is None:
-            return None
-        if self.active and self.clock_started and self.match.current_player == seat and not self.is_bot(seat):
-            elapsed = ((now if now is not None else time.monotonic()) - self.turn_started) * 1000
-            return max(0, int(left - elapsed))
-        return left
-
-    def meta(self) -> dict[str, Any]:
-        """Public facts about the match (never the seed, the record or anything hidden)."""
-        row = self.row
-        now = time.monotonic()
-        clock = None
-        if row.clock_ms is not None:
-            running = self.match.current_player if self.active and self.clock_started else -1
-            if running >= 0 and self.is_bot(running):
-                running = -1
-            clock = {"initial_ms": row.clock_ms, "left_ms": [self.clock_left(0, now), self.clock_left(1, now)],
-                     "running": running}
-        return {
-            "id": row.id,
-            "mode": row.mode,
-            "status": "over" if row.status == "over" else "active",
-            "playset": list(self.match.playset.skillsets),
-            "seq": row.n_actions,
-            "seats": [{"seat": s.seat, "kind": "bot" if s.bot is not None and not s.replaced else "human",
-                       "bot": s.bot, "replaced": s.replaced, "connected": self.connected(s.seat)}
-                      for s in row.seats],
-            "spectators": sum(1 for c in self.conns if c.view == -1 and not c.closed),
-            "clock": clock,
-            "result": ({"winner": row.winner, "reason": row.reason} if row.status == "over" else None),
-            "rematch_id": row.rematch_id,
-            "rematch_of": row.rematch_of,
-            "hints": {"on": self.hints_on, "allowed": [self.row.mode == "bot" or bool(self.row.hints >> p & 1)
-                                                      for p in (0, 1)]},
-        }
-
-    def view(self, viewer: int) -> dict[str, Any]:
-        return self.match.observation(viewer)
-
-    def bot_name(self, seat: int) -> str:
-        """The bot level playing ``seat`` (the seat's own, or the default stand-in)."""
-        return self.row.seats[seat].bot or default_bot()
-
-    @property
-    def hints_on(self) -> bool:
-        """Hints are on against a bot; in a friend match only once both players allow them."""
-        return self.row.mode == "bot" or self.row.hints & 3 == 3
-
-    def table(self, viewer: int, welcome: bool = False) -> dict[str, Any]:
-        """What the table shows beyond the observation, for ``viewer``: the choices of theirs that can be
-        held and taken back (``next``), the ends of turn the last action brought (``turns``) and, for a
-        new connection, every finished round and the last end of turn."""
-        log = self.turnlog
-        out: dict[str, Any] = {"next": follow_ups(self.match, viewer) if viewer >= 0 and self.active else {}}
-        if welcome:
-            out["rounds"] = [log.summary(s, viewer) for s in log.rounds()]
-            out["last_turn"] = log.summary(log.turns[-1], viewer) if log.turns else None
-        else:
-            out["turns"] = [log.summary(s, viewer) for s in self.new_turns]
-        return out
 
 
 class Hub:
@@ -282,12 +70,41 @@ class Hub:
         self.retention_task: asyncio.Task[None] | None = None
         self.closing = False
         #: Where bots think: worker processes, so that their search never holds up anyone's action.
-        self.bots = BotPool(config.bot_workers, config.deck_dirs)
+        self.bots = BotPool(config.bot_workers, config.deck_dirs, config.bot_queue)
         #: Hints search one at a time (each takes a CPU for a while).
         self.hint_slot = asyncio.Semaphore(1)
         #: Called inside the transaction that finishes a match, as ``hook(conn, session, winner)`` (the
         #: lobby's ratings: :mod:`converge.server.lobby`); an exception fails that transaction.
         self.finish_hooks: list[Callable[[Any, Session, int | None], None]] = []
+        #: The other server processes on the same database, if any.
+        self.coord: LocalCoordinator = coordinator_for(storage.engine.url.render_as_string(hide_password=False),
+                                                       storage.engine.dialect.name, config.coordination_interval)
+        self.background: set[asyncio.Task[Any]] = set()
+
+    async def start(self) -> None:
+        """Start coordinating with the other processes (if any), the bot workers and the retention clean-up."""
+        await self.coord.start(self._on_change, self._coordinate)
+        self.bots.start()
+        self.start_retention()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    async def _write(self, match_id: str | None, fn: Callable[[Any], None], payload: str | None = None) -> None:
+        """Commit ``fn``; when it changed a match, other server processes are told in the same transaction
+        (``payload``: what to tell them, by default that the match changed)."""
+        if match_id is None or not self.coord.multi:
+            await self.writer.write(fn)
+            return
+        payload = payload or self.coord.payload(match_id)
+
+        def write(conn: Any) -> None:
+            fn(conn)
+            Storage.announce(conn, payload)
+
+        await self.writer.write(write)
 
     # ------------------------------------------------------------------ options
 
@@ -303,6 +120,13 @@ class Hub:
             "clock": {"min_s": self.config.clock_min_s, "max_s": self.config.clock_max_s},
             "replace_after_s": self.config.replace_after or None,
         }
+
+    def status(self) -> dict[str, Any]:
+        """This process's load, for operators: nothing about any match."""
+        live = list(self.sessions.values())
+        return {"matches_held": len(live), "matches_owned": sum(1 for s in live if s.owned),
+                "connections": sum(len(s.conns) for s in live), "coordinated": self.coord.multi,
+                "bots": self.bots.stats()}
 
     def playset(self, names: list[str]) -> Playset:
         key = tuple(sorted(names))
@@ -398,11 +222,12 @@ class Hub:
                 also(conn)
 
         try:
-            await self.writer.write(write)
+            await self._write(link_from, write)
         except StorageError as exc:
             log.error("could not store a new match: %s", exc)
             raise ProtocolError("storage", "the match could not be saved; try again") from None
         session = Session(row, match)
+        session.owned = await self._claim(row.id)
         self.sessions[row.id] = session
         self._after_change(session)
         self._schedule_evict(session)
@@ -422,6 +247,8 @@ class Hub:
             session = await self._load(match_id)
             if session is not None:
                 self.sessions[match_id] = session
+                if self.coord.multi:  # what another process stored while we were reading is read now
+                    self._on_change(Note(match_id))
             fut.set_result(session)
             return session
         except BaseException as exc:
@@ -452,7 +279,10 @@ class Hub:
         if row.status == "active" and match.is_terminal:  # cannot happen: the last action sets "over"
             row.status, row.winner, row.reason = "over", match.winner, "match"
         log.info("resumed match %s at action %d", match_id, row.n_actions)
+        session.owned = await self._claim(match_id)
+        session.remote = (await self.coord.present_elsewhere([match_id])).get(match_id, set())
         self._after_change(session)
+        session.turn_started = self._since(row.updated_at)  # the decision began when the last action came
         self._schedule_evict(session)
         if row.mode == "friend" and row.status == "active" and row.n_actions > 0:
             for s in row.seats:
@@ -526,21 +356,33 @@ class Hub:
                 for hook in self.finish_hooks:
                     hook(conn, session, winner)
 
+        payload = (self.coord.action_payload(match_id, idx, aid, seat, clock_left, status, winner)
+                   if self.coord.multi else None)
         try:
-            await self.writer.write(write)
+            await self._write(match_id, write, payload)
         except StorageError as exc:
+            if self.coord.multi and await self._caught_up(session, idx):
+                raise ProtocolError("stale", "another move was made first; nothing was done") from None
             log.error("match %s: action %d not stored: %s", match_id, idx, exc)
             self._evict_now(session)  # the database is the truth: reload it on next use
             raise ProtocolError("storage", "the action could not be saved; nothing was done") from None
+        self._apply_committed(session, seat, aid, clock_left, status, winner)
+
+    def _apply_committed(self, session: Session, seat: int, aid: int, clock_left: int | None, status: str,
+                         winner: int | None) -> None:
+        """Apply a committed action to the live match (by this process, or announced by another)."""
+        match = session.match
         match.apply(aid, player=seat)
-        session.new_turns = session.turnlog.follow(match)
-        session.row.actions.append(aid)
-        session.row.action_clocks.append((seat, clock_left))
-        session.row.n_actions = idx + 1
-        session.row.status, session.row.winner, session.row.reason = status, winner, reason
+        session.new_turns += session.turnlog.follow(match)
+        row = session.row
+        row.actions.append(aid)
+        row.action_clocks.append((seat, clock_left))
+        row.n_actions += 1
+        row.status, row.winner, row.reason = status, winner, ("match" if status == "over" else None)
         if clock_left is not None:
-            session.row.seats[seat].clock_left_ms = clock_left
-        session.row.updated_at = time.time()
+            row.seats[seat].clock_left_ms = clock_left
+        row.updated_at = time.time()
+        session.clock_started = True
         self._after_change(session)
 
     def _after_change(self, session: Session) -> None:
@@ -622,17 +464,23 @@ class Hub:
             if conn.view < 0:
                 self.spectators[conn.address] = self.spectators.get(conn.address, 0) + 1
                 conn.counted = True
-            if not session.clock_started and all(s.bot is not None or session.connected(s.seat)
-                                                 for s in session.row.seats):
-                session.clock_started = True
-                session.turn_started = time.monotonic()
-                self._schedule_clock(session)
+            if conn.view >= 0 and self.coord.multi:
+                await self.coord.present(session.id, conn.view, True)
+                self._spawn(self.coord.say_present(session.id))
+            self._start_clock_when_all_came(session)
             obs = session.view(conn.view)
             conn.events_sent = len(obs["events"])
             conn.send({"type": "welcome", "seat": conn.view, "match": session.meta(), "cards": session.catalog,
                        "colors": session.colors, "seq": session.seq, "observation": obs,
                        **session.table(conn.view, welcome=True)})
             self._send_meta_others(session, conn)
+
+    def _start_clock_when_all_came(self, session: Session) -> None:
+        if not session.clock_started and all(s.bot is not None or session.connected(s.seat)
+                                             for s in session.row.seats):
+            session.clock_started = True
+            session.turn_started = time.monotonic()
+            self._schedule_clock(session)
 
     def _send_meta_others(self, session: Session, conn: Connection) -> None:
         text = dumps({"type": "meta", "match": session.meta()})
@@ -653,15 +501,198 @@ class Hub:
         if self.closing:
             return
         view = conn.view
+        if view >= 0 and not session.connected_here(view) and self.coord.multi:
+            self._spawn(self._gone_here(session, view))
         if view >= 0 and not session.connected(view):
             self._schedule_abandon(session, view)
         self._send_meta(session)
         self._schedule_evict(session)
 
+    async def _gone_here(self, session: Session, seat: int) -> None:
+        """The last connection of ``seat`` on this process closed: say so to the others."""
+        async with session.lock:
+            if session.connected_here(seat) or session.broken:
+                return
+            with contextlib.suppress(Exception):
+                await self.coord.present(session.id, seat, False)
+                await self.coord.say_present(session.id)
+
+    # ------------------------------------------------------------------ other server processes
+
+    async def _claim(self, match_id: str) -> bool:
+        try:
+            return await self.coord.claim(match_id)
+        except Exception as exc:  # the database is away: another process (or a later round) takes it
+            log.warning("match %s: cannot take it over now: %s", match_id, exc)
+            return False
+
+    @staticmethod
+    def _since(wall: float) -> float:
+        """The monotonic time of the wall-clock time ``wall`` (a stored action's time), not in the future."""
+        return time.monotonic() - max(0.0, time.time() - wall)
+
+    def _on_change(self, note: Note) -> None:
+        """Another process changed a match (or who is connected to it): take it in if we hold the match."""
+        session = self.sessions.get(note.match_id)
+        if session is None or session.broken or self.closing:
+            return
+        session.inbox.append(note)
+        if session.inbox_task is None or session.inbox_task.done():
+            session.inbox_task = asyncio.get_running_loop().create_task(self._take_in(session))
+
+    async def _take_in(self, session: Session) -> None:
+        """Apply what other processes announced, in order: an announced action that comes next is applied
+        as it is; anything else (a gap, another change) is read from the database."""
+        while session.inbox and not session.broken and not self.closing:
+            async with session.lock:
+                notes, session.inbox = session.inbox, []
+                try:
+                    await self._take_notes(session, notes)
+                except Exception as exc:
+                    if not self.closing:
+                        log.error("match %s: cannot catch up with the database: %s", session.id, exc)
+                        self._evict_now(session)
+                    return
+
+    async def _take_notes(self, session: Session, notes: list[Note]) -> None:
+        read = presence = applied = False
+        for note in notes:
+            presence |= note.presence
+            if note.action is None:
+                read |= not note.presence
+                continue
+            idx, aid, seat, clock, status, winner = note.action
+            if read or idx < session.seq:
+                continue  # (already here, or the read below brings it)
+            match = session.match
+            if (idx > session.seq or not session.active or match.current_player != seat
+                    or aid not in match.legal_actions()):
+                read = True
+                continue
+            self._apply_committed(session, seat, aid, clock, status, winner)
+            applied = True
+        if applied:
+            self._broadcast(session)
+        if read or presence:
+            await self._caught_up(session, session.seq, presence)
+
+    async def refresh(self, session: Session, presence: bool = False) -> None:
+        """Read what other processes did to the match, apply it and tell this process's connections."""
+        self._on_change(Note(session.id))
+        if presence:
+            self._on_change(Note(session.id, presence=True))
+        if session.inbox_task is not None:
+            await asyncio.shield(session.inbox_task)
+
+    async def _caught_up(self, session: Session, seq: int, presence: bool = False) -> bool:
+        """Apply what the database holds beyond this process's copy (the caller holds the lock); returns
+        whether the match is now past action ``seq`` or over."""
+        row = await asyncio.to_thread(self.storage.load, session.id, session.seq)
+        if row is None:
+            self._evict_now(session)
+            return True
+        mine = session.row
+        moved = row.n_actions > mine.n_actions
+        match = session.match
+        for aid, (seat, clock) in zip(row.actions, row.action_clocks, strict=True):
+            if aid not in match.legal_actions():
+                raise StorageError(f"stored action {aid} is not legal here")
+            match.apply(aid, player=seat)
+            session.new_turns += session.turnlog.follow(match)
+            mine.actions.append(aid)
+            mine.action_clocks.append((seat, clock))
+        ended = mine.status != row.status
+        seats_changed = [(s.bot, s.replaced) for s in mine.seats] != [(s.bot, s.replaced) for s in row.seats]
+        rematch = row.rematch_id if row.rematch_id != mine.rematch_id else None
+        changed = moved or ended or seats_changed or rematch is not None or mine.hints != row.hints
+        mine.n_actions, mine.status, mine.winner, mine.reason = row.n_actions, row.status, row.winner, row.reason
+        mine.hints, mine.rematch_id, mine.updated_at = row.hints, row.rematch_id, row.updated_at
+        for here, there in zip(mine.seats, row.seats, strict=True):
+            here.bot, here.replaced, here.clock_left_ms = there.bot, there.replaced, there.clock_left_ms
+        if presence and self.coord.multi:
+            remote = (await self.coord.present_elsewhere([session.id])).get(session.id, set())
+            changed |= self._set_remote(session, remote)
+        if moved:
+            session.clock_started = True
+            session.turn_started = self._since(row.updated_at)
+        if moved or ended:
+            self._schedule_clock(session)
+            self._kick_bots(session)
+            self._broadcast(session)
+        elif changed:
+            self._schedule_clock(session)
+            self._kick_bots(session)
+            self._send_meta(session)
+        if rematch is not None:
+            text = dumps({"type": "rematch", "match_id": rematch})
+            for conn in list(session.conns):
+                conn.send(text)
+        return row.n_actions > seq or row.status != "active"
+
+    def _set_remote(self, session: Session, remote: set[int]) -> bool:
+        """Note which seats are connected elsewhere; the owner starts clocks and schedules stand-ins."""
+        if remote == session.remote:
+            return False
+        session.remote = remote
+        for seat in remote:
+            task = session.abandon.pop(seat, None)
+            if task is not None:
+                task.cancel()
+        self._start_clock_when_all_came(session)
+        if session.row.n_actions > 0:
+            for seat in (0, 1):
+                if not session.connected(seat):
+                    self._schedule_abandon(session, seat)
+        return True
+
+    async def _coordinate(self) -> None:
+        """Each round (:attr:`ServerConfig.coordination_interval`): take over the matches we hold that
+        nobody owns (their owner died), and learn who is connected elsewhere."""
+        coord = self.coord
+        if coord.lost.is_set():  # the lock connection was lost: we own nothing, and may have missed news
+            coord.lost.clear()
+            for session in list(self.sessions.values()):
+                session.owned = False
+                for seat in (0, 1):
+                    if session.connected_here(seat):
+                        await coord.present(session.id, seat, True)
+                self._on_change(Note(session.id))
+                self._on_change(Note(session.id, presence=True))
+        live = [s for s in self.sessions.values() if s.active and not s.broken]
+        orphans = [s for s in live if not s.owned]
+        if orphans:
+            gained = await coord.claim_many([s.id for s in orphans])
+            for session in orphans:
+                if session.id in gained:
+                    session.owned = True
+                    log.info("match %s: taken over by this process", session.id)
+                    await self.refresh(session, presence=True)
+                    async with session.lock:
+                        self._schedule_clock(session)
+                        self._kick_bots(session)
+                        for seat in (0, 1):
+                            if session.row.n_actions > 0 and not session.connected(seat):
+                                self._schedule_abandon(session, seat)
+        remote = await coord.present_elsewhere([s.id for s in live])
+        for session in live:
+            if self._set_remote(session, remote.get(session.id, set())):
+                self._send_meta(session)
+        # A safety net under the notifications: a match whose stored progress was ahead of ours for two
+        # rounds running (one round: its announcement may be on its way) is read again.
+        stored = await asyncio.to_thread(self.storage.progress, [s.id for s in live])
+        for session in live:
+            mine = (session.seq, session.row.status)
+            if stored.get(session.id, mine) == mine:
+                session.behind = None
+            elif session.behind == mine:
+                self._on_change(Note(session.id))
+            else:
+                session.behind = mine
+
     # ------------------------------------------------------------------ bots
 
     def _kick_bots(self, session: Session) -> None:
-        if not session.active or self.closing:
+        if not session.active or self.closing or not session.owned:
             return
         seat = session.match.current_player
         if seat < 0 or not session.is_bot(seat):
@@ -679,7 +710,8 @@ class Hub:
             if self.config.bot_delay > 0:
                 await asyncio.sleep(self.config.bot_delay)
             seat = session.match.current_player
-            if session.broken or not session.active or seat < 0 or not session.is_bot(seat):
+            if (session.broken or not session.active or seat < 0 or not session.is_bot(seat)
+                    or not session.owned):
                 return
             seq = session.seq
             name = session.bot_name(seat)
@@ -714,7 +746,7 @@ class Hub:
             Storage.set_seat(conn, match_id, seat, bot, replaced)
 
         try:
-            await self.writer.write(write)
+            await self._write(match_id, write)
         except StorageError:
             raise ProtocolError("storage", "the seat could not be saved; try again") from None
         session.row.seats[seat].bot = bot
@@ -726,15 +758,19 @@ class Hub:
 
     def _schedule_abandon(self, session: Session, seat: int) -> None:
         after = self.config.replace_after
-        if (not after or session.row.mode != "friend" or not session.active
-                or session.row.seats[seat].bot is not None or seat in session.abandon):
+        if (not after or session.row.mode != "friend" or not session.active or not session.owned
+                or session.row.seats[seat].bot is not None or seat in session.abandon or session.connected(seat)):
             return
 
         async def replace() -> None:
             await asyncio.sleep(after)
             async with session.lock:
                 session.abandon.pop(seat, None)
-                if session.active and not session.connected(seat) and session.row.seats[seat].bot is None:
+                if self.coord.multi:  # connected to another process meanwhile?
+                    with contextlib.suppress(Exception):
+                        session.remote = (await self.coord.present_elsewhere([session.id])).get(session.id, set())
+                if (session.active and session.owned and not session.connected(seat)
+                        and session.row.seats[seat].bot is None):
                     name = self.config.replacement_bot or default_bot()
                     if name not in BOTS:
                         name = default_bot()
@@ -750,7 +786,8 @@ class Hub:
         if session.clock_task is not None:
             session.clock_task.cancel()
             session.clock_task = None
-        if session.row.clock_ms is None or not session.active or self.closing or not session.clock_started:
+        if (session.row.clock_ms is None or not session.active or self.closing or not session.clock_started
+                or not session.owned):
             return
         seat = session.match.current_player
         if seat < 0 or session.is_bot(seat):
@@ -774,15 +811,18 @@ class Hub:
         """``seat`` ran out of time: the other player wins the match (held lock)."""
         winner = 1 - seat
         match_id = session.id
+        idx = session.seq
 
         def write(conn: Any) -> None:
-            Storage.finish(conn, match_id, winner, "time", [(seat, 0)])
+            Storage.finish(conn, match_id, winner, "time", idx, [(seat, 0)])
             for hook in self.finish_hooks:
                 hook(conn, session, winner)
 
         try:
-            await self.writer.write(write)
+            await self._write(match_id, write)
         except StorageError as exc:
+            if self.coord.multi and await self._caught_up(session, idx):
+                return  # the match moved on (or ended) meanwhile, on another process
             log.error("match %s: time loss not stored: %s", match_id, exc)
             return
         session.row.status, session.row.winner, session.row.reason = "over", winner, "time"
@@ -806,7 +846,7 @@ class Hub:
                 Storage.set_hints(conn, match_id, bits)
 
             try:
-                await self.writer.write(write)
+                await self._write(match_id, write)
             except StorageError:
                 raise ProtocolError("storage", "the setting could not be saved; try again") from None
             session.row.hints = bits
@@ -814,8 +854,8 @@ class Hub:
 
     async def hint(self, session: Session, seat: int) -> dict[str, Any]:
         """The strong bot's options for ``seat``'s decision, each with its estimated chance to win the
-        round, worked out from that seat's view alone (:func:`converge.bots.hint.hint`), in a worker
-        thread; one search at a time per server, and each (seat, decision) is searched once."""
+        round, worked out from that seat's view alone (:func:`converge.bots.hint.hint`) by the bot workers;
+        one search at a time per server, and each (seat, decision) is searched once."""
         if not session.active:
             raise ProtocolError("over", "the match is over")
         if not session.hints_on:
@@ -831,12 +871,10 @@ class Hub:
                 pending = asyncio.get_running_loop().create_future()
                 session.hinting[key] = pending
                 try:
-                    view = session.match.view(seat)  # what the seat may know, and nothing else
                     cfg = self.config
-                    async with self.hint_slot:
-                        found = await asyncio.to_thread(strong_hint, view, simulations=cfg.hint_simulations,
-                                                        seconds=cfg.hint_seconds or None, seed=cfg.hint_seed)
-                    options = [o.to_dict() for o in found]
+                    async with self.hint_slot:  # searched on the seat's view alone, off the event loop
+                        options = await self.bots.hint(session.match, seat, cfg.hint_simulations,
+                                                       cfg.hint_seconds or None, cfg.hint_seed)
                     session.hints = {k: v for k, v in session.hints.items() if k[1] >= seq}
                     session.hints[key] = options
                     pending.set_result(options)
@@ -875,7 +913,16 @@ class Hub:
                            seed=secrets.randbelow(2**63), start=str(loser), decks=old.decks,
                            bot_seed=secrets.randbelow(2**63), clock_ms=old.clock_ms, rematch_of=old.id,
                            seats=seats)
-            new = await self._create_row(row, session.match.playset, link_from=old.id)
+            try:
+                new = await self._create_row(row, session.match.playset, link_from=old.id)
+            except ProtocolError:
+                # Asked on two processes at once: the other one's rematch was stored first.
+                if self.coord.multi:
+                    await self._caught_up(session, session.seq)
+                    existing = await self.get(old.rematch_id) if old.rematch_id is not None else None
+                    if existing is not None:
+                        return existing, False
+                raise
             old.rematch_id = new.id
             text = dumps({"type": "rematch", "match_id": new.id})
             for conn in list(session.conns):
@@ -1007,6 +1054,8 @@ class Hub:
         session.broken = True
         if self.sessions.get(session.id) is session:
             del self.sessions[session.id]
+        if self.coord.multi and not self.closing:
+            self._spawn(self.coord.release(session.id))
         for task in (session.clock_task, session.evict_task, *session.abandon.values()):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
@@ -1034,5 +1083,6 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        await self.coord.close()
         self.bots.close()
 

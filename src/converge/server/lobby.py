@@ -32,11 +32,13 @@ from converge.bots import BOTS
 from converge.ratings import Rating
 from converge.server import lobby_store as store
 from converge.server.config import ServerConfig
-from converge.server.hub import Connection, Hub, Session, dumps
+from converge.server.connections import Connection, dumps
+from converge.server.hub import Hub
 from converge.server.identity import check_name, issue_token, name_key, token_hash_of
 from converge.server.matchmaking import QueueSettings, QuickMatchQueue, Waiting
 from converge.server.protocol import ProtocolError
 from converge.server.security import KeyedRateLimit, hash_token, new_match_id, new_token
+from converge.server.session import Session
 from converge.server.storage import MatchRow, SeatRow, StorageError
 
 log = logging.getLogger("converge.server.lobby")

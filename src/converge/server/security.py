@@ -162,10 +162,14 @@ class SecurityMiddleware:
                     await _error(send, 413, "too_large", f"the request body is limited to {self.max_body} bytes")
                     return
 
+        api = str(scope.get("path", "")).startswith("/api/")
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 present = {k.lower() for k, _ in message.get("headers", [])}
                 extra = [(k, v) for k, v in SECURITY_HEADERS if k not in present]
+                if api and b"cache-control" not in present:  # views of a seat are never cached anywhere
+                    extra.append((b"cache-control", b"no-store"))
                 message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 

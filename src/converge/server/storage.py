@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import queue
 import threading
 import time
@@ -48,6 +49,7 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -249,20 +251,62 @@ _ADVANCE_MATCH = (update(matches_table)
                   .where(matches_table.c.id == bindparam("mid"), matches_table.c.n_actions == bindparam("idx"))
                   .values(n_actions=bindparam("n"), status=bindparam("st"), winner=bindparam("w"),
                           reason=bindparam("r"), updated_at=bindparam("t")))
+#: The PostgreSQL channel on which server processes announce changes to matches (see coordination.py).
+CHANNEL = "converge_matches"
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 _SET_CLOCK = (update(seats_table)
               .where(seats_table.c.match_id == bindparam("mid"), seats_table.c.seat == bindparam("s"))
               .values(clock_left_ms=bindparam("left")))
 
 
+class SingleServerLock:
+    """One server process per SQLite file: each server holds an exclusive lock on ``<file>.lock`` (released
+    by the system when the process ends, even by SIGKILL). Matches live in their server's memory between
+    actions, so a second process on the same file would play the same matches from stale copies."""
+
+    def __init__(self, database: Path) -> None:
+        import fcntl
+
+        self.path = database.with_name(database.name + ".lock")
+        try:
+            self.file = self.path.open("a+")
+        except OSError as exc:
+            raise StorageError(f"cannot open {self.path}: {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(self.file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.file.seek(0)
+            holder = self.file.read(32).strip()
+            self.file.close()
+            raise StorageError(
+                f"{database} is in use by another converge server"
+                f"{f' (process {holder})' if holder.isdigit() else ''}: an SQLite database serves one server "
+                "process; stop the other one, or use PostgreSQL (--db postgresql://...) to run several") from None
+        self.file.seek(0)
+        self.file.truncate()
+        self.file.write(str(os.getpid()))
+        self.file.flush()
+
+    def release(self) -> None:
+        self.file.close()  # closing the file releases the lock
+
+
 class Storage:
     """Synchronous access to the tables. Writes are functions of a connection, run by the :class:`Writer`."""
 
-    def __init__(self, url: str, sqlite_sync: str = "FULL") -> None:
+    def __init__(self, url: str, sqlite_sync: str = "FULL", exclusive: bool = False) -> None:
+        """Open (and create or upgrade) the database at ``url``. ``exclusive``: this is a server, and an
+        SQLite file may have only one (:class:`SingleServerLock`); PostgreSQL takes any number."""
         self.engine = make_engine(url, sqlite_sync)
         self.url = self.engine.url.render_as_string(hide_password=True)
+        self.lock: SingleServerLock | None = None
+        if exclusive and self.engine.dialect.name == "sqlite":
+            self.lock = SingleServerLock(Path(self.engine.url.database or ""))
         try:
-            metadata.create_all(self.engine)
             with self.engine.begin() as conn:
+                if conn.dialect.name == "postgresql":  # server processes starting together: one at a time
+                    conn.execute(text("SELECT pg_advisory_xact_lock(7250615)"))
+                metadata.create_all(conn)
                 status_index.create(conn, checkfirst=True)  # databases made before the index existed
                 row = conn.execute(select(settings_table.c.value)
                                    .where(settings_table.c.key == "schema_version")).first()
@@ -282,7 +326,7 @@ class Storage:
     def _upgrade(conn: Connection, version: str) -> None:
         """Bring a version 1 or 2 database to the current version: version 2's new nullable columns (from
         1); version 3's new tables were made by ``create_all``. Nothing else changes."""
-        from sqlalchemy import inspect, text
+        from sqlalchemy import inspect
 
         if version == "1":
             inspector = inspect(conn)
@@ -295,11 +339,15 @@ class Storage:
 
     def close(self) -> None:
         self.engine.dispose()
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
     # ------------------------------------------------------------------ reads
 
-    def load(self, match_id: str) -> MatchRow | None:
-        """The stored match ``match_id`` with its seats and actions, or None."""
+    def load(self, match_id: str, since: int = 0) -> MatchRow | None:
+        """The stored match ``match_id`` with its seats and actions, or None. With ``since``, only the
+        actions from that index on are read (in :attr:`MatchRow.actions`; the caller has the others)."""
         with self.engine.connect() as conn:
             m = conn.execute(select(matches_table).where(matches_table.c.id == match_id)).mappings().first()
             if m is None:
@@ -308,9 +356,9 @@ class Storage:
                                  .order_by(seats_table.c.seat)).mappings().all()
             a = actions_table.c
             actions = conn.execute(select(a.idx, a.action, a.seat, a.clock_left_ms)
-                                   .where(actions_table.c.match_id == match_id)
-                                   .order_by(actions_table.c.idx)).all()
-        for i, (idx, *_rest) in enumerate(actions):
+                                   .where(a.match_id == match_id, a.idx >= since, a.idx < m["n_actions"])
+                                   .order_by(a.idx)).all()  # (none committed after the match row was read)
+        for i, (idx, *_rest) in enumerate(actions, since):
             if idx != i:
                 raise StorageError(f"match {match_id}: action #{i} is missing from the database")
         return MatchRow(
@@ -324,6 +372,15 @@ class Storage:
             actions=[int(act) for _i, act, _s, _c in actions],
             action_clocks=[(int(seat), None if c is None else int(c)) for _i, _a, seat, c in actions],
             hints=int(m["hints"] or 0))
+
+    def progress(self, match_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """Each stored match's number of actions and status, by id (the missing ones left out)."""
+        if not match_ids:
+            return {}
+        c = matches_table.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(c.id, c.n_actions, c.status).where(c.id.in_(list(match_ids)))).all()
+        return {mid: (int(n), status) for mid, n, status in rows}
 
     def active_ids(self) -> list[str]:
         with self.engine.connect() as conn:
@@ -366,11 +423,16 @@ class Storage:
             conn.execute(_SET_CLOCK, {"mid": match_id, "s": seat, "left": clock_left_ms})
 
     @staticmethod
-    def finish(conn: Connection, match_id: str, winner: int, reason: str,
+    def finish(conn: Connection, match_id: str, winner: int, reason: str, n_actions: int,
                clock: Sequence[tuple[int, int]] = ()) -> None:
-        """End a match outside the engine (a player ran out of time)."""
-        conn.execute(update(matches_table).where(matches_table.c.id == match_id)
-                     .values(status="over", winner=winner, reason=reason, updated_at=time.time()))
+        """End a match outside the engine (a player ran out of time); fails (nothing written) unless the
+        match is still in progress with exactly ``n_actions`` actions."""
+        c = matches_table.c
+        res = conn.execute(update(matches_table)
+                           .where(c.id == match_id, c.status == "active", c.n_actions == n_actions)
+                           .values(status="over", winner=winner, reason=reason, updated_at=time.time()))
+        if res.rowcount != 1:
+            raise StorageError(f"match {match_id} moved on or ended before it could be ended on time")
         for seat, left in clock:
             conn.execute(update(seats_table)
                          .where(seats_table.c.match_id == match_id, seats_table.c.seat == seat)
@@ -411,6 +473,13 @@ class Storage:
         """How many matches are stored."""
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(matches_table)).scalar_one())
+
+    @staticmethod
+    def announce(conn: Connection, payload: str) -> None:
+        """Tell every server process listening on this database that a match changed (PostgreSQL's
+        NOTIFY, delivered when this transaction commits; nothing on SQLite, which has one process)."""
+        if conn.dialect.name == "postgresql":
+            conn.execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
 
     @staticmethod
     def link_rematch(conn: Connection, old_id: str, new_id: str) -> None:

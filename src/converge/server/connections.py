@@ -1,0 +1,106 @@
+"""Open WebSockets: each with its own bounded send queue and sender task, its rate limit and its place
+in the match (a seat, or a spectator)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+from typing import Any, Protocol
+
+from converge.server.config import ServerConfig
+from converge.server.security import TokenBucket
+
+#: The WebSocket close code of a seat's connection replaced by a newer one of the same seat.
+CLOSE_REPLACED = 4409
+
+
+def dumps(doc: Any) -> str:
+    """A message as the server sends it: compact JSON."""
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
+class WebSocketLike(Protocol):
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+class Connection:
+    """One open WebSocket of a seat (``view`` 0 or 1) or a spectator (``view`` -1).
+
+    Messages go through a bounded queue and a sender task, so that a slow client never holds up the
+    others: one that falls too far behind is disconnected (it reconnects and gets its current view).
+    """
+
+    _opened = itertools.count()
+
+    def __init__(self, ws: WebSocketLike, view: int, config: ServerConfig, address: str = "?") -> None:
+        self.ws = ws
+        self.view = view
+        #: The client's address as limits count it (:func:`~converge.server.security.address_key`).
+        self.address = address
+        #: Order of arrival: a seat with too many connections loses its oldest.
+        self.opened = next(self._opened)
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=config.send_queue)
+        self.bucket = TokenBucket(config.rate, config.burst)
+        self.strikes = 0
+        #: Over the rate limit since the last message let through: told once, then ignored silently.
+        self.throttled = False
+        self.events_sent = 0
+        #: A hint is being worked out for this connection.
+        self.hinting = False
+        self.closed = False
+        self.close_code = 1000
+        self.close_reason: str | None = None
+        #: A spectator counted in :attr:`Hub.spectators` (until it leaves).
+        self.counted = False
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._sender())
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
+        except asyncio.QueueFull:
+            self.close(1013)
+
+    def close(self, code: int = 1000, reason: str | None = None) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.close_code = code
+        self.close_reason = reason
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:  # no room for the stop marker: drop what is queued and close now
+            if self.task is not None:
+                self.task.cancel()
+            self.task = asyncio.get_running_loop().create_task(self._close_now())
+
+    async def _close_now(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(self.close_code, self.close_reason)
+
+    async def _sender(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                if item is None:
+                    break
+                await self.ws.send_text(item)
+        except Exception:  # the peer went away
+            self.closed = True
+        with contextlib.suppress(Exception):
+            await self.ws.close(self.close_code, self.close_reason)
+
+    async def drain(self, timeout: float = 5.0) -> None:
+        """Wait until queued messages are sent (or the connection is gone)."""
+        if self.task is not None:
+            self.close(self.close_code)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self.task), timeout)

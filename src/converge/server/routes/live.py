@@ -1,0 +1,167 @@
+"""The WebSocket of a seat or a spectator (``/ws/{match_id}``): a hello, then actions, hints and rematches
+in, the match's views out. The messages are described in :mod:`converge.server.protocol`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+
+from fastapi import APIRouter, WebSocket
+
+from converge.server.connections import Connection
+from converge.server.hub import Hub
+from converge.server.protocol import ProtocolError, parse_message
+from converge.server.routes.common import ServerState, address_of
+from converge.server.security import MATCH_ID_RE, seat_of
+from converge.server.session import Session
+
+log = logging.getLogger("converge.server")
+
+#: WebSocket close codes (4000-4999 are the application's).
+CLOSE_POLICY = 1008
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_NOT_FOUND = 4404
+CLOSE_HELLO = 4400
+
+router = APIRouter()
+
+
+@router.websocket("/ws/{match_id}")
+
+async def websocket(ws: WebSocket, match_id: str) -> None:
+    """The live connection of a seat or a spectator: see :mod:`converge.server.protocol`."""
+    srv: ServerState = ws.app.state.server
+    cfg, hub = srv.config, srv.hub
+    await ws.accept()
+    session, view = await _hello(srv, ws, match_id)
+    if session is None:
+        return
+    conn = Connection(ws, view, cfg, address_of(ws))
+    conn.start()
+    try:
+        await hub.welcome(session, conn)
+    except ProtocolError as exc:
+        conn.send(exc.to_message())
+        conn.close(CLOSE_POLICY)
+        await conn.drain()
+        return
+    try:
+        await _serve(srv, ws, session, conn)
+    finally:
+        hub.leave(session, conn)
+        await conn.drain()
+
+
+async def _hello(srv: ServerState, ws: WebSocket, match_id: str) -> tuple[Session | None, int]:
+    """Read the first message (a hello, with a seat token or none): the session and the view it gets."""
+    cfg, hub = srv.config, srv.hub
+
+    async def refuse(code: str, message: str, close: int) -> tuple[None, int]:
+        with contextlib.suppress(Exception):
+            await ws.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+            await ws.close(close)
+        return None, -1
+
+    try:
+        raw = await asyncio.wait_for(ws.receive(), cfg.hello_timeout)
+    except TimeoutError:
+        return await refuse("hello_required", "say hello first: {\"type\": \"hello\", \"token\": ...}",
+                            CLOSE_HELLO)
+    except Exception:
+        return None, -1
+    if raw["type"] == "websocket.disconnect":
+        return None, -1
+    text = raw.get("text")
+    if text is None:
+        return await refuse("malformed", "messages are JSON text", CLOSE_HELLO)
+    try:
+        msg = parse_message(text, cfg.max_message)
+    except ProtocolError as exc:
+        return await refuse(exc.code, exc.message, CLOSE_HELLO)
+    if msg.type != "hello":
+        return await refuse("hello_required", "the first message must be {\"type\": \"hello\", ...}",
+                            CLOSE_HELLO)
+    if not MATCH_ID_RE.match(match_id):
+        return await refuse("not_found", "no such match", CLOSE_NOT_FOUND)
+    try:
+        session = await hub.get(match_id)
+    except ProtocolError as exc:
+        return await refuse(exc.code, exc.message, CLOSE_POLICY)
+    if session is None:
+        return await refuse("not_found", "no such match", CLOSE_NOT_FOUND)
+    if msg.token is None:
+        return session, -1
+    seat = seat_of(msg.token, [s.token_hash for s in session.row.seats])
+    if seat is None:
+        return await refuse("unauthorized", "the token does not hold a seat in this match", CLOSE_UNAUTHORIZED)
+    return session, seat
+
+
+async def _send_hint(hub: Hub, session: Session, conn: Connection) -> None:
+    """Search a hint without holding up the connection's other messages (its actions...)."""
+    try:
+        conn.send({"type": "hint", **await hub.hint(session, conn.view)})
+    except ProtocolError as exc:
+        conn.send(exc.to_message())
+    except Exception as exc:  # the search failed: say so, never a traceback
+        log.error("match %s: hint failed: %s", session.id, exc)
+        conn.send({"type": "error", "code": "busy", "message": "no hint could be worked out; try again"})
+    finally:
+        conn.hinting = False
+
+
+async def _serve(srv: ServerState, ws: WebSocket, session: Session, conn: Connection) -> None:
+    """Answer a connection's messages until it closes."""
+    cfg, hub = srv.config, srv.hub
+    while not conn.closed:
+        raw = await ws.receive()
+        if raw["type"] == "websocket.disconnect":
+            return
+        if not conn.bucket.allow():
+            # One error for a run of messages over the limit; the rest are dropped without a word (a
+            # reply to each would be the flood the limit is there to stop), and too many close it.
+            conn.strikes += 1
+            if conn.strikes > cfg.max_strikes:
+                conn.close(CLOSE_POLICY, "too many messages")
+                return
+            if not conn.throttled:
+                conn.throttled = True
+                conn.send({"type": "error", "code": "rate_limited",
+                           "message": f"too many messages (at most {cfg.rate:g} a second): this one and "
+                                      "the next ones over the limit are ignored, without a reply"})
+            continue
+        conn.throttled = False
+        text = raw.get("text")
+        try:
+            if text is None:
+                raise ProtocolError("malformed", "messages are JSON text")
+            msg = parse_message(text, cfg.max_message)
+            if session.broken:  # evicted (storage trouble): the client reconnects to a fresh session
+                raise ProtocolError("storage", "the match is being reloaded; reconnect")
+            if msg.type == "ping":
+                conn.send({"type": "pong"})
+            elif msg.type == "hello":
+                raise ProtocolError("malformed", "hello was already said on this connection")
+            elif conn.view < 0:
+                raise ProtocolError("spectator", "spectators cannot act")
+            elif msg.type == "action":
+                assert msg.action is not None
+                await hub.act(session, conn.view, msg.action, msg.seq, source=conn)
+            elif msg.type == "hint":
+                if conn.hinting:
+                    raise ProtocolError("busy", "a hint is on its way")
+                conn.hinting = True
+                task = asyncio.get_running_loop().create_task(_send_hint(hub, session, conn))
+                srv.tasks.add(task)
+                task.add_done_callback(srv.tasks.discard)
+            elif msg.type == "hints":
+                await hub.allow_hints(session, conn.view, msg.allow)
+            elif msg.type == "rematch":
+                new, created = await hub.rematch(session, conn.view, lambda: srv.creation_allowed(conn.address))
+                if not created:
+                    conn.send({"type": "rematch", "match_id": new.id})
+        except ProtocolError as exc:
+            conn.send(exc.to_message())
+

@@ -1,0 +1,190 @@
+"""deploy/nginx.conf works as written: two `converge serve` processes on one PostgreSQL behind nginx play a
+match through it; one process is killed with SIGKILL and the players, reconnecting through nginx, finish
+the match on the other."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server_support import free_port, hang_guard  # noqa: F401 (a fixture)
+
+pytest.importorskip("psycopg")
+pytest.importorskip("websockets.sync.client")
+
+import httpx2
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as ws_connect
+
+from converge import Match
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def nginx_config(tmp: Path, listen: int, upstream: list[int]) -> Path:
+    """deploy/nginx.conf with this test's ports and its own pid and temporary files."""
+    text = (ROOT / "deploy" / "nginx.conf").read_text()
+    servers = re.findall(r"^\s*server 127\.0\.0\.1:\d+ .*$", text, flags=re.M)
+    assert len(servers) == 3
+    lines = "\n".join(f"        server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;" for port in upstream)
+    text = text.replace("\n".join(servers), lines).replace("listen 8000;", f"listen 127.0.0.1:{listen};")
+    text = text.replace("/tmp/converge-nginx", str(tmp / "nginx"))
+    path = tmp / "nginx.conf"
+    path.write_text(text)
+    return path
+
+
+def start_server(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "converge",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            url,
+            "--bot-delay",
+            "0",
+            "--log-level",
+            "warning",
+            "--bot-workers",
+            "0",
+            "--proxy-headers",
+        ],
+        stdout=log.open("ab"),
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, log.read_text()
+        try:
+            if httpx2.get(f"http://127.0.0.1:{port}/api/options", timeout=1).status_code == 200:
+                return proc
+        except httpx2.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError("the server did not start")
+
+
+@pytest.fixture
+def behind_nginx(postgres_url: str, tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(nginx).exists():
+        pytest.skip("nginx is not installed (apt-get install nginx-light)")
+    ports = [free_port(), free_port()]
+    procs = [start_server(postgres_url, port, tmp_path / f"server{i}.log") for i, port in enumerate(ports)]
+    listen = free_port()
+    conf = nginx_config(tmp_path, listen, ports)
+    check = subprocess.run([nginx, "-t", "-c", str(conf)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    proxy = subprocess.Popen([nginx, "-c", str(conf), "-g", "daemon off;"], stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx2.get(f"http://127.0.0.1:{listen}/api/options", timeout=1).status_code == 200:
+                    break
+            except httpx2.HTTPError:
+                assert time.monotonic() < deadline and proxy.poll() is None, "nginx did not start"
+                time.sleep(0.1)
+        yield f"127.0.0.1:{listen}", procs
+    finally:
+        proxy.terminate()
+        proxy.wait(timeout=30)
+        for proc in procs:
+            if proc.poll() is None:
+                proc.terminate()
+                proc.wait(timeout=30)
+
+
+class Seat:
+    """A player's WebSocket through nginx, reconnecting (through nginx again) when it drops."""
+
+    def __init__(self, host: str, match_id: str, token: str) -> None:
+        self.url, self.token = f"ws://{host}/ws/{match_id}", token
+        self.reconnects = 0
+        self.connect()
+
+    def connect(self) -> None:
+        self.ws = ws_connect(self.url, open_timeout=30).__enter__()
+        self.ws.send(json.dumps({"type": "hello", "token": self.token}))
+        self.msg = self.until(lambda m: m["type"] == "welcome")
+
+    def until(self, pred: Any) -> dict[str, Any]:
+        while True:
+            msg: dict[str, Any] = json.loads(self.ws.recv(timeout=30))
+            if msg["type"] == "error" and msg["code"] != "stale":
+                raise AssertionError(msg)
+            if pred(msg):
+                return msg
+
+    def latest(self) -> dict[str, Any]:
+        """The newest view (reading what has come)."""
+        try:
+            while True:
+                msg = json.loads(self.ws.recv(timeout=0.05))
+                if msg["type"] in ("welcome", "state"):
+                    self.msg = msg
+        except TimeoutError:
+            return self.msg
+        except ConnectionClosed:  # its process went away: through nginx to another one
+            self.reconnects += 1
+            self.connect()
+            return self.msg
+
+
+def test_deploy_config_serves_two_processes_and_survives_losing_one(
+    behind_nginx: tuple[str, list[subprocess.Popen[bytes]]],
+) -> None:
+    host, procs = behind_nginx
+    doc = httpx2.post(
+        f"http://{host}/api/matches", json={"opponent": "friend", "playset": "catalysts"}, timeout=30
+    ).json()
+    mid = doc["match_id"]
+    seats = {0: Seat(host, mid, doc["token"]), 1: Seat(host, mid, doc["invite_url"].split("#token=")[1])}
+    rng = random.Random(2)
+    played = 0
+    while True:
+        views = {s: seat.latest() for s, seat in seats.items()}
+        if any(v["match"]["status"] == "over" for v in views.values()):
+            break
+        if played == 12:  # one process goes: its connections drop, and reconnect through nginx
+            procs[0].kill()
+            procs[0].wait()
+        for s, seat in seats.items():
+            view = views[s]
+            decision = view["observation"]["decision"]
+            if decision is None or decision["player"] != s or view["seq"] < played:
+                continue
+            try:
+                seat.ws.send(
+                    json.dumps(
+                        {
+                            "type": "action",
+                            "seq": view["seq"],
+                            "action": rng.choice(decision["legal_actions"])["id"],
+                        }
+                    )
+                )
+                reply = seat.until(lambda m: m["type"] in ("ack", "error"))
+                if reply["type"] == "ack":
+                    played = reply["seq"]
+            except ConnectionClosed:  # the connection dropped with its process: reconnect
+                seat.reconnects += 1
+                seat.connect()
+        time.sleep(0.01)
+    assert sum(seat.reconnects for seat in seats.values()) >= 1
+    record = httpx2.get(f"http://{host}/api/matches/{mid}/record", timeout=30).json()
+    assert Match.replay(record).is_terminal and len(record["actions"]) >= played > 12
