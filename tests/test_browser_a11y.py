@@ -1,6 +1,7 @@
 """Accessibility and learning, in a real browser: axe-core finds no serious or critical violation on the home
-page, a match in progress, the rules page and the tutorial; a whole match against a bot is played with the
-keyboard alone; the tutorial is completed by doing what its instructions say, word for word."""
+page (with the lobby), the history and leaderboard pages, a match in progress, the rules page and the
+tutorial; a whole match against a bot is played with the keyboard alone; the tutorial is completed by doing
+what its instructions say, word for word."""
 
 from __future__ import annotations
 
@@ -42,6 +43,20 @@ def test_axe_finds_no_serious_violation_on_the_pages(server: Server, browser: An
     page.goto(server.base + "/")
     page.wait_for_selector("[data-testid=home]")
     report["home"] = serious(page)
+    # the lobby's pages: the home page once named (the lobby, an open table), the history, the leaderboard
+    page.fill("[data-testid=name-input]", "Axe Scan")
+    page.click("[data-testid=save-name]")
+    page.wait_for_selector("[data-testid=me-name]")
+    page.click("[data-testid=open-table-form]")
+    page.click("[data-testid=open-table]")
+    page.wait_for_selector("[data-testid=lobby-table]")
+    report["home, named, a table open"] = serious(page)
+    page.goto(server.base + "/history")
+    page.wait_for_selector("[data-testid=history] h1")
+    report["history"] = serious(page)
+    page.goto(server.base + "/leaderboard")
+    page.wait_for_selector("[data-testid=leaderboard] h1")
+    report["leaderboard"] = serious(page)
     bot_match(tab, server)
     page.wait_for_selector(SETTLED)
     report["match"] = serious(page)

@@ -82,7 +82,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           matches_per_hour=args.matches_per_hour,
                           keep_finished_days=args.keep_finished,
                           delete_unstarted_after_hours=args.delete_unstarted_after,
-                          delete_abandoned_after_days=args.delete_abandoned_after)
+                          delete_abandoned_after_days=args.delete_abandoned_after,
+                          quick_match_bot_after_s=args.bot_offer_after, players_per_hour=args.players_per_hour)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         app = create_app(config=config)
@@ -170,6 +171,13 @@ def register(sub: Any) -> None:
     lim.add_argument("--matches-per-hour", type=non_negative_int, default=d.matches_per_hour, metavar="N",
                      help="matches (rematches included) one client address may create per hour; 0: no limit "
                           f"(default {d.matches_per_hour})")
+    lob = p.add_argument_group("lobby and quick match")
+    lob.add_argument("--bot-offer-after", type=non_negative_float, default=d.quick_match_bot_after_s,
+                     metavar="SECONDS", help="a quick-match player waiting this long is offered a bot of their "
+                                             f"level (default {d.quick_match_bot_after_s:g})")
+    lob.add_argument("--players-per-hour", type=non_negative_int, default=d.players_per_hour, metavar="N",
+                     help="new players (names or anonymous) one client address may make an hour; 0: no limit "
+                          f"(default {d.players_per_hour})")
     ret = p.add_argument_group("retention (a clean-up runs at start-up, then every hour)")
     ret.add_argument("--keep-finished", type=non_negative_float, default=d.keep_finished_days, metavar="DAYS",
                      help="days the record of a finished match is kept for replays; 0: forever (default 0)")

@@ -87,6 +87,26 @@ class ServerConfig:
     hint_seed: int = 0
     #: Serve the interactive API docs (/docs) — off: the page would need a looser CSP.
     docs: bool = False
+    #: The lobby and quick match (:mod:`converge.server.lobby`). Seconds a quick-match player waits before
+    #: a bot is offered; the rating window a player accepts at first, how fast it widens (points a second)
+    #: and its widest.
+    quick_match_bot_after_s: float = 30.0
+    quick_match_range: float = 100.0
+    quick_match_widen_per_s: float = 25.0
+    quick_match_max_range: float = 1000.0
+    #: Quick-match joins per player (per second, burst); lobby tables created per client address (per
+    #: second, burst) and open at once per player.
+    queue_rate: float = 0.5
+    queue_burst: float = 10.0
+    table_rate: float = 0.2
+    table_burst: float = 10.0
+    open_tables_per_player: int = 3
+    #: Players (identities) created per client address per hour; 0: no limit.
+    players_per_hour: int = 60
+    #: Seconds between two reads of the lobby's tables from the database (for changes another server
+    #: process made), and seconds a host's open tables stay listed after their last lobby page closed.
+    lobby_poll_s: float = 2.0
+    table_grace_s: float = 30.0
 
     def resolved_db_url(self) -> str:
         return self.db_url or f"sqlite:///{default_db_path()}"

@@ -73,6 +73,9 @@ class Hub:
         self.bots = BotPool(config.bot_workers, config.deck_dirs, config.bot_queue)
         #: Hints search one at a time (each takes a CPU for a while).
         self.hint_slot = asyncio.Semaphore(1)
+        #: Called inside the transaction that finishes a match, as ``hook(conn, session, winner)`` (the
+        #: lobby's ratings: :mod:`converge.server.lobby`); an exception fails that transaction.
+        self.finish_hooks: list[Callable[[Any, Session, int | None], None]] = []
         #: The other server processes on the same database, if any.
         self.coord: LocalCoordinator = coordinator_for(storage.engine.url.render_as_string(hide_password=False),
                                                        storage.engine.dialect.name, config.coordination_interval)
@@ -205,7 +208,9 @@ class Hub:
         session = await self._create_row(row, ps)
         return Created(session, seat_no, token, invite)
 
-    async def _create_row(self, row: MatchRow, ps: Playset, link_from: str | None = None) -> Session:
+    async def _create_row(self, row: MatchRow, ps: Playset, link_from: str | None = None,
+                          also: Callable[[Any], None] | None = None) -> Session:
+        """Store a new match (and ``also(conn)`` in the same transaction), then make it live."""
         match = Match.new(ps, row.seed, row.start)
         row.created_at = row.updated_at = time.time()
 
@@ -213,6 +218,8 @@ class Hub:
             Storage.create_match(conn, row)
             if link_from is not None:
                 Storage.link_rematch(conn, link_from, row.id)
+            if also is not None:
+                also(conn)
 
         try:
             await self._write(link_from, write)
@@ -345,6 +352,9 @@ class Hub:
         def write(conn: Any) -> None:
             Storage.append_action(conn, match_id, idx, aid, seat, status=status, winner=winner, reason=reason,
                                   clock_left_ms=clock_left)
+            if over:
+                for hook in self.finish_hooks:
+                    hook(conn, session, winner)
 
         payload = (self.coord.action_payload(match_id, idx, aid, seat, clock_left, status, winner)
                    if self.coord.multi else None)
@@ -805,6 +815,8 @@ class Hub:
 
         def write(conn: Any) -> None:
             Storage.finish(conn, match_id, winner, "time", idx, [(seat, 0)])
+            for hook in self.finish_hooks:
+                hook(conn, session, winner)
 
         try:
             await self._write(match_id, write)

@@ -57,12 +57,14 @@ from sqlalchemy.exc import ArgumentError
 
 log = logging.getLogger("converge.server.storage")
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 
 #: Columns added since schema version 1, added in place to an older database when it is opened:
 #: (table, column, SQL type). Version 2: each action's clock (the acting seat's time left after it, for
 #: replays) and the seats that allow hints in a friend match.
 _ADDED_IN_2 = (("converge_actions", "clock_left_ms", "INTEGER"), ("converge_matches", "hints", "INTEGER"))
+#: Version 3 adds the lobby's tables (players, lobby tables, match players, rating changes:
+#: :mod:`converge.server.lobby_store`); ``create_all`` makes them in an older database, nothing else changes.
 
 metadata = MetaData()
 
@@ -310,8 +312,8 @@ class Storage:
                                    .where(settings_table.c.key == "schema_version")).first()
                 if row is None:
                     conn.execute(insert(settings_table).values(key="schema_version", value=SCHEMA_VERSION))
-                elif row[0] == "1":
-                    self._upgrade_from_1(conn)
+                elif row[0] in ("1", "2"):
+                    self._upgrade(conn, row[0])
                 elif row[0] != SCHEMA_VERSION:
                     raise StorageError(f"the database has schema version {row[0]}, this server needs "
                                        f"{SCHEMA_VERSION}")
@@ -321,14 +323,16 @@ class Storage:
             raise StorageError(f"cannot open the database {self.url}: {exc}") from None
 
     @staticmethod
-    def _upgrade_from_1(conn: Connection) -> None:
-        """Bring a version 1 database to version 2 (new nullable columns; nothing else changes)."""
+    def _upgrade(conn: Connection, version: str) -> None:
+        """Bring a version 1 or 2 database to the current version: version 2's new nullable columns (from
+        1); version 3's new tables were made by ``create_all``. Nothing else changes."""
         from sqlalchemy import inspect
 
-        inspector = inspect(conn)
-        for table, column, kind in _ADDED_IN_2:
-            if column not in {c["name"] for c in inspector.get_columns(table)}:
-                conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
+        if version == "1":
+            inspector = inspect(conn)
+            for table, column, kind in _ADDED_IN_2:
+                if column not in {c["name"] for c in inspector.get_columns(table)}:
+                    conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
         conn.execute(update(settings_table).where(settings_table.c.key == "schema_version")
                      .values(value=SCHEMA_VERSION))
         log.info("database upgraded to schema version %s", SCHEMA_VERSION)
@@ -596,3 +600,8 @@ class Writer:
         self.writes += len(group)
         for _fn, done in group:
             done(None)
+
+
+# The lobby's tables (players, lobby tables, ratings) live in their own module, on the same metadata: imported
+# here so that every Storage creates them.
+from converge.server import lobby_store as _lobby_store  # noqa: E402,F401

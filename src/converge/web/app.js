@@ -88,7 +88,7 @@
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (token) headers["Authorization"] = "Bearer " + token;
     const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-                                    cache: "no-store", credentials: "omit" });
+                                    cache: "no-store", credentials: "same-origin" });
     let doc = null;
     try { doc = await res.json(); } catch (_) { doc = null; }
     if (!res.ok) {
@@ -188,9 +188,9 @@
 
   async function home() {
     document.title = "Converge";
-    let options;
+    let options, me;
     try {
-      options = await api("GET", "/api/options");
+      [options, me] = await Promise.all([api("GET", "/api/options"), api("GET", "/api/me")]);
     } catch (e) {
       app().replaceChildren(el("p", { text: "The server cannot be reached: " + e.message }));
       return;
@@ -222,6 +222,9 @@
     } }, "Watch");
 
     app().replaceChildren(el("div", { class: "home", data: { testid: "home" } },
+      playerPanel(me),
+      quickPanel(),
+      lobbyPanel(options, me),
       el("section", { class: "panel intro" },
         el("h1", { text: "Converge" }),
         el("p", { text: "Each turn the artifact holder plays a card, then the other player plays one: discard it " +
@@ -248,6 +251,284 @@
         el("h2", { id: "h-watch", text: "Watch a match" }),
         el("p", { text: "Spectators see what both players see of the table, never a hand." }),
         el("div", { class: "row" }, el("label", { for: "watch-id", class: "sr-only", text: "Match link" }), watchInput, watchButton))));
+  }
+
+  // ------------------------------------------------------------------ home: who I am, the lobby, quick match
+
+  const L = { ws: null, me: null, tables: [], retry: 0, queued: false, waiting: null, myTables: new Set() };
+
+  const clockText0 = (s) => (s ? Math.round(s / 60) + " min each" : "no clock");
+  const ratingText = (p) => p.rating + (p.provisional ? "?" : "");
+
+  function playerPanel(me) {
+    L.me = me.player;
+    const box = el("section", { class: "panel", "aria-labelledby": "h-you", data: { testid: "player-panel" } },
+      el("h2", { id: "h-you", text: "You" }));
+    const input = el("input", { id: "player-name", maxlength: "20", autocomplete: "nickname",
+                                placeholder: "3 to 20 letters or digits", data: { testid: "name-input" } });
+    const save = async (name, button) => {
+      button.disabled = true;
+      try {
+        const doc = await api("PUT", "/api/me", { name });
+        toast(name ? "You are " + name + "." : "You play anonymously.");
+        box.replaceWith(playerPanel(doc));
+        lobbyConnect(true);
+      } catch (e) {
+        toast(e.message);
+        button.disabled = false;
+        input.focus();
+      }
+    };
+    const form = el("form", { class: "row", onsubmit: (e) => { e.preventDefault(); save(input.value, saveButton); } },
+      el("label", { for: "player-name", class: "sr-only", text: "Your name" }), input);
+    const saveButton = el("button", { type: "submit", class: "primary", data: { testid: "save-name" } }, "Save my name");
+    form.append(saveButton);
+    if (!me.player) {
+      const anon = el("button", { type: "button", class: "quiet", data: { testid: "play-anonymously" },
+        onclick: () => save(null, anon) }, "Stay anonymous");
+      box.append(el("p", { text: "Choose the name other players see. No password: this browser remembers you." }),
+        form, el("p", { class: "row" }, anon));
+    } else {
+      const p = me.player;
+      input.value = p.name || "";
+      const details = el("details", { class: "rename" }, el("summary", { text: "Change my name" }), form);
+      box.append(
+        el("p", { class: "me-line", data: { testid: "me" } },
+          el("strong", { data: { testid: "me-name" }, text: p.name || "Anonymous" }),
+          " · rating ", el("strong", { data: { testid: "me-rating" }, text: ratingText(p) }),
+          " · " + p.games + " rated match" + (p.games === 1 ? "" : "es")),
+        details,
+        el("p", { class: "row" },
+          el("a", { href: "/history", data: { testid: "history-link" } }, "My matches"),
+          el("a", { href: "/leaderboard", data: { testid: "leaderboard-link" } }, "Leaderboard")));
+    }
+    return box;
+  }
+
+  function quickPanel() {
+    const clock = el("select", { id: "quick-clock", data: { testid: "quick-clock" } },
+      el("option", { value: "", text: "no clock" }),
+      ...[5, 10].map((m) => el("option", { value: String(m * 60), text: m + " minutes each" })));
+    const status = el("p", { class: "queue-status", role: "status", data: { testid: "queue-status" } });
+    const offer = el("div", { class: "row", data: { testid: "bot-offer-box" } });
+    const go = el("button", { type: "button", class: "primary", data: { testid: "quick-match" }, onclick: () => {
+      if (!L.me) { toast("Choose a name (or stay anonymous) first."); $("#player-name") && $("#player-name").focus(); return; }
+      if (!lobbySend({ type: "queue", clock: clock.value ? Number(clock.value) : null })) return;
+      go.disabled = true;
+      status.textContent = "Looking for an opponent…";
+    } }, "Quick match");
+    const leave = el("button", { type: "button", class: "quiet", hidden: true, data: { testid: "leave-queue" },
+      onclick: () => lobbySend({ type: "unqueue" }) }, "Stop looking");
+    L.quick = { go, leave, status, offer };
+    return el("section", { class: "panel", "aria-labelledby": "h-quick" },
+      el("h2", { id: "h-quick", text: "Quick match" }),
+      el("p", { text: "Play someone of your level now: the search widens as you wait, and a bot of your level is offered if nobody comes. Rated." }),
+      el("div", { class: "field" }, el("label", { for: "quick-clock", text: "Clock" }), clock),
+      el("div", { class: "row" }, go, leave), status, offer);
+  }
+
+  function tableRow(t) {
+    const mine = L.myTables.has(t.id);
+    const host = (t.host.name || "Anonymous") + " (" + ratingText(t.host) + ")";
+    const join = mine ? el("span", { class: "muted", text: "your table" }) :
+      el("button", { type: "button", class: "choice", data: { testid: "join-table", table: t.id },
+        "aria-label": "Join " + host + "'s table", onclick: (e) => joinTable(t.id, e.currentTarget) }, "Join");
+    return el("li", { class: "table-row", data: { testid: "lobby-table", table: t.id } },
+      el("span", { class: "who", text: host }),
+      el("span", { class: "what", text: t.playset.map(cap).join(", ") + " · " + clockText0(t.clock_s) + (t.rated ? " · rated" : " · unrated") }),
+      join);
+  }
+
+  function renderTables() {
+    const list = $("[data-testid=lobby-list]");
+    if (!list) return;
+    if (!L.tables.length) list.replaceChildren(el("li", { class: "muted", text: "No open table right now: open one, or try a quick match." }));
+    else list.replaceChildren(...L.tables.map(tableRow));
+  }
+
+  async function joinTable(id, button) {
+    if (!L.me) { toast("Choose a name (or stay anonymous) first."); return; }
+    button.disabled = true;
+    try {
+      const doc = await api("POST", "/api/lobby/tables/" + id + "/join");
+      saveToken(doc.match_id, doc.token);
+      location.assign(doc.url);
+    } catch (e) {
+      toast(e.message);
+      button.disabled = false;
+    }
+  }
+
+  function lobbyPanel(options, me) {
+    for (const t of me.tables || []) L.myTables.add(t.id);
+    const pick = playsetPicker(options, "table");
+    const clock = el("select", { id: "table-clock", data: { testid: "table-clock" } },
+      el("option", { value: "", text: "no clock" }),
+      ...[3, 5, 10, 20].map((m) => el("option", { value: String(m * 60), text: m + " minutes each" })));
+    const priv = el("input", { type: "checkbox", id: "table-private", data: { testid: "table-private" } });
+    const rated = el("input", { type: "checkbox", id: "table-rated", checked: true, data: { testid: "table-rated" } });
+    const waiting = el("p", { class: "queue-status", role: "status", data: { testid: "table-status" } });
+    const open = el("button", { type: "button", class: "primary", data: { testid: "open-table" }, onclick: async () => {
+      if (!L.me) { toast("Choose a name (or stay anonymous) first."); return; }
+      open.disabled = true;
+      try {
+        const doc = await api("POST", "/api/lobby/tables", { playset: pick.value(), clock: clock.value ? Number(clock.value) : null,
+                                                              private: priv.checked, rated: rated.checked && !priv.checked });
+        saveToken(doc.match_id, doc.token);
+        if (doc.invite_url) {
+          saveInvite(doc.match_id, absolute(doc.invite_url));
+          location.assign(doc.url);
+          return;
+        }
+        L.myTables.add(doc.table_id);
+        L.waiting = doc.table_id;
+        waiting.replaceChildren("Your table is open: waiting for someone to join… ",
+          el("button", { type: "button", class: "quiet", data: { testid: "close-table" }, onclick: async () => {
+            try { await api("DELETE", "/api/lobby/tables/" + doc.table_id); } catch (e) { toast(e.message); }
+            L.waiting = null; waiting.textContent = "Table closed."; open.disabled = false;
+          } }, "Close it"));
+        renderTables();
+      } catch (e) {
+        toast(e.message);
+        open.disabled = false;
+      }
+    } }, "Open a table");
+    return el("section", { class: "panel lobby", "aria-labelledby": "h-lobby" },
+      el("h2", { id: "h-lobby", text: "Open tables" }),
+      el("ul", { class: "lobby-list", "aria-live": "polite", data: { testid: "lobby-list" } },
+        el("li", { class: "muted", text: "Loading…" })),
+      el("details", { class: "open-table" }, el("summary", { data: { testid: "open-table-form" }, text: "Open a table of your own" }),
+        pick.node,
+        el("div", { class: "field" }, el("label", { for: "table-clock", text: "Clock" }), clock),
+        el("div", { class: "check" }, rated, el("label", { for: "table-rated", text: "Rated" })),
+        el("div", { class: "check" }, priv, el("label", { for: "table-private", text: "Private: not listed, invite link only (unrated)" })),
+        open),
+      waiting);
+  }
+
+  function lobbySend(doc) {
+    if (L.ws && L.ws.readyState === WebSocket.OPEN) { L.ws.send(JSON.stringify(doc)); return true; }
+    toast("Not connected to the lobby yet; try again in a moment.");
+    return false;
+  }
+
+  function lobbyConnect(again) {
+    if (again && L.ws) { L.stop = true; L.ws.close(); }
+    L.stop = false;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(proto + "//" + location.host + "/ws/lobby");
+    L.ws = ws;
+    ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "hello" })));
+    ws.addEventListener("message", (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch (_) { return; }
+      onLobby(msg);
+    });
+    ws.addEventListener("close", () => {
+      if (L.ws !== ws || L.stop) return;
+      L.retry += 1;
+      setTimeout(() => lobbyConnect(false), Math.min(5000, 300 * 2 ** L.retry));
+    });
+  }
+
+  function onLobby(msg) {
+    const q = L.quick;
+    switch (msg.type) {
+      case "welcome":
+      case "tables":
+        L.retry = 0;
+        L.tables = msg.tables;
+        renderTables();
+        break;
+      case "queued":
+        q.status.textContent = "Looking for an opponent near " + msg.rating + "… (a bot is offered after " + Math.round(msg.bot_after_s) + " s)";
+        q.leave.hidden = false;
+        break;
+      case "unqueued":
+        q.status.textContent = "You left the queue.";
+        q.go.disabled = false;
+        q.leave.hidden = true;
+        q.offer.replaceChildren();
+        break;
+      case "bot_offer": {
+        const b = el("button", { type: "button", class: "choice", data: { testid: "accept-bot" },
+          onclick: () => { b.disabled = true; lobbySend({ type: "accept_bot" }); } },
+          "Play the " + msg.bot + " bot (rating " + msg.bot_rating + ")");
+        q.status.textContent = "Nobody of your level yet. Keep waiting, or play a bot now.";
+        q.offer.replaceChildren(b);
+        b.focus();
+        break;
+      }
+      case "matched":
+        saveToken(msg.match_id, msg.token);
+        q.status.textContent = msg.opponent && msg.opponent.name ? "Found: " + msg.opponent.name + ". Starting…" : "Starting…";
+        location.assign(msg.url);
+        break;
+      case "table_started":
+        if (loadToken(msg.match_id)) location.assign(msg.url);
+        break;
+      case "error":
+        toast(msg.message);
+        if (q) { q.go.disabled = false; }
+        break;
+      default:
+        break;
+    }
+  }
+
+  // ------------------------------------------------------------------ leaderboard and history pages
+
+  function pageShell(title, testid, ...children) {
+    document.title = title + " — Converge";
+    app().replaceChildren(el("div", { class: "page-list", data: { testid } },
+      el("p", { class: "page-nav" }, el("a", { href: "/" }, "Play"), " · ",
+        el("a", { href: "/leaderboard" }, "Leaderboard"), " · ", el("a", { href: "/history" }, "My matches")),
+      el("h1", { text: title }), ...children));
+  }
+
+  async function leaderboardView() {
+    let doc;
+    try { doc = await api("GET", "/api/leaderboard"); } catch (e) { pageShell("Leaderboard", "leaderboard", el("p", { text: e.message })); return; }
+    const rows = doc.players.map((p) => el("tr", { data: { testid: "leader-row" } },
+      el("td", { text: String(p.rank) }), el("th", { scope: "row", text: p.name }),
+      el("td", { class: "num", text: ratingText(p) }), el("td", { class: "num", text: "±" + p.rd }),
+      el("td", { class: "num", text: String(p.games) })));
+    const table = rows.length ? el("table", { class: "list-table" },
+      el("caption", { class: "sr-only", text: "Players by rating" }),
+      el("thead", {}, el("tr", {}, ...["#", "Player", "Rating", "Uncertainty", "Rated matches"].map((h) => el("th", { scope: "col", text: h })))),
+      el("tbody", {}, ...rows)) : el("p", { text: "Nobody has finished a rated match yet." });
+    pageShell("Leaderboard", "leaderboard",
+      el("p", { class: "muted", text: "Glicko-2 ratings: a newcomer starts at 1500 ± 350; a ? marks a rating still uncertain. Anonymous players are rated but not listed." }),
+      table,
+      el("h2", { text: "The bots" }),
+      el("p", { class: "muted", text: "Their ratings are fixed, measured by bot-against-bot matches: " +
+        doc.bots.map((b) => b.name + " " + b.rating).join(", ") + "." }));
+  }
+
+  async function historyView() {
+    let doc;
+    try { doc = await api("GET", "/api/me/history"); } catch (e) {
+      pageShell("My matches", "history", el("p", { text: e.code === "no_player" ? "Choose a name on the home page first: your matches are listed here once you have played." : e.message }),
+        el("p", {}, el("a", { href: "/" }, "Go to the home page")));
+      return;
+    }
+    const p = doc.player;
+    const fmt = (t) => new Date(t * 1000).toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+    const change = (m) => (m.rating_change === null ? "unrated" : (m.rating_change >= 0 ? "+" : "−") + Math.abs(m.rating_change) + " (" + m.rating_after + ")");
+    const opp = (m) => (m.opponent.kind === "bot" ? (m.opponent.name || "a") + " bot" : m.opponent.name || "Anonymous");
+    const rows = doc.matches.map((m) => el("tr", { data: { testid: "history-row", match: m.match_id } },
+      el("td", { text: fmt(m.finished_at) }), el("th", { scope: "row", text: opp(m) }),
+      el("td", { class: m.result === "won" ? "won" : "lost", text: m.result === "won" ? "Won" : "Lost" + (m.reason === "time" ? " on time" : "") }),
+      el("td", { class: "num", data: { testid: "history-change" }, text: change(m) }),
+      el("td", {}, el("a", { href: m.replay_url + "#replay", data: { testid: "replay-link" }, "aria-label": "Replay the match against " + opp(m) }, "Replay"))));
+    const table = rows.length ? el("table", { class: "list-table" },
+      el("caption", { class: "sr-only", text: "My finished matches, newest first" }),
+      el("thead", {}, el("tr", {}, ...["When", "Opponent", "Result", "Rating change", ""].map((h) => el("th", { scope: "col", text: h })))),
+      el("tbody", {}, ...rows)) : el("p", { text: "No finished match yet." });
+    pageShell("My matches", "history",
+      el("p", { class: "me-line", data: { testid: "me" } }, el("strong", { text: p.name || "Anonymous" }),
+        " · rating ", el("strong", { data: { testid: "me-rating" }, text: ratingText(p) }), " ±" + p.rd + " · " + p.games + " rated"),
+      table);
   }
 
   // ------------------------------------------------------------------ a match: state
@@ -348,6 +629,8 @@
         setConn(S.seat >= 0 ? "connected" : "watching", true);
         if (S.meta.status === "over" && S.rounds.length) S.roundView = S.rounds[S.rounds.length - 1];
         render();
+        if (S.autoReplay && S.meta.status === "over") { S.autoReplay = false; startReplay(); }
+        if (S.seat >= 0 && S.token && !S.linked) { S.linked = true; linkSeat(); }
         break;
       case "state":
         S.queue.push(msg);
@@ -937,7 +1220,8 @@
     row.append(
       el("button", { type: "button", class: "quiet", data: { testid: "replay" }, onclick: () => startReplay() }, "Replay step by step"),
       el("a", { class: "button-link quiet", href: "/api/matches/" + S.id + "/record", download: "converge-" + S.id + ".json" }, "Download the record"),
-      el("a", { class: "button-link quiet", href: "/" }, "New match"));
+      el("a", { class: "button-link quiet", href: "/" }, "New match"),
+      mine ? el("a", { class: "button-link quiet", href: "/history", data: { testid: "my-history" } }, "My matches") : null);
     return row;
   }
 
@@ -1202,8 +1486,19 @@
       history.replaceState(null, "", location.pathname);  // keep the token out of sight (and of screenshots)
     }
     S.token = fromLink || loadToken(id);
+    S.autoReplay = frag.has("replay");
+    if (S.autoReplay) history.replaceState(null, "", location.pathname);
     app().replaceChildren(el("p", { class: "loading", text: "Connecting…" }));
     connect();
+  }
+
+  /** Tell the server that this browser's player plays this seat (a match reached by an invite link), so
+   *  that it appears in their history; nothing happens for a visitor without a name. */
+  async function linkSeat() {
+    try {
+      const me = await api("GET", "/api/me");
+      if (me.player) await api("POST", "/api/matches/" + S.id + "/players", {}, S.token);
+    } catch (_) { /* not essential */ }
   }
 
   // ------------------------------------------------------------------ the tutorial (played in this page)
@@ -1321,8 +1616,12 @@
       matchView(m[1]);
     } else if (location.pathname === "/tutorial") {
       tutorialView();
+    } else if (location.pathname === "/leaderboard") {
+      leaderboardView();
+    } else if (location.pathname === "/history") {
+      historyView();
     } else {
-      home();
+      home().then(() => lobbyConnect(false));
     }
   }
 

@@ -1,0 +1,528 @@
+"""Finding opponents: players, the lobby's tables, quick match, ratings on finish.
+
+:class:`Lobby` sits beside the :class:`~converge.server.hub.Hub` and uses it to create matches; the hub
+calls :meth:`Lobby.on_finish` inside the transaction that finishes a match, which updates the ratings of a
+rated match there and then (exactly once: :func:`converge.server.lobby_store.record_result`).
+
+* **Tables.** A public table is a row in the database until someone joins: the host's seat token is made
+  when the table is opened (only its hash is stored), and joining creates the match with that id, the
+  host on their seat and the joiner on the other. One ``UPDATE ... WHERE status = 'open'`` decides who
+  joins. A private table is a friend match made at once, with an invite link (as before), never listed.
+* **Live updates.** Lobby pages hold a WebSocket (``/ws/lobby``); every change this process makes is sent
+  at once, and the open tables are read again from the database every ``lobby_poll_s`` seconds, so that
+  changes other server processes make are seen too.
+* **Quick match** (:mod:`converge.server.matchmaking`): the queue lives in this process's memory.
+
+What lobby messages hold is public (names, ratings, playsets, clocks); a seat token goes only to its own
+player's connection, in the message that tells them their match is ready.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from converge.bots import BOTS
+from converge.ratings import Rating
+from converge.server import lobby_store as store
+from converge.server.config import ServerConfig
+from converge.server.connections import Connection, dumps
+from converge.server.hub import Hub
+from converge.server.identity import check_name, issue_token, name_key, token_hash_of
+from converge.server.matchmaking import QueueSettings, QuickMatchQueue, Waiting
+from converge.server.protocol import ProtocolError
+from converge.server.security import KeyedRateLimit, hash_token, new_match_id, new_token
+from converge.server.session import Session
+from converge.server.storage import MatchRow, SeatRow, StorageError
+
+log = logging.getLogger("converge.server.lobby")
+
+#: The bots' fixed ratings, from `converge ladder` (README, "Bots"): random = 1000 by definition; greedy
+#: 1869 and hard 2239 as published (400 matches a pair). Medium was measured for the lobby (README, "Finding
+#: opponents"): it beat greedy in 194 of 230 matches (greedy + 292 = 2161) and lost to hard 22 of 30
+#: (hard - 176 = 2063): 2110 is the mean of the two. Expert has no measured rating, so quick match never
+#: offers it and no match against it is rated.
+BOT_RATINGS: dict[str, float] = {"beginner": 1000.0, "random": 1000.0, "easy": 1869.0, "greedy": 1869.0,
+                                 "medium": 2110.0, "hard": 2239.0}
+#: The levels quick match may offer, weakest first.
+OFFERED_BOTS = ("beginner", "easy", "medium", "hard")
+
+#: Error codes of the lobby and their HTTP statuses (beside :data:`converge.server.protocol.ERROR_STATUS`).
+LOBBY_STATUS = {"bad_name": 400, "name_taken": 409, "no_player": 401, "table_gone": 409, "own_table": 409,
+                "too_many_tables": 429, "no_offer": 409}
+
+
+class LobbyError(ProtocolError):
+    @property
+    def status(self) -> int:
+        return LOBBY_STATUS.get(self.code, super().status)
+
+
+class LobbyConnection(Connection):
+    """A lobby page's WebSocket: a :class:`~converge.server.hub.Connection` that knows its player."""
+
+    def __init__(self, ws: Any, config: ServerConfig, address: str, player: store.Player | None) -> None:
+        super().__init__(ws, -1, config, address)
+        self.player = player
+
+
+@dataclass
+class Ready:
+    """A match made for a player: what their page needs to go and play it."""
+
+    match_id: str
+    seat: int
+    token: str
+
+    def message(self, opponent: dict[str, Any] | None = None, kind: str = "matched") -> dict[str, Any]:
+        return {"type": kind, "match_id": self.match_id, "seat": self.seat, "token": self.token,
+                "url": f"/m/{self.match_id}", "opponent": opponent}
+
+
+def queue_settings(cfg: ServerConfig) -> QueueSettings:
+    return QueueSettings(base_range=cfg.quick_match_range, widen_per_s=cfg.quick_match_widen_per_s,
+                         max_range=cfg.quick_match_max_range, bot_after_s=cfg.quick_match_bot_after_s)
+
+
+def closest_bot(rating: float) -> str:
+    """The quick-match bot whose fixed rating is closest to ``rating``."""
+    return min(OFFERED_BOTS, key=lambda b: (abs(BOT_RATINGS[b] - rating), BOT_RATINGS[b]))
+
+
+class Lobby:
+    """Players, tables, the quick-match queue and the lobby's connections of one server process."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.cfg = hub.config
+        self.engine = hub.storage.engine
+        self.queue = QuickMatchQueue(queue_settings(self.cfg))
+        self.conns: set[LobbyConnection] = set()
+        self.table_limit = KeyedRateLimit(self.cfg.table_rate, self.cfg.table_burst)
+        self.queue_limit = KeyedRateLimit(self.cfg.queue_rate, self.cfg.queue_burst)
+        self.player_limit = (KeyedRateLimit(self.cfg.players_per_hour / 3600, self.cfg.players_per_hour,
+                                            max_keys=100_000) if self.cfg.players_per_hour > 0 else None)
+        self.listed: str | None = None  # the last table list sent (JSON)
+        self.last_poll = time.time()
+        self.notified: set[str] = set()  # tables whose host was told it started
+        self.poll_task: asyncio.Task[None] | None = None
+        self.queue_task: asyncio.Task[None] | None = None
+        self.grace: dict[str, asyncio.Task[None]] = {}
+        self.tasks: set[asyncio.Task[Any]] = set()
+        hub.finish_hooks.append(self.on_finish)
+
+    # ------------------------------------------------------------------ players
+
+    async def player_of(self, cookie: str | None) -> store.Player | None:
+        digest = token_hash_of(cookie)
+        if digest is None:
+            return None
+        return await asyncio.to_thread(store.player_by_hash, self.engine, digest)
+
+    async def need_player(self, cookie: str | None) -> store.Player:
+        player = await self.player_of(cookie)
+        if player is None:
+            raise LobbyError("no_player", "choose a name (or play anonymously) first")
+        return player
+
+    async def set_name(self, cookie: str | None, raw: object, address: str) -> tuple[store.Player, str | None]:
+        """Set (or clear: ``raw`` None) the caller's name, making them a player if they are not one yet.
+        Returns the player and, for a new player, the token for their cookie."""
+        name = None if raw is None else check_name(raw)
+        key = None if name is None else name_key(name)
+        player = await self.player_of(cookie)
+        if key is not None and await asyncio.to_thread(store.name_taken, self.engine, key,
+                                                       player.id if player else None):
+            raise LobbyError("name_taken", "another player has that name; choose another")
+        fresh: str | None = None
+        try:
+            if player is None:
+                if self.player_limit is not None and not self.player_limit.allow(address):
+                    raise LobbyError("rate_limited", "too many new players from your address; try again later")
+                new = issue_token()
+                pid = new_match_id()
+
+                def create(conn: Any) -> None:
+                    store.create_player(conn, pid, new.token_hash, name, key)
+
+                await self.hub.writer.write(create)
+                fresh = new.token
+                player = store.Player(pid, name, Rating(), 0)
+            else:
+                pid = player.id
+
+                def rename(conn: Any) -> None:
+                    store.rename(conn, pid, name, key)
+
+                await self.hub.writer.write(rename)
+                player.name = name
+        except StorageError:  # most likely the name was taken at the same moment
+            if key is not None and await asyncio.to_thread(store.name_taken, self.engine, key, None):
+                raise LobbyError("name_taken", "another player has that name; choose another") from None
+            raise ProtocolError("storage", "the name could not be saved; try again") from None
+        return player, fresh
+
+    # ------------------------------------------------------------------ making matches for players
+
+    async def make_match(self, *, seats: dict[int, tuple[str | None, str]], playset: list[str],
+                         clock_ms: int | None, rated: bool, kind: str, bot: str | None = None,
+                         match_id: str | None = None) -> Session:
+        """Create a match whose human seats are ``seats`` ({seat: (player id or None, seat token hash)}) and
+        whose other seat, if any, ``bot`` plays; recorded with its players in the same transaction."""
+        ps = self.hub.playset(playset)
+        rows = [SeatRow(0, None, None, False, clock_ms), SeatRow(1, None, None, False, clock_ms)]
+        for seat, (_pid, digest) in seats.items():
+            rows[seat].token_hash = digest
+        for r in rows:
+            if r.token_hash is None:
+                r.bot = bot
+        row = MatchRow(id=match_id or new_match_id(), mode="bot" if bot else "friend", playset=ps.names(),
+                       seed=secrets.randbelow(2**63), start="random", decks=ps.digest,
+                       bot_seed=secrets.randbelow(2**63), clock_ms=clock_ms, seats=rows)
+        players = {seat: pid for seat, (pid, _d) in seats.items() if pid is not None}
+
+        def also(conn: Any) -> None:
+            store.add_match_players(conn, row.id, players, rated, kind)
+
+        return await self.hub._create_row(row, ps, also=also)
+
+    def on_finish(self, conn: Any, session: Session, winner: int | None) -> None:
+        """The hub's finish hook (inside the finishing transaction): rate the match if it is rated."""
+        bots: dict[int, str | None] = {s.seat: s.bot for s in session.row.seats
+                                       if s.bot is not None and not s.replaced}
+        try:
+            with conn.begin_nested():
+                store.record_result(conn, session.id, winner, bots, BOT_RATINGS)
+        except (ArithmeticError, ValueError, KeyError, TypeError) as exc:  # a bug must not lose the end
+            log.error("match %s: ratings not updated: %s", session.id, exc)
+
+    # ------------------------------------------------------------------ tables
+
+    async def open_table(self, player: store.Player, address: str, *, playset: object, clock: object,
+                         seat: object, private: bool, rated: bool) -> dict[str, Any]:
+        """Open a table (see the module's docstring); returns the host's seat, token and links."""
+        if not self.table_limit.allow(address):
+            raise LobbyError("rate_limited", "too many tables opened; wait a little")
+        names, _bot, seat_no, clock_ms = self.hub.check_create("friend", playset, None, seat, clock)
+        if not private:
+            n = await asyncio.to_thread(store.count_open, self.engine, player.id)
+            if n >= self.cfg.open_tables_per_player:
+                raise LobbyError("too_many_tables", f"you have {n} open tables already: close one first")
+        self.hub.playset(names)  # checked now: a table that could never start is not opened
+        token = new_token()
+        table_id = new_match_id()
+        out: dict[str, Any] = {"table_id": table_id, "match_id": table_id, "seat": seat_no, "token": token,
+                               "url": f"/m/{table_id}", "invite_url": None, "private": private,
+                               "rated": rated and not private}
+        if private:
+            invite = new_token()
+            seats: dict[int, tuple[str | None, str]] = {seat_no: (player.id, hash_token(token)),
+                                                        1 - seat_no: (None, hash_token(invite))}
+            await self.make_match(seats=seats, playset=names, clock_ms=clock_ms, rated=False, kind="invite",
+                                  match_id=table_id)
+            out["invite_url"] = f"/m/{table_id}#token={invite}"
+            return out
+
+        def add(conn: Any) -> None:
+            store.add_table(conn, table_id=table_id, host_id=player.id, host_seat=seat_no,
+                            host_token_hash=hash_token(token), playset=names, clock_ms=clock_ms, rated=rated,
+                            private=False)
+
+        try:
+            await self.hub.writer.write(add)
+        except StorageError:
+            raise ProtocolError("storage", "the table could not be saved; try again") from None
+        await self.refresh()
+        return out
+
+    async def join_table(self, player: store.Player, table_id: object) -> Ready:
+        """Take the other seat at an open table: its match starts now."""
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+            raise LobbyError("table_gone", "no such table")
+        table = await asyncio.to_thread(store.get_table, self.engine, table_id)
+        if table is None or table["private"]:
+            raise LobbyError("table_gone", "no such table")
+        if table["host_id"] == player.id:
+            raise LobbyError("own_table", "this is your own table: wait for someone to join it")
+        if table["status"] != "open":
+            raise LobbyError("table_gone", "someone else took this table, or its host closed it")
+        claimed: list[bool] = []
+
+        def claim(conn: Any) -> None:
+            claimed.append(store.claim_table(conn, table_id, player.id))
+
+        await self.hub.writer.write(claim)
+        if not claimed or not claimed[0]:
+            raise LobbyError("table_gone", "someone else took this table, or its host closed it")
+        token = new_token()
+        host_seat = int(table["host_seat"])
+        seats: dict[int, tuple[str | None, str]] = {
+                 host_seat: (str(table["host_id"]), str(table["host_token_hash"])),
+                 1 - host_seat: (player.id, hash_token(token))}
+        import json
+
+        try:
+            await self.make_match(seats=seats, playset=json.loads(table["playset"]), clock_ms=table["clock_ms"],
+                                  rated=bool(table["rated"]), kind="table", match_id=table_id)
+        except ProtocolError:
+            def reopen(conn: Any) -> None:
+                store.reopen_table(conn, table_id)
+
+            with contextlib.suppress(StorageError):
+                await self.hub.writer.write(reopen)
+            raise
+        self._tell_host(str(table["host_id"]), table_id, player)
+        await self.refresh()
+        return Ready(table_id, 1 - host_seat, token)
+
+    async def close_table(self, player: store.Player, table_id: str) -> None:
+        done: list[bool] = []
+
+        def close(conn: Any) -> None:
+            done.append(store.close_table(conn, table_id, player.id))
+
+        await self.hub.writer.write(close)
+        if not done or not done[0]:
+            raise LobbyError("table_gone", "you have no open table with that id")
+        await self.refresh()
+
+    def _tell_host(self, host_id: str, table_id: str, guest: store.Player | None) -> None:
+        self.notified.add(table_id)
+        text = dumps({"type": "table_started", "table_id": table_id, "match_id": table_id,
+                      "url": f"/m/{table_id}",
+                      "opponent": guest.public() if guest is not None else None})
+        for conn in list(self.conns):
+            if conn.player is not None and conn.player.id == host_id:
+                conn.send(text)
+
+    # ------------------------------------------------------------------ live lobby
+
+    async def tables(self) -> list[dict[str, Any]]:
+        return await asyncio.to_thread(store.open_tables, self.engine)
+
+    async def refresh(self) -> None:
+        """Read the open tables; send them to every lobby page if they changed; tell hosts whose table
+        another process started."""
+        try:
+            listed = await self.tables()
+            since = self.last_poll - max(5.0, 3 * self.cfg.lobby_poll_s)
+            self.last_poll = time.time()
+            hosts = {c.player.id for c in self.conns if c.player is not None}
+            started = await asyncio.to_thread(self._started_for, hosts, since) if hosts else []
+        except Exception as exc:  # the database is away: next time
+            log.warning("lobby refresh failed: %s", exc)
+            return
+        text = dumps({"type": "tables", "tables": listed})
+        if text != self.listed:
+            self.listed = text
+            for conn in list(self.conns):
+                conn.send(text)
+        for table_id, host_id in started:
+            if table_id not in self.notified:
+                self._tell_host(host_id, table_id, None)
+
+    def _started_for(self, hosts: set[str], since: float) -> list[tuple[str, str]]:
+        out = []
+        for host in hosts:
+            out += [(t["id"], host) for t in store.tables_of(self.engine, host, since) if t["status"] == "started"]
+        return out
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    def _ensure_poll(self) -> None:
+        if self.poll_task is not None and not self.poll_task.done():
+            return
+
+        async def poll() -> None:
+            while self.conns and not self.hub.closing:
+                await asyncio.sleep(self.cfg.lobby_poll_s)
+                await self.refresh()
+
+        self.poll_task = self._spawn(poll())
+
+    async def welcome(self, conn: LobbyConnection) -> None:
+        self.conns.add(conn)
+        if conn.player is not None:
+            task = self.grace.pop(conn.player.id, None)
+            if task is not None:
+                task.cancel()
+        listed = await self.tables()
+        conn.send({"type": "welcome", "player": conn.player.public() if conn.player else None, "tables": listed,
+                   "queue": {"bot_after_s": self.cfg.quick_match_bot_after_s}})
+        self._ensure_poll()
+
+    def leave(self, conn: LobbyConnection) -> None:
+        self.conns.discard(conn)
+        conn.close()
+        player = conn.player
+        if player is None:
+            return
+        if self.queue.leave(player.id, conn) is not None:
+            log.debug("player left the queue (page closed)")
+        if any(c.player is not None and c.player.id == player.id for c in self.conns):
+            return
+        if self.hub.closing or self.cfg.table_grace_s <= 0:
+            return
+
+        async def close_later(pid: str = player.id) -> None:
+            await asyncio.sleep(self.cfg.table_grace_s)
+            self.grace.pop(pid, None)
+
+            def close(c: Any) -> None:
+                for t in store.tables_of(self.engine, pid):
+                    if t["status"] == "open":
+                        store.close_table(c, t["id"], pid)
+
+            with contextlib.suppress(StorageError):
+                await self.hub.writer.write(close)
+            await self.refresh()
+
+        old = self.grace.pop(player.id, None)
+        if old is not None:
+            old.cancel()
+        self.grace[player.id] = self._spawn(close_later())
+
+    # ------------------------------------------------------------------ quick match
+
+    def join_queue(self, conn: LobbyConnection, clock: object) -> dict[str, Any]:
+        player = conn.player
+        if player is None:
+            raise LobbyError("no_player", "choose a name (or play anonymously) first")
+        if not self.queue_limit.allow(player.id):
+            raise LobbyError("rate_limited", "you joined the queue too often; wait a little")
+        _names, _b, _s, clock_ms = self.hub.check_create("friend", "random", None, 0, clock)
+        clock_s = None if clock_ms is None else clock_ms // 1000
+        entry = self.queue.join(Waiting(player.id, player.rating.r, clock_s, time.monotonic(), conn,
+                                        extra={"player": player}))
+        self._ensure_queue_task()
+        return {"type": "queued", "clock_s": clock_s, "rating": round(player.rating.r),
+                "bot_after_s": self.cfg.quick_match_bot_after_s,
+                "waited_s": round(time.monotonic() - entry.since, 1)}
+
+    def leave_queue(self, conn: LobbyConnection) -> bool:
+        return conn.player is not None and self.queue.leave(conn.player.id, conn) is not None
+
+    def _ensure_queue_task(self) -> None:
+        if self.queue_task is not None and not self.queue_task.done():
+            return
+
+        async def run() -> None:
+            while len(self.queue) and not self.hub.closing:
+                await self.step()
+                await asyncio.sleep(0.1)
+
+        self.queue_task = self._spawn(run())
+
+    async def step(self, now: float | None = None) -> None:
+        """One round of the queue: pair who can be, offer bots to who has waited long enough."""
+        pairs, offers = self.queue.step(time.monotonic() if now is None else now)
+        for entry in offers:
+            bot = closest_bot(entry.rating)
+            entry.conn.send({"type": "bot_offer", "bot": bot, "bot_rating": round(BOT_RATINGS[bot]),
+                             "waited_s": round(self.cfg.quick_match_bot_after_s, 1)})
+        for a, b in pairs:
+            self._spawn(self._start_pair(a, b))
+
+    async def _start_pair(self, a: Waiting, b: Waiting) -> None:
+        assert a.player_id != b.player_id
+        first = random.SystemRandom().randrange(2)
+        seat_of = {a.player_id: first, b.player_id: 1 - first}
+        tokens = {a.player_id: new_token(), b.player_id: new_token()}
+        seats: dict[int, tuple[str | None, str]] = {
+            seat_of[e.player_id]: (e.player_id, hash_token(tokens[e.player_id])) for e in (a, b)}
+        try:
+            names = self.hub.check_create("friend", "random", None, 0, None)[0]
+            session = await self.make_match(seats=seats, playset=names,
+                                            clock_ms=None if a.clock_s is None else a.clock_s * 1000,
+                                            rated=True, kind="quick")
+        except ProtocolError as exc:
+            for e in (a, b):  # back in the queue, in their places
+                if not e.conn.closed:
+                    self.queue.join(e)
+                    e.conn.send({"type": "error", "code": exc.code,
+                                 "message": "the match could not be created; you are still in the queue"})
+            self._ensure_queue_task()
+            return
+        for me, them in ((a, b), (b, a)):
+            other: store.Player = them.extra["player"]
+            ready = Ready(session.id, seat_of[me.player_id], tokens[me.player_id])
+            me.conn.send(ready.message(other.public()))
+
+    async def accept_bot(self, conn: LobbyConnection) -> Ready:
+        player = conn.player
+        if player is None:
+            raise LobbyError("no_player", "choose a name (or play anonymously) first")
+        entry = self.queue.waiting.get(player.id)
+        if entry is None or not entry.offered:
+            raise LobbyError("no_offer", "no bot was offered to you: join the queue and wait a little")
+        self.queue.leave(player.id)
+        bot = closest_bot(entry.rating)
+        token = new_token()
+        seat = random.SystemRandom().randrange(2)
+        names = self.hub.check_create("friend", "random", None, 0, None)[0]
+        if self.hub.bots.full:
+            self.queue.join(entry)
+            raise ProtocolError("busy", "every bot on this server is thinking: stay in the queue, or try again")
+        try:
+            session = await self.make_match(seats={seat: (player.id, hash_token(token))}, playset=names,
+                                            clock_ms=None if entry.clock_s is None else entry.clock_s * 1000,
+                                            rated=True, kind="quick", bot=bot)
+        except ProtocolError:
+            self.queue.join(entry)
+            raise
+        return Ready(session.id, seat, token)
+
+    # ------------------------------------------------------------------ linking seats to players
+
+    async def claim_seat(self, player: store.Player, session: Session, seat: int) -> bool:
+        """Record that ``player`` plays ``seat`` of a match they reached by a link (an invite, or a match made
+        from the home page's forms; unrated): their history lists it. False if the seat already has a player
+        (or the player holds the other seat)."""
+        mid = session.id
+        done: list[bool] = []
+
+        def link(conn: Any) -> None:
+            from sqlalchemy import select
+
+            mp = store.match_players_table.c
+            rows = conn.execute(select(mp.seat, mp.player_id).where(mp.match_id == mid)).all()
+            if any(int(s) == seat or str(p) == player.id for s, p in rows):
+                done.append(False)
+                return
+            rated = False
+            store.add_match_players(conn, mid, {seat: player.id}, rated, "link")
+            done.append(True)
+
+        try:
+            await self.hub.writer.write(link)
+        except StorageError:
+            return False
+        return bool(done and done[0])
+
+    async def close(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        for task in list(self.tasks):
+            with contextlib.suppress(BaseException):
+                await task
+
+
+__all__ = ["BOT_RATINGS", "OFFERED_BOTS", "Lobby", "LobbyConnection", "LobbyError", "Ready", "closest_bot"]
+
+
+def _check_bot_ratings() -> None:
+    unknown = [b for b in BOT_RATINGS if b not in BOTS]
+    assert not unknown, unknown
+
+
+_check_bot_ratings()

@@ -1,0 +1,126 @@
+"""The lobby in a real browser (issue 16's bar): two people, each in their own browser context, choose names;
+one opens a table, the other joins it from the lobby with one click, and they play it to the end by clicking;
+then both press Quick match and are paired, play that match out too, and each sees their rating and history
+change on the home page, the history page and the leaderboard. Screenshots of the lobby, leaderboard and
+history at 1280×800 and 390×844 go to ``out/screenshots/``."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from tests.browser_support import OVER, Tab, browser_fixture, server_fixture  # noqa: F401 (fixtures)
+from tests.server_support import Server, hang_guard  # noqa: F401 (hang_guard is a fixture)
+from tests.test_browser import click_one, ready
+from tests.test_browser_a11y import serious
+
+
+def choose_name(tab: Tab, server: Server, name: str) -> None:
+    tab.page.goto(server.base + "/")
+    tab.page.fill("[data-testid=name-input]", name)
+    tab.page.click("[data-testid=save-name]")
+    tab.page.wait_for_selector(f"[data-testid=me-name]:text-is('{name}')")
+
+
+def play_out(tabs: tuple[Tab, Tab], rng: random.Random) -> None:
+    clicks = 0
+    while not all(t.over() for t in tabs):
+        acted = False
+        for tab in tabs:
+            if not tab.over() and ready(tab):
+                click_one(tab, rng)
+                acted = True
+                clicks += 1
+        if not acted:
+            tabs[0].page.wait_for_timeout(20)
+        assert clicks < 800
+
+
+def rating(tab: Tab, server: Server) -> str:
+    tab.page.goto(server.base + "/")
+    return tab.page.locator("[data-testid=me-rating]").inner_text()
+
+
+def test_names_a_table_joined_from_the_lobby_then_quick_match_with_ratings_and_history(
+        server: Server, browser: Any) -> None:
+    ada, bob = Tab(browser, 1280, 800), Tab(browser, 390, 844)
+    choose_name(ada, server, "Ada")
+    choose_name(bob, server, "Bob")
+    assert ada.page.locator("[data-testid=me-rating]").inner_text() == "1500?"
+    ada.shot("lobby-named-1280.png")
+
+    # Ada opens a table; it appears in Bob's lobby, live (no reload)
+    ada.page.click("[data-testid=open-table-form]")
+    ada.page.select_option("[data-testid=table-playset]", "catalysts")
+    ada.page.click("[data-testid=open-table]")
+    ada.page.wait_for_selector("[data-testid=close-table]")
+    row = bob.page.locator("[data-testid=lobby-table]", has_text="Ada")
+    row.wait_for()
+    assert "Alchemist" in row.inner_text() and "rated" in row.inner_text()
+    ada.shot("lobby-1280.png")
+    bob.shot("lobby-390.png", full_page=True)
+    row.locator("[data-testid=join-table]").click()
+    for tab in (ada, bob):
+        tab.page.wait_for_selector("[data-testid=match][data-status=active]", timeout=20000)
+    assert ada.page.url == bob.page.url
+    seats = {t.page.get_attribute("[data-testid=match]", "data-seat") for t in (ada, bob)}
+    assert seats == {"0", "1"}
+    play_out((ada, bob), random.Random(16))
+    won = {t: "You won" in t.page.locator(OVER).inner_text() for t in (ada, bob)}
+    assert sorted(won.values()) == [False, True]
+    ada.page.wait_for_selector("[data-testid=my-history]")
+
+    # ratings moved, and each history lists the match with its opponent, result and change
+    for tab, other in ((ada, "Bob"), (bob, "Ada")):
+        shown = rating(tab, server)
+        value = int(shown.rstrip("?"))
+        assert (value > 1500) == won[tab] and value != 1500
+        assert "1 rated match" in tab.page.locator("[data-testid=me]").inner_text()
+        tab.page.click("[data-testid=history-link]")
+        hist = tab.page.locator("[data-testid=history-row]")
+        hist.first.wait_for()
+        assert hist.count() == 1
+        text = hist.first.inner_text()
+        assert other in text and ("Won" if won[tab] else "Lost") in text
+        assert re.search(r"[+−]\d+ \(\d+\)", text), text
+
+    # both press Quick match: paired with each other (their ratings now differ, so the window widens first)
+    for tab in (ada, bob):
+        tab.page.goto(server.base + "/")
+        tab.page.wait_for_selector("[data-testid=me-name]")
+    first_url = ada.page.url
+    for tab in (ada, bob):
+        tab.page.click("[data-testid=quick-match]")
+    ada.page.wait_for_selector("[data-testid=queue-status]:has-text('Looking')")
+    for tab in (ada, bob):
+        tab.page.wait_for_url(re.compile(r".*/m/[A-Za-z0-9_-]+$"), timeout=40000)
+        tab.page.wait_for_selector("[data-testid=match][data-status=active]", timeout=20000)
+    assert ada.page.url == bob.page.url != first_url
+    play_out((ada, bob), random.Random(17))
+    for tab in (ada, bob):
+        assert "2 rated matches" in (rating(tab, server) and tab.page.locator("[data-testid=me]").inner_text())
+        tab.page.goto(server.base + "/history")
+        tab.page.locator("[data-testid=history-row]").nth(1).wait_for()
+        assert tab.page.locator("[data-testid=history-row]").count() == 2
+        changes = tab.page.locator("[data-testid=history-change]").all_inner_texts()
+        assert all(re.fullmatch(r"[+−]\d+ \(\d+\)", c) for c in changes), changes
+    ada.shot("history-1280.png")
+    bob.shot("history-390.png", full_page=True)
+    assert serious(ada.page) == [] and serious(bob.page) == []  # axe-core, with rows in the table
+
+    # the replay link opens the step-by-step replay
+    bob.page.locator("[data-testid=replay-link]").first.click()
+    bob.page.wait_for_selector("[data-testid=replaybar]")
+
+    # the leaderboard lists both, best first
+    for tab in (ada, bob):
+        tab.page.goto(server.base + "/leaderboard")
+        tab.page.locator("[data-testid=leader-row]").nth(1).wait_for()
+        names = [r.split("\t")[1] for r in tab.page.locator("[data-testid=leader-row]").all_inner_texts()]
+        assert sorted(names) == ["Ada", "Bob"]
+    assert serious(ada.page) == []
+    ada.shot("leaderboard-1280.png")
+    bob.shot("leaderboard-390.png", full_page=True)
+    for tab in (ada, bob):
+        tab.close()
