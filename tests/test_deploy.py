@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import shutil
 import subprocess
 import sys
@@ -32,13 +31,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def nginx_config(tmp: Path, listen: int, upstream: list[int]) -> Path:
-    """deploy/nginx.conf with this test's ports and its own pid and temporary files."""
+    """deploy/nginx.conf with this test's two server ports (its third server left out), its own listening
+    port, pid and temporary files."""
     text = (ROOT / "deploy" / "nginx.conf").read_text()
-    servers = re.findall(r"^\s*server 127\.0\.0\.1:\d+ .*$", text, flags=re.M)
-    assert len(servers) == 3
-    lines = "\n".join(f"        server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;" for port in upstream)
-    text = text.replace("\n".join(servers), lines).replace("listen 8000;", f"listen 127.0.0.1:{listen};")
-    text = text.replace("/tmp/converge-nginx", str(tmp / "nginx"))
+    assert text.count("127.0.0.1:8003") == 2 and "listen 8000;" in text
+    text = "\n".join(line for line in text.splitlines() if "127.0.0.1:8003" not in line)
+    text = text.replace("127.0.0.1:8001", f"127.0.0.1:{upstream[0]}").replace("127.0.0.1:8002",
+                                                                               f"127.0.0.1:{upstream[1]}")
+    text = text.replace("listen 8000;", f"listen 127.0.0.1:{listen};").replace("/tmp/converge-nginx",
+                                                                               str(tmp / "nginx"))
     path = tmp / "nginx.conf"
     path.write_text(text)
     return path

@@ -59,8 +59,8 @@ from converge.server.hub import Hub
 from converge.server.protocol import ProtocolError
 from converge.server.routes import live, matches, pages, site
 from converge.server.routes.common import ServerState
+from converge.server.routes.lobby import lobby_router
 from converge.server.routes.pages import web_dir
-from converge.server.routes_lobby import lobby_router
 from converge.server.security import SecurityMiddleware
 from converge.server.storage import Storage, Writer
 
@@ -162,7 +162,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
         return response
 
     # the lobby first: its /ws/lobby before the matches' /ws/{match_id}
-    app.include_router(lobby_router(hub))  # names, the lobby, quick match, ratings, history (routes_lobby)
+    app.include_router(lobby_router(hub))  # names, the lobby, quick match, ratings, history (routes/lobby.py)
     for router in (pages.router, site.router, matches.router, live.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web_dir()), name="static")
