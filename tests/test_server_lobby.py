@@ -602,3 +602,21 @@ def test_a_table_joined_through_another_server_process_reaches_its_host(postgres
         started = host.until("table_started")
         assert started["match_id"] == joined["match_id"] == t["table_id"]
         host.close()
+
+
+def test_hints_are_off_in_a_rated_match_even_against_a_bot(tmp_path: Path) -> None:
+    """A hint would play a rated match for its player: hints are on against a bot only when it is unrated."""
+    with client_for(tmp_path) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        unrated = client.post("/api/matches", json={"opponent": "bot", "bot": "random", "seat": 0}).json()
+        assert client.get(f"/api/matches/{unrated['match_id']}").json()["match"]["hints"]["on"] is True
+        doc = client.post("/api/matches", json={"opponent": "bot", "bot": "random", "seat": 0}).json()
+        mid = doc["match_id"]
+        with hub.storage.engine.begin() as conn:  # rated, as a quick match against the offered bot is
+            store.create_player(conn, "p-rated", hashlib.sha256(b"t").hexdigest(), "Rated", "rated")
+            store.add_match_players(conn, mid, {0: "p-rated"}, rated=True, kind="quick")
+        client.portal.call(hub._evict_now, hub.sessions[mid])  # type: ignore[union-attr]  # loaded again
+        view = client.get(f"/api/matches/{mid}").json()
+        assert view["match"]["hints"]["on"] is False
+        r = client.post(f"/api/matches/{mid}/hint", headers={"Authorization": f"Bearer {doc['token']}"})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "hints_off"

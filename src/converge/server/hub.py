@@ -31,6 +31,7 @@ from converge.cards.loader import DeckError, load_catalog
 from converge.engine.errors import ConvergeError
 from converge.engine.playset import SETS, Playset, all_playsets, catalog_order
 from converge.engine.state import Match
+from converge.server import lobby_store
 from converge.server.botpool import BotPool
 from converge.server.config import ServerConfig
 from converge.server.connections import CLOSE_REPLACED, Connection, dumps
@@ -228,6 +229,7 @@ class Hub:
             raise ProtocolError("storage", "the match could not be saved; try again") from None
         session = Session(row, match)
         session.owned = await self._claim(row.id)
+        session.rated = also is not None and await self._rated(row.id)
         self.sessions[row.id] = session
         self._after_change(session)
         self._schedule_evict(session)
@@ -280,6 +282,7 @@ class Hub:
             row.status, row.winner, row.reason = "over", match.winner, "match"
         log.info("resumed match %s at action %d", match_id, row.n_actions)
         session.owned = await self._claim(match_id)
+        session.rated = await self._rated(match_id)
         session.remote = (await self.coord.present_elsewhere([match_id])).get(match_id, set())
         self._after_change(session)
         session.turn_started = self._since(row.updated_at)  # the decision began when the last action came
@@ -518,6 +521,13 @@ class Hub:
                 await self.coord.say_present(session.id)
 
     # ------------------------------------------------------------------ other server processes
+
+    async def _rated(self, match_id: str) -> bool:
+        try:
+            return await asyncio.to_thread(lobby_store.is_rated, self.storage.engine, match_id)
+        except Exception as exc:  # the database is away: treat it as rated (no hints) rather than fail
+            log.warning("match %s: cannot tell whether it is rated: %s", match_id, exc)
+            return True
 
     async def _claim(self, match_id: str) -> bool:
         try:

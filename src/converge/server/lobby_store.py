@@ -258,6 +258,14 @@ def add_match_players(conn: Connection, match_id: str, seats: dict[int, str], ra
         for seat, pid in sorted(seats.items())])
 
 
+def is_rated(engine: Engine, match_id: str) -> bool:
+    """Whether the match changes ratings when it ends."""
+    mp = match_players_table.c
+    with engine.connect() as conn:
+        return conn.execute(select(mp.seat).where(mp.match_id == match_id, mp.rated.is_(True)).limit(1)).first() \
+            is not None
+
+
 def seat_player(engine: Engine, match_id: str, seat: int) -> str | None:
     mp = match_players_table.c
     with engine.connect() as conn:

@@ -59,6 +59,8 @@ class Session:
         self.owned = False
         #: Seats with a connection on another server process.
         self.remote: set[int] = set()
+        #: The match changes ratings when it ends (set by the hub once the match is stored).
+        self.rated = False
         #: The progress (seq, status) at which the database was last seen ahead of this copy, if it was.
         self.behind: tuple[int, str] | None = None
         #: What other processes announced, not yet taken in, and the task taking it in.
@@ -136,8 +138,9 @@ class Session:
 
     @property
     def hints_on(self) -> bool:
-        """Hints are on against a bot; in a friend match only once both players allow them."""
-        return self.row.mode == "bot" or self.row.hints & 3 == 3
+        """Hints are off in a rated match (a hint would play for you); otherwise on against a bot, and in a
+        friend match once both players allow them."""
+        return not self.rated and (self.row.mode == "bot" or self.row.hints & 3 == 3)
 
     def table(self, viewer: int, welcome: bool = False) -> dict[str, Any]:
         """What the table shows beyond the observation, for ``viewer``: the choices of theirs that can be
