@@ -89,7 +89,17 @@ class Hub:
         self.start_retention()
 
     def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
+        """Run a coordination chore (presence, release) beside the caller; a failure is logged, not raised
+        (the next coordination round repairs what it left undone)."""
+
+        async def chore() -> None:
+            try:
+                await coro
+            except Exception as exc:
+                if not self.closing:
+                    log.warning("coordination chore failed: %s", exc)
+
+        task = asyncio.get_running_loop().create_task(chore())
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
