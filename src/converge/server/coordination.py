@@ -130,7 +130,7 @@ class PgCoordinator(LocalCoordinator):
 
     It keeps two connections of its own: one that listens to the channel, one that holds the advisory
     locks (which live as long as that connection does). If the lock connection is lost, so is every
-    ownership and presence: :meth:`tick` reconnects, and the hub takes over again what it still holds."""
+    ownership and presence: each round reconnects, and the hub takes over again what it still holds."""
 
     multi = True
 
