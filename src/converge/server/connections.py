@@ -14,6 +14,8 @@ from converge.server.security import TokenBucket
 
 #: The WebSocket close code of a seat's connection replaced by a newer one of the same seat.
 CLOSE_REPLACED = 4409
+#: The WebSocket close code of a connection that broke the rules (too many messages...).
+CLOSE_POLICY = 1008
 
 
 def dumps(doc: Any) -> str:
@@ -60,6 +62,23 @@ class Connection:
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._sender())
+
+    def over_limit(self, rate: float, max_strikes: int) -> bool:
+        """Whether the message just received is over the rate limit (then it is ignored). The first of a
+        run gets one error; the rest are dropped without a word (a reply to each would be the flood the
+        limit is there to stop), and more than ``max_strikes`` close the connection."""
+        if self.bucket.allow():
+            self.throttled = False
+            return False
+        self.strikes += 1
+        if self.strikes > max_strikes:
+            self.close(CLOSE_POLICY, "too many messages")
+        elif not self.throttled:
+            self.throttled = True
+            self.send({"type": "error", "code": "rate_limited",
+                       "message": f"too many messages (at most {rate:g} a second): this one and the next ones "
+                                  "over the limit are ignored, without a reply"})
+        return True
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:

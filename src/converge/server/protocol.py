@@ -147,8 +147,9 @@ def check_seq(seq: object) -> int | None:
     return seq
 
 
-def parse_message(raw: str | bytes, max_bytes: int) -> ClientMessage:
-    """Parse and validate one client message; raise :class:`ProtocolError` for anything else."""
+def parse_object(raw: str | bytes, max_bytes: int, fields: dict[str, set[str]]) -> dict[str, Any]:
+    """One client message as a JSON object whose ``type`` is a key of ``fields`` and whose other fields are
+    among that type's; raise :class:`ProtocolError` for anything else (a match's and the lobby's sockets)."""
     size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
     if size > max_bytes:
         raise ProtocolError("too_large", f"messages are limited to {max_bytes} bytes")
@@ -159,11 +160,18 @@ def parse_message(raw: str | bytes, max_bytes: int) -> ClientMessage:
     if not isinstance(doc, dict):
         raise ProtocolError("malformed", "a message is one JSON object")
     kind = doc.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise ProtocolError("malformed", f"\"type\" must be one of {', '.join(sorted(_FIELDS))}")
-    extra = set(doc) - _FIELDS[kind]
+    if not isinstance(kind, str) or kind not in fields:
+        raise ProtocolError("malformed", f"\"type\" must be one of {', '.join(sorted(fields))}")
+    extra = set(doc) - fields[kind]
     if extra:
         raise ProtocolError("malformed", f"unexpected field(s) for {kind}: {field_names(extra)}")
+    return doc
+
+
+def parse_message(raw: str | bytes, max_bytes: int) -> ClientMessage:
+    """Parse and validate one client message; raise :class:`ProtocolError` for anything else."""
+    doc = parse_object(raw, max_bytes, _FIELDS)
+    kind = doc["type"]
     msg = ClientMessage(kind)
     if kind == "hello":
         token = doc.get("token")

@@ -10,7 +10,7 @@ import logging
 
 from fastapi import APIRouter, WebSocket
 
-from converge.server.connections import Connection
+from converge.server.connections import CLOSE_POLICY, Connection
 from converge.server.hub import Hub
 from converge.server.protocol import ProtocolError, parse_message
 from converge.server.routes.common import ServerState, address_of
@@ -19,8 +19,7 @@ from converge.server.session import Session
 
 log = logging.getLogger("converge.server")
 
-#: WebSocket close codes (4000-4999 are the application's).
-CLOSE_POLICY = 1008
+#: WebSocket close codes (4000-4999 are the application's; CLOSE_POLICY is the standard 1008).
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_HELLO = 4400
@@ -119,20 +118,8 @@ async def _serve(srv: ServerState, ws: WebSocket, session: Session, conn: Connec
         raw = await ws.receive()
         if raw["type"] == "websocket.disconnect":
             return
-        if not conn.bucket.allow():
-            # One error for a run of messages over the limit; the rest are dropped without a word (a
-            # reply to each would be the flood the limit is there to stop), and too many close it.
-            conn.strikes += 1
-            if conn.strikes > cfg.max_strikes:
-                conn.close(CLOSE_POLICY, "too many messages")
-                return
-            if not conn.throttled:
-                conn.throttled = True
-                conn.send({"type": "error", "code": "rate_limited",
-                           "message": f"too many messages (at most {cfg.rate:g} a second): this one and "
-                                      "the next ones over the limit are ignored, without a reply"})
+        if conn.over_limit(cfg.rate, cfg.max_strikes):
             continue
-        conn.throttled = False
         text = raw.get("text")
         try:
             if text is None:

@@ -51,7 +51,7 @@ from converge.server import lobby_store as store
 from converge.server.hub import Hub
 from converge.server.identity import COOKIE, COOKIE_MAX_AGE
 from converge.server.lobby import BOT_RATINGS, OFFERED_BOTS, Lobby, LobbyConnection, LobbyError
-from converge.server.protocol import ProtocolError, field_names
+from converge.server.protocol import ProtocolError, parse_object
 from converge.server.security import MATCH_ID_RE, address_key, seat_of
 
 
@@ -323,18 +323,8 @@ def lobby_router(hub: Hub) -> APIRouter:
             raw = await ws.receive()
             if raw["type"] == "websocket.disconnect":
                 return
-            if not conn.bucket.allow():
-                conn.strikes += 1
-                if conn.strikes > cfg.max_strikes:
-                    conn.close(1008, "too many messages")
-                    return
-                if not conn.throttled:
-                    conn.throttled = True
-                    conn.send({"type": "error", "code": "rate_limited",
-                               "message": "too many messages: this one and the next ones over the limit are "
-                                          "ignored"})
+            if conn.over_limit(cfg.rate, cfg.max_strikes):
                 continue
-            conn.throttled = False
             try:
                 msg = _parse(raw.get("text"), cfg.max_message)
                 kind = msg["type"]
@@ -360,21 +350,7 @@ def _parse(text: object, max_bytes: int) -> dict[str, Any]:
     """A lobby client message, checked: a JSON object of a known type with only its fields."""
     if not isinstance(text, str):
         raise ProtocolError("malformed", "messages are JSON text")
-    if len(text.encode("utf-8")) > max_bytes:
-        raise ProtocolError("too_large", f"messages are limited to {max_bytes} bytes")
-    try:
-        doc = json.loads(text)
-    except (ValueError, RecursionError):
-        raise ProtocolError("malformed", "a message is one JSON object") from None
-    if not isinstance(doc, dict):
-        raise ProtocolError("malformed", "a message is one JSON object")
-    kind = doc.get("type")
-    if not isinstance(kind, str) or kind not in _WS_FIELDS:
-        raise ProtocolError("malformed", f"\"type\" must be one of {', '.join(sorted(_WS_FIELDS))}")
-    extra = set(doc) - _WS_FIELDS[kind]
-    if extra:
-        raise ProtocolError("malformed", f"unexpected field(s) for {kind}: {field_names(extra)}")
-    return doc
+    return parse_object(text, max_bytes, _WS_FIELDS)
 
 
 __all__ = ["lobby_router"]
