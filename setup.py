@@ -20,7 +20,8 @@ def _extensions() -> list:
     return mypycify([
         "src/converge/engine/state.py", "src/converge/engine/zones.py", "src/converge/engine/events.py",
         "src/converge/engine/playset.py", "src/converge/engine/view.py", "src/converge/engine/actions.py",
-        "src/converge/engine/tensors.py",
+        "src/converge/engine/tensors.py", "src/converge/engine/observation.py", "src/converge/engine/narration.py",
+        "src/converge/engine/scoring.py",
         *sorted(glob.glob("src/converge/engine/effects/[a-z]*.py")),
         "src/converge/engine/goals/base.py", "src/converge/engine/goals/kinds.py",
         "src/converge/bots/greedy.py", "src/converge/bots/ismcts.py", "src/converge/simulation/replay.py",

@@ -264,3 +264,47 @@ def test_an_observation_from_an_event_on_holds_only_the_new_events_said_the_same
             assert {**part, "events": []} == {**whole, "events": []}
     with pytest.raises(ConvergeError):
         match.observation(0, events_from=-1)
+
+
+def test_observer_describes_only_what_is_new_and_agrees_with_observation() -> None:
+    """An Observer, asked after every action, gives the observation with just the new events, and says how
+    many of the viewer's events came before them: the same as ``observation(viewer, events_from=k)``."""
+    from converge.engine.observation import Observer
+
+    for seed in range(6):
+        rng = random.Random(seed)
+        match = Match.new(["alchemist", "searcher", "healer"], seed=seed)
+        observers = {v: Observer(match, v) for v in (0, 1, -1)}
+        read = {v: 0 for v in (0, 1, -1)}
+        while not match.is_terminal:
+            if rng.random() < 0.2:  # a snapshot restored (the server checks an action's outcome this way)
+                before = match.snapshot()
+                match.apply(rng.choice(match.legal_actions()))
+                match.restore(before)
+            match.apply(rng.choice(match.legal_actions()))
+            for v, observer in observers.items():
+                if rng.random() < 0.3:
+                    continue  # not asked after every action: the next call catches up
+                obs, start = observer.observe()
+                assert start == read[v]  # never described again from the start
+                assert obs == match.observation(v, events_from=start)
+                read[v] = start + len(obs["events"])
+                assert observer.seen == read[v]
+
+
+def test_observer_starts_again_when_the_log_is_rewound() -> None:
+    from converge.engine.observation import Observer
+
+    match = Match.new(["alchemist", "searcher", "healer"], seed=3)
+    start_of_round = match.snapshot()
+    rng = random.Random(3)
+    for _ in range(12):
+        match.apply(rng.choice(match.legal_actions()))
+    observer = Observer(match, 0)
+    observer.observe()
+    match.restore(start_of_round)
+    match.apply(match.legal_actions()[-1])
+    obs, start = observer.observe()
+    assert start == 0 and obs == match.observation(0)
+    with pytest.raises(ConvergeError):
+        Observer(match, 2)

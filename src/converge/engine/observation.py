@@ -43,7 +43,9 @@ def _in_play(match: Match, card: int) -> dict[str, Any]:
     }
 
 
-def _decision(match: Match, viewer: int) -> dict[str, Any] | None:
+def decision(match: Match, viewer: int) -> dict[str, Any] | None:
+    """The ``decision`` part of ``observe(match, viewer)`` alone (None once the match is over): for
+    clients that look ahead at a choice and need nothing else of the view."""
     from converge.engine import state as s
 
     t, e, ids = match.turn, match.effect, match.playset.card_ids
@@ -100,6 +102,13 @@ def observe(match: Match, viewer: object, events_from: object = 0) -> dict[str, 
     if isinstance(events_from, bool) or not isinstance(events_from, int) or events_from < 0:
         raise ConvergeError(f"events_from is a number of events from 0, got {quote(events_from)}")
 
+    out = _state(match, viewer)
+    out["events"] = event_dicts(match, viewer, events_from)
+    return out
+
+
+def _state(match: Match, viewer: int) -> dict[str, Any]:
+    """Everything of the observation but its events."""
     ps, z, t = match.playset, match.zones, match.turn
     ids = ps.card_ids
     s0, s1 = match.scores()
@@ -125,7 +134,7 @@ def observe(match: Match, viewer: object, events_from: object = 0) -> dict[str, 
         "current_player": match.current_player,
         "is_terminal": match.is_terminal,
         "winner": t.winner if match.is_terminal else None,
-        "decision": _decision(match, viewer),
+        "decision": decision(match, viewer),
         "hand": [ids[c] for c in sorted(z.hands[viewer])] if viewer >= 0 else None,
         "hand_sizes": [len(z.hands[0]), len(z.hands[1])],
         "deck_size": len(z.deck),
@@ -137,5 +146,69 @@ def observe(match: Match, viewer: object, events_from: object = 0) -> dict[str, 
         "known_deck": known_deck,
         "scores": [s0, s1],
         "score_breakdown": match.score_breakdown(viewer),
-        "events": event_dicts(match, viewer, events_from),
     }
+
+
+class Observer:
+    """One viewer's view of a live match, kept up to date: each :meth:`observe` describes only the events
+    logged since the previous one, without reading the log from its start again (what a server sending
+    each connection its new view after every action, or a terminal redrawing, wants).
+
+    :meth:`observe` returns the observation and the number of the viewer's events before its ``events``:
+    the same pair as ``observe(match, viewer, events_from=k)`` gives for the ``k`` already read. If the log
+    was rewound meanwhile (:meth:`~converge.engine.state.Match.restore` to an earlier point), it starts
+    again from the first event (the count is 0).
+
+    >>> from converge import Match
+    >>> m = Match.new(["alchemist", "mechanist", "archivist"], seed=1)
+    >>> watch = Observer(m, 0)
+    >>> first, start = watch.observe()
+    >>> start, len(first["events"]) == watch.seen
+    (0, True)
+    >>> m.apply(m.legal_actions()[0])
+    >>> new, start = watch.observe()
+    >>> start == len(first["events"]), new["events"] == m.observation(0, start)["events"]
+    (True, True)
+    """
+
+    def __init__(self, match: Match, viewer: int) -> None:
+        if isinstance(viewer, bool) or not isinstance(viewer, int) or viewer not in (-1, 0, 1):
+            raise ConvergeError("a viewer is player 0, player 1 or -1 (spectator)")
+        self.match = match
+        self.viewer = viewer
+        self._reset()
+
+    def _reset(self) -> None:
+        #: How many of the viewer's events were described so far.
+        self.seen = 0
+        self._narrator = Narrator(self.match.playset, self.viewer)
+        self._read = 0  # events of the log read so far (the viewer's and the others)
+        # the last event read: the log still continues what was read if it is still there (compared by
+        # value: a restored log holds equal events, not the same objects)
+        self._last: object = None
+
+    def observe(self) -> tuple[dict[str, Any], int]:
+        """The observation with the events new since the last call, and how many of the viewer's events
+        come before them."""
+        match, viewer = self.match, self.viewer
+        events = match.events
+        read = self._read
+        if read > len(events) or (read and events[read - 1] != self._last):
+            self._reset()  # rewound: read it all again
+            read = 0
+        start = self.seen
+        narrator, ps = self._narrator, match.playset
+        new: list[dict[str, Any]] = []
+        for e in events[read:]:
+            if e[1] >= 0 and e[1] != viewer:
+                continue
+            item = to_dict(e, ps.card_ids, ps.skillsets)
+            item["text"] = narrator.line(e)
+            new.append(item)
+        if len(events) > read:
+            self._read = len(events)
+            self._last = events[-1]
+        self.seen = start + len(new)
+        out = _state(match, viewer)
+        out["events"] = new
+        return out, start

@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 from typing import Any, Protocol
+
+import orjson
 
 from converge.server.config import ServerConfig
 from converge.server.security import TokenBucket
@@ -19,8 +20,12 @@ CLOSE_POLICY = 1008
 
 
 def dumps(doc: Any) -> str:
-    """A message as the server sends it: compact JSON."""
-    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+    """A message as the server sends it: compact JSON (UTF-8, keys that are numbers written as strings).
+
+    >>> dumps({"type": "ack", "seq": 3, "next": {4: "é"}})
+    '{"type":"ack","seq":3,"next":{"4":"é"}}'
+    """
+    return orjson.dumps(doc, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class WebSocketLike(Protocol):

@@ -409,6 +409,7 @@ class Hub:
     def _broadcast(self, session: Session) -> None:
         """Send every connection its own view of the new state (events it already has left out)."""
         meta = session.meta()
+        fresh: dict[int, tuple[int, dict[str, Any], int]] = {}  # view -> (events it had, observation, start)
         cache: dict[tuple[int, int], tuple[str, int]] = {}  # (view, events already sent) -> text, events now
         for conn in list(session.conns):
             if conn.closed:
@@ -416,10 +417,16 @@ class Hub:
             key = (conn.view, conn.events_sent)
             got = cache.get(key)
             if got is None:
-                obs = session.match.observation(conn.view, conn.events_sent)  # describes the new events only
-                start = conn.events_sent
-                if start and not obs["events"] and start > self._event_count(session, conn.view):
-                    obs, start = session.view(conn.view), 0  # (its count is stale: send them all again)
+                if conn.view not in fresh:
+                    observer = session.observer(conn.view)
+                    had = observer.seen
+                    fresh[conn.view] = (had, *observer.observe())  # describes the new events only
+                had, obs, start = fresh[conn.view]
+                if conn.events_sent != had:  # (a connection that is not where the others are)
+                    obs = session.match.observation(conn.view, conn.events_sent)
+                    start = conn.events_sent
+                    if start and not obs["events"] and start > session.observer(conn.view).seen:
+                        obs, start = session.view(conn.view), 0  # (its count is stale: send them all again)
                 got = cache[key] = (dumps({"type": "state", "seq": session.seq, "match": meta,
                                            "observation": obs, "events_from": start,
                                            **session.table(conn.view)}),
@@ -427,11 +434,6 @@ class Hub:
             conn.send(got[0])
             conn.events_sent = got[1]
         session.new_turns = []
-
-    @staticmethod
-    def _event_count(session: Session, view: int) -> int:
-        """How many events ``view`` sees in the whole log."""
-        return sum(1 for e in session.match.events if e[1] < 0 or e[1] == view)
 
     def _send_meta(self, session: Session) -> None:
         text = dumps({"type": "meta", "match": session.meta()})

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from converge.bots import BOTS
-from converge.engine.observation import card_catalog
+from converge.engine.observation import Observer, card_catalog
 from converge.engine.state import Match
 from converge.server.connections import Connection
 from converge.server.coordination import Note
@@ -66,6 +66,8 @@ class Session:
         #: What other processes announced, not yet taken in, and the task taking it in.
         self.inbox: list[Note] = []
         self.inbox_task: asyncio.Task[None] | None = None
+        #: Each view's observer (the events described so far), for sending only what is new.
+        self.observers: dict[int, Observer] = {}
 
     # ------------------------------------------------------------------ facts
 
@@ -131,6 +133,13 @@ class Session:
 
     def view(self, viewer: int) -> dict[str, Any]:
         return self.match.observation(viewer)
+
+    def observer(self, viewer: int) -> Observer:
+        """The view's observer of this match (made on first use)."""
+        got = self.observers.get(viewer)
+        if got is None:
+            got = self.observers[viewer] = Observer(self.match, viewer)
+        return got
 
     def bot_name(self, seat: int) -> str:
         """The bot level playing ``seat`` (the seat's own, or the default stand-in)."""

@@ -246,17 +246,44 @@ def make_engine(url: str, sqlite_sync: str = "FULL") -> Engine:
 
 
 # Statements built once (SQLAlchemy caches their compiled form): the hot path of every action.
-_INSERT_ACTION = insert(actions_table)
-_ADVANCE_MATCH = (update(matches_table)
-                  .where(matches_table.c.id == bindparam("mid"), matches_table.c.n_actions == bindparam("idx"))
-                  .values(n_actions=bindparam("n"), status=bindparam("st"), winner=bindparam("w"),
-                          reason=bindparam("r"), updated_at=bindparam("t")))
+class _OnDriver:
+    """A statement compiled once per kind of database and run on the driver's own cursor, inside the
+    connection's transaction: an action's write is the server's hottest path, and SQLAlchemy's execution
+    machinery cost more CPU than the statement itself."""
+
+    def __init__(self, statement: Any) -> None:
+        self.statement = statement
+        self.compiled: dict[str, tuple[str, tuple[str, ...] | None]] = {}
+
+    def __call__(self, conn: Connection, params: dict[str, Any]) -> int:
+        """Run with ``params`` (by name); returns the number of rows it changed."""
+        dialect = conn.dialect
+        got = self.compiled.get(dialect.name)
+        if got is None:
+            compiled = self.statement.compile(dialect=dialect)
+            order = tuple(compiled.positiontup) if compiled.positiontup else None
+            got = self.compiled[dialect.name] = (compiled.string, order)
+        sql, order = got
+        cursor = conn.connection.cursor()
+        try:
+            cursor.execute(sql, [params[k] for k in order] if order is not None else params)
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
+
+
+_INSERT_ACTION = _OnDriver(insert(actions_table))
+_ADVANCE_MATCH = _OnDriver(
+    update(matches_table)
+    .where(matches_table.c.id == bindparam("mid"), matches_table.c.n_actions == bindparam("idx"))
+    .values(n_actions=bindparam("n"), status=bindparam("st"), winner=bindparam("w"), reason=bindparam("r"),
+            updated_at=bindparam("t")))
 #: The PostgreSQL channel on which server processes announce changes to matches (see coordination.py).
 CHANNEL = "converge_matches"
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
-_SET_CLOCK = (update(seats_table)
-              .where(seats_table.c.match_id == bindparam("mid"), seats_table.c.seat == bindparam("s"))
-              .values(clock_left_ms=bindparam("left")))
+_SET_CLOCK = _OnDriver(update(seats_table)
+                       .where(seats_table.c.match_id == bindparam("mid"), seats_table.c.seat == bindparam("s"))
+                       .values(clock_left_ms=bindparam("left")))
 
 
 class SingleServerLock:
@@ -413,14 +440,13 @@ class Storage:
         """Append action ``idx`` of a match; fails (nothing written) if that index is already stored or the
         match does not have exactly ``idx`` actions."""
         now = time.time()
-        conn.execute(_INSERT_ACTION, {"match_id": match_id, "idx": idx, "action": action, "seat": seat, "at": now,
-                                      "clock_left_ms": clock_left_ms})
-        res = conn.execute(_ADVANCE_MATCH, {"mid": match_id, "idx": idx, "n": idx + 1, "st": status, "w": winner,
-                                            "r": reason, "t": now})
-        if res.rowcount != 1:
+        _INSERT_ACTION(conn, {"match_id": match_id, "idx": idx, "action": action, "seat": seat, "at": now,
+                              "clock_left_ms": clock_left_ms})
+        if _ADVANCE_MATCH(conn, {"mid": match_id, "idx": idx, "n": idx + 1, "st": status, "w": winner, "r": reason,
+                                 "t": now}) != 1:
             raise StorageError(f"match {match_id} does not have {idx} stored actions")
         if clock_left_ms is not None:
-            conn.execute(_SET_CLOCK, {"mid": match_id, "s": seat, "left": clock_left_ms})
+            _SET_CLOCK(conn, {"mid": match_id, "s": seat, "left": clock_left_ms})
 
     @staticmethod
     def finish(conn: Connection, match_id: str, winner: int, reason: str, n_actions: int,
@@ -535,6 +561,7 @@ class Writer:
         self.thread = threading.Thread(target=self._run, name="converge-db-writer", daemon=True)
         self.groups = 0
         self.writes = 0
+        self.conn: Connection | None = None
         self.thread.start()
 
     def submit(self, fn: WriteFn, done: Callable[[BaseException | None], None]) -> None:
@@ -562,6 +589,10 @@ class Writer:
     def close(self) -> None:
         self.queue.put(None)
         self.thread.join(timeout=30)
+        if self.conn is not None and not self.thread.is_alive():
+            with contextlib.suppress(Exception):
+                self.conn.close()
+            self.conn = None
         if self.checkpointer is not None:
             self.checkpointer.close()
 
@@ -583,12 +614,24 @@ class Writer:
                 group.append(nxt)
             self._commit(group)
 
+    def _connection(self) -> Connection:
+        """The writer's own connection, kept between groups (taking one from the pool for each group cost
+        as much as the writes); a connection that failed is closed and the next group opens another."""
+        if self.conn is None:
+            self.conn = self.storage.engine.connect()
+        return self.conn
+
     def _commit(self, group: list[tuple[WriteFn, Callable[[BaseException | None], None]]]) -> None:
         try:
-            with self.storage.engine.begin() as conn:
+            conn = self._connection()
+            with conn.begin():
                 for fn, _done in group:
                     fn(conn)
         except Exception as exc:
+            if self.conn is not None and self.conn.invalidated:
+                with contextlib.suppress(Exception):
+                    self.conn.close()
+                self.conn = None
             if len(group) == 1:
                 log.warning("a database write failed: %s", exc)
                 group[0][1](exc)

@@ -32,6 +32,7 @@ from converge.engine.events import (
     Event,
     PublicTracker,
 )
+from converge.engine.observation import decision as decision_of
 from converge.engine.position import from_position
 from converge.engine.state import Match
 
@@ -54,6 +55,8 @@ class Scored:
     round_end: tuple[int, int] | None = None  # (winner, reason index)
     match_winner: int | None = None
     cache: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: The scored board as a match (made once, for every viewer's summary).
+    board: Match | None = None
 
 
 class TurnLog:
@@ -114,7 +117,9 @@ class TurnLog:
                                 factions=[[(c, z.skill[c], z.rank[c]) for c in f] for f in z.factions],
                                 holder_after=t.holder)
                 if self.turns and self.turns[-1].round_end is None:
-                    self.turns[-1].cache.clear()  # only round ends and the latest turn are asked for again
+                    last = self.turns[-1]  # only round ends and the latest turn are asked for again
+                    last.cache.clear()
+                    last.board = None
                 self.turns.append(scored)
                 new.append(scored)
             elif kind == ARTIFACT and self.turns:
@@ -185,8 +190,10 @@ def _position(playset: Any, scored: Scored) -> dict[str, Any]:
 
 
 def _summary(playset: Any, scored: Scored, viewer: int) -> dict[str, Any]:
-    board = from_position(_position(playset, scored), playset=playset)
-    view = board.observation(viewer)
+    board = scored.board
+    if board is None:
+        board = scored.board = from_position(_position(playset, scored), playset=playset)
+    view = board.observation(viewer, events_from=1 << 30)
     n = _Names(viewer)
     lead, other = scored.lead, 1 - scored.lead
     s_lead, s_other = scored.scores[lead], scored.scores[other]
@@ -241,7 +248,7 @@ def follow_ups(match: Match, seat: int) -> dict[str, Any]:
         after.apply(action)
         if after.current_player != seat or len(after.events) != events or after.decision_kind not in STAGED_KINDS:
             continue
-        decision = after.observation(seat, events_from=1 << 30)["decision"]
+        decision = decision_of(after, seat)
         # the card chosen may be pending (a card to place); nothing else may have come to light
         if decision is None or "revealed" in decision or decision.get("pending") not in (None, ids[action]):
             continue
