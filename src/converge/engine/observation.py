@@ -14,6 +14,7 @@ from converge.engine.events import END_REASONS, to_dict
 from converge.engine.narration import Narrator, action_label, decision_prompt
 
 if TYPE_CHECKING:
+    from converge.engine.playset import Playset
     from converge.engine.state import Match
 
 OBSERVATION_VERSION = 2
@@ -28,8 +29,15 @@ def card_catalog(match: Match) -> list[dict[str, Any]]:
 
 
 def _in_play(match: Match, card: int) -> dict[str, Any]:
-    ps, z = match.playset, match.zones
-    skill, rank = z.skill[card], z.rank[card]
+    z = match.zones
+    return in_play(match.playset, card, z.skill[card], z.rank[card], any(t[0] == card for t in z.temp),
+                   z.guard[card])
+
+
+def in_play(ps: Playset, card: int, skill: int, rank: int, until_end_of_turn: bool = False,
+            guard: int = -1) -> dict[str, Any]:
+    """How an observation shows a card in a faction: its current skillset (index ``skill``) and ``rank``,
+    and whether they are a conversion's, one that lasts until the end of the turn, and who guards it."""
     printed_skill, printed_rank = ps.printed_skill[card], ps.printed_rank[card]
     return {
         "id": ps.card_ids[card],
@@ -38,8 +46,8 @@ def _in_play(match: Match, card: int) -> dict[str, Any]:
         "printed_skillset": ps.skillsets[printed_skill],
         "printed_rank": printed_rank,
         "converted": skill != printed_skill or rank != printed_rank,
-        "until_end_of_turn": any(t[0] == card for t in z.temp),
-        "guarded_by": z.guard[card] if z.guard[card] >= 0 else None,
+        "until_end_of_turn": until_end_of_turn,
+        "guarded_by": guard if guard >= 0 else None,
     }
 
 

@@ -42,7 +42,8 @@ class Playset:
     """
 
     __slots__ = ("decks", "skillsets", "cards", "card_ids", "index_of", "printed_skill", "printed_rank",
-                 "goal_kind", "goal_arg", "goal_stars", "effect_kind", "effect_args", "digest", "deck_dirs")
+                 "goal_kind", "goal_arg", "goal_stars", "goal_text", "effect_kind", "effect_args", "digest",
+                 "deck_dirs")
 
     def __init__(self, decks: Sequence[Deck], order: Sequence[str] = BUILTIN_ORDER,
                  deck_dirs: Sequence[str] = ()) -> None:
@@ -63,6 +64,7 @@ class Playset:
         self.goal_arg: tuple[int, ...] = tuple(k.compile(c.goal.params, self.skillsets)
                                                for k, c in zip(self.goal_kind, self.cards, strict=True))
         self.goal_stars: tuple[int, ...] = tuple(c.goal.stars for c in self.cards)
+        self.goal_text: tuple[str, ...] = tuple(c.goal.text for c in self.cards)
         self.effect_kind: tuple[EffectKind, ...] = tuple(effect_kind(c.effect.kind) for c in self.cards)
         self.effect_args: tuple[tuple[int, ...], ...] = tuple(
             k.compile(c.effect.params) for k, c in zip(self.effect_kind, self.cards, strict=True))

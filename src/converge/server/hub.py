@@ -355,10 +355,9 @@ class Hub:
         """Commit then apply ``aid`` (already checked legal); the caller holds the lock."""
         match = session.match
         idx = session.row.n_actions
-        before = match.snapshot()  # the outcome is written with the action, before the action is applied
-        match.apply(aid, player=seat)
-        over, final = match.is_terminal, match.winner
-        match.restore(before)
+        trial = match.clone(history=False, events=False)  # the outcome is written with the action, before
+        trial.apply(aid, player=seat)                      # the action is applied to the live match
+        over, final = trial.is_terminal, trial.winner
         status, winner, reason = ("over", final, "match") if over else ("active", None, None)
         match_id = session.id
 

@@ -57,6 +57,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from converge.engine.actions import NUM_ACTIONS
 
 #: Error codes, with the HTTP status the REST API uses for each.
@@ -154,7 +156,7 @@ def parse_object(raw: str | bytes, max_bytes: int, fields: dict[str, set[str]]) 
     if size > max_bytes:
         raise ProtocolError("too_large", f"messages are limited to {max_bytes} bytes")
     try:
-        doc = json.loads(raw)
+        doc = orjson.loads(raw)
     except (ValueError, RecursionError):
         raise ProtocolError("malformed", "a message is one JSON object") from None
     if not isinstance(doc, dict):

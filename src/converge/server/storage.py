@@ -557,7 +557,9 @@ class Writer:
         self.storage = storage
         self.max_group = max_group
         self.checkpointer = Checkpointer(storage) if storage.engine.dialect.name == "sqlite" else None
-        self.queue: queue.Queue[tuple[WriteFn, Callable[[BaseException | None], None]] | None] = queue.Queue()
+        # (SimpleQueue: its put is one C call; a Queue's Python-level locking showed in profiles)
+        self.queue: queue.SimpleQueue[tuple[WriteFn, Callable[[BaseException | None], None]] | None] = \
+            queue.SimpleQueue()
         self.thread = threading.Thread(target=self._run, name="converge-db-writer", daemon=True)
         self.groups = 0
         self.writes = 0

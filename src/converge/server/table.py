@@ -33,7 +33,9 @@ from converge.engine.events import (
     PublicTracker,
 )
 from converge.engine.observation import decision as decision_of
-from converge.engine.position import from_position
+from converge.engine.observation import in_play
+from converge.engine.playset import Playset
+from converge.engine.scoring import board_breakdown
 from converge.engine.state import Match
 
 #: The choices that may follow a held choice: their legal actions never depend on a hidden card.
@@ -55,8 +57,6 @@ class Scored:
     round_end: tuple[int, int] | None = None  # (winner, reason index)
     match_winner: int | None = None
     cache: dict[int, dict[str, Any]] = field(default_factory=dict)
-    #: The scored board as a match (made once, for every viewer's summary).
-    board: Match | None = None
 
 
 class TurnLog:
@@ -117,9 +117,7 @@ class TurnLog:
                                 factions=[[(c, z.skill[c], z.rank[c]) for c in f] for f in z.factions],
                                 holder_after=t.holder)
                 if self.turns and self.turns[-1].round_end is None:
-                    last = self.turns[-1]  # only round ends and the latest turn are asked for again
-                    last.cache.clear()
-                    last.board = None
+                    self.turns[-1].cache.clear()  # only round ends and the latest turn are asked for again
                 self.turns.append(scored)
                 new.append(scored)
             elif kind == ARTIFACT and self.turns:
@@ -173,27 +171,12 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _position(playset: Any, scored: Scored) -> dict[str, Any]:
-    """A finished match's position holding the scored board (the other cards anywhere): what the engine
-    needs to explain the score of that board."""
-    ids = playset.card_ids
-    placed = set(scored.goals) | {c for f in scored.factions for c, _s, _r in f}
-    rest = [c for c in range(len(ids)) if c not in placed]
-    conversions = {ids[c]: {"skillset": playset.skillsets[s], "rank": r, "until_end_of_turn": False}
-                   for f in scored.factions for c, s, r in f
-                   if s != playset.printed_skill[c] or r != playset.printed_rank[c]}
-    return {"format": "converge-position", "version": 1, "playset": playset.names(), "round": 2,
-            "round_wins": [2, 0], "winner": 0, "artifact_holder": 0, "hands": [[], []],
-            "factions": [[ids[c] for c, _s, _r in f] for f in scored.factions],
-            "goals": [ids[c] for c in scored.goals], "artifact": ids[rest[0]], "discard": [],
-            "deck": [ids[c] for c in rest[1:]], "conversions": conversions}
-
-
-def _summary(playset: Any, scored: Scored, viewer: int) -> dict[str, Any]:
-    board = scored.board
-    if board is None:
-        board = scored.board = from_position(_position(playset, scored), playset=playset)
-    view = board.observation(viewer, events_from=1 << 30)
+def _summary(playset: Playset, scored: Scored, viewer: int) -> dict[str, Any]:
+    skill, rank = list(playset.printed_skill), list(playset.printed_rank)
+    for faction in scored.factions:
+        for c, s, r in faction:
+            skill[c], rank[c] = s, r
+    factions = [[c for c, _s, _r in f] for f in scored.factions]
     n = _Names(viewer)
     lead, other = scored.lead, 1 - scored.lead
     s_lead, s_other = scored.scores[lead], scored.scores[other]
@@ -225,8 +208,9 @@ def _summary(playset: Any, scored: Scored, viewer: int) -> dict[str, Any]:
         "round": scored.round, "turn": scored.turn, "lead": lead, "scores": list(scored.scores),
         "outcome": outcome, "holder": scored.holder_after, "round_end": round_end,
         "match_winner": scored.match_winner, "lines": lines,
-        "goals": board.score_breakdown(viewer),
-        "board": {"goals": list(view["goals"]), "factions": view["factions"]},
+        "goals": board_breakdown(playset, scored.goals, factions, skill, rank, viewer),
+        "board": {"goals": [playset.card_ids[c] for c in scored.goals],
+                  "factions": [[in_play(playset, c, skill[c], rank[c]) for c in f] for f in factions]},
     }
 
 
