@@ -103,11 +103,13 @@ class Hub:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
-    async def _write(self, match_id: str | None, fn: Callable[[Any], None], payload: str | None = None) -> None:
+    async def _write(self, match_id: str | None, fn: Callable[[Any], None], payload: str | None = None,
+                     driver: bool = False) -> None:
         """Commit ``fn``; when it changed a match, other server processes are told in the same transaction
-        (``payload``: what to tell them, by default that the match changed)."""
+        (``payload``: what to tell them, by default that the match changed). ``driver``: ``fn`` runs only
+        driver statements (see :meth:`Writer.write`)."""
         if match_id is None or not self.coord.multi:
-            await self.writer.write(fn)
+            await self.writer.write(fn, driver)
             return
         payload = payload or self.coord.payload(match_id)
 
@@ -115,7 +117,7 @@ class Hub:
             fn(conn)
             Storage.announce(conn, payload)
 
-        await self.writer.write(write)
+        await self.writer.write(write, driver)
 
     # ------------------------------------------------------------------ options
 
@@ -371,7 +373,8 @@ class Hub:
         payload = (self.coord.action_payload(match_id, idx, aid, seat, clock_left, status, winner)
                    if self.coord.multi else None)
         try:
-            await self._write(match_id, write, payload)
+            # (the last action runs the finish hooks, which need SQLAlchemy: not a driver write)
+            await self._write(match_id, write, payload, driver=not over)
         except StorageError as exc:
             if self.coord.multi and await self._caught_up(session, idx):
                 raise ProtocolError("stale", "another move was made first; nothing was done") from None

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import (
     BigInteger,
@@ -246,6 +246,17 @@ def make_engine(url: str, sqlite_sync: str = "FULL") -> Engine:
 
 
 # Statements built once (SQLAlchemy caches their compiled form): the hot path of every action.
+class DriverTransaction:
+    """A transaction on the database driver's own connection, for writes made only of :class:`_OnDriver`
+    statements (an action's): the :class:`Writer` commits it without SQLAlchemy's transaction machinery."""
+
+    __slots__ = ("connection", "dialect")
+
+    def __init__(self, connection: Any, dialect: Any) -> None:
+        self.connection = connection
+        self.dialect = dialect
+
+
 class _OnDriver:
     """A statement compiled once per kind of database and run on the driver's own cursor, inside the
     connection's transaction: an action's write is the server's hottest path, and SQLAlchemy's execution
@@ -255,7 +266,7 @@ class _OnDriver:
         self.statement = statement
         self.compiled: dict[str, tuple[str, tuple[str, ...] | None]] = {}
 
-    def __call__(self, conn: Connection, params: dict[str, Any]) -> int:
+    def __call__(self, conn: Connection | DriverTransaction, params: dict[str, Any]) -> int:
         """Run with ``params`` (by name); returns the number of rows it changed."""
         dialect = conn.dialect
         got = self.compiled.get(dialect.name)
@@ -280,7 +291,7 @@ _ADVANCE_MATCH = _OnDriver(
             updated_at=bindparam("t")))
 #: The PostgreSQL channel on which server processes announce changes to matches (see coordination.py).
 CHANNEL = "converge_matches"
-_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+_NOTIFY = _OnDriver(text("SELECT pg_notify(:channel, :payload)"))
 _SET_CLOCK = _OnDriver(update(seats_table)
                        .where(seats_table.c.match_id == bindparam("mid"), seats_table.c.seat == bindparam("s"))
                        .values(clock_left_ms=bindparam("left")))
@@ -435,8 +446,9 @@ class Storage:
              "clock_left_ms": s.clock_left_ms} for s in row.seats])
 
     @staticmethod
-    def append_action(conn: Connection, match_id: str, idx: int, action: int, seat: int, *, status: str,
-                      winner: int | None, reason: str | None, clock_left_ms: int | None = None) -> None:
+    def append_action(conn: Connection | DriverTransaction, match_id: str, idx: int, action: int, seat: int, *,
+                      status: str, winner: int | None, reason: str | None,
+                      clock_left_ms: int | None = None) -> None:
         """Append action ``idx`` of a match; fails (nothing written) if that index is already stored or the
         match does not have exactly ``idx`` actions."""
         now = time.time()
@@ -501,11 +513,11 @@ class Storage:
             return int(conn.execute(select(func.count()).select_from(matches_table)).scalar_one())
 
     @staticmethod
-    def announce(conn: Connection, payload: str) -> None:
+    def announce(conn: Connection | DriverTransaction, payload: str) -> None:
         """Tell every server process listening on this database that a match changed (PostgreSQL's
         NOTIFY, delivered when this transaction commits; nothing on SQLite, which has one process)."""
         if conn.dialect.name == "postgresql":
-            conn.execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
+            _NOTIFY(conn, {"channel": CHANNEL, "payload": payload})
 
     @staticmethod
     def link_rematch(conn: Connection, old_id: str, new_id: str) -> None:
@@ -546,6 +558,8 @@ class Checkpointer:
 
 T = TypeVar("T")
 WriteFn = Callable[[Connection], Any]
+#: A write waiting for the writer: the function, what to call when it is done, and whether it is a driver write.
+_Write = tuple[WriteFn, Callable[[BaseException | None], None], bool]
 
 
 class Writer:
@@ -558,19 +572,21 @@ class Writer:
         self.max_group = max_group
         self.checkpointer = Checkpointer(storage) if storage.engine.dialect.name == "sqlite" else None
         # (SimpleQueue: its put is one C call; a Queue's Python-level locking showed in profiles)
-        self.queue: queue.SimpleQueue[tuple[WriteFn, Callable[[BaseException | None], None]] | None] = \
-            queue.SimpleQueue()
+        self.queue: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._run, name="converge-db-writer", daemon=True)
         self.groups = 0
         self.writes = 0
         self.conn: Connection | None = None
         self.thread.start()
 
-    def submit(self, fn: WriteFn, done: Callable[[BaseException | None], None]) -> None:
-        self.queue.put((fn, done))
+    def submit(self, fn: WriteFn, done: Callable[[BaseException | None], None], driver: bool = False) -> None:
+        self.queue.put((fn, done, driver))
 
-    async def write(self, fn: WriteFn) -> None:
-        """Run ``fn(connection)`` in a transaction; return once it is committed (raise StorageError if not)."""
+    async def write(self, fn: WriteFn, driver: bool = False) -> None:
+        """Run ``fn(connection)`` in a transaction; return once it is committed (raise StorageError if not).
+
+        ``driver``: ``fn`` runs only :class:`_OnDriver` statements (an action's write), so it may be given
+        a :class:`DriverTransaction`; a group of such writes is committed on the driver's connection."""
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
 
@@ -585,7 +601,7 @@ class Writer:
             with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
                 loop.call_soon_threadsafe(resolve)
 
-        self.submit(fn, done)
+        self.submit(fn, done, driver)
         await fut
 
     def close(self) -> None:
@@ -623,12 +639,15 @@ class Writer:
             self.conn = self.storage.engine.connect()
         return self.conn
 
-    def _commit(self, group: list[tuple[WriteFn, Callable[[BaseException | None], None]]]) -> None:
+    def _commit(self, group: list[_Write]) -> None:
         try:
             conn = self._connection()
-            with conn.begin():
-                for fn, _done in group:
-                    fn(conn)
+            if all(driver for _fn, _done, driver in group):
+                self._commit_on_driver(conn, group)
+            else:
+                with conn.begin():
+                    for fn, _done, _driver in group:
+                        fn(conn)
         except Exception as exc:
             if self.conn is not None and self.conn.invalidated:
                 with contextlib.suppress(Exception):
@@ -643,8 +662,24 @@ class Writer:
             return
         self.groups += 1
         self.writes += len(group)
-        for _fn, done in group:
+        for _fn, done, _driver in group:
             done(None)
+
+    def _commit_on_driver(self, conn: Connection, group: list[_Write]) -> None:
+        """Commit ``group`` on the driver's connection (the SQLAlchemy connection is between transactions);
+        a failure rolls it back, and a connection that cannot even roll back is given up."""
+        raw = conn.connection.dbapi_connection
+        tx = DriverTransaction(raw, conn.dialect)
+        try:
+            for fn, _done, _driver in group:
+                cast(Callable[[DriverTransaction], Any], fn)(tx)  # (submitted as a driver write)
+            raw.commit()  # type: ignore[union-attr]
+        except Exception:
+            try:
+                raw.rollback()  # type: ignore[union-attr]
+            except Exception:
+                conn.invalidate()
+            raise
 
 
 # The lobby's tables (players, lobby tables, ratings) live in their own module, on the same metadata: imported

@@ -1,0 +1,109 @@
+"""The database writer: writes grouped into transactions, an action's write on the driver's own connection, and
+one failing write failing alone — on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+
+from converge.server.storage import MatchRow, SeatRow, Storage, StorageError, Writer
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'w.sqlite3'}"
+    else:
+        url = request.getfixturevalue("postgres_url")
+    store = Storage(url)
+    yield store
+    store.engine.dispose()
+
+
+def _new_match(store: Storage) -> str:
+    row = MatchRow(id=uuid.uuid4().hex[:16], mode="friend", playset=["alchemist", "mechanist", "archivist"],
+                   seed=1, start="random", decks="d", bot_seed=1,
+                   seats=[SeatRow(0, None, None), SeatRow(1, None, None)])
+    with store.engine.begin() as conn:
+        Storage.create_match(conn, row)
+    return row.id
+
+
+def _action(match_id: str, idx: int) -> Any:
+    def write(conn: Any) -> None:
+        Storage.append_action(conn, match_id, idx, 3, idx % 2, status="active", winner=None, reason=None)
+    return write
+
+
+def test_a_failing_driver_write_in_a_group_fails_alone_and_the_writer_goes_on(storage: Storage) -> None:
+    a, b, c = (_new_match(storage) for _ in range(3))
+    writer = Writer(storage)
+    results: dict[str, BaseException | None] = {}
+    done = threading.Event()
+
+    def report(name: str) -> Any:
+        def finish(exc: BaseException | None) -> None:
+            results[name] = exc
+            if len(results) == 5:
+                done.set()
+        return finish
+
+    gate = threading.Event()
+    try:
+        # the first write holds the writer until the others are queued: they are committed as one group
+        writer.submit(lambda conn: gate.wait(10), report("gate"))
+        writer.submit(_action(a, 0), report("a0"), driver=True)
+        writer.submit(_action(b, 5), report("b5"), driver=True)  # b has no action 0..4: refused
+        writer.submit(_action(c, 0), report("c0"), driver=True)
+        writer.submit(_action(a, 1), report("a1"), driver=True)
+        gate.set()
+        assert done.wait(20)
+        assert results["a0"] is None and results["c0"] is None and results["a1"] is None
+        assert isinstance(results["b5"], StorageError)
+        assert storage.actions_of(a) == [3, 3] and storage.actions_of(b) == [] and storage.actions_of(c) == [3]
+        assert storage.progress([a, b, c]) == {a: (2, "active"), b: (0, "active"), c: (1, "active")}
+
+        # the writer's connection is still good for both kinds of write
+        again = threading.Event()
+        outcome: list[BaseException | None] = []
+
+        def noted(exc: BaseException | None) -> None:
+            outcome.append(exc)
+            if len(outcome) == 2:
+                again.set()
+
+        writer.submit(_action(b, 0), noted, driver=True)
+        writer.submit(lambda conn: Storage.set_hints(conn, b, 3), noted)
+        assert again.wait(20) and outcome == [None, None]
+        assert storage.actions_of(b) == [3]
+    finally:
+        gate.set()
+        writer.close()
+
+
+def test_a_driver_write_of_an_index_already_stored_changes_nothing(storage: Storage) -> None:
+    m = _new_match(storage)
+    writer = Writer(storage)
+    errors: list[BaseException | None] = []
+    finished = threading.Event()
+
+    def note(exc: BaseException | None) -> None:
+        errors.append(exc)
+        if len(errors) == 2:
+            finished.set()
+
+    try:
+        writer.submit(_action(m, 0), note, driver=True)
+        writer.submit(_action(m, 0), note, driver=True)  # the same index again: a second write of it fails
+        assert finished.wait(20)
+        assert errors[0] is None and errors[1] is not None
+        assert storage.actions_of(m) == [3] and storage.progress([m]) == {m: (1, "active")}
+    finally:
+        writer.close()
