@@ -1,0 +1,88 @@
+"""The server's own work per action, without sockets: CPU time of the hub (checking, committing, observing,
+sending to each seat's connection) with connections that drop what they are sent.
+
+    python benchmarks/hub_cpu.py --matches 120 --actions 3000
+
+Set beside `converge serve-bench` (the same work through uvicorn and real WebSockets), the difference is what
+the network stack costs. SQLite in a temporary folder, `synchronous=FULL` as the server runs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import tempfile
+from typing import Any
+
+from converge.server.config import ServerConfig
+from converge.server.connections import Connection
+from converge.server.hub import Hub
+from converge.server.storage import Storage, Writer
+
+
+class _Drop:
+    """A WebSocket that takes every message and sends nothing."""
+
+    async def send_text(self, data: str) -> None:
+        return None
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        return None
+
+
+async def run(matches: int, actions: int, seed: int) -> dict[str, Any]:
+    folder = tempfile.mkdtemp(prefix="converge-hub-cpu-")
+    cfg = ServerConfig(db_url=f"sqlite:///{folder}/hub.sqlite3", bot_delay=0.0, replace_after=0.0)
+    storage = Storage(cfg.resolved_db_url(), cfg.sqlite_sync, exclusive=True)
+    writer = Writer(storage)
+    hub = Hub(cfg, storage, writer)
+    tables = []
+    before = os.times()
+    for _ in range(matches):
+        session = (await hub.create("friend", ["alchemist", "mechanist", "archivist"])).session
+        conns = []
+        for seat in (0, 1):
+            conn = Connection(_Drop(), seat, cfg)
+            conn.start()
+            await hub.welcome(session, conn)
+            conns.append(conn)
+        tables.append((session, conns))
+    made = os.times()
+    rng = random.Random(seed)
+    done = 0
+    while done < actions:
+        live = [t for t in tables if t[0].active]
+        if not live:
+            raise SystemExit(f"every match ended after {done} actions: give more --matches")
+        session, conns = rng.choice(live)
+        seat = session.match.current_player
+        await hub.act(session, seat, rng.choice(session.match.legal_actions()), session.seq, source=conns[seat])
+        done += 1
+        if done % 8 == 0:
+            await asyncio.sleep(0)  # let the connections' senders run
+    await asyncio.sleep(0.05)
+    after = os.times()
+    writer.close()
+    return {"create_ms_per_match": ((made.user - before.user) + (made.system - before.system)) * 1000 / matches,
+            "user_ms_per_action": (after.user - made.user) * 1000 / actions,
+            "system_ms_per_action": (after.system - made.system) * 1000 / actions}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=120)
+    parser.add_argument("--actions", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    r = asyncio.run(run(args.matches, args.actions, args.seed))
+    print(f"hub CPU per action: {r['user_ms_per_action'] + r['system_ms_per_action']:.3f} ms "
+          f"(user {r['user_ms_per_action']:.3f}, system {r['system_ms_per_action']:.3f}); "
+          f"creating a match and welcoming its two seats: {r['create_ms_per_match']:.2f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
