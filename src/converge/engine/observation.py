@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.errors import ConvergeError, quote
-from converge.engine.events import END_REASONS, to_dict
+from converge.engine.events import END_REASONS, Event, to_dict
 from converge.engine.narration import Narrator, action_label, decision_prompt
 
 if TYPE_CHECKING:
@@ -82,15 +82,18 @@ def decision(match: Match, viewer: int) -> dict[str, Any] | None:
 def event_dicts(match: Match, viewer: int, start: int = 0) -> list[dict[str, Any]]:
     """The events ``viewer`` may see, as observation dicts with their sentence (``text``), from the
     ``start``-th such event on (the narration follows the whole log, so it stays right)."""
-    from converge.engine.events import Event
-
-    ps = match.playset
-    narrator = Narrator(ps, viewer)
+    narrator = Narrator(match.playset, viewer)
     events = match.events
-    out: list[dict[str, Any]] = []
-    e: Event
     # what the viewer already read is followed without being said again
-    for e in events[narrator.tracker.follow(events, viewer, start):]:
+    return _describe(narrator, events[narrator.tracker.follow(events, viewer, start):])
+
+
+def _describe(narrator: Narrator, events: list[Event]) -> list[dict[str, Any]]:
+    """``events`` as the narrator's viewer sees them (others' private events left out), each with its
+    sentence; the narrator follows them."""
+    ps, viewer = narrator.playset, narrator.viewer
+    out: list[dict[str, Any]] = []
+    for e in events:
         if e[1] >= 0 and e[1] != viewer:
             continue
         item = to_dict(e, ps.card_ids, ps.skillsets)
@@ -205,14 +208,7 @@ class Observer:
             self._reset()  # rewound: read it all again
             read = 0
         start = self.seen
-        narrator, ps = self._narrator, match.playset
-        new: list[dict[str, Any]] = []
-        for e in events[read:]:
-            if e[1] >= 0 and e[1] != viewer:
-                continue
-            item = to_dict(e, ps.card_ids, ps.skillsets)
-            item["text"] = narrator.line(e)
-            new.append(item)
+        new = _describe(self._narrator, events[read:])
         if len(events) > read:
             self._read = len(events)
             self._last = events[-1]
