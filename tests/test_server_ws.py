@@ -169,6 +169,7 @@ def test_hello_problems_close_the_connection_with_a_reason(tmp_path: Path) -> No
             (mid, {"type": "ping"}, "hello_required", 4400),
             (mid, {"type": "hello", "token": "x" * 43}, "unauthorized", 4401),
             (mid, {"type": "hello", "token": 5}, "malformed", 4400),
+            (mid, {"type": "hello", "token": doc["token"], "acks": "no"}, "malformed", 4400),
             ("nosuchmatch", {"type": "hello"}, "not_found", 4404),
             ("bad$id", {"type": "hello"}, "not_found", 4404),
         ]
@@ -183,6 +184,45 @@ def test_hello_problems_close_the_connection_with_a_reason(tmp_path: Path) -> No
         other = create(client, opponent="friend")
         peer = Peer(client, mid, other["token"])
         assert peer.welcome and peer.welcome["code"] == "unauthorized"
+
+
+def test_a_seat_that_asks_for_no_separate_acks_gets_each_in_its_state_message(tmp_path: Path) -> None:
+    """``"acks": false`` in the hello (the browser's): no ack message; the state message after each of the
+    seat's own actions carries ``ack`` — never the other seat's or a spectator's — and play goes on."""
+    with client_for(tmp_path) as client:
+        doc = create(client, opponent="friend")
+        mid = doc["match_id"]
+        lean = Peer(client, mid, hello=False)
+        lean.send({"type": "hello", "token": doc["token"], "acks": False})
+        lean.welcome = lean.until(lambda m: m["type"] == "welcome")
+        other, watcher = Peer(client, mid, doc["invite_token"]), Peer(client, mid)
+        rng = random.Random(4)
+        mine = 0
+        while lean.meta is not None and lean.meta["status"] == "active" and mine < 12:
+            assert lean.obs is not None and other.obs is not None
+            seat = lean.obs["current_player"]
+            if seat == 0:
+                action = rng.choice(lean.obs["decision"]["legal_actions"])["id"]
+                lean.send({"type": "action", "action": action, "seq": lean.seq})
+                state = lean.until(lambda m: m["type"] in ("state", "ack", "error"))
+                assert state["type"] == "state" and state["ack"] == {"seq": lean.seq, "action": action}
+                mine += 1
+            else:
+                ack = other.act(rng.choice(other.obs["decision"]["legal_actions"])["id"], other.seq)
+                assert ack["type"] == "ack"  # the other seat asked for nothing: separate acks as before
+                lean.state_at(ack["seq"])
+            for peer in (other, watcher):
+                peer.state_at(lean.seq)
+        assert mine == 12
+        for peer, viewer in ((lean, 0), (other, 1), (watcher, -1)):
+            sent = [json.loads(t) for t in peer.texts]
+            assert not [m for m in sent if m["type"] == "ack"] or viewer == 1
+            with_ack = [m for m in sent if "ack" in m and m["type"] == "state"]
+            assert len(with_ack) == (12 if viewer == 0 else 0)
+        assert other.seq == watcher.seq == lean.seq
+        public = ("round", "turn", "goals", "factions", "discard", "scores", "hand_sizes", "current_player")
+        assert lean.obs and other.obs and watcher.obs
+        assert [lean.obs[k] for k in public] == [other.obs[k] for k in public] == [watcher.obs[k] for k in public]
 
 
 def _replies_until_closed(peer: Peer) -> tuple[list[dict[str, Any]], dict[str, Any]]:

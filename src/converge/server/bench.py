@@ -92,17 +92,18 @@ async def _play_seat(urls: list[str], first: int, match_id: str, token: str, sea
         try:
             async with websockets.connect(f"{urls[k]}/ws/{match_id}", max_size=2**24, open_timeout=120,
                                           ping_interval=None) as ws:
-                await ws.send(json.dumps({"type": "hello", "token": token}))
+                # as the browser does: the acknowledgement comes in the state message after the action
+                await ws.send(json.dumps({"type": "hello", "token": token, "acks": False}))
                 while time.monotonic() < deadline:
                     raw = await asyncio.wait_for(ws.recv(), timeout=max(1.0, deadline - time.monotonic()))
                     msg = json.loads(raw)
                     kind = msg["type"]
-                    if kind == "ack":
+                    ack = msg.get("ack")
+                    if ack is not None:
                         log.latencies.append((time.perf_counter() - sent_at) * 1000)
                         if pending is not None:
-                            log.acked.append((msg["seq"] - 1, pending[1]))
+                            log.acked.append((ack["seq"] - 1, pending[1]))
                         pending = None
-                        continue
                     if kind == "error":
                         log.errors.append(f"{msg['code']}: {msg['message']}")
                         pending = None

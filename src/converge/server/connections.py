@@ -56,6 +56,8 @@ class Connection:
         #: Over the rate limit since the last message let through: told once, then ignored silently.
         self.throttled = False
         self.events_sent = 0
+        #: Acknowledgements as messages of their own (else in the state message that follows the action).
+        self.acks = True
         #: A hint is being worked out for this connection.
         self.hinting = False
         self.closed = False

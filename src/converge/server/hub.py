@@ -348,9 +348,10 @@ class Hub:
                 await self._flag(session, seat)
                 raise ProtocolError("over", "your time ran out")
             await self._commit(session, seat, aid, left)
-            if source is not None:
-                source.send({"type": "ack", "seq": session.seq, "action": aid})
-            self._broadcast(session)
+            ack = {"seq": session.seq, "action": aid}
+            if source is not None and source.acks:
+                source.send({"type": "ack", **ack})
+            self._broadcast(session, (source, ack) if source is not None and not source.acks else None)
             return session.seq
 
     async def _commit(self, session: Session, seat: int, aid: int, clock_left: int | None) -> None:
@@ -408,11 +409,13 @@ class Hub:
 
     # ------------------------------------------------------------------ sending
 
-    def _broadcast(self, session: Session) -> None:
-        """Send every connection its own view of the new state (events it already has left out)."""
+    def _broadcast(self, session: Session, ack: tuple[Connection, dict[str, int]] | None = None) -> None:
+        """Send every connection its own view of the new state (events it already has left out); ``ack``:
+        the connection whose action this was, which takes its acknowledgement in its state message."""
         meta = session.meta()
         fresh: dict[int, tuple[int, dict[str, Any], int]] = {}  # view -> (events it had, observation, start)
-        cache: dict[tuple[int, int], tuple[str, int]] = {}  # (view, events already sent) -> text, events now
+        # (view, events already sent) -> the message, the events sent with it, its text once written
+        cache: dict[tuple[int, int], tuple[dict[str, Any], int, str]] = {}
         for conn in list(session.conns):
             if conn.closed:
                 continue
@@ -429,11 +432,15 @@ class Hub:
                     start = conn.events_sent
                     if start and not obs["events"] and start > session.observer(conn.view).seen:
                         obs, start = session.view(conn.view), 0  # (its count is stale: send them all again)
-                got = cache[key] = (dumps({"type": "state", "seq": session.seq, "match": meta,
-                                           "observation": obs, "events_from": start,
-                                           **session.table(conn.view)}),
-                                    start + len(obs["events"]))
-            conn.send(got[0])
+                got = cache[key] = ({"type": "state", "seq": session.seq, "match": meta, "observation": obs,
+                                     "events_from": start, **session.table(conn.view)},
+                                    start + len(obs["events"]), "")
+            if ack is not None and conn is ack[0]:
+                conn.send({**got[0], "ack": ack[1]})
+            else:
+                if not got[2]:
+                    got = cache[key] = (got[0], got[1], dumps(got[0]))
+                conn.send(got[2])
             conn.events_sent = got[1]
         session.new_turns = []
 

@@ -2,7 +2,9 @@
 
 Client to server (JSON objects, one per message, at most ``max_message`` bytes)::
 
-    {"type": "hello", "token": "<seat token>"}     first message of a player (omit "token": a spectator)
+    {"type": "hello", "token": "<seat token>"}     first message of a player (omit "token": a spectator);
+                                                    "acks": false (optional): no separate ack message,
+                                                    the state after my action carries it
     {"type": "action", "action": 3, "seq": 17}      one decision: an action id or its name ("ALC4",
                                                     "discard"...); "seq" (optional) is the number of
                                                     actions the client has seen: a stale one is refused
@@ -20,6 +22,8 @@ Server to client::
                                                    seat -1: a spectator; "next", "rounds" and
                                                    "last_turn": see below
     {"type": "ack", "seq": 18, "action": 3}        to the player who acted, once the action is committed
+                                                   (with "acks": false: "ack": {"seq", "action"} in the
+                                                   state message that follows it, and no ack message)
     {"type": "state", "seq": 18, "match": {...}, "observation": {...}, "events_from": 40}
                                                    to everyone, after each action; "observation" is
                                                    observation(seat) (or the spectator's) whose
@@ -85,7 +89,7 @@ ERROR_STATUS = {
 MAX_ACTION_TEXT = 32
 
 _FIELDS = {
-    "hello": {"type", "token"},
+    "hello": {"type", "token", "acks"},
     "action": {"type", "action", "seq"},
     "rematch": {"type"},
     "hint": {"type"},
@@ -114,6 +118,7 @@ class ProtocolError(Exception):
 class ClientMessage:
     type: str
     token: str | None = None
+    acks: bool = True
     action: int | str | None = None
     seq: int | None = None
     allow: bool = False
@@ -180,6 +185,10 @@ def parse_message(raw: str | bytes, max_bytes: int) -> ClientMessage:
         if token is not None and not isinstance(token, str):
             raise ProtocolError("malformed", "\"token\" must be a string")
         msg.token = token
+        acks = doc.get("acks", True)
+        if not isinstance(acks, bool):
+            raise ProtocolError("malformed", "\"acks\" must be true or false")
+        msg.acks = acks
     elif kind == "action":
         if "action" not in doc:
             raise ProtocolError("malformed", "an action message needs \"action\"")

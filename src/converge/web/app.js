@@ -566,7 +566,8 @@
     const ws = new WebSocket(proto + "//" + location.host + "/ws/" + S.id);
     S.ws = ws;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify(S.token ? { type: "hello", token: S.token } : { type: "hello" }));
+      // acks: false — the page needs no acknowledgement of its own: the state after a move carries it
+      ws.send(JSON.stringify(S.token ? { type: "hello", token: S.token, acks: false } : { type: "hello" }));
     });
     ws.addEventListener("message", (ev) => {
       let msg;

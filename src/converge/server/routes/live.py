@@ -34,10 +34,11 @@ async def websocket(ws: WebSocket, match_id: str) -> None:
     srv: ServerState = ws.app.state.server
     cfg, hub = srv.config, srv.hub
     await ws.accept()
-    session, view = await _hello(srv, ws, match_id)
+    session, view, acks = await _hello(srv, ws, match_id)
     if session is None:
         return
     conn = Connection(ws, view, cfg, address_of(ws))
+    conn.acks = acks
     conn.start()
     try:
         await hub.welcome(session, conn)
@@ -53,15 +54,16 @@ async def websocket(ws: WebSocket, match_id: str) -> None:
         await conn.drain()
 
 
-async def _hello(srv: ServerState, ws: WebSocket, match_id: str) -> tuple[Session | None, int]:
-    """Read the first message (a hello, with a seat token or none): the session and the view it gets."""
+async def _hello(srv: ServerState, ws: WebSocket, match_id: str) -> tuple[Session | None, int, bool]:
+    """Read the first message (a hello, with a seat token or none): the session, the view it gets and whether
+    it wants acknowledgements as messages of their own."""
     cfg, hub = srv.config, srv.hub
 
-    async def refuse(code: str, message: str, close: int) -> tuple[None, int]:
+    async def refuse(code: str, message: str, close: int) -> tuple[None, int, bool]:
         with contextlib.suppress(Exception):
             await ws.send_text(json.dumps({"type": "error", "code": code, "message": message}))
             await ws.close(close)
-        return None, -1
+        return None, -1, True
 
     try:
         raw = await asyncio.wait_for(ws.receive(), cfg.hello_timeout)
@@ -69,9 +71,9 @@ async def _hello(srv: ServerState, ws: WebSocket, match_id: str) -> tuple[Sessio
         return await refuse("hello_required", "say hello first: {\"type\": \"hello\", \"token\": ...}",
                             CLOSE_HELLO)
     except Exception:
-        return None, -1
+        return None, -1, True
     if raw["type"] == "websocket.disconnect":
-        return None, -1
+        return None, -1, True
     text = raw.get("text")
     if text is None:
         return await refuse("malformed", "messages are JSON text", CLOSE_HELLO)
@@ -91,11 +93,11 @@ async def _hello(srv: ServerState, ws: WebSocket, match_id: str) -> tuple[Sessio
     if session is None:
         return await refuse("not_found", "no such match", CLOSE_NOT_FOUND)
     if msg.token is None:
-        return session, -1
+        return session, -1, msg.acks
     seat = seat_of(msg.token, [s.token_hash for s in session.row.seats])
     if seat is None:
         return await refuse("unauthorized", "the token does not hold a seat in this match", CLOSE_UNAUTHORIZED)
-    return session, seat
+    return session, seat, msg.acks
 
 
 async def _send_hint(hub: Hub, session: Session, conn: Connection) -> None:
