@@ -33,7 +33,7 @@ class _Drop:
         return None
 
 
-async def run(matches: int, actions: int, seed: int) -> dict[str, Any]:
+async def run(matches: int, actions: int, seed: int, acks: bool = False) -> dict[str, Any]:
     folder = tempfile.mkdtemp(prefix="converge-hub-cpu-")
     cfg = ServerConfig(db_url=f"sqlite:///{folder}/hub.sqlite3", bot_delay=0.0, replace_after=0.0)
     storage = Storage(cfg.resolved_db_url(), cfg.sqlite_sync, exclusive=True)
@@ -46,6 +46,7 @@ async def run(matches: int, actions: int, seed: int) -> dict[str, Any]:
         conns = []
         for seat in (0, 1):
             conn = Connection(_Drop(), seat, cfg)
+            conn.acks = acks
             conn.start()
             await hub.welcome(session, conn)
             conns.append(conn)
@@ -76,8 +77,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=120)
     parser.add_argument("--actions", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--acks", action="store_true",
+                        help="acknowledgements as messages of their own (default: in the state message, as the "
+                             "browser asks)")
     args = parser.parse_args(argv)
-    r = asyncio.run(run(args.matches, args.actions, args.seed))
+    r = asyncio.run(run(args.matches, args.actions, args.seed, args.acks))
     print(f"hub CPU per action: {r['user_ms_per_action'] + r['system_ms_per_action']:.3f} ms "
           f"(user {r['user_ms_per_action']:.3f}, system {r['system_ms_per_action']:.3f}); "
           f"creating a match and welcoming its two seats: {r['create_ms_per_match']:.2f} ms")
