@@ -13,13 +13,14 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any, cast
+from typing import Any
 
 from converge.bots.base import Bot
 from converge.cli.screen import who
 from converge.engine import Match
 from converge.engine.events import PUBLIC, ROUND_END, SCORE, PublicTracker
+from converge.engine.observation import in_play
+from converge.engine.scoring import board_breakdown
 
 #: Event kinds that end a turn or a round: what a summary is about.
 TURN_END_KINDS = ("score", "artifact", "round_end", "match_end")
@@ -242,20 +243,10 @@ def turn_end_lines(log: Sequence[Mapping[str, Any]], start: int, viewer: int, ot
 # ---------------------------------------------------------------------- the round's final board
 
 
-def _in_play(ps: Any, zones: Any, c: int) -> dict[str, Any]:
-    """A card in a faction as an observation describes it (current and printed values, guard)."""
-    return {"id": ps.card_ids[c], "skillset": ps.skillsets[zones.skill[c]], "rank": zones.rank[c],
-            "printed_skillset": ps.skillsets[ps.printed_skill[c]], "printed_rank": ps.printed_rank[c],
-            "converted": (zones.skill[c], zones.rank[c]) != (ps.printed_skill[c], ps.printed_rank[c]),
-            "until_end_of_turn": False, "guarded_by": zones.guard[c] if zones.guard[c] >= 0 else None}
-
-
 def round_final_board(match: Match, round_no: int, viewer: int) -> dict[str, Any] | None:
     """The public board at the last scoring of round ``round_no`` (goals, factions, discard, the score per
     goal with why), rebuilt from the public events: the engine deals the next round at once, so the
     observation no longer holds it. Same keys as an observation's; None if that round has not ended."""
-    from converge.engine.scoring import breakdown
-
     ps = match.playset
     tracker = PublicTracker(ps.printed_skill, ps.printed_rank)
     last: Any = None
@@ -271,10 +262,11 @@ def round_final_board(match: Match, round_no: int, viewer: int) -> dict[str, Any
         elif kind == ROUND_END and event[5] == round_no and last is not None:
             zones, deck_size, hand_sizes = last
             ids = ps.card_ids
-            factions = [[_in_play(ps, zones, c) for c in f] for f in zones.factions]
-            view = cast(Any, SimpleNamespace(playset=ps, zones=zones))
+            factions = [[in_play(ps, c, zones.skill[c], zones.rank[c], False, zones.guard[c]) for c in f]
+                        for f in zones.factions]
+            breakdown = board_breakdown(ps, zones.goals, zones.factions, zones.skill, zones.rank, viewer)
             return {"goals": [ids[c] for c in zones.goals], "factions": factions,
                     "discard": [ids[c] for c in zones.discard], "deck_size": deck_size, "hand_sizes": hand_sizes,
-                    "scores": list(scores), "score_breakdown": breakdown(view, viewer), "round": round_no,
+                    "scores": list(scores), "score_breakdown": breakdown, "round": round_no,
                     "final": True}
     return None
