@@ -8,9 +8,11 @@ level       bot                                                              tim
 beginner    random legal actions                                             instant
 easy        greedy: the play that maximises its end-of-turn lead             well under 1 ms
 medium      information-set MCTS, 500 simulations                            about 10 ms
-hard        information-set MCTS, 20,000 simulations (at most 1.2 s)         about 0.4 s
+hard        information-set MCTS, 20,000 simulations (at most 1.2 s)         about 0.45 s
 expert      information-set MCTS, 4 s per decision                           4 s
 ==========  ===============================================================  ======================
+
+The ISMCTS levels play out with greedy placements half of the time (see :mod:`converge.bots.ismcts`).
 
 >>> bot = make_bot("greedy", seed=1)
 >>> bot.name, LEVELS
