@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from converge import Match
 from converge.bots import ISMCTSBot, make_bot
 from converge.engine.playset import all_playsets
@@ -87,3 +89,60 @@ def test_a_hint_suggests_from_the_players_view_only() -> None:
         assert all(0.0 <= o.win_chance <= 1.0 and o.label for o in a)
         assert a[0].action == ISMCTSBot(3, iterations=150).decide(m.view(me)) or len(a) == 1 or \
             a[0].simulations == a[1].simulations
+
+
+def test_greedy_playouts_play_only_legal_actions() -> None:
+    """A playout's actions, applied again with every legality check, lead to the same end of round."""
+    from converge.bots.ismcts import _playout
+
+    rng = random.Random(4)
+    playsets = all_playsets()
+    for k in range(40):
+        m = Match.new(list(playsets[(k * 7) % len(playsets)]), seed=k)
+        for _ in range(rng.randrange(20)):
+            m.apply(rng.choice(m.legal_actions()))
+        if m.is_terminal:
+            continue
+        start = len(m.history)
+        played = m.clone()
+        _playout(played, random.Random(k), m.rounds_finished, (k % 5) * 0.25)
+        assert played.rounds_finished == m.rounds_finished + 1
+        checked = m.clone()
+        for action in played.history[start:]:
+            checked.apply(action)  # raises IllegalActionError on an illegal action
+        assert checked.round_results == played.round_results
+
+
+def test_a_greedy_playout_places_the_card_that_wins_the_turn() -> None:
+    """Player 1 plays second, one card behind on the declared goal "most cards": most of its placements let the
+    lead win the round, a few do not; a fully greedy playout finds one of those every time."""
+    from converge.bots.ismcts import _playout
+
+    m = setup(hands=([], ["MEC2", "ARC2", "ALC6"]), factions=(["ALC1", "MEC5"], ["ALC3"]), goals=["MEC1"],
+              holder=0, to_play=1)
+    s0, s1 = m.scores()
+    assert s0 > s1  # as things stand the lead wins the round
+    options = []
+    for card in m.legal_actions():
+        for mode in ("declare", "mine", "theirs"):
+            trial = m.clone()
+            trial.apply(card)
+            trial.apply(mode)
+            options.append((trial.round_winners[0] if trial.rounds_finished else -1, card, mode))
+    saving = {(card, mode) for winner, card, mode in options if winner != 0}
+    assert saving and len(saving) < len(options)
+    for seed in range(10):
+        played = m.clone()
+        start = len(played.history)
+        _playout(played, random.Random(seed), 0, 1.0)
+        card, mode = played.history[start:start + 2]
+        assert (card, m.action_to_string(mode)) in saving
+
+
+def test_random_playouts_remain_available_and_the_greedy_share_is_checked() -> None:
+    m = Match.new(["protector", "searcher", "merchant"], seed=3, start=0)
+    for greedy in (0.0, 1.0):
+        a, b = ISMCTSBot(2, iterations=200, greedy=greedy), ISMCTSBot(2, iterations=200, greedy=greedy)
+        assert a.analyse(m.view(m.current_player)) == b.analyse(m.view(m.current_player))
+    with pytest.raises(ValueError):
+        ISMCTSBot(1, greedy=1.5)

@@ -8,9 +8,11 @@ level       bot                                                              tim
 beginner    random legal actions                                             instant
 easy        greedy: the play that maximises its end-of-turn lead             well under 1 ms
 medium      information-set MCTS, 500 simulations                            about 10 ms
-hard        information-set MCTS, 12,000 simulations (at most 1.2 s)         about 0.3 s
+hard        information-set MCTS, 20,000 simulations (at most 1.2 s)         about 0.45 s
 expert      information-set MCTS, 4 s per decision                           4 s
 ==========  ===============================================================  ======================
+
+The ISMCTS levels play out with greedy placements half of the time (see :mod:`converge.bots.ismcts`).
 
 >>> bot = make_bot("greedy", seed=1)
 >>> bot.name, LEVELS
@@ -47,7 +49,7 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     "beginner": _level("beginner", RandomBot),
     "easy": _level("easy", GreedyBot),
     "medium": lambda seed: ISMCTSBot(seed, iterations=500, name="medium"),
-    "hard": lambda seed: ISMCTSBot(seed, iterations=24000, seconds=1.2, name="hard"),
+    "hard": lambda seed: ISMCTSBot(seed, iterations=20000, seconds=1.2, name="hard"),
     "expert": lambda seed: ISMCTSBot(seed, iterations=0, seconds=4.0, name="expert"),
 }
 

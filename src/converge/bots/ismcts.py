@@ -7,6 +7,16 @@ shared across worlds and keyed by actions; each edge counts how often it was *av
 sampled world), and selection uses UCB1 over those availability counts (Cowling, Powley & Whitehouse,
 2012). Playouts follow a cheap policy until the round ends; the reward is winning the current round.
 
+The playout policy is *epsilon-greedy on placements*: when a player is to choose a card, with probability
+``greedy`` (default 0.5) it plays the card and placement — declare it, or add it to its own or the other
+faction — with the best end-of-turn standing for itself (scored with the engine's own scores: for the second
+player of a turn, whether the lead would win the round, keep or lose the artifact, then the point margin;
+for the lead, the margin), ties broken at random; otherwise it plays uniformly at random, never "done"
+while something else is possible (declining the rest of an effect is rarely best). Uniformly random
+playouts gave values that no number of simulations sharpened (twice the simulations, the same strength);
+placements that a player would obviously make tell the search much more per simulation. ``greedy=0`` is
+the uniformly random policy.
+
 The bot is seeded: with a budget in simulations, the same seed and the same observation give the same
 decision. With a budget in seconds the number of simulations depends on the machine.
 """
@@ -19,7 +29,8 @@ import random
 import time
 from typing import TYPE_CHECKING
 
-from converge.engine.actions import DECLARE, DISCARD
+from converge.engine.actions import DECLARE, DISCARD, MINE, THEIRS
+from converge.engine.state import SELECT
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
@@ -37,12 +48,16 @@ class _Node:
 
 
 class ISMCTSBot:
-    """Information-set MCTS with a budget in simulations (``iterations``) and/or seconds (``seconds``)."""
+    """Information-set MCTS with a budget in simulations (``iterations``) and/or seconds (``seconds``);
+    ``greedy`` is the playout policy's share of greedy placements (0: uniformly random playouts)."""
 
     def __init__(self, seed: int = 0, iterations: int = 2000, seconds: float | None = None,
-                 exploration: float = 0.7, name: str = "ismcts"):
+                 exploration: float = 0.7, name: str = "ismcts", greedy: float = 0.5):
         if iterations <= 0 and not seconds:
             raise ValueError("ISMCTS needs a positive budget of iterations or seconds")
+        if not 0.0 <= greedy <= 1.0:
+            raise ValueError("the greedy share of playout plays is a probability, 0 to 1")
+        self.greedy = greedy
         self.seed = seed
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -135,10 +150,12 @@ class ISMCTSBot:
             node = children[best_a]
             world.push(best_a)
             path.append((node, player))
-        # Playout to the end of the round: uniformly random, but never "done" while something else is
-        # possible (declining the rest of an effect is rarely best).
+        # Playout to the end of the round (see the module doc).
         if world.rounds_finished == round_index:
-            world.random_playout(rng, 1, False)
+            if self.greedy > 0.0:
+                _playout(world, rng, round_index, self.greedy)
+            else:
+                world.random_playout(rng, 1, False)
         won = 1.0 if world.round_winners[round_index] == me else 0.0
         for node_, player in path:
             node_.visits += 1
@@ -147,6 +164,43 @@ class ISMCTSBot:
     def __repr__(self) -> str:
         budget = f"{self.seconds}s" if self.seconds else f"{self.iterations} simulations"
         return f"ISMCTSBot({budget}, seed={self.seed})"
+
+
+_PLACES = (DECLARE, MINE, THEIRS)
+
+
+def _playout(world: Match, rng: random.Random, round_index: int, greedy: float) -> None:
+    """Play ``world`` to the end of the current round. A card to play is chosen, with probability ``greedy``,
+    as the best *placement* (declare it or add it to a faction) by the end-of-turn standing it gives, else
+    like :meth:`~converge.engine.state.Match.random_playout` (uniformly, never "done" while something else
+    is possible)."""
+    rand = rng.random
+    turn = world.turn
+    zones = world.zones
+    while world.rounds_finished == round_index:
+        if turn.phase == SELECT and rand() < greedy:
+            p = turn.player
+            hand = zones.hands[p]
+            best_card, best_mode, best_v = -1, -1, -(10**9)
+            second = turn.turn_step == 1
+            for card in hand:
+                for mode in _PLACES:
+                    target = zones.goals if mode == DECLARE else zones.factions[p if mode == MINE else 1 - p]
+                    target.append(card)
+                    s0, s1 = world.scores()
+                    target.pop()
+                    margin = s0 - s1 if p == 0 else s1 - s0
+                    if second:  # the turn ends: behind loses the round, ahead takes the artifact
+                        v = (-1000 if margin < 0 else 1000 if margin > 0 else 0) + margin
+                    else:
+                        v = margin
+                    v = v * 8 + int(rand() * 8)  # ties broken at random
+                    if v > best_v:
+                        best_card, best_mode, best_v = card, mode, v
+            world.push(best_card)
+            world.push(best_mode)
+            continue
+        world.push(world._random_action(rand(), False))
 
 
 def _prefer(action: int) -> int:
