@@ -93,8 +93,6 @@ def test_a_hint_suggests_from_the_players_view_only() -> None:
 
 def test_greedy_playouts_play_only_legal_actions() -> None:
     """A playout's actions, applied again with every legality check, lead to the same end of round."""
-    from converge.bots.ismcts import _playout
-
     rng = random.Random(4)
     playsets = all_playsets()
     for k in range(40):
@@ -105,7 +103,7 @@ def test_greedy_playouts_play_only_legal_actions() -> None:
             continue
         start = len(m.history)
         played = m.clone()
-        _playout(played, random.Random(k), m.rounds_finished, (k % 5) * 0.25)
+        played.placement_playout(random.Random(k), (k % 5) * 0.25)
         assert played.rounds_finished == m.rounds_finished + 1
         checked = m.clone()
         for action in played.history[start:]:
@@ -116,8 +114,6 @@ def test_greedy_playouts_play_only_legal_actions() -> None:
 def test_a_greedy_playout_places_the_card_that_wins_the_turn() -> None:
     """Player 1 plays second, one card behind on the declared goal "most cards": most of its placements let the
     lead win the round, a few do not; a fully greedy playout finds one of those every time."""
-    from converge.bots.ismcts import _playout
-
     m = setup(hands=([], ["MEC2", "ARC2", "ALC6"]), factions=(["ALC1", "MEC5"], ["ALC3"]), goals=["MEC1"],
               holder=0, to_play=1)
     s0, s1 = m.scores()
@@ -134,7 +130,7 @@ def test_a_greedy_playout_places_the_card_that_wins_the_turn() -> None:
     for seed in range(10):
         played = m.clone()
         start = len(played.history)
-        _playout(played, random.Random(seed), 0, 1.0)
+        played.placement_playout(random.Random(seed), 1.0)
         card, mode = played.history[start:start + 2]
         assert (card, m.action_to_string(mode)) in saving
 

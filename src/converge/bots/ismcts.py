@@ -29,8 +29,7 @@ import random
 import time
 from typing import TYPE_CHECKING
 
-from converge.engine.actions import DECLARE, DISCARD, MINE, THEIRS
-from converge.engine.state import SELECT
+from converge.engine.actions import DECLARE, DISCARD
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
@@ -153,7 +152,7 @@ class ISMCTSBot:
         # Playout to the end of the round (see the module doc).
         if world.rounds_finished == round_index:
             if self.greedy > 0.0:
-                _playout(world, rng, round_index, self.greedy)
+                world.placement_playout(rng, self.greedy)
             else:
                 world.random_playout(rng, 1, False)
         won = 1.0 if world.round_winners[round_index] == me else 0.0
@@ -164,43 +163,6 @@ class ISMCTSBot:
     def __repr__(self) -> str:
         budget = f"{self.seconds}s" if self.seconds else f"{self.iterations} simulations"
         return f"ISMCTSBot({budget}, seed={self.seed})"
-
-
-_PLACES = (DECLARE, MINE, THEIRS)
-
-
-def _playout(world: Match, rng: random.Random, round_index: int, greedy: float) -> None:
-    """Play ``world`` to the end of the current round. A card to play is chosen, with probability ``greedy``,
-    as the best *placement* (declare it or add it to a faction) by the end-of-turn standing it gives, else
-    like :meth:`~converge.engine.state.Match.random_playout` (uniformly, never "done" while something else
-    is possible)."""
-    rand = rng.random
-    turn = world.turn
-    zones = world.zones
-    while world.rounds_finished == round_index:
-        if turn.phase == SELECT and rand() < greedy:
-            p = turn.player
-            hand = zones.hands[p]
-            best_card, best_mode, best_v = -1, -1, -(10**9)
-            second = turn.turn_step == 1
-            for card in hand:
-                for mode in _PLACES:
-                    target = zones.goals if mode == DECLARE else zones.factions[p if mode == MINE else 1 - p]
-                    target.append(card)
-                    s0, s1 = world.scores()
-                    target.pop()
-                    margin = s0 - s1 if p == 0 else s1 - s0
-                    if second:  # the turn ends: behind loses the round, ahead takes the artifact
-                        v = (-1000 if margin < 0 else 1000 if margin > 0 else 0) + margin
-                    else:
-                        v = margin
-                    v = v * 8 + int(rand() * 8)  # ties broken at random
-                    if v > best_v:
-                        best_card, best_mode, best_v = card, mode, v
-            world.push(best_card)
-            world.push(best_mode)
-            continue
-        world.push(world._random_action(rand(), False))
 
 
 def _prefer(action: int) -> int:

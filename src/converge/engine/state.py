@@ -949,6 +949,38 @@ class Match:
         while self.turn.phase != OVER and len(results) < stop_at:
             self._apply(self._random_action(rand(), decline))
 
+    def placement_playout(self, rng: random.Random, greedy: float) -> None:
+        """Play to the end of the current round (a search's playout policy). When a card is to be chosen,
+        with probability ``greedy`` it plays the card and placement — declare it, or add it to its own or
+        the other faction — with the best end-of-turn standing for its player (for the second player of a
+        turn: whether the lead would win the round, keep or lose the artifact, then the margin; for the
+        lead, the margin), ties broken at random; otherwise as :meth:`random_playout` with ``decline=False``."""
+        rand = rng.random
+        t, z = self.turn, self.zones
+        round_index = len(t.round_results)
+        while t.phase != OVER and len(t.round_results) == round_index:
+            if t.phase == SELECT and rand() < greedy:
+                p = t.player
+                second = t.turn_step == 1
+                best_card, best_mode, best_v = -1, -1, -(10**9)
+                for card in z.hands[p]:
+                    for mode in (DECLARE, MINE, THEIRS):
+                        target = z.goals if mode == DECLARE else z.factions[p if mode == MINE else 1 - p]
+                        target.append(card)  # scored in place, then taken back
+                        s0, s1 = self.scores()
+                        target.pop()
+                        margin = s0 - s1 if p == 0 else s1 - s0
+                        v = margin
+                        if second:  # the turn ends: behind loses the round, ahead takes the artifact
+                            v += -1000 if margin < 0 else 1000 if margin > 0 else 0
+                        v = v * 8 + int(rand() * 8)  # ties broken at random
+                        if v > best_v:
+                            best_card, best_mode, best_v = card, mode, v
+                self._apply(best_card)
+                self._apply(best_mode)
+            else:
+                self._apply(self._random_action(rand(), False))
+
     def _random_action(self, x: float, decline: bool) -> int:
         """The legal action at ``x`` (in [0, 1)) of a uniform draw, without building the list when the
         choices are a range (a card of the hand, a mode, a skillset, a faction)."""

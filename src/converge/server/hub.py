@@ -414,8 +414,9 @@ class Hub:
         the connection whose action this was, which takes its acknowledgement in its state message."""
         meta = session.meta()
         fresh: dict[int, tuple[int, dict[str, Any], int]] = {}  # view -> (events it had, observation, start)
-        # (view, events already sent) -> the message, the events sent with it, its text once written
-        cache: dict[tuple[int, int], tuple[dict[str, Any], int, str]] = {}
+        # (view, events already sent) -> the message and the events sent with it; its text once written
+        cache: dict[tuple[int, int], tuple[dict[str, Any], int]] = {}
+        texts: dict[tuple[int, int], str] = {}
         for conn in list(session.conns):
             if conn.closed:
                 continue
@@ -434,13 +435,14 @@ class Hub:
                         obs, start = session.view(conn.view), 0  # (its count is stale: send them all again)
                 got = cache[key] = ({"type": "state", "seq": session.seq, "match": meta, "observation": obs,
                                      "events_from": start, **session.table(conn.view)},
-                                    start + len(obs["events"]), "")
+                                    start + len(obs["events"]))
             if ack is not None and conn is ack[0]:
                 conn.send({**got[0], "ack": ack[1]})
             else:
-                if not got[2]:
-                    got = cache[key] = (got[0], got[1], dumps(got[0]))
-                conn.send(got[2])
+                text = texts.get(key)
+                if text is None:
+                    text = texts[key] = dumps(got[0])
+                conn.send(text)
             conn.events_sent = got[1]
         session.new_turns = []
 
