@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+from collections.abc import Coroutine, Generator
 from typing import Any, Protocol
 
 import orjson
@@ -34,11 +35,43 @@ class WebSocketLike(Protocol):
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
+class _Unfinished:
+    """A send that could not finish at once (the socket's buffer was full): the sender task awaits the rest of
+    it, forwarding what the event loop gives it, before anything queued after it."""
+
+    __slots__ = ("coro", "waiting")
+
+    def __init__(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+        self.coro = coro
+        self.waiting = waiting  # what the coroutine is waiting for (an asyncio future)
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        coro, waiting = self.coro, self.waiting
+        while True:
+            try:
+                sent = yield waiting
+            except GeneratorExit:
+                coro.close()
+                raise
+            except BaseException as exc:  # (a cancellation): the coroutine handles it or ends with it
+                try:
+                    waiting = coro.throw(exc)
+                except StopIteration:
+                    return
+            else:
+                try:
+                    waiting = coro.send(sent)
+                except StopIteration:
+                    return
+
+
 class Connection:
     """One open WebSocket of a seat (``view`` 0 or 1) or a spectator (``view`` -1).
 
-    Messages go through a bounded queue and a sender task, so that a slow client never holds up the
-    others: one that falls too far behind is disconnected (it reconnects and gets its current view).
+    A message is written to the socket at once when nothing is waiting before it and the socket takes it
+    (the usual case: no task switch per message); otherwise it waits in a bounded queue for the sender
+    task, so that a slow client never holds up the others: one that falls too far behind is disconnected
+    (it reconnects and gets its current view).
     """
 
     _opened = itertools.count()
@@ -50,7 +83,7 @@ class Connection:
         self.address = address
         #: Order of arrival: a seat with too many connections loses its oldest.
         self.opened = next(self._opened)
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=config.send_queue)
+        self.queue: asyncio.Queue[str | _Unfinished | None] = asyncio.Queue(maxsize=config.send_queue)
         self.bucket = TokenBucket(config.rate, config.burst)
         self.strikes = 0
         #: Over the rate limit since the last message let through: told once, then ignored silently.
@@ -66,6 +99,8 @@ class Connection:
         #: A spectator counted in :attr:`Hub.spectators` (until it leaves).
         self.counted = False
         self.task: asyncio.Task[None] | None = None
+        #: The sender task is writing a message: later ones queue behind it.
+        self.sending = False
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._sender())
@@ -90,10 +125,28 @@ class Connection:
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
             return
+        text = message if isinstance(message, str) else dumps(message)
+        if not self.sending and self.queue.empty() and self.task is not None:
+            self._send_now(text)
+            return
         try:
-            self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.close(1013)
+
+    def _send_now(self, text: str) -> None:
+        """Write ``text`` without the sender task when the socket takes it at once; a send that has to wait
+        (a full socket buffer) is handed to the sender task, which finishes it first."""
+        coro = self.ws.send_text(text)
+        try:
+            waiting = coro.send(None)
+        except StopIteration:
+            return
+        except Exception:  # the peer went away
+            self.close()
+            return
+        self.sending = True  # (the queue is empty: the unfinished send takes its first place)
+        self.queue.put_nowait(_Unfinished(coro, waiting))
 
     def close(self, code: int = 1000, reason: str | None = None) -> None:
         if self.closed:
@@ -118,7 +171,9 @@ class Connection:
                 item = await self.queue.get()
                 if item is None:
                     break
-                await self.ws.send_text(item)
+                self.sending = True
+                await (item if isinstance(item, _Unfinished) else self.ws.send_text(item))
+                self.sending = False
         except Exception:  # the peer went away
             self.closed = True
         with contextlib.suppress(Exception):
