@@ -1,0 +1,33 @@
+"""The benchmark scripts the README quotes still run and measure something (small runs; no timing is asserted)."""
+
+from __future__ import annotations
+
+import asyncio
+import runpy
+import subprocess
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def test_hub_cpu_plays_the_actions_it_is_asked_for_and_reports_the_writer_thread() -> None:
+    hub_cpu = runpy.run_path(str(BENCHMARKS / "hub_cpu.py"))
+    result = asyncio.run(hub_cpu["run"](6, 60, 3))
+    assert result["user_ms_per_action"] + result["system_ms_per_action"] > 0
+    assert result["writer_ms_per_action"] >= 0
+    assert result["create_ms_per_match"] > 0
+
+
+def test_hub_cpu_says_when_its_matches_run_out() -> None:
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "hub_cpu.py"), "--matches", "1", "--actions", "5000"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0
+    assert "every match ended after" in done.stderr and "give more --matches" in done.stderr
+
+
+def test_ws_floor_answers_every_exchange() -> None:
+    command = [sys.executable, str(BENCHMARKS / "ws_floor.py"), "--connections", "3", "--exchanges", "2"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "of server CPU per message in and two of 2400 bytes out (6 exchanges" in done.stdout
