@@ -17,6 +17,7 @@ import sys
 import tempfile
 from typing import Any
 
+from converge.server.bench import cpu_seconds
 from converge.server.config import ServerConfig
 from converge.server.connections import Connection
 from converge.server.hub import Hub
@@ -52,7 +53,7 @@ async def run(matches: int, actions: int, seed: int, acks: bool = False) -> dict
             conns.append(conn)
         tables.append((session, conns))
     made = os.times()
-    writer_before = _thread_cpu(writer.thread.native_id)
+    writer_before = _writer_cpu(writer)
     rng = random.Random(seed)
     done = 0
     live = list(tables)
@@ -72,7 +73,7 @@ async def run(matches: int, actions: int, seed: int, acks: bool = False) -> dict
             await asyncio.sleep(0)  # let the connections' senders run
     await asyncio.sleep(0.05)
     after = os.times()
-    writer_cpu = _thread_cpu(writer.thread.native_id) - writer_before
+    writer_cpu = _writer_cpu(writer) - writer_before
     writer.close()
     return {"create_ms_per_match": ((made.user - before.user) + (made.system - before.system)) * 1000 / matches,
             "user_ms_per_action": (after.user - made.user) * 1000 / actions,
@@ -80,14 +81,10 @@ async def run(matches: int, actions: int, seed: int, acks: bool = False) -> dict
             "writer_ms_per_action": writer_cpu * 1000 / actions}
 
 
-def _thread_cpu(tid: int | None) -> float:
-    """A thread's CPU seconds (user and system) from /proc, 0 where there is no /proc."""
-    try:
-        with open(f"/proc/self/task/{tid}/stat") as f:
-            fields = f.read().rpartition(")")[2].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def _writer_cpu(writer: Writer) -> float:
+    """The database writer's thread's CPU seconds (0 where the system does not say)."""
+    tid = writer.thread.native_id
+    return (cpu_seconds(os.getpid(), tid) or 0.0) if tid is not None else 0.0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,6 +19,9 @@ import subprocess
 import sys
 import time
 
+from converge.server.bench import cpu_seconds
+from converge.server.pgcluster import free_port
+
 SERVER = r"""
 import sys, uvicorn
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
@@ -37,12 +40,6 @@ async def ws(websocket: WebSocket) -> None:
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", ws_max_size=65536,
             ws_per_message_deflate=False)
 """
-
-
-def _cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def _client(url: str, exchanges: int, rng: random.Random) -> None:
@@ -67,9 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exchanges", type=int, default=25, help="messages each connection sends")
     parser.add_argument("--size", type=int, default=2400, help="bytes of each reply (a state message: ~2,400)")
     args = parser.parse_args(argv)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     server = subprocess.Popen([sys.executable, "-c", SERVER, str(port), str(args.size)])
     try:
         if hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) > 1:
@@ -84,9 +79,9 @@ def main(argv: list[str] | None = None) -> int:
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise SystemExit("the server did not start") from None
                 time.sleep(0.1)
-        before = _cpu_seconds(server.pid)
+        before = cpu_seconds(server.pid) or 0.0
         asyncio.run(_clients(f"ws://127.0.0.1:{port}/ws", args.connections, args.exchanges))
-        used = _cpu_seconds(server.pid) - before
+        used = (cpu_seconds(server.pid) or 0.0) - before
     finally:
         server.terminate()
         server.wait(timeout=30)

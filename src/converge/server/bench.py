@@ -288,10 +288,11 @@ def _merge_bot_stats(stats: list[dict[str, Any]]) -> dict[str, Any]:
             "budget_ms": max((s.get("budget_ms", 0.0) for s in stats), default=0.0)}
 
 
-def _cpu_seconds(pid: int) -> float | None:
-    """User + system CPU time of a process so far (Linux), or None."""
+def cpu_seconds(pid: int, thread: int | None = None) -> float | None:
+    """User + system CPU time so far of a process, or of one of its threads (Linux), or None."""
+    path = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = Path(path).read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return None
@@ -342,7 +343,7 @@ def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: 
 
     def kill() -> None:
         """SIGKILL the first server process (its CPU time so far is counted)."""
-        now = _cpu_seconds(procs[0].pid)
+        now = cpu_seconds(procs[0].pid)
         if now is not None and procs[0].pid in cpu_start:
             cpu_used[procs[0].pid] = now - cpu_start[procs[0].pid]
         procs[0].kill()
@@ -369,7 +370,7 @@ def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: 
                 tail = (Path(tmp.name) / f"server{i}.log").read_text(errors="replace").strip().splitlines()[-3:]
                 raise RuntimeError(f"{exc}: {' / '.join(tail)[-600:]}") from None
         for proc in procs:
-            got = _cpu_seconds(proc.pid)
+            got = cpu_seconds(proc.pid)
             if got is not None:
                 cpu_start[proc.pid] = got
         try:
@@ -381,7 +382,7 @@ def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: 
         result: dict[str, Any] = runner(_run_clients(bases, plan, kill if kill_after is not None else None))
         for proc in procs:
             if proc.pid not in cpu_used and proc.pid in cpu_start:
-                got = _cpu_seconds(proc.pid)
+                got = cpu_seconds(proc.pid)
                 if got is not None:
                     cpu_used[proc.pid] = got - cpu_start[proc.pid]
         if len(cpu_used) == len(procs) and result["actions"]:
