@@ -20,7 +20,7 @@ from sqlalchemy import update
 from converge.ratings import Rating, update_pair
 from converge.server import lobby_store as store
 from converge.server.identity import COOKIE, check_name, name_key
-from converge.server.lobby import BOT_RATINGS, closest_bot
+from converge.server.lobby import BOT_RATINGS, OFFERED_BOTS, closest_bot
 from converge.server.matchmaking import QueueSettings, QuickMatchQueue, Waiting
 from converge.server.protocol import ProtocolError
 from converge.server.storage import MatchRow, SeatRow, Storage, matches_table
@@ -371,7 +371,7 @@ def test_a_table_is_listed_live_joined_played_rated_and_in_both_histories(client
         assert hist[who]["player"]["games"] == 1
     board = client.get("/api/leaderboard").json()
     assert [p["name"] for p in board["players"]] == (["Ada", "Bob"] if winner == 0 else ["Bob", "Ada"])
-    assert {b["name"]: b["rating"] for b in board["bots"]}["hard"] == 2239
+    assert {b["name"]: b["rating"] for b in board["bots"]} == {b: round(BOT_RATINGS[b]) for b in OFFERED_BOTS}
     assert len(db_rows(tmp_path, "SELECT * FROM converge_rating_changes")) == 2
     for lp in (watcher, ada_lobby, bob_lobby):
         scan_lobby(lp.texts, set(), tmp_path)

@@ -43,13 +43,15 @@ from converge.server.storage import MatchRow, SeatRow, StorageError
 
 log = logging.getLogger("converge.server.lobby")
 
-#: The bots' fixed ratings, from `converge ladder` (README, "Bots"): random = 1000 by definition; greedy
-#: 1869 and hard 2239 as published (400 matches a pair). Medium was measured for the lobby (README, "Finding
-#: opponents"): it beat greedy in 194 of 230 matches (greedy + 292 = 2161) and lost to hard 22 of 30
-#: (hard - 176 = 2063): 2110 is the mean of the two. Expert has no measured rating, so quick match never
-#: offers it and no match against it is rated.
+#: The bots' fixed ratings (README, "Bots"): random = 1000 by definition; greedy 1869 from `converge ladder`
+#: (400 matches a pair). Medium and hard are rated from 400 matches each against their earlier selves
+#: (`benchmarks/versus_previous.py`), whose ratings were measured: the earlier hard was 2239 (`converge
+#: ladder`), the earlier medium 2110 (it beat greedy in 194 of 230 matches, greedy + 292 = 2161, and lost
+#: 22 of 30 to the earlier hard, 2239 - 176 = 2063: the mean). With their half-greedy playouts medium beat
+#: the earlier medium in 244 of 400 matches (+78: 2188) and hard the earlier hard in 264 of 400 (+115: 2354).
+#: Expert has no measured rating, so quick match never offers it and no match against it is rated.
 BOT_RATINGS: dict[str, float] = {"beginner": 1000.0, "random": 1000.0, "easy": 1869.0, "greedy": 1869.0,
-                                 "medium": 2110.0, "hard": 2239.0}
+                                 "medium": 2188.0, "hard": 2354.0}
 #: The levels quick match may offer, weakest first.
 OFFERED_BOTS = ("beginner", "easy", "medium", "hard")
 
