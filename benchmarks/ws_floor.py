@@ -47,7 +47,7 @@ async def _client(url: str, exchanges: int, rng: random.Random) -> None:
 
     async with websockets.connect(url, ping_interval=None, compression=None) as ws:
         for _ in range(exchanges):
-            await asyncio.sleep(rng.uniform(0.3, 0.9) * 2)  # a seat acts every other action of its match
+            await asyncio.sleep(rng.uniform(1.5, 3.5))  # serve-bench's pace: ~160 actions a second, 400 seats
             await ws.send('{"type":"action","action":3,"seq":5}')
             await ws.recv()
             await ws.recv()
