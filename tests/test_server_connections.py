@@ -29,6 +29,14 @@ class FakeSocket:
         self.closed_with = code
 
 
+def _open(view: int = 0, config: ServerConfig | None = None) -> tuple[FakeSocket, Connection]:
+    """A started connection on a fake socket (inside a running event loop)."""
+    ws = FakeSocket()
+    conn = Connection(ws, view, config or ServerConfig())
+    conn.start()
+    return ws, conn
+
+
 async def _settle() -> None:
     for _ in range(5):
         await asyncio.sleep(0)
@@ -36,9 +44,7 @@ async def _settle() -> None:
 
 def test_a_message_is_written_at_once_when_the_socket_takes_it() -> None:
     async def main() -> None:
-        ws = FakeSocket()
-        conn = Connection(ws, 0, ServerConfig())
-        conn.start()
+        ws, conn = _open()
         conn.send({"type": "pong"})
         conn.send("second")
         assert ws.sent == ['{"type":"pong"}', "second"]  # no task switch needed
@@ -51,9 +57,7 @@ def test_a_message_is_written_at_once_when_the_socket_takes_it() -> None:
 
 def test_messages_wait_behind_a_send_that_cannot_finish_and_keep_their_order() -> None:
     async def main() -> None:
-        ws = FakeSocket()
-        conn = Connection(ws, 0, ServerConfig())
-        conn.start()
+        ws, conn = _open()
         conn.send("1")
         ws.open.clear()  # the socket's buffer is full
         conn.send("2")  # begun, waiting for the socket
@@ -76,9 +80,7 @@ def test_messages_wait_behind_a_send_that_cannot_finish_and_keep_their_order() -
 
 def test_a_waiting_send_of_a_connection_closed_with_a_full_queue_is_cancelled() -> None:
     async def main() -> None:
-        ws = FakeSocket()
-        conn = Connection(ws, 0, ServerConfig(send_queue=2))
-        conn.start()
+        ws, conn = _open(config=ServerConfig(send_queue=2))
         ws.open.clear()
         for i in range(4):  # one begun and waiting, one queued, the third finds the queue full
             conn.send(str(i))
@@ -96,18 +98,14 @@ def test_a_waiting_send_of_a_connection_closed_with_a_full_queue_is_cancelled() 
 
 def test_a_peer_that_is_gone_closes_the_connection_whether_written_at_once_or_queued() -> None:
     async def main() -> None:
-        ws = FakeSocket()
-        conn = Connection(ws, 1, ServerConfig())
-        conn.start()
+        ws, conn = _open(1)
         ws.fail = True
         conn.send("lost")
         assert conn.closed
         await conn.drain()
         assert ws.closed_with == 1000
 
-        ws2 = FakeSocket()
-        queued = Connection(ws2, 1, ServerConfig())
-        queued.start()
+        ws2, queued = _open(1)
         ws2.open.clear()
         queued.send("a")
         queued.send("b")
