@@ -305,3 +305,12 @@ def test_openapi_documents_the_real_api_with_its_bodies(tmp_path: Path) -> None:
         assert client.get("/api/options").headers["cache-control"] == "no-store"
     with client_for(tmp_path / "off") as client:
         assert client.get("/openapi.json").status_code == 404  # off unless asked for
+
+
+def test_status_gives_the_load_and_the_databases_durability_and_nothing_about_a_match(tmp_path: Path) -> None:
+    with client_for(tmp_path, sqlite_sync="NORMAL") as client:
+        made = create(client, opponent="friend")
+        status = client.get("/api/status").json()
+        assert status["database"] == "SQLite (WAL, synchronous=NORMAL)"
+        assert status["matches_held"] == 1 and status["connections"] == 0
+        assert made["match_id"] not in json.dumps(status) and made["token"] not in json.dumps(status)

@@ -196,3 +196,17 @@ def test_the_load_benchmark_runs_and_checks_every_action() -> None:
     assert result["finished"] == result["verified"] == 4
     assert result["lost"] == result["duplicated"] == result["errors"] == 0
     assert result["actions"] > 40 and result["latency_ms"]["p99"] >= result["latency_ms"]["p50"] > 0
+    assert result["db"] == "SQLite (WAL, synchronous=FULL)"  # as the server said it
+
+
+def test_the_load_benchmark_measures_the_durability_it_is_asked_for() -> None:
+    """`serve-bench --sqlite-sync NORMAL` runs the server so (the server says so), and refuses PostgreSQL."""
+    proc = subprocess.run([sys.executable, "-m", "converge", "serve-bench", "--matches", "2", "--think-ms", "0-2",
+                           "--sqlite-sync", "NORMAL", "--json"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["db"] == "SQLite (WAL, synchronous=NORMAL)" and result["verified"] == 2
+    proc = subprocess.run([sys.executable, "-m", "converge", "serve-bench", "--servers", "2", "--sqlite-sync",
+                           "NORMAL"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "does not apply to PostgreSQL" in proc.stderr
+    assert "Traceback" not in proc.stderr

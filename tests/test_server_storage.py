@@ -3,6 +3,7 @@ one failing write failing alone — on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import re
 import threading
 import uuid
 from collections.abc import Iterator
@@ -107,3 +108,20 @@ def test_a_driver_write_of_an_index_already_stored_changes_nothing(storage: Stor
         assert storage.actions_of(m) == [3] and storage.progress([m]) == {m: (1, "active")}
     finally:
         writer.close()
+
+
+@pytest.mark.parametrize("sync", ["FULL", "NORMAL"])
+def test_an_sqlite_database_says_how_its_commits_are_made_durable(tmp_path: Path, sync: str) -> None:
+    store = Storage(f"sqlite:///{tmp_path / 'd.sqlite3'}", sync)
+    try:
+        assert store.durability == f"SQLite (WAL, synchronous={sync})"
+    finally:
+        store.engine.dispose()
+
+
+def test_a_postgresql_database_says_whether_it_syncs(postgres_url: str) -> None:
+    store = Storage(postgres_url)
+    try:
+        assert re.fullmatch(r"PostgreSQL \(fsync (on|off)\)", store.durability), store.durability
+    finally:
+        store.engine.dispose()

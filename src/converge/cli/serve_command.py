@@ -104,6 +104,10 @@ def cmd_serve_bench(args: argparse.Namespace) -> int:
 
     if args.bot not in BOTS:
         raise UserError(f"unknown bot {quoted(args.bot)} (known: {', '.join(BOT_NAMES)})")
+    if args.sqlite_sync != "FULL" and (args.servers > 1 or (args.db or "").startswith(("postgres://",
+                                                                                        "postgresql://"))):
+        raise UserError("--sqlite-sync is SQLite's setting: it does not apply to PostgreSQL (--servers 2 or "
+                        "more, or a postgresql:// --db)")
     if args.kill_after is not None and args.servers < 2:
         raise UserError("--kill-after needs --servers 2 or more (someone must take over the killed one's matches)")
     try:
@@ -112,7 +116,7 @@ def cmd_serve_bench(args: argparse.Namespace) -> int:
                                          else "0" if args.servers == 1 else ""),
                            timeout=args.timeout, servers=args.servers,
                            kill_after=args.kill_after, opponent=args.opponent, bot=args.bot, clock_s=args.clock,
-                           bot_workers=args.bot_workers)
+                           bot_workers=args.bot_workers, sqlite_sync=args.sqlite_sync)
     except (ValueError, RuntimeError) as exc:
         raise UserError(str(exc)) from None
     if args.json:
@@ -213,6 +217,8 @@ def register(sub: Any) -> None:
                    help="the server's bot with --opponent bot (default random)")
     b.add_argument("--bot-workers", type=non_negative_int, default=1, metavar="N",
                    help="bot worker processes per server (default 1)")
+    b.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL",
+                   help="the SQLite server's durability, as `serve --sqlite-sync` sets it (default FULL)")
     b.add_argument("--clock", type=positive_int, default=None, metavar="SECONDS",
                    help="give each match a clock of this many seconds per player (default none)")
     b.add_argument("--json", action="store_true", help="print the result as JSON")

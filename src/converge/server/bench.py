@@ -273,6 +273,7 @@ async def _run_clients(bases: list[str], plan: Plan, kill: Any = None) -> dict[s
         "killed_at_s": killed_at, "reconnects": sum(log.reconnects for pair in logs for log in pair),
         "in_doubt": sum(len(log.in_doubt) for pair in logs for log in pair), "in_doubt_stored": doubt_stored,
         "bots": _merge_bot_stats([s.get("bots", {}) for s in statuses]),
+        "database": sorted({s["database"] for s in statuses if "database" in s}),
     }
 
 
@@ -315,8 +316,10 @@ def _wait_for_server(base: str, proc: subprocess.Popen[Any], timeout: float = 60
 def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: int = 1, db: str | None = None,
               server_cores: str = "0", timeout: float = 600, servers: int = 1, kill_after: float | None = None,
               opponent: str = "friend", bot: str = "random", clock_s: int | None = None,
-              bot_workers: int = 1) -> dict[str, Any]:
-    """Start the server process(es), play ``matches`` concurrent matches against them, return the figures."""
+              bot_workers: int = 1, sqlite_sync: str = "FULL") -> dict[str, Any]:
+    """Start the server process(es), play ``matches`` concurrent matches against them, return the figures.
+
+    ``sqlite_sync``: the SQLite server's ``synchronous`` setting, as ``converge serve --sqlite-sync`` sets it."""
     from converge.server.pgcluster import ClusterUnavailable, ThrowawayCluster
 
     plan = Plan(matches, think_ms, seed, timeout, opponent, bot, clock_s, kill_after)
@@ -352,7 +355,7 @@ def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: 
         for i in range(servers):
             port = free_port()
             cmd = [sys.executable, "-m", "converge.server.bench", "--serve", "--port", str(port), "--db", db_url,
-                   "--bot-workers", str(bot_workers)]
+                   "--bot-workers", str(bot_workers), "--sqlite-sync", sqlite_sync]
             if cpus:
                 cmd += ["--cpus", ",".join(map(str, sorted(cpus)))]
             log_file = (Path(tmp.name) / f"server{i}.log").open("wb")
@@ -406,8 +409,10 @@ def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: 
         if cluster is not None:
             cluster.stop()
     result["server"] = f"pinned to CPU {','.join(map(str, sorted(cpus)))}" if cpus else "not pinned"
-    result["db"] = ("SQLite (WAL, synchronous=FULL)" if db is None
-                    else "PostgreSQL (a throwaway cluster, fsync off)" if cluster is not None else db.split("://")[0])
+    # (as the servers themselves said it)
+    result["db"] = " / ".join(result.pop("database")) or "(not said)"
+    if cluster is not None:
+        result["db"] += ", a throwaway cluster"
     if result["errors"] and err:
         result["server_log_tail"] = err[-3000:]
     return result
@@ -447,7 +452,7 @@ def format_bench(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _serve(port: int, db: str, cpus: str | None, bot_workers: int) -> None:
+def _serve(port: int, db: str, cpus: str | None, bot_workers: int, sqlite_sync: str) -> None:
     import uvicorn
 
     from converge.server.app import create_app
@@ -458,7 +463,8 @@ def _serve(port: int, db: str, cpus: str | None, bot_workers: int) -> None:
     # above what a bot with no think time sends (the limiter still runs on every message), and every bot
     # match let in, however long its bot's decisions wait for a worker (the figures say how long).
     app = create_app(db_url=db, bot_delay=0.0, replace_after=0.0, create_rate=1e6, create_burst=1e6, rate=1000.0,
-                     burst=2000.0, matches_per_hour=0, bot_workers=bot_workers, bot_queue=1000)
+                     burst=2000.0, matches_per_hour=0, bot_workers=bot_workers, bot_queue=1000,
+                     sqlite_sync=sqlite_sync)
     # As `converge serve` runs it (no permessage-deflate unless asked for).
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536, backlog=4096,
                 ws_per_message_deflate=os.environ.get("CONVERGE_BENCH_DEFLATE") == "1")
@@ -470,10 +476,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--cpus", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--bot-workers", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--sqlite-sync", default="FULL", help=argparse.SUPPRESS)
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     args = parser.parse_args(argv)
     if args.serve:
-        _serve(args.port, args.db, args.cpus, args.bot_workers)
+        _serve(args.port, args.db, args.cpus, args.bot_workers, args.sqlite_sync)
         return 0
     parser.error("run the benchmark with `converge serve-bench`")
     return 2

@@ -139,7 +139,7 @@ class Hub:
         live = list(self.sessions.values())
         return {"matches_held": len(live), "matches_owned": sum(1 for s in live if s.owned),
                 "connections": sum(len(s.conns) for s in live), "coordinated": self.coord.multi,
-                "bots": self.bots.stats()}
+                "database": self.storage.durability, "bots": self.bots.stats()}
 
     def playset(self, names: list[str]) -> Playset:
         key = tuple(sorted(names))

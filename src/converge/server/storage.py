@@ -355,10 +355,25 @@ class Storage:
                 elif row[0] != SCHEMA_VERSION:
                     raise StorageError(f"the database has schema version {row[0]}, this server needs "
                                        f"{SCHEMA_VERSION}")
+                #: how commits are made durable (for operators and benchmarks: read once, at start)
+                self.durability = self._durability(conn)
         except StorageError:
             raise
         except Exception as exc:
             raise StorageError(f"cannot open the database {self.url}: {exc}") from None
+
+    @staticmethod
+    def _durability(conn: Connection) -> str:
+        """How commits are made durable, as the database itself says, e.g. ``"SQLite (WAL,
+        synchronous=FULL)"`` or ``"PostgreSQL (fsync on)"``."""
+        if conn.dialect.name == "sqlite":
+            journal = str(conn.exec_driver_sql("PRAGMA journal_mode").scalar()).upper()
+            level = conn.exec_driver_sql("PRAGMA synchronous").scalar()
+            name = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}.get(int(level or 0), str(level))
+            return f"SQLite ({journal}, synchronous={name})"
+        if conn.dialect.name == "postgresql":
+            return f"PostgreSQL (fsync {conn.exec_driver_sql('SHOW fsync').scalar()})"
+        return conn.dialect.name
 
     @staticmethod
     def _upgrade(conn: Connection, version: str) -> None:
