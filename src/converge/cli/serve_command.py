@@ -12,7 +12,7 @@ from typing import Any
 
 from converge.cli.main import UserError, _catalog, path_text, positive_int, quoted
 from converge.server.botpool import default_workers
-from converge.server.config import ServerConfig
+from converge.server.config import SQLITE_SYNC, ServerConfig
 
 
 def _need_web() -> None:
@@ -104,10 +104,6 @@ def cmd_serve_bench(args: argparse.Namespace) -> int:
 
     if args.bot not in BOTS:
         raise UserError(f"unknown bot {quoted(args.bot)} (known: {', '.join(BOT_NAMES)})")
-    if args.sqlite_sync != "FULL" and (args.servers > 1 or (args.db or "").startswith(("postgres://",
-                                                                                        "postgresql://"))):
-        raise UserError("--sqlite-sync is SQLite's setting: it does not apply to PostgreSQL (--servers 2 or "
-                        "more, or a postgresql:// --db)")
     if args.kill_after is not None and args.servers < 2:
         raise UserError("--kill-after needs --servers 2 or more (someone must take over the killed one's matches)")
     try:
@@ -151,7 +147,7 @@ def register(sub: Any) -> None:
                    help="the bot that stands in for a player who left (default: the middle level)")
     p.add_argument("--rate", type=positive_float, default=20.0, metavar="N",
                    help="messages a second a WebSocket connection may send (bursts of twice that; default 20)")
-    p.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL",
+    p.add_argument("--sqlite-sync", choices=SQLITE_SYNC, default="FULL",
                    help="SQLite durability: FULL survives power loss, NORMAL only crashes (default FULL)")
     p.add_argument("--deck-dir", action="append", default=[], metavar="DIR", type=path_text,
                    help="also load the *.toml decks of DIR; may be repeated")
@@ -217,7 +213,7 @@ def register(sub: Any) -> None:
                    help="the server's bot with --opponent bot (default random)")
     b.add_argument("--bot-workers", type=non_negative_int, default=1, metavar="N",
                    help="bot worker processes per server (default 1)")
-    b.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL",
+    b.add_argument("--sqlite-sync", choices=SQLITE_SYNC, default="FULL",
                    help="the SQLite server's durability, as `serve --sqlite-sync` sets it (default FULL)")
     b.add_argument("--clock", type=positive_int, default=None, metavar="SECONDS",
                    help="give each match a clock of this many seconds per player (default none)")

@@ -322,10 +322,14 @@ def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: 
     ``sqlite_sync``: the SQLite server's ``synchronous`` setting, as ``converge serve --sqlite-sync`` sets it."""
     from converge.server.pgcluster import ClusterUnavailable, ThrowawayCluster
 
+    postgres = db is not None and db.startswith(("postgresql://", "postgres://"))
+    if sqlite_sync != "FULL" and (servers > 1 or postgres):
+        raise ValueError("--sqlite-sync is SQLite's setting: it does not apply to PostgreSQL (--servers 2 or "
+                         "more, or a postgresql:// --db)")
     plan = Plan(matches, think_ms, seed, timeout, opponent, bot, clock_s, kill_after)
     tmp = tempfile.TemporaryDirectory(prefix="converge-bench-")
     cluster: ThrowawayCluster | None = None
-    if servers > 1 and (db is None or not db.startswith(("postgresql://", "postgres://"))):
+    if servers > 1 and not postgres:
         if db is not None:
             raise ValueError("several server processes need PostgreSQL: give --db postgresql://... (or no --db, "
                              "for a throwaway cluster)")

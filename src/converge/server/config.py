@@ -6,6 +6,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+#: The SQLite ``synchronous`` settings a server is offered: FULL (each commit survives a power cut) and NORMAL
+#: (each survives the process dying, not the machine).
+SQLITE_SYNC = ("FULL", "NORMAL")
+
 
 def default_db_path() -> Path:
     """Where matches are stored by default: the user's data directory."""
