@@ -314,3 +314,30 @@ def test_status_gives_the_load_and_the_databases_durability_and_nothing_about_a_
         assert status["database"] == "SQLite (WAL, synchronous=NORMAL)"
         assert status["matches_held"] == 1 and status["connections"] == 0
         assert made["match_id"] not in json.dumps(status) and made["token"] not in json.dumps(status)
+
+
+def test_no_request_waits_for_a_worker_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """FastAPI runs a plain function (a route, a dependency) in a worker thread: a thread hop on every
+    request, which cost a third of a light request's CPU. Ours are coroutines: no API request hops."""
+    import fastapi.dependencies.utils
+    import fastapi.routing
+
+    hops: list[str] = []
+    for module in (fastapi.dependencies.utils, fastapi.routing):
+        original = module.run_in_threadpool
+
+        async def recorded(func: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            hops.append(getattr(func, "__name__", repr(func)))
+            return await _original(func, *args, **kwargs)
+
+        monkeypatch.setattr(module, "run_in_threadpool", recorded)
+    with client_for(tmp_path) as client:
+        made = create(client, opponent="bot", bot="random")
+        mid = made["match_id"]
+        for path in ("/api/options", "/api/status", f"/api/matches/{mid}", "/api/leaderboard", "/api/rules"):
+            assert client.get(path, headers=auth(made["token"])).status_code == 200, path
+        legal = client.get(f"/api/matches/{mid}", headers=auth(made["token"])).json()["observation"]["decision"]
+        assert client.post(f"/api/matches/{mid}/actions", headers=auth(made["token"]),
+                           json={"action": legal["legal_actions"][0]["id"]}).status_code == 200
+        assert client.get("/api/nothing-here").status_code == 404
+    assert hops == []

@@ -45,8 +45,9 @@ class ServerState:
                                                 "created from one address; try again later")
 
 
-def server(request: Request) -> ServerState:
-    """The dependency that gives a route its server."""
+async def server(request: Request) -> ServerState:
+    """The dependency that gives a route its server (a coroutine: FastAPI would run a plain function in a
+    worker thread, a thread hop on every request)."""
     state: ServerState = request.app.state.server
     return state
 
