@@ -30,3 +30,10 @@ def test_ws_floor_answers_every_exchange() -> None:
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "of server CPU per message in and two of 2400 bytes out (6 exchanges" in done.stdout
+
+
+def test_http_cpu_makes_every_request_it_reports() -> None:
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "http_cpu.py"), "--requests", "40"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "ms (40 requests, /api/options and /api/status in turn)" in done.stdout

@@ -299,7 +299,9 @@ def cpu_seconds(pid: int, thread: int | None = None) -> float | None:
         return None
 
 
-def _wait_for_server(base: str, proc: subprocess.Popen[Any], timeout: float = 60) -> None:
+def wait_for_server(base: str, proc: subprocess.Popen[Any], timeout: float = 60) -> None:
+    """Return once the server process ``proc`` at ``base`` answers; RuntimeError if it exits or takes over
+    ``timeout`` seconds."""
     import httpx2 as httpx
 
     end = time.monotonic() + timeout
@@ -371,7 +373,7 @@ def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: 
             os.sched_setaffinity(0, client_cpus)
         for i, (base, proc) in enumerate(zip(bases, procs, strict=True)):
             try:
-                _wait_for_server(base, proc)
+                wait_for_server(base, proc)
             except RuntimeError as exc:
                 log_files[i].flush()
                 tail = (Path(tmp.name) / f"server{i}.log").read_text(errors="replace").strip().splitlines()[-3:]
