@@ -24,10 +24,10 @@ from converge.server.pgcluster import free_port
 def measure(requests: int) -> float:
     """Milliseconds of the server's CPU per request, over ``requests`` requests after a warm-up."""
     port = free_port()
-    folder = tempfile.mkdtemp(prefix="converge-http-cpu-")
+    folder = tempfile.TemporaryDirectory(prefix="converge-http-cpu-")
     pinned = hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) > 1
     command = [sys.executable, "-m", "converge.server.bench", "--serve", "--port", str(port),
-               "--db", f"sqlite:///{folder}/http.sqlite3"] + (["--cpus", "0"] if pinned else [])
+               "--db", f"sqlite:///{folder.name}/http.sqlite3"] + (["--cpus", "0"] if pinned else [])
     server = subprocess.Popen(command, stderr=subprocess.DEVNULL)
     mine = os.sched_getaffinity(0) if pinned else set()
     try:
@@ -47,6 +47,7 @@ def measure(requests: int) -> float:
             os.sched_setaffinity(0, mine)
         server.terminate()
         server.wait(timeout=30)
+        folder.cleanup()
     return used * 1000 / requests
 
 
