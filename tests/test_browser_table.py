@@ -40,6 +40,15 @@ def choose(page: Any, measures: dict[str, Any], rng: random.Random) -> None:
     page.click(f"#app [data-action='{pick}']")
 
 
+def shot_turn_line(tab: Tab, shots: set[str], tag: str) -> None:
+    """The first time the end-of-turn line is on screen, its screenshot. It stays from an end of turn to the
+    next play: at our decision only when we lead the next turn too (the turn ended on the bot's play without
+    the artifact changing hands), otherwise while the bot thinks after our play ended the turn."""
+    if "turn" not in shots and tab.page.locator("[data-testid=turn-line]").count():
+        tab.shot(f"turn-summary-{tag}.png")
+        shots.add("turn")
+
+
 def play_match(tab: Tab, rng: random.Random, shots: set[str], tag: str) -> dict[str, int]:
     page = tab.page
     kinds: dict[str, int] = {}
@@ -65,9 +74,7 @@ def play_match(tab: Tab, rng: random.Random, shots: set[str], tag: str) -> dict[
         if kind not in shots:
             tab.shot(f"decision-{kind}-{tag}.png")
             shots.add(kind)
-        if "turn" not in shots and page.locator("[data-testid=turn-line]").count():
-            tab.shot(f"turn-summary-{tag}.png")
-            shots.add("turn")
+        shot_turn_line(tab, shots, tag)
         if "hint" not in shots and page.locator("[data-testid=hint]").count():
             page.click("[data-testid=hint]")
             page.wait_for_selector("[data-testid=hint-box]", timeout=30000)
@@ -85,6 +92,7 @@ def play_match(tab: Tab, rng: random.Random, shots: set[str], tag: str) -> dict[
                 " return m && (m.dataset.seq !== s || (d && d.dataset.staged && d.dataset.staged !== st)"
                 " || document.querySelector('[data-testid=round-summary], [data-testid=match-summary]')); }",
                 arg=[before, staged or ""], timeout=30000)
+            shot_turn_line(tab, shots, tag)  # (a turn that our own play ended: shown while the bot thinks)
         steps += 1
         assert steps < 500
 
@@ -98,7 +106,7 @@ def test_a_bot_match_fits_the_screen_at_every_decision(server: Server, browser: 
     rng = random.Random(width)
     shots: set[str] = set()
     seen: dict[str, int] = {}
-    for match_no in range(3):  # more matches only until every kind of decision was met
+    for match_no in range(6):  # more matches only until every kind of decision and the turn line were met
         page.goto(server.base + "/")
         if match_no == 0:
             tab.shot(f"home-{tag}.png")
@@ -117,7 +125,8 @@ def test_a_bot_match_fits_the_screen_at_every_decision(server: Server, browser: 
         if "match" not in shots:
             tab.shot(f"match-summary-{tag}.png")
             shots.add("match")
-        if {"select", "mode-held", "target", "faction-held", "skillset-held", "second"} <= set(seen):
+        if {"select", "mode-held", "target", "faction-held", "skillset-held", "second"} <= set(seen) \
+                and "turn" in shots:
             break
     assert {"select", "mode-held", "target"} <= set(seen), seen
     assert {"turn", "round", "match", "hint"} <= shots, shots
