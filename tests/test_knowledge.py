@@ -123,3 +123,40 @@ def test_sampled_world_keeps_the_card_assemble_revealed() -> None:
         world = m.sample_world(0, random.Random(s))
         world.apply("mine")
         assert world.playset.card_ids[world.zones.factions[0][-1]] == "ALC3"
+
+
+def test_a_chance_deal_is_forgotten_once_dealt() -> None:
+    """In chance mode the deal order is drawn card by card; once the round is dealt it is in the zones only, so
+    neither a view nor the worlds sampled from it carry the other hand, the artifact or the deck order."""
+    m = Match.new(["alchemist", "mechanist", "archivist"], seed=1, start=0, chance=True)
+    rng = random.Random(5)
+    while m.is_chance_node:
+        m.apply(rng.choice(m.legal_actions()))
+    assert not m.is_chance_node and m.turn.dealt == []
+    real = _hidden_places(m, 0)
+    view = m.view(0)
+    worlds = [view.sample_world(random.Random(k)) for k in range(20)]
+    assert sum(_hidden_places(w, 0) == real for w in worlds) <= 1
+    assert _hidden_places(view._world, 0) != real  # the view's own world is dealt again too
+    assert len({json.dumps(_hidden_places(w, 0)) for w in worlds}) >= 15
+
+
+def test_in_the_middle_of_a_chance_deal_a_view_holds_none_of_the_cards_dealt_so_far() -> None:
+    m = Match.new(["alchemist", "mechanist", "archivist"], seed=1, start=0, chance=True)
+    for card in (5, 9, 2, 14, 0, 7, 11):  # both hands and the artifact
+        m.apply(card)
+    worlds = [m.view(p).sample_world(random.Random(k)) for p in (0, 1) for k in range(10)]
+    assert sum(w.turn.dealt == [5, 9, 2, 14, 0, 7, 11] for w in worlds) == 0
+    assert all(len(w.turn.dealt) == 7 and len(set(w.turn.dealt)) == 7 for w in worlds)
+
+
+def test_a_view_of_a_match_set_up_from_a_position_holds_no_position_and_no_seed() -> None:
+    """The position a match began at names both hands, the artifact and the deck order, and its seed deals every
+    later round: the match's record keeps them (it replays from there), no view or sampled world does."""
+    m = setup(ENGINES, hands=(["PRO1", "SEA2"], ["MER3", "PRO4"]), artifact="SEA5", seed=424242424242)
+    assert m.record()["position"]["artifact"] == "SEA5" and m.record()["position"]["seed"] == 424242424242
+    view = m.view(0)
+    assert view._world.origin is None and view._world.seed == 0
+    for world in (view.sample_world(random.Random(1)), view.sample_world(random.Random(2), chance=True),
+                  m.sample_world(0, random.Random(3))):
+        assert world.origin is None and world.seed != 424242424242

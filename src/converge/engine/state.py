@@ -518,17 +518,25 @@ class Match:
         pending inside their effect, the cards their Search shows them) is drawn again among the cards
         it could be. It depends only on what the player knows and on ``rng``, so two matches with the same
         observation give the same worlds, and every world can be played on to the end.
-        The copy has no event log or history (``chance=True``: it is in chance mode, see :meth:`clone`).
+        The copy has no event log, history or start position (``chance=True``: it is in chance mode, see
+        :meth:`clone`).
         For information-set search (a bot's determinisation, OpenSpiel's resample_from_infostate).
         """
         p = seat(player)
         m = self.clone(False, False, chance)
         m.seed = int(rng.random() * 2**62)
+        m.origin = None  # a start position names every hidden card
         m._redeal_hidden(p, rng.random)
         return m
 
     def _redeal_hidden(self, player: int, rand: Any) -> None:
         z, t, e = self.zones, self.turn, self.effect
+        if t.dealt:  # in the middle of a deal (chance mode): the cards dealt so far are nobody's to know
+            order = list(range(NUM_CARDS))
+            for i in range(NUM_CARDS - 1, 0, -1):
+                j = int(rand() * (i + 1))
+                order[i], order[j] = order[j], order[i]
+            t.dealt = order[:len(t.dealt)]
         bit = 1 << player
         opp = 1 - player
         choosing = t.phase == MODE and t.player == opp
@@ -567,12 +575,13 @@ class Match:
 
     def redacted(self, player: object, rng: random.Random | None = None) -> Match:
         """A copy holding only what ``player`` may know: the cards hidden from them dealt again (by a
-        fixed draw, or by ``rng``), only the events they see, no history and no seed. Its
+        fixed draw, or by ``rng``), only the events they see, no history, no seed and no start position. Its
         ``observation(player)`` is this match's; it is what a :class:`~converge.engine.view.PlayerView` is
         made of."""
         p = seat(player)
         m = self.clone(False, False)
         m.seed = 0
+        m.origin = None
         m._redeal_hidden(p, rng.random if rng is not None else FixedDraws())
         if self._logging:
             m._logging = True
@@ -828,7 +837,9 @@ class Match:
             t.dealt.append(action)
             if len(t.dealt) == NUM_CARDS - 1:
                 t.dealt.extend(c for c in range(NUM_CARDS) if c not in t.dealt)
-                self._deal(t.dealt[:], t.deal_holder)
+                order = t.dealt
+                t.dealt = []  # the order is in the zones now: kept, it would tell every copy the hidden cards
+                self._deal(order, t.deal_holder)
         else:  # START
             self._start_round(action)
 
