@@ -331,6 +331,8 @@ def test_watch_defaults_and_errors(capsys: pytest.CaptureFixture[str], tmp_path:
     code, out, _ = run(capsys, "watch", "--public", "--seed", "3")
     # two bots of the same level by default (not a one-sided match), no pause when the output is no terminal
     assert code == 0 and "player 0 (medium) against player 1 (medium)" in out and "only]" not in out
+    # watching in public, the seed (which deals every card) is told once the match is over, not before
+    assert "seed 3 (replay this match" in out.split("wins the match")[-1]
     code, _, err = run(capsys, "watch", "--playset", "alchemist,wizard,healer")
     assert_user_error(code, err, "unknown skillset 'wizard'")
     code, _, err = run(capsys, "watch", "--bot2", "wizard")

@@ -22,8 +22,9 @@ from rich.console import Console
 from converge import Match
 from converge.bots import make_bot
 from converge.cli.screen import CardStyle, render
+from converge.cli.session import Session
 from converge.cli.terminal import CLEAR_ALL, QuitGame, Seat, TerminalGame, play_json
-from tests.helpers import setup
+from tests.helpers import finished_matches, setup
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 CONVERGE = [sys.executable, "-m", "converge"]
@@ -56,12 +57,31 @@ def test_whole_match_through_piped_input(tmp_path: Path) -> None:
 
 
 def test_record_saved_under_the_user_data_directory_by_default(tmp_path: Path) -> None:
-    done = _run_piped(["play", "--seed", "4", "--decks", "healer,alchemist,searcher"], "1\n" * 400 + "n\n",
+    seed = 987654321987
+    done = _run_piped(["play", "--seed", str(seed), "--decks", "healer,alchemist,searcher"], "1\n" * 400 + "n\n",
                       tmp_path, NO_COLOR="1")
     assert "playset Alchemist, Searcher, Healer" in done.stdout
     assert done.returncode == 0, done.stderr
-    saved = list((tmp_path / "converge" / "matches").glob("match-*-4.json"))
+    saved = list((tmp_path / "converge" / "matches").glob("match-*.json"))
     assert len(saved) == 1 and Match.replay(json.loads(saved[0].read_text())).is_terminal
+    # the file's name is chosen at the start and shown: it must not give the seed, which deals every card
+    assert str(seed) not in saved[0].name and str(seed) not in done.stdout
+
+
+def test_a_rematch_is_not_dealt_from_anything_the_finished_match_shows(tmp_path: Path) -> None:
+    """M2's rematch: its deal is not a function of the finished match (whose record, seed included, anyone may
+    read once it is over), so neither player can work out the rematch's hands, artifact or deck."""
+    finished = finished_matches(1)[0]
+    deals = set()
+    for _ in range(4):
+        seats = (Seat("you"), Seat("greedy", make_bot("greedy", 1)))
+        session = Session(finished.clone(), seats, tmp_path / "r.json")
+        session.rematch()
+        m = session.match
+        deals.add((tuple(m.observation(0)["hand"]), tuple(m.observation(1)["hand"]), m.seed))
+        assert m.round_first_holders == [1 - finished.winner]  # the loser starts (M2)
+        assert session.save_path is not None and str(finished.seed) not in session.save_path.name
+    assert len(deals) == 4  # the same finished match, four different rematches
 
 
 def _read_until_any(fd: int, markers: tuple[bytes, ...], timeout: float = 60) -> bytes:

@@ -35,6 +35,7 @@ from converge.cards.loader import (
 from converge.cards.model import Deck
 from converge.engine.errors import ConvergeError
 from converge.engine.playset import SETS, catalog_order
+from converge.engine.seeds import derive_seed, new_seed
 
 EXIT_USAGE = 2
 MAX_SEED = 2**63 - 1
@@ -210,11 +211,17 @@ def _playset_and_seed(args: argparse.Namespace) -> tuple[list[str], int]:
 
     catalog = _catalog(args.deck_dir)
     names = _resolve_playset(args, catalog)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    seed = args.seed if args.seed is not None else new_seed()  # 63 bits: not to be found from one's own hand
     if names is None:
         choices = all_playsets(catalog)
         names = list(choices[random.Random(f"converge-play:{seed}").randrange(len(choices))])
     return names, seed
+
+
+def bot_seed(args: argparse.Namespace, match_seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat``: never one that leads to the match's seed (which deals every card).
+    Derived from the match's seed when the user gave it (the match is then reproducible), else fresh."""
+    return derive_seed("converge-bot", match_seed, seat) if args.seed is not None else new_seed()
 
 
 def read_text_file(path: str, what: str) -> str:
@@ -400,7 +407,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     names, seed = _playset_and_seed(args)
     playset = Playset.from_names(names, args.deck_dir)
-    bots = (make_bot(args.bot1, seed), make_bot(args.bot2, seed + 1))
+    bots = (make_bot(args.bot1, bot_seed(args, seed, 0)), make_bot(args.bot2, bot_seed(args, seed, 1)))
     out = sys.stdout
     delay = args.delay if args.delay is not None else (1.0 if out.isatty() else 0.0)
     holder: dict[str, Any] = {}
@@ -417,11 +424,15 @@ def cmd_watch(args: argparse.Namespace) -> int:
             printer = holder["printer"] = MatchPrinter(match, out, everything=not args.public, names=seats,
                                                        pause=pause)
             printer.header()
-            out.write(f"seed {seed} (replay this match with --seed {seed} --playset {','.join(names)})\n")
+            if not args.public:  # everything is shown anyway; watching in public, the seed would deal the cards
+                out.write(replay_line)
         printer.flush()
 
+    replay_line = f"seed {seed} (replay this match with --seed {seed} --playset {','.join(names)})\n"
     match = play_match(playset, seed, bots, log_events=True, on_action=on_action)
     holder["printer"].summary()
+    if args.public:
+        out.write(replay_line)
     if args.save:
         try:
             Path(args.save).write_text(json.dumps(match.record(), indent=1) + "\n", encoding="utf-8")
@@ -450,7 +461,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     names, seed = _playset_and_seed(args)
     match = Match.new(Playset.from_names(names, args.deck_dir), seed=seed)
     human = args.seat if args.seat is not None else 0
-    bot = make_bot(args.opponent, seed + 1)
+    bot = make_bot(args.opponent, bot_seed(args, seed, 1 - human))
     if args.json:
         return play_json(match, human, bot, sys.stdin, sys.stdout)
     seats: tuple[Seat, Seat]
@@ -458,7 +469,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         seats = (Seat("Player 1"), Seat("Player 2"))
     else:
         seats = (Seat("you"), Seat(args.opponent, bot)) if human == 0 else (Seat(args.opponent, bot), Seat("you"))
-    save = None if args.no_save else Path(args.save) if args.save else default_record_path(seed)
+    save = None if args.no_save else Path(args.save) if args.save else default_record_path()
     if save is not None:
         try:
             save.parent.mkdir(parents=True, exist_ok=True)

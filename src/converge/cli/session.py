@@ -21,6 +21,7 @@ from converge.engine import Match
 from converge.engine.events import PUBLIC, ROUND_END, SCORE, PublicTracker
 from converge.engine.observation import in_play
 from converge.engine.scoring import board_breakdown
+from converge.engine.seeds import new_seed
 
 #: Event kinds that end a turn or a round: what a summary is about.
 TURN_END_KINDS = ("score", "artifact", "round_end", "match_end")
@@ -189,13 +190,14 @@ class Session:
         return self.save_path
 
     def rematch(self) -> None:
-        """A new match on the same playset; the loser of this one holds the artifact first (M2)."""
+        """A new match on the same playset; the loser of this one holds the artifact first (M2). Its seed is
+        fresh: one that followed from this match's (public once it is over) would deal the rematch's cards."""
         old = self.match
         loser = 1 - old.winner
         for seat in self.seats:
             if seat.bot is not None:
                 seat.bot.reset()
-        self.match = Match.new(old.playset, seed=(old.seed + 1) % 2**63, start=loser)
+        self.match = Match.new(old.playset, seed=new_seed(), start=loser)
         self.undo_stack = []
         self.seen = [0, 0]
         self.log = [[], []]

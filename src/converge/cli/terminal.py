@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sys
 import time
 from collections.abc import Callable
@@ -366,5 +367,7 @@ def console_for(stream: TextIO | None = None, width: int | None = None) -> Conso
                    highlight=False, soft_wrap=False)
 
 
-def default_record_path(seed: int) -> Path:
-    return default_save_dir() / f"match-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json"
+def default_record_path() -> Path:
+    """A new file for a match record: named by the time and a random tag, never the match's seed (which
+    would deal its cards to anyone who saw the name)."""
+    return default_save_dir() / f"match-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}.json"

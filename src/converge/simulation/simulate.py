@@ -25,6 +25,7 @@ from converge.bots import make_bot
 from converge.cards.loader import builtin_sources, dir_sources, load_decks
 from converge.cards.model import Deck
 from converge.engine.playset import Playset, all_playsets, catalog_order
+from converge.engine.seeds import derive_seed
 from converge.simulation.runner import play_match
 from converge.simulation.stats import END_REASONS, MatchReader, PlaysetTally, RoundRow
 
@@ -116,11 +117,6 @@ def playset_key(names: Sequence[str]) -> str:
     return "/".join(names)
 
 
-def _derive(*parts: object) -> int:
-    blob = "\0".join(str(p) for p in ("converge-simulate", *parts)).encode()
-    return int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "big") >> 2  # 0 .. 2**62-1
-
-
 def match_seeds(seed: int, names: Sequence[str], index: int) -> tuple[int, int, int]:
     """The engine seed and the two bots' seeds of match ``index`` of a playset, from the base seed.
 
@@ -129,7 +125,8 @@ def match_seeds(seed: int, names: Sequence[str], index: int) -> tuple[int, int, 
     True
     """
     key = playset_key(names)
-    return _derive(seed, key, index, "match"), _derive(seed, key, index, "bot1"), _derive(seed, key, index, "bot2")
+    match, bot1, bot2 = (derive_seed("converge-simulate", seed, key, index, p) for p in ("match", "bot1", "bot2"))
+    return match, bot1, bot2
 
 
 @dataclass(frozen=True)
