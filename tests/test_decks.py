@@ -5,16 +5,20 @@ and a user deck (a tenth skillset, "Tinkerer") loads and plays."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from converge import ConvergeError, Match, Playset
 from converge.cards.loader import DeckError, builtin_sources, dir_sources, load_catalog, load_decks
 from converge.cards.model import CardSpec, Effect, Goal
 from converge.engine import all_playsets
+from converge.engine.actions import SKILLSET_0, string_to_action
 from converge.engine.effects import EffectKind, effect_kinds
 from converge.engine.goals import GoalKind, goal_kinds
 from converge.engine.params import OWN, Param
@@ -297,6 +301,8 @@ DECK_CASES = [
     ("bad colour", deck_text(header=HEADER.replace("orange3", "octarine")), "", "color"),
     ("skillset missing", deck_text(header=HEADER.replace('skillset = "Tinkerer"\n', "")), "", "skillset"),
     ("skillset not letters", deck_text(header=HEADER.replace('"Tinkerer"', '"Tinker3r"')), "", "skillset"),
+    ("skillset of two words", deck_text(header=HEADER.replace('"Tinkerer"', '"Tin Ker"')), "", "skillset"),
+    ("skillset a word of actions", deck_text(header=HEADER.replace('"Tinkerer"', '"Done"')), "", "skillset"),
     ("set not a string", deck_text(header=HEADER.replace('"Home Brew"', "3")), "", "set"),
 ]
 
@@ -305,6 +311,23 @@ DECK_CASES = [
 def test_a_bad_deck_is_rejected_naming_file_and_field(tmp_path, text, card, field):
     path = write(tmp_path / "decks", text)
     assert_names(rejected(tmp_path / "decks"), path, card, field)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aDoneplyTs -_1é"), min_size=1, max_size=12),
+       st.text(alphabet=st.sampled_from("aDoneplyTs -_1é"), min_size=1, max_size=8))
+def test_a_deck_that_loads_can_be_named_by_actions(skillset: str, card_id: str) -> None:
+    """Any skillset name and card id the validator accepts, the action language reads back (the line mode, the
+    JSON mode and the server read actions as words): a name it could not read is refused with the reason."""
+    text = deck_text(changed(0, id=json.dumps(card_id)), HEADER.replace('"Tinkerer"', json.dumps(skillset)))
+    try:
+        deck = next(d for d in load_decks([*builtin_sources(), ("t.toml", text)]).values() if d.source == "t.toml")
+    except DeckError as exc:
+        assert all(p.field in ("skillset", "id") and p.message for p in exc.problems), exc
+        return
+    ids = {c.id.upper(): i for i, c in enumerate(deck.cards)}
+    assert string_to_action(card_id, ids, (deck.skillset,)) == ids[card_id.upper()]
+    assert string_to_action(skillset, ids, (deck.skillset,)) == SKILLSET_0
 
 
 def test_bad_toml_is_rejected_naming_the_file_and_line(tmp_path):

@@ -20,7 +20,9 @@ import pytest
 
 from converge import ConvergeError, IllegalActionError, Match, PlaysetError, PositionError, RecordError
 from converge.cards.loader import DeckError, builtin_sources, load_decks
+from converge.cards.model import Deck
 from converge.engine import all_playsets
+from converge.engine.actions import SKILLSET_0, string_to_action
 from tests.fuzz_support import SEED as fuzz_seed
 from tests.fuzz_support import count
 
@@ -224,9 +226,24 @@ def test_hostile_deck_files_raise_deck_error() -> None:
         text = text.replace('skillset = "', 'skillset = "Fuzz', 1).replace('id = "', 'id = "F')
         for _ in range(rng.choice([1, 1, 2])):
             text = _mutated_toml(text, rng)
-        if _door(load_decks, ([*builtin, ("fuzz.toml", text)],), DeckError, "load_decks"):
-            loaded += 1
+        try:
+            decks = load_decks([*builtin, ("fuzz.toml", text)])
+        except ConvergeError:
+            _door(load_decks, ([*builtin, ("fuzz.toml", text)],), DeckError, "load_decks")
+            continue
+        count("engine: load_decks")
+        loaded += 1
+        _reads_back(next(d for d in decks.values() if d.source == "fuzz.toml"))
     assert loaded > 0
+
+
+def _reads_back(deck: Deck) -> None:
+    """Whatever a deck that loads is called, an action can name it: each card id and the skillset read back as
+    themselves in the action language (the terminal's line mode and the server read actions so)."""
+    ids = {c.id.upper(): i for i, c in enumerate(deck.cards)}
+    for card_id, i in ids.items():
+        assert string_to_action(card_id.lower(), ids, (deck.skillset,)) == i, card_id
+    assert string_to_action(deck.skillset, ids, (deck.skillset,)) == SKILLSET_0, deck.skillset
 
 
 def test_hostile_match_settings_raise_playset_error() -> None:

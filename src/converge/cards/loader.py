@@ -37,7 +37,7 @@ from converge.engine.params import OWN, ParamValue
 DECK_SIZE = 6
 RANKS = tuple(range(1, 7))
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,15}")
-_SKILLSET = re.compile(r"[A-Za-z][A-Za-z ]{0,23}")
+_SKILLSET = re.compile(r"[A-Za-z]{1,24}")  # one word: the action language names a skillset by one word
 _DECK_KEYS = {"skillset", "set", "keyword", "color", "card"}
 _CARD_KEYS = {"id", "name", "rank", "goal", "effect"}
 COLORS = ("red", "green", "yellow", "blue", "magenta", "cyan", "white", "bright_red", "bright_green",
@@ -197,7 +197,8 @@ def parse_deck(data: Mapping[str, Any], file: str, skillsets: set[str] | None = 
             out.add("", key, f"unknown field (allowed: {', '.join(sorted(_DECK_KEYS))})")
     skillset = data.get("skillset")
     if not isinstance(skillset, str) or not _SKILLSET.fullmatch(skillset):
-        out.add("", "skillset", f"must be a name of letters (at most 24), got {quote(skillset)}")
+        out.add("", "skillset", "must be one word of letters, at most 24 (actions name a skillset by one word), "
+                                f"got {quote(skillset)}")
         skillset = "?"
     elif skillset.strip().lower() in RESERVED_WORDS:
         out.add("", "skillset", f"{skillset!r} is a word of the action language (an action could not name it)")
