@@ -433,9 +433,7 @@ class Hub:
                     start = conn.events_sent
                     if start and not obs["events"] and start > session.observer(conn.view).seen:
                         obs, start = session.view(conn.view), 0  # (its count is stale: send them all again)
-                got = cache[key] = ({"type": "state", "seq": session.seq, "match": meta, "observation": obs,
-                                     "events_from": start, **session.table(conn.view)},
-                                    start + len(obs["events"]))
+                got = cache[key] = (session.state(conn.view, obs, start, meta), start + len(obs["events"]))
             if ack is not None and conn is ack[0]:
                 conn.send({**got[0], "ack": ack[1]})
             else:
@@ -494,11 +492,9 @@ class Hub:
                 await self.coord.present(session.id, conn.view, True)
                 self._spawn(self.coord.say_present(session.id))
             self._start_clock_when_all_came(session)
-            obs = session.view(conn.view)
-            conn.events_sent = len(obs["events"])
-            conn.send({"type": "welcome", "seat": conn.view, "match": session.meta(), "cards": session.catalog,
-                       "colors": session.colors, "seq": session.seq, "observation": obs,
-                       **session.table(conn.view, welcome=True)})
+            welcome = session.welcome(conn.view)
+            conn.events_sent = len(welcome["observation"]["events"])
+            conn.send(welcome)
             self._send_meta_others(session, conn)
 
     def _start_clock_when_all_came(self, session: Session) -> None:

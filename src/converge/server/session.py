@@ -151,6 +151,19 @@ class Session:
         friend match once both players allow them."""
         return not self.rated and (self.row.mode == "bot" or self.row.hints & 3 == 3)
 
+    def welcome(self, viewer: int) -> dict[str, Any]:
+        """The first message of a connection of ``viewer``: the match, its cards and the whole view."""
+        return {"type": "welcome", "seat": viewer, "match": self.meta(), "cards": self.catalog,
+                "colors": self.colors, "seq": self.seq, "observation": self.view(viewer),
+                **self.table(viewer, welcome=True)}
+
+    def state(self, viewer: int, observation: dict[str, Any], events_from: int,
+              meta: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The message of ``viewer``'s new state: ``observation`` holds its events from ``events_from`` on
+        (``meta``: this match's :meth:`meta`, when the caller has it already)."""
+        return {"type": "state", "seq": self.seq, "match": self.meta() if meta is None else meta,
+                "observation": observation, "events_from": events_from, **self.table(viewer)}
+
     def table(self, viewer: int, welcome: bool = False) -> dict[str, Any]:
         """What the table shows beyond the observation, for ``viewer``: the choices of theirs that can be
         held and taken back (``next``), the ends of turn the last action brought (``turns``) and, for a
