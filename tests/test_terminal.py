@@ -80,8 +80,10 @@ def test_a_rematch_is_not_dealt_from_anything_the_finished_match_shows(tmp_path:
         m = session.match
         deals.add((tuple(m.observation(0)["hand"]), tuple(m.observation(1)["hand"]), m.seed))
         assert m.round_first_holders == [1 - finished.winner]  # the loser starts (M2)
-        assert session.save_path is not None and str(finished.seed) not in session.save_path.name
+        assert session.save_path is not None and session.save_path.name == "r-rematch-1.json"
     assert len(deals) == 4  # the same finished match, four different rematches
+    session.rematch()
+    assert session.save_path.name == "r-rematch-2.json"
 
 
 def _read_until_any(fd: int, markers: tuple[bytes, ...], timeout: float = 60) -> bytes:

@@ -203,8 +203,9 @@ class Session:
         self.log = [[], []]
         self.summary_from = [0, 0]
         self.matches_played += 1
-        if self.save_path is not None:
-            self.save_path = self.save_path.with_name(f"{self.save_path.stem}-rematch{self.save_path.suffix}")
+        if self.save_path is not None:  # match-….json, then match-…-rematch-1.json, match-…-rematch-2.json...
+            stem = self.save_path.stem.rsplit("-rematch-", 1)[0]
+            self.save_path = self.save_path.with_name(f"{stem}-rematch-{self.matches_played}{self.save_path.suffix}")
 
 
 # ---------------------------------------------------------------------- words for the viewer
