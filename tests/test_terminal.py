@@ -8,6 +8,7 @@ import itertools
 import json
 import os
 import pty
+import random
 import re
 import select
 import subprocess
@@ -82,6 +83,7 @@ def test_a_rematch_is_not_dealt_from_anything_the_finished_match_shows(tmp_path:
         assert m.round_first_holders == [1 - finished.winner]  # the loser starts (M2)
         assert session.save_path is not None and session.save_path.name == "r-rematch-1.json"
     assert len(deals) == 4  # the same finished match, four different rematches
+    session.match.random_playout(random.Random(1))
     session.rematch()
     assert session.save_path.name == "r-rematch-2.json"
 

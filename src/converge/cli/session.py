@@ -204,8 +204,8 @@ class Session:
         self.summary_from = [0, 0]
         self.matches_played += 1
         if self.save_path is not None:  # match-….json, then match-…-rematch-1.json, match-…-rematch-2.json...
-            stem = self.save_path.stem.rsplit("-rematch-", 1)[0]
-            self.save_path = self.save_path.with_name(f"{stem}-rematch-{self.matches_played}{self.save_path.suffix}")
+            stem, suffix = self.save_path.stem.rsplit("-rematch-", 1)[0], self.save_path.suffix
+            self.save_path = self.save_path.with_name(f"{stem}-rematch-{self.matches_played}{suffix}")
 
 
 # ---------------------------------------------------------------------- words for the viewer
