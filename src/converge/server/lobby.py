@@ -141,7 +141,8 @@ class Lobby:
         player = await self.player_of(cookie)
         if key is not None and await asyncio.to_thread(store.name_taken, self.engine, key,
                                                        player.id if player else None):
-            raise LobbyError("name_taken", "another player has that name; choose another")
+            raise LobbyError("name_taken", "another player has that name, or one that looks the same; choose "
+                                           "another")
         fresh: str | None = None
         try:
             if player is None:
@@ -166,7 +167,8 @@ class Lobby:
                 player.name = name
         except StorageError:  # most likely the name was taken at the same moment
             if key is not None and await asyncio.to_thread(store.name_taken, self.engine, key, None):
-                raise LobbyError("name_taken", "another player has that name; choose another") from None
+                raise LobbyError("name_taken", "another player has that name, or one that looks the same; "
+                                               "choose another") from None
             raise ProtocolError("storage", "the name could not be saved; try again") from None
         return player, fresh
 
