@@ -95,6 +95,19 @@ def test_the_pages_answer_head(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ creation limits
 
 
+def test_a_keyed_limit_takes_from_several_keys_all_or_none() -> None:
+    from converge.server.security import KeyedRateLimit
+
+    limit = KeyedRateLimit(rate=1e-9, burst=3)
+    assert limit.take(["a", "b"]) == [] and limit.take(["a", "a"]) == []  # a: 3 taken, b: 1
+    assert limit.take(["a", "b"]) == ["a"]  # a has none left: b pays nothing either
+    assert limit.take(["b", "b"]) == [] and not limit.available("b") and limit.available("c")
+    limit.give_back(["b"])
+    assert limit.available("b") and limit.take(["b"]) == [] and limit.take(["b"]) == ["b"]
+    limit.give_back(["c"] * 10)  # never above the burst
+    assert limit.take(["c"] * 4) == ["c"] and limit.take(["c"] * 3) == []
+
+
 def test_matches_created_per_address_per_hour_are_limited(tmp_path: Path) -> None:
     with client_for(tmp_path, matches_per_hour=3) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
