@@ -123,6 +123,25 @@ class StorageError(Exception):
     """The database could not do what was asked (nothing was changed)."""
 
 
+class Refused(StorageError):
+    """A write that found the database otherwise than it requires (a lobby table already taken, a limit
+    reached) and so wrote nothing: not a failure of the database. Its message is for players."""
+
+
+#: A fault-injection point for tests (``CONVERGE_TEST_PAUSE=<point>:<seconds>``): a write that calls
+#: :func:`pause_point` with that point's name logs that it got there, then sleeps inside its transaction, so
+#: that a test can kill the process there. Read once; nothing happens without it.
+_PAUSE = os.environ.get("CONVERGE_TEST_PAUSE", "")
+
+
+def pause_point(name: str) -> None:
+    """Sleep here, in the writer's thread, if a test asked to (see :data:`_PAUSE`)."""
+    point, _, seconds = _PAUSE.partition(":")
+    if point == name:
+        log.warning("test pause point %s reached: sleeping %s s", name, seconds)
+        time.sleep(float(seconds))
+
+
 @dataclass(frozen=True)
 class Retention:
     """How long matches are kept, in seconds since their last change; 0: forever."""
@@ -669,7 +688,8 @@ class Writer:
                     self.conn.close()
                 self.conn = None
             if len(group) == 1:
-                log.warning("a database write failed: %s", exc)
+                if not isinstance(exc, Refused):
+                    log.warning("a database write failed: %s", exc)
                 group[0][1](exc)
                 return
             for one in group:  # find the write that failed; commit the others
