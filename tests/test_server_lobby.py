@@ -24,7 +24,15 @@ from converge.server.lobby import BOT_RATINGS, OFFERED_BOTS, closest_bot
 from converge.server.matchmaking import QueueSettings, QuickMatchQueue, Waiting
 from converge.server.protocol import ProtocolError
 from converge.server.storage import MatchRow, SeatRow, Storage, matches_table
-from tests.server_support import FAST, FORBIDDEN, Peer, client_for, hang_guard, play_friend_match  # noqa: F401
+from tests.server_support import (  # noqa: F401 (hang_guard is a fixture)
+    FAST,
+    FORBIDDEN,
+    Peer,
+    client_for,
+    from_address,
+    hang_guard,
+    play_friend_match,
+)
 
 # ---------------------------------------------------------------------- helpers
 
@@ -52,9 +60,10 @@ def call(client: TestClient, method: str, path: str, token: str | None, **kw: An
 class LobbyPeer:
     """A lobby page's WebSocket."""
 
-    def __init__(self, client: TestClient, token: str | None) -> None:
+    def __init__(self, client: TestClient, token: str | None, address: str | None = None) -> None:
         client.cookies.clear()
-        self.ctx = client.websocket_connect("/ws/lobby", headers=as_(token) if token else {})
+        headers = {**(as_(token) if token else {}), **(from_address(address) if address else {})}
+        self.ctx = client.websocket_connect("/ws/lobby", headers=headers)
         self.ws = self.ctx.__enter__()
         _LOBBY_OPEN.append(self)
         self.texts: list[str] = []
@@ -132,7 +141,8 @@ def scan_lobby(texts: list[str], own_tokens: set[str], tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["Ada", "Ada Lovelace", "zoë_42", "O'Brien", "李小龍", "Grace-H", "Abbott",
-                                  "Hardy", "Al Gore", "Kai", "Player One", "日本語テスト", "Мария", "Ελένη", "Thai"])
+                                  "Hardy", "Al Gore", "Kai", "Player One", "日本語テスト", "Мария", "Ελένη",
+                                  "Thai"])
 def test_good_names_are_accepted(name: str) -> None:
     assert check_name(f"  {name}  ") == name
 
@@ -148,7 +158,8 @@ def test_good_names_are_accepted(name: str) -> None:
     ("Converge", "reserved"),
     # look-alikes: homoglyphs of another script, small capitals, fullwidth and mathematical letters
     ("h\u0430rd", "bots"), ("\u029c\u1d00\u0280\u1d05", "bots"), ("med\u0456um", "bots"), ("B\u043et", "bots"),
-    ("\u0412\u041e\u0422", "bots"), ("\uff48\uff41\uff52\uff44", "bots"), ("\U0001d421\U0001d41a\U0001d42b\U0001d41d", "bots"),
+    ("\u0412\u041e\u0422", "bots"), ("\uff48\uff41\uff52\uff44", "bots"),
+    ("\U0001d421\U0001d41a\U0001d42b\U0001d41d", "bots"),
     ("\u0430dmin", "reserved"),
     # words for a bot beside a level or alone
     ("Hard AI", "bots"), ("HardCPU", "bots"), ("Medium-AI", "bots"), ("Hard Al", "bots"), ("AI Gore", "bots"),
@@ -159,7 +170,8 @@ def test_good_names_are_accepted(name: str) -> None:
     ("You", "table's words"), ("Opponent", "table's words"), ("your opponent", "table's words"),
     ("Th\u0435y", "table's words"),
     # one script per name
-    ("\u0410da Lovelace", "mixes Cyrillic and Latin letters"), ("\u0391laskaJazz", "mixes Greek and Latin letters"),
+    ("\u0410da Lovelace", "mixes Cyrillic and Latin letters"),
+    ("\u0391laskaJazz", "mixes Greek and Latin letters"),
     ("\u13aada", "mixes Cherokee and Latin letters"),
 ])
 def test_bad_names_are_refused_with_a_reason(name: str, why: str) -> None:

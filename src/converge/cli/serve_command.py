@@ -169,7 +169,8 @@ def register(sub: Any) -> None:
                      metavar="N", help="spectator connections from one client address, over all matches "
                                        f"(default {d.max_spectators_per_address})")
     lim.add_argument("--matches-per-hour", type=non_negative_int, default=d.matches_per_hour, metavar="N",
-                     help="matches (rematches included) one client address may create per hour; 0: no limit "
+                     help="matches one client address may store per hour, through any door (created, rematches, "
+                          "lobby tables, quick matches, bot offers; each player of a pairing pays); 0: no limit "
                           f"(default {d.matches_per_hour})")
     lob = p.add_argument_group("lobby and quick match")
     lob.add_argument("--bot-offer-after", type=non_negative_float, default=d.quick_match_bot_after_s,

@@ -8,6 +8,11 @@ rated match there and then (exactly once: :func:`converge.server.lobby_store.rec
   when the table is opened (only its hash is stored), and joining creates the match with that id, the
   host on their seat and the joiner on the other. One ``UPDATE ... WHERE status = 'open'`` decides who
   joins. A private table is a friend match made at once, with an invite link (as before), never listed.
+* **What a match costs.** Every match stored is paid for from the hourly budget of the client address of
+  each player it is stored for (:meth:`Hub.charge <converge.server.hub.Hub.charge>`): a private table's
+  host; a public table's host when it is opened and its guest when they join; both players of a quick
+  match, all or none (a refused side is told, the other goes back to the queue in its place); the player
+  who takes a bot offer.
 * **Live updates.** Lobby pages hold a WebSocket (``/ws/lobby``); every change this process makes is sent
   at once, and the open tables are read again from the database every ``lobby_poll_s`` seconds, so that
   changes other server processes make are seen too.
@@ -25,6 +30,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +39,7 @@ from converge.ratings import Rating
 from converge.server import lobby_store as store
 from converge.server.config import ServerConfig
 from converge.server.connections import Connection, dumps
-from converge.server.hub import Hub
+from converge.server.hub import BudgetExceeded, Hub
 from converge.server.identity import check_name, issue_token, name_key, token_hash_of
 from converge.server.matchmaking import QueueSettings, QuickMatchQueue, Waiting
 from converge.server.protocol import ProtocolError
@@ -175,10 +181,11 @@ class Lobby:
     # ------------------------------------------------------------------ making matches for players
 
     async def make_match(self, *, seats: dict[int, tuple[str | None, str]], playset: list[str],
-                         clock_ms: int | None, rated: bool, kind: str, bot: str | None = None,
-                         match_id: str | None = None) -> Session:
+                         clock_ms: int | None, rated: bool, kind: str, payers: Sequence[str],
+                         bot: str | None = None, match_id: str | None = None) -> Session:
         """Create a match whose human seats are ``seats`` ({seat: (player id or None, seat token hash)}) and
-        whose other seat, if any, ``bot`` plays; recorded with its players in the same transaction."""
+        whose other seat, if any, ``bot`` plays, paid for by the addresses ``payers``; recorded with its
+        players in the same transaction."""
         ps = self.hub.playset(playset)
         rows = [SeatRow(0, None, None, False, clock_ms), SeatRow(1, None, None, False, clock_ms)]
         for seat, (_pid, digest) in seats.items():
@@ -194,7 +201,7 @@ class Lobby:
         def also(conn: Any) -> None:
             store.add_match_players(conn, row.id, players, rated, kind)
 
-        return await self.hub._create_row(row, ps, also=also)
+        return await self.hub._create_row(row, ps, payers=payers, also=also)
 
     def on_finish(self, conn: Any, session: Session, winner: int | None) -> None:
         """The hub's finish hook (inside the finishing transaction): rate the match if it is rated."""
@@ -210,7 +217,8 @@ class Lobby:
 
     async def open_table(self, player: store.Player, address: str, *, playset: object, clock: object,
                          seat: object, private: bool, rated: bool) -> dict[str, Any]:
-        """Open a table (see the module's docstring); returns the host's seat, token and links."""
+        """Open a table (see the module's docstring); returns the host's seat, token and links. The host's
+        address pays for the match now: a private table is one, a public one becomes one when joined."""
         if not self.table_limit.allow(address):
             raise LobbyError("rate_limited", "too many tables opened; wait a little")
         names, _bot, seat_no, clock_ms = self.hub.check_create("friend", playset, None, seat, clock)
@@ -229,7 +237,7 @@ class Lobby:
             seats: dict[int, tuple[str | None, str]] = {seat_no: (player.id, hash_token(token)),
                                                         1 - seat_no: (None, hash_token(invite))}
             await self.make_match(seats=seats, playset=names, clock_ms=clock_ms, rated=False, kind="invite",
-                                  match_id=table_id)
+                                  payers=[address], match_id=table_id)
             out["invite_url"] = f"/m/{table_id}#token={invite}"
             return out
 
@@ -238,15 +246,18 @@ class Lobby:
                             host_token_hash=hash_token(token), playset=names, clock_ms=clock_ms, rated=rated,
                             private=False)
 
+        self.hub.charge([address])
         try:
             await self.hub.writer.write(add)
         except StorageError:
+            self.hub.give_back([address])
             raise ProtocolError("storage", "the table could not be saved; try again") from None
         await self.refresh()
         return out
 
-    async def join_table(self, player: store.Player, table_id: object) -> Ready:
-        """Take the other seat at an open table: its match starts now."""
+    async def join_table(self, player: store.Player, table_id: object, address: str) -> Ready:
+        """Take the other seat at an open table: its match starts now, paid for by the joiner's ``address``
+        (the host paid when opening it)."""
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
             raise LobbyError("table_gone", "no such table")
         table = await asyncio.to_thread(store.get_table, self.engine, table_id)
@@ -273,7 +284,7 @@ class Lobby:
 
         try:
             await self.make_match(seats=seats, playset=json.loads(table["playset"]), clock_ms=table["clock_ms"],
-                                  rated=bool(table["rated"]), kind="table", match_id=table_id)
+                                  rated=bool(table["rated"]), kind="table", payers=[address], match_id=table_id)
         except ProtocolError:
             def reopen(conn: Any) -> None:
                 store.reopen_table(conn, table_id)
@@ -404,6 +415,7 @@ class Lobby:
             raise LobbyError("no_player", "choose a name (or play anonymously) first")
         if not self.queue_limit.allow(player.id):
             raise LobbyError("rate_limited", "you joined the queue too often; wait a little")
+        self.hub.check_budget(conn.address)  # (a pairing would be refused: it does not wait in the queue)
         _names, _b, _s, clock_ms = self.hub.check_create("friend", "random", None, 0, clock)
         clock_s = None if clock_ms is None else clock_ms // 1000
         entry = self.queue.join(Waiting(player.id, player.rating.r, clock_s, time.monotonic(), conn,
@@ -448,7 +460,16 @@ class Lobby:
             names = self.hub.check_create("friend", "random", None, 0, None)[0]
             session = await self.make_match(seats=seats, playset=names,
                                             clock_ms=None if a.clock_s is None else a.clock_s * 1000,
-                                            rated=True, kind="quick")
+                                            rated=True, kind="quick", payers=[a.conn.address, b.conn.address])
+        except BudgetExceeded as exc:
+            for e in (a, b):
+                if e.conn.address in exc.refused:  # out of the queue: told why
+                    e.conn.send({"type": "unqueued"})
+                    e.conn.send(exc.to_message())
+                elif not e.conn.closed:  # unharmed: back in the queue in its place, nothing to tell
+                    self.queue.join(e)
+            self._ensure_queue_task()
+            return
         except ProtocolError as exc:
             for e in (a, b):  # back in the queue, in their places
                 if not e.conn.closed:
@@ -480,7 +501,10 @@ class Lobby:
         try:
             session = await self.make_match(seats={seat: (player.id, hash_token(token))}, playset=names,
                                             clock_ms=None if entry.clock_s is None else entry.clock_s * 1000,
-                                            rated=True, kind="quick", bot=bot)
+                                            rated=True, kind="quick", payers=[conn.address], bot=bot)
+        except BudgetExceeded:
+            conn.send({"type": "unqueued"})  # out of the queue: no match can be stored for it now
+            raise
         except ProtocolError:
             self.queue.join(entry)
             raise
