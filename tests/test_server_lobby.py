@@ -618,7 +618,7 @@ def test_a_version_2_database_gains_the_lobby_tables(tmp_path: Path) -> None:
     con = sqlite3.connect(path)
     names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"converge_players", "converge_rating_changes"} <= names
-    assert con.execute("SELECT value FROM converge_settings WHERE key = 'schema_version'").fetchone()[0] == "3"
+    assert con.execute("SELECT value FROM converge_settings WHERE key = 'schema_version'").fetchone()[0] == "4"
     con.close()
 
 

@@ -83,7 +83,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           keep_finished_days=args.keep_finished,
                           delete_unstarted_after_hours=args.delete_unstarted_after,
                           delete_abandoned_after_days=args.delete_abandoned_after,
-                          quick_match_bot_after_s=args.bot_offer_after, players_per_hour=args.players_per_hour)
+                          quick_match_bot_after_s=args.bot_offer_after, players_per_hour=args.players_per_hour,
+                          renames_per_hour=args.renames_per_hour, rename_interval_s=args.rename_interval)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         app = create_app(config=config)
@@ -179,6 +180,12 @@ def register(sub: Any) -> None:
     lob.add_argument("--players-per-hour", type=non_negative_int, default=d.players_per_hour, metavar="N",
                      help="new players (names or anonymous) one client address may make an hour; 0: no limit "
                           f"(default {d.players_per_hour})")
+    lob.add_argument("--renames-per-hour", type=non_negative_int, default=d.renames_per_hour, metavar="N",
+                     help="name changes one player may make in any hour; 0: no limit "
+                          f"(default {d.renames_per_hour})")
+    lob.add_argument("--rename-interval", type=non_negative_float, default=d.rename_interval_s, metavar="SECONDS",
+                     help="the shortest time between two name changes of one player; 0: none "
+                          f"(default {d.rename_interval_s:g})")
     ret = p.add_argument_group("retention (a clean-up runs at start-up, then every hour)")
     ret.add_argument("--keep-finished", type=non_negative_float, default=d.keep_finished_days, metavar="DAYS",
                      help="days the record of a finished match is kept for replays; 0: forever (default 0)")
