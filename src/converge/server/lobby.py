@@ -7,7 +7,8 @@ rated match there and then (exactly once: :func:`converge.server.lobby_store.rec
 * **Tables.** A public table is a row in the database until someone joins: the host's seat token is made
   when the table is opened (only its hash is stored), and joining creates the match with that id, the
   host on their seat and the joiner on the other. One ``UPDATE ... WHERE status = 'open'`` decides who
-  joins. A private table is a friend match made at once, with an invite link (as before), never listed.
+  joins, in the transaction that stores the match: a crash leaves the table open or the match whole. A
+  private table is a friend match made at once, with an invite link (as before), never listed.
 * **What a match costs.** Every match stored is paid for from the hourly budget of the client address of
   each player it is stored for (:meth:`Hub.charge <converge.server.hub.Hub.charge>`): a private table's
   host; a public table's host when it is opened and its guest when they join; both players of a quick
@@ -50,7 +51,7 @@ from converge.server.matchmaking import QueueSettings, QuickMatchQueue, Waiting
 from converge.server.protocol import ProtocolError
 from converge.server.security import KeyedRateLimit, hash_token, new_match_id, new_token
 from converge.server.session import Session
-from converge.server.storage import MatchRow, SeatRow, StorageError
+from converge.server.storage import MatchRow, SeatRow, StorageError, pause_point
 
 log = logging.getLogger("converge.server.lobby")
 
@@ -310,7 +311,7 @@ class Lobby:
 
     async def join_table(self, player: store.Player, table_id: object, address: str) -> Ready:
         """Take the other seat at an open table: its match starts now, paid for by the joiner's ``address``
-        (the host paid when opening it)."""
+        (the host paid when opening it). The claim is in the transaction that stores the match."""
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
             raise LobbyError("table_gone", "no such table")
         table = await asyncio.to_thread(store.get_table, self.engine, table_id)
@@ -320,30 +321,22 @@ class Lobby:
             raise LobbyError("own_table", "this is your own table: wait for someone to join it")
         if table["status"] != "open":
             raise LobbyError("table_gone", "someone else took this table, or its host closed it")
-        claimed: list[bool] = []
-
-        def claim(conn: Any) -> None:
-            claimed.append(store.claim_table(conn, table_id, player.id))
-
-        await self.hub.writer.write(claim)
-        if not claimed or not claimed[0]:
-            raise LobbyError("table_gone", "someone else took this table, or its host closed it")
         token = new_token()
         host_seat = int(table["host_seat"])
         seats: dict[int, tuple[str | None, str]] = {
                  host_seat: (str(table["host_id"]), str(table["host_token_hash"])),
                  1 - host_seat: (player.id, hash_token(token))}
+
+        def claim(conn: Any) -> None:
+            store.claim_table(conn, table_id, player.id)
+            pause_point("table_join")  # (tests: a crash here must leave the table open)
+
         try:
             _session, names = await self.make_match(
                 seats=seats, playset=json.loads(table["playset"]), clock_ms=table["clock_ms"],
-                rated=bool(table["rated"]), kind="table", payers=[address], match_id=table_id)
-        except ProtocolError:
-            def reopen(conn: Any) -> None:
-                store.reopen_table(conn, table_id)
-
-            with contextlib.suppress(StorageError):
-                await self.hub.writer.write(reopen)
-            raise
+                rated=bool(table["rated"]), kind="table", payers=[address], match_id=table_id, also=claim)
+        except store.TableGone:
+            raise LobbyError("table_gone", "someone else took this table, or its host closed it") from None
         self._tell_host(str(table["host_id"]), table_id, {**player.public(), "name": names.get(1 - host_seat)})
         await self.refresh()
         return Ready(table_id, 1 - host_seat, token)

@@ -9,7 +9,10 @@ Everything here that must be right across several server processes is decided by
   at a time), a match already in ``converge_rating_changes`` is skipped, and that table's primary key
   (match, player) refuses a second change even if two processes race;
 * a rename is counted against its player's limit in the transaction that makes it (:func:`rename`), the
-  player's row locked first, so that no two processes both let one more through.
+  player's row locked first, so that no two processes both let one more through;
+* a table's join (:func:`claim_table`) is committed in the transaction that stores its match, so that a
+  crash leaves the table open or the match whole; a table left half-made by an older server is reopened
+  when the database is opened (:func:`repair_tables`).
 
 The functions taking a ``conn`` run inside a transaction (the :class:`~converge.server.storage.Writer`'s,
 or the caller's); the others open their own read.
@@ -276,20 +279,33 @@ def add_table(conn: Connection, *, table_id: str, host_id: str, host_seat: int, 
         guest_id=None, created_at=now, updated_at=now))
 
 
-def claim_table(conn: Connection, table_id: str, guest_id: str) -> bool:
-    """Take an open table for ``guest_id`` (never its own host); False if it was not open any more."""
+class TableGone(Refused):
+    """The table was not open any more (someone else joined it, or its host closed it)."""
+
+
+def claim_table(conn: Connection, table_id: str, guest_id: str) -> None:
+    """Take an open table for ``guest_id`` (never its own host), in the transaction that stores its match;
+    :class:`TableGone` (which rolls that transaction back) if it was not open any more."""
     t = lobby_tables_table.c
     res = conn.execute(update(lobby_tables_table)
                        .where(t.id == table_id, t.status == "open", t.host_id != guest_id)
                        .values(status="started", guest_id=guest_id, updated_at=time.time()))
-    return res.rowcount == 1
+    if res.rowcount != 1:
+        raise TableGone(f"table {table_id} is not open")
 
 
-def reopen_table(conn: Connection, table_id: str) -> None:
-    """Undo a claim whose match could not be created."""
-    t = lobby_tables_table.c
-    conn.execute(update(lobby_tables_table).where(t.id == table_id, t.status == "started")
-                 .values(status="open", guest_id=None, updated_at=time.time()))
+def repair_tables(conn: Connection) -> int:
+    """Reopen the tables an older server left half-made: claimed (``started``) but without their match,
+    which a crash between its two commits left so (the join's answer never came). Such a table has no match
+    and no player of it recorded; a table whose match the retention policy deleted keeps its players'
+    rows. Returns how many were reopened."""
+    t, mp = lobby_tables_table.c, match_players_table.c
+    res = conn.execute(update(lobby_tables_table)
+                       .where(t.status == "started",
+                              ~select(matches_table.c.id).where(matches_table.c.id == t.id).exists(),
+                              ~select(mp.match_id).where(mp.match_id == t.id).exists())
+                       .values(status="open", guest_id=None, updated_at=time.time()))
+    return int(res.rowcount or 0)
 
 
 def close_table(conn: Connection, table_id: str, host_id: str) -> bool:
@@ -415,8 +431,11 @@ def record_result(conn: Connection, match_id: str, winner: int | None, seat_bots
 
 
 def on_open(conn: Connection) -> None:
-    """Run when a server opens the database (in its opening transaction, one process at a time): check and
-    key the names again if their rules changed."""
+    """Run when a server opens the database (in its opening transaction, one process at a time): reopen
+    half-made tables; check and key the names again if their rules changed."""
+    reopened = repair_tables(conn)
+    if reopened:
+        log.warning("reopened %d lobby table(s) whose join never finished (no match was stored)", reopened)
     s = settings_table.c
     row = conn.execute(select(s.value).where(s.key == "name_rules_version")).first()
     if row is not None and row[0] == NAME_RULES_VERSION:
@@ -501,8 +520,8 @@ def history(engine: Engine, player_id: str, limit: int = 50) -> list[dict[str, A
     return out
 
 
-__all__ = ["BOT_RD", "LOBBY_TABLES", "Player", "RenameLimit", "RenameTooSoon", "add_match_players", "add_table",
-           "bot_rating", "claim_table", "close_table", "create_player", "fill_match_names", "history",
+__all__ = ["BOT_RD", "LOBBY_TABLES", "Player", "RenameLimit", "RenameTooSoon", "TableGone", "add_match_players",
+           "add_table", "bot_rating", "claim_table", "close_table", "create_player", "fill_match_names", "history",
            "leaderboard", "lobby_tables_table", "match_players_table", "name_changes_table", "name_taken",
            "on_open", "open_tables", "player_by_hash", "player_by_id", "players_table", "rating_changes_table",
-           "record_result", "rekey_names", "rename", "reopen_table"]
+           "record_result", "rekey_names", "rename", "repair_tables"]
