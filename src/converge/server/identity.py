@@ -138,8 +138,8 @@ def check_name(raw: object) -> str:
     if not _ALLOWED.match(name) or not name[0].isalnum() or any(unicodedata.category(c)[0] == "C" for c in name):
         raise ProtocolError("bad_name", _CHARACTERS)
     if disarm.is_mixed_script(name):
-        raise ProtocolError("bad_name", f"a name's letters are all of one script, and this one mixes "
-                                        f"{_script_names(name)} letters (some look alike); choose another")
+        raise ProtocolError("bad_name", f"a name's letters must all be of one script: this one mixes "
+                                        f"{_script_names(name)} letters, which can look alike; choose another")
     if len(key) < 2:
         raise ProtocolError("bad_name", "a name needs at least two letters or digits")
     return name
