@@ -347,7 +347,8 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app))
     code, out, _ = run(capsys, "serve", "--db", str(tmp_path / "m.sqlite3"), "--spectators", "5",
                        "--spectators-per-address", "2", "--seat-connections", "3", "--matches-per-hour", "0",
-                       "--keep-finished", "90", "--delete-unstarted-after", "6", "--delete-abandoned-after", "14")
+                       "--keep-finished", "90", "--delete-unstarted-after", "6", "--delete-abandoned-after", "14",
+                       "--renames-per-hour", "2", "--rename-interval", "300")
     assert code == 0 and "Converge server" in out
     hub = started["app"].state.hub
     try:
@@ -356,12 +357,15 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
                 cfg.matches_per_hour) == (5, 2, 3, 0)
         assert (cfg.keep_finished_days, cfg.delete_unstarted_after_hours, cfg.delete_abandoned_after_days) \
             == (90, 6, 14)
+        assert (cfg.renames_per_hour, cfg.rename_interval_s) == (2, 300)
     finally:
         hub.writer.close()
         hub.storage.close()
     for argv, fragment in ((["--spectators", "0"], "argument --spectators"),
                            (["--keep-finished", "-1"], "argument --keep-finished"),
                            (["--matches-per-hour", "lots"], "argument --matches-per-hour"),
+                           (["--renames-per-hour", "-1"], "argument --renames-per-hour"),
+                           (["--rename-interval", "soon"], "argument --rename-interval"),
                            (["--delete-abandoned-after", "inf"], "argument --delete-abandoned-after")):
         code, _, err = run(capsys, "serve", *argv)
         assert_user_error(code, err, fragment)
@@ -372,5 +376,6 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
     assert_user_error(code, err, "deep.toml", "nested too deeply")
     code, out, _ = run(capsys, "serve", "--help")
     for flag in ("--spectators", "--spectators-per-address", "--seat-connections", "--matches-per-hour",
-                 "--keep-finished", "--delete-unstarted-after", "--delete-abandoned-after"):
+                 "--keep-finished", "--delete-unstarted-after", "--delete-abandoned-after", "--renames-per-hour",
+                 "--rename-interval"):
         assert flag in out
