@@ -17,6 +17,7 @@ from converge.server.config import SQLITE_SYNC, ServerConfig
 
 def _need_web() -> None:
     try:
+        import disarm  # noqa: F401  (players' names: converge.server.identity)
         import fastapi  # noqa: F401
         import sqlalchemy  # noqa: F401
         import uvicorn  # noqa: F401
