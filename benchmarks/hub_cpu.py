@@ -36,14 +36,15 @@ class _Drop:
 
 async def run(matches: int, actions: int, seed: int, acks: bool = False) -> dict[str, Any]:
     folder = tempfile.mkdtemp(prefix="converge-hub-cpu-")
-    cfg = ServerConfig(db_url=f"sqlite:///{folder}/hub.sqlite3", bot_delay=0.0, replace_after=0.0)
+    cfg = ServerConfig(db_url=f"sqlite:///{folder}/hub.sqlite3", bot_delay=0.0, replace_after=0.0,
+                       matches_per_hour=0)  # (a benchmark creates as many matches as it needs)
     storage = Storage(cfg.resolved_db_url(), cfg.sqlite_sync, exclusive=True)
     writer = Writer(storage)
     hub = Hub(cfg, storage, writer)
     tables = []
     before = os.times()
     for _ in range(matches):
-        session = (await hub.create("friend", ["alchemist", "mechanist", "archivist"])).session
+        session = (await hub.create("friend", ["alchemist", "mechanist", "archivist"], payer="bench")).session
         conns = []
         for seat in (0, 1):
             conn = Connection(_Drop(), seat, cfg)

@@ -182,14 +182,18 @@ def play_friend_match(peers: dict[int, Peer], rng: random.Random, watchers: tupl
 
 
 class Server:
-    """``converge serve`` in its own process, on a database that outlives it."""
+    """``converge serve`` in its own process, on a database that outlives it: an SQLite file (its log beside
+    it), or a database URL with ``log_dir``. ``env``: more environment for the process (a test's pause point:
+    ``CONVERGE_TEST_PAUSE``)."""
 
-    def __init__(self, db: Path, port: int | None = None, *extra: str) -> None:
+    def __init__(self, db: Path | str, port: int | None = None, *extra: str, log_dir: Path | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.db, self.port = db, port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.extra = extra
+        self.env = env or {}
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log_path = db.parent / "server.log"
+        self.log_path = (log_dir if log_dir is not None else Path(db).parent) / "server.log"
 
     def start(self) -> None:
         import httpx2
@@ -197,7 +201,8 @@ class Server:
         self.log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "converge", "serve", "--port", str(self.port), "--db", str(self.db),
-             "--log-level", "warning", *self.extra], stdout=self.log, stderr=self.log)
+             "--log-level", "warning", *self.extra], stdout=self.log, stderr=self.log,
+            env={**os.environ, **self.env})
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, self.log_path.read_text()

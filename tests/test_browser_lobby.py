@@ -124,3 +124,32 @@ def test_names_a_table_joined_from_the_lobby_then_quick_match_with_ratings_and_h
     bob.shot("leaderboard-390.png", full_page=True)
     for tab in (ada, bob):
         tab.close()
+
+
+#: Names that read as a bot, the server or the table's words, written with look-alike letters (Cyrillic а and
+#: і, small capitals), or mixing scripts; each with a word of the reason the page must show.
+LOOK_ALIKES = [("h\u0430rd", "bots"), ("\u029c\u1d00\u0280\u1d05", "bots"), ("med\u0456um", "bots"),
+               ("B\u043et", "bots"), ("\u0430dmin", "reserved"), ("Hard AI", "bots"), ("HardCPU", "bots"),
+               ("player 0", "table's words"), ("They", "table's words"),
+               ("\u0410da Lovelace", "mixes Cyrillic and Latin letters")]
+
+
+def test_look_alike_names_typed_in_the_name_form_are_refused_with_the_reason_shown(
+        server: Server, browser: Any) -> None:
+    first = Tab(browser, 1280, 800)
+    choose_name(first, server, "Ada Lovelace")
+    tab = Tab(browser, 390, 844)
+    tab.page.goto(server.base + "/")
+    refused = tab.page.locator("[data-testid=name-error]")
+    for name, why in LOOK_ALIKES:
+        tab.page.fill("[data-testid=name-input]", name)
+        assert refused.is_hidden()  # typing again clears the last reason
+        tab.page.click("[data-testid=save-name]")
+        refused.filter(has_text=why).wait_for()
+        assert tab.page.get_attribute("[data-testid=name-input]", "aria-invalid") == "true"
+        assert tab.page.locator("[data-testid=me-name]").count() == 0  # nobody was made of it
+    tab.shot("name-refused-390.png")
+    assert tab.page.evaluate("fetch('/api/me').then((r) => r.json())")["player"] is None
+    choose_name(tab, server, "Grace H")  # a good name still goes through
+    for t in (first, tab):
+        t.close()

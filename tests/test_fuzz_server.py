@@ -12,8 +12,10 @@ See tests/fuzz_support.py for how many examples run (``make test``: a slice; ``m
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import random
+import secrets
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -318,6 +320,196 @@ def test_fuzz_websocket_hello(world: World, first: str | bytes, token: str) -> N
         assert peer.ws.receive()["type"] == "websocket.close"
     finally:
         peer.close()
+
+
+# ------------------------------------------------------------------ players' names: look-alikes and renames
+
+#: Letters that look like Latin ones, by the Latin letter (test data: other scripts' homoglyphs, small capitals,
+#: fullwidth and mathematical forms, look-alike digits), to write a vocabulary word or a taken name with.
+HOMOGLYPHS = {
+    "a": "\u0430\u03b1\u1d00\uff41\U0001d41a4@", "b": "\u0184\u0299\U0001d41b8", "c": "\u0441\u03f2\u1d04\uff43",
+    "d": "\u0501\u1d05\U0001d41d", "e": "\u0435\u1d07\uff453", "h": "\u04bb\u029c\uff48",
+    "i": "\u0456\u0131\u026a1l", "l": "\u04cf\u029f1I|", "m": "\u043c\u1d0drn", "n": "\u0578\u0274",
+    "o": "\u043e\u03bf\u1d0f\uff4f0", "p": "\u0440\u03c1\u1d18", "r": "\u0433\u0280", "s": "\u0455\ua731\uff535",
+    "t": "\u1d1b\u03c47", "u": "\u03c5\u1d1c", "y": "\u0443\u028f", "A": "\u0410\u0391\u13aa", "B": "\u0412\u0392",
+    "E": "\u0415\u0395", "H": "\u041d\u0397", "I": "\u0406\u0399l1", "O": "\u041e\u039f0", "P": "\u0420\u03a1",
+    "T": "\u0422\u03a4",
+}
+#: What a name may try to pass for, and names already taken by other players (their look-alikes must be refused).
+VOCABULARY = ["hard", "medium", "easy", "beginner", "expert", "greedy", "random", "bot", "Bot", "AI", "CPU",
+              "admin", "system", "converge", "anonymous", "player 0", "Player 1", "They", "them", "You",
+              "opponent", "the bot"]
+TAKEN = ["Ada Lovelace", "Bob Smith", "Zo\u00eb", "Mar\u00eda"]
+_OTHER_SCRIPTS = ("\u0430\u0431\u0432\u0434\u0436\u03b1\u03b2\u03b3\u03bb\u05d0\u05d1\u0627\u0628"
+                  "\u4e2d\u6587\u3042\u30a2\u13aa\u0d05")
+_MARKS = "\u0301\u0308\u0327\u200b\u200d\u202e\u2066\ufe0f"
+
+
+def _disguise(word: str, data: st.DataObject) -> str:
+    out = []
+    for ch in word:
+        swap = data.draw(st.integers(0, 3), label="swap?") == 0 and ch in HOMOGLYPHS
+        out.append(data.draw(st.sampled_from(HOMOGLYPHS[ch]), label="homoglyph") if swap else ch)
+    return "".join(out)
+
+
+def name_inputs(data: st.DataObject) -> Any:
+    """A name as a hostile player would type it: a bot level, a reserved or seat word, or a taken name written
+    with look-alike letters, glued to bot words, spaced out, mixed with other scripts and marks; or any text."""
+    kinds = ["disguised", "disguised", "glued", "mixed", "plain", "any"]
+    kind = data.draw(st.sampled_from(kinds), label="name kind")
+    base = data.draw(st.sampled_from(VOCABULARY + TAKEN), label="base")
+    if kind == "disguised":
+        return _disguise(base, data)
+    if kind == "glued":
+        other = data.draw(st.sampled_from(["bot", "AI", "Al", "cpu", "robot", "2", " 0", "-bot", " AI", "s"]))
+        return _disguise(data.draw(st.sampled_from([base + other, other + base])), data)
+    if kind == "mixed":
+        extra = data.draw(st.text(st.sampled_from(_OTHER_SCRIPTS + _MARKS + " -_.'"), min_size=1, max_size=4))
+        at = data.draw(st.integers(0, len(base)), label="at")
+        return _disguise(base[:at] + extra + base[at:], data)
+    if kind == "plain":
+        return data.draw(st.text(st.sampled_from("abcdeHkmorstxyz0147 -_.'" + _OTHER_SCRIPTS), min_size=0,
+                                 max_size=24), label="plain")
+    return data.draw(st.one_of(texts, awkward_strings, json_values), label="any")
+
+
+@dataclass
+class Names:
+    """A server with a few named players, and one more whose name the fuzz changes (renames unlimited)."""
+
+    client: TestClient
+    hub: Any
+    me: str
+    others: dict[str, str]  # key -> name
+
+    def players(self) -> list[tuple[Any, ...]]:
+        from converge.server import lobby_store as store
+
+        with self.hub.storage.engine.connect() as conn:
+            rows = conn.execute(store.players_table.select().order_by(store.players_table.c.id))
+            return [tuple(r) for r in rows]
+
+
+def assert_lobby_error(r: Any) -> str:
+    """The documented error of a lobby door: its code is the lobby's own or the protocol's, with its status."""
+    from converge.server.lobby import LOBBY_STATUS
+
+    assert r.status_code < 500, (r.status_code, r.text[:300])
+    doc = r.json()
+    assert set(doc) == {"error"} and set(doc["error"]) == {"code", "message"}, doc
+    code = doc["error"]["code"]
+    assert {**ERROR_STATUS, **LOBBY_STATUS}.get(code) == r.status_code, (code, r.status_code)
+    return check_message(doc["error"]["message"])
+
+
+def _cookie(token: str) -> dict[str, str]:
+    from converge.server.identity import COOKIE
+
+    return {"cookie": f"{COOKIE}={token}"}
+
+
+def _new_player(client: TestClient, name: str | None) -> str:
+    from converge.server.identity import COOKIE
+
+    client.cookies.clear()
+    r = client.put("/api/me", json={"name": name})
+    assert r.status_code == 200, r.text
+    client.cookies.clear()
+    return str(r.cookies[COOKIE])
+
+
+@pytest.fixture(scope="module")
+def names(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Names]:
+    from converge.server.identity import name_key
+
+    with client_for(tmp_path_factory.mktemp("fuzz-names"), players_per_hour=0, renames_per_hour=0,
+                    rename_interval_s=0, sqlite_sync="NORMAL") as client:
+        for name in TAKEN:
+            _new_player(client, name)
+        yield Names(client, client.app.state.hub, _new_player(client, None),  # type: ignore[attr-defined]
+                    {name_key(n): n for n in TAKEN})
+
+
+@fuzz_settings()
+@given(data=st.data())
+def test_fuzz_names_with_look_alikes_and_mixed_scripts(names: Names, data: st.DataObject) -> None:
+    """Every name is taken as it is checked (check_name) or refused with its reason, changing nothing; a name
+    accepted is of one script, reads as no bot, server or seat word, and shares its key with no one."""
+    import disarm
+
+    from converge.server.identity import check_name, name_key
+    from converge.server.protocol import ProtocolError
+
+    raw = name_inputs(data)
+    before = names.players()
+    body = dumps({"name": raw})
+    r = names.client.put("/api/me", content=body.encode("utf-8"),
+                         headers={**_cookie(names.me), "content-type": "application/json"})
+    count("HTTP PUT /api/me (names: look-alikes, mixed scripts)")
+    if r.status_code == 200:
+        shown = r.json()["player"]["name"]
+        if raw is None:
+            assert shown is None
+            return
+        assert isinstance(raw, str) and shown == check_name(raw)  # (the rules as the unit tests see them)
+        assert not disarm.is_mixed_script(shown) and name_key(shown) not in names.others
+        for word in VOCABULARY:
+            assert name_key(shown) != name_key(word), (shown, word)
+        return
+    message = assert_lobby_error(r)
+    assert r.json()["error"]["code"] in ("bad_name", "name_taken", "malformed", "too_large"), r.text
+    assert names.players() == before, raw
+    if isinstance(raw, str) and r.json()["error"]["code"] == "name_taken":
+        assert name_key(check_name(raw)) in names.others  # taken means: a look-alike of another player's name
+    elif isinstance(raw, str) and r.json()["error"]["code"] == "bad_name":
+        with pytest.raises(ProtocolError) as info:
+            check_name(raw)
+        assert info.value.message == message
+
+
+@pytest.fixture(scope="module")
+def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    with client_for(tmp_path_factory.mktemp("fuzz-renames"), players_per_hour=0, renames_per_hour=3,
+                    rename_interval_s=0, sqlite_sync="NORMAL") as client:
+        yield client
+
+
+@fuzz_settings(scale=0.3)
+@given(data=st.data(), burst=st.integers(min_value=1, max_value=60))
+def test_fuzz_rename_floods(limited: TestClient, data: st.DataObject, burst: int) -> None:
+    """A burst of renames (good names, bad ones, the same one, anonymous) from one player: at most 3 change the
+    name, each recorded once; every other answer is a documented error, and a rate_limited one says when."""
+    import re
+
+    from converge.server import lobby_store as store
+
+    me = _new_player(limited, None)
+    hub = limited.app.state.hub  # type: ignore[attr-defined]
+    changed = 0
+    shown: str | None = None
+    for i in range(burst):
+        kind = data.draw(st.sampled_from(["fresh", "fresh", "same", "hostile", "none"]), label="rename")
+        name: Any = {"fresh": f"Flood {secrets.token_hex(3)} {i}", "same": shown, "none": None,
+                     "hostile": name_inputs(data) if kind == "hostile" else None}[kind]
+        r = limited.put("/api/me", content=dumps({"name": name}).encode("utf-8"),
+                        headers={**_cookie(me), "content-type": "application/json"})
+        count("HTTP PUT /api/me (rename floods)")
+        if r.status_code == 200:
+            now = r.json()["player"]["name"]
+            changed += now != shown
+            shown = now
+            continue
+        message = assert_lobby_error(r)
+        if r.json()["error"]["code"] == "rate_limited":
+            assert re.search(r"again in \d+ (seconds?|minutes)$", message), message
+    assert changed <= 3
+    pid = store.player_by_hash(hub.storage.engine, hashlib.sha256(me.encode()).hexdigest())
+    assert pid is not None and pid.name == shown
+    with hub.storage.engine.connect() as conn:
+        c = store.name_changes_table.c
+        recorded = conn.execute(store.name_changes_table.select().where(c.player_id == pid.id)).all()
+    assert len(recorded) == changed
 
 
 # ------------------------------------------------------------------ the bulk run: a seeded generator, in-process

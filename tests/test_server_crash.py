@@ -9,6 +9,8 @@ import os
 import random
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -210,3 +212,151 @@ def test_the_load_benchmark_measures_the_durability_it_is_asked_for() -> None:
                            "NORMAL"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "does not apply to PostgreSQL" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# ------------------------------------------------------------------ a crash during a lobby table's join
+
+#: How long the join's transaction waits at its pause point (CONVERGE_TEST_PAUSE): the kill lands in it.
+JOIN_PAUSE_S = 0.8
+KILLS = 20
+
+
+def _named(server: Server, name: str) -> str:
+    """A new player's cookie token."""
+    from converge.server.identity import COOKIE
+
+    r = httpx.put(f"{server.base}/api/me", json={"name": name}, timeout=20)
+    assert r.status_code == 200, r.text
+    return str(r.cookies[COOKIE])
+
+
+def _as(token: str) -> dict[str, str]:
+    from converge.server.identity import COOKIE
+
+    return {"cookie": f"{COOKIE}={token}"}
+
+
+def _join_in_background(server: Server, table_id: str, token: str) -> threading.Thread:
+    """The join request, whose answer the kill usually cuts off (any outcome is fine here)."""
+
+    def join() -> None:
+        with contextlib.suppress(Exception):
+            httpx.post(f"{server.base}/api/lobby/tables/{table_id}/join", headers=_as(token), timeout=10)
+
+    thread = threading.Thread(target=join, daemon=True)
+    thread.start()
+    return thread
+
+
+def _wait_for_pause(server: Server, seen: int) -> None:
+    marker = "test pause point table_join reached"
+    deadline = time.monotonic() + 20
+    while server.log_path.read_text(errors="replace").count(marker) <= seen:
+        assert time.monotonic() < deadline, "the join never reached its pause point"
+        time.sleep(0.01)
+
+
+def _crash_joins(server: Server, rng: random.Random) -> None:
+    """Kill the server (SIGKILL) during a table's join, ``KILLS`` times, and check after each restart that the
+    table is open (the join left no trace) or its match is whole — never a table started without its match.
+    Half the kills wait for the join's transaction to reach its pause point and land inside it; the others
+    land at any moment from the request on, before, inside or after that transaction."""
+    server.start()
+    outcomes = {"open": 0, "whole": 0}
+    reopened: list[tuple[str, dict[str, Any]]] = []
+    for i in range(KILLS):
+        host = _named(server, f"Host {i:02d}")
+        guest = _named(server, f"Guest {i:02d}")
+        r = httpx.post(f"{server.base}/api/lobby/tables", json={"seat": rng.randrange(2)}, headers=_as(host),
+                       timeout=20)
+        assert r.status_code == 201, r.text
+        table = r.json()
+        paused = server.log_path.read_text(errors="replace").count("test pause point table_join reached")
+        thread = _join_in_background(server, table["table_id"], guest)
+        if i % 2 == 0:
+            _wait_for_pause(server, paused)
+            time.sleep(rng.uniform(0, JOIN_PAUSE_S / 2))
+        else:
+            time.sleep(rng.uniform(0, JOIN_PAUSE_S + 0.5))
+        server.kill()
+        thread.join(15)
+        server.start()
+        listed = {t["id"] for t in httpx.get(f"{server.base}/api/lobby", timeout=20).json()["tables"]}
+        view = httpx.get(f"{server.base}/api/matches/{table['match_id']}",
+                         headers={"Authorization": f"Bearer {table['token']}"}, timeout=20)
+        if view.status_code == 404:  # the join left nothing: the table is open again, listed
+            assert table["table_id"] in listed, f"kill {i}: a table with no match is not open"
+            outcomes["open"] += 1
+            reopened.append((guest, table))
+        else:  # the match is whole: the host holds their seat, the table is no longer listed
+            assert view.status_code == 200, view.text
+            assert view.json()["seat"] == table["seat"] and table["table_id"] not in listed
+            history = httpx.get(f"{server.base}/api/me/history", headers=_as(guest), timeout=20)
+            assert history.status_code == 200
+            outcomes["whole"] += 1
+    assert outcomes["open"] >= KILLS // 2  # (the kills that waited for the pause all left the table open)
+    # a table left open can be joined as if nothing had happened: its match starts with the host seated
+    guest, table = reopened[0]
+    r = httpx.post(f"{server.base}/api/lobby/tables/{table['table_id']}/join", headers=_as(guest), timeout=20)
+    assert r.status_code == 201, r.text
+    view = httpx.get(f"{server.base}/api/matches/{table['match_id']}",
+                     headers={"Authorization": f"Bearer {table['token']}"}, timeout=20)
+    assert view.status_code == 200 and view.json()["seat"] == table["seat"]
+    server.stop()
+    assert "Traceback" not in server.log_path.read_text(errors="replace")
+
+
+def _crash_server(db: Path | str, log_dir: Path) -> Server:
+    return Server(db, None, "--bot-delay", "0", "--replace-after", "0", "--players-per-hour", "0", log_dir=log_dir,
+                  env={"CONVERGE_TEST_PAUSE": f"table_join:{JOIN_PAUSE_S}"})
+
+
+def test_a_crash_during_a_table_join_leaves_the_table_open_or_the_match_whole_sqlite(tmp_path: Path) -> None:
+    server = _crash_server(tmp_path / "matches.sqlite3", tmp_path)
+    try:
+        _crash_joins(server, random.Random(23))
+    finally:
+        server.stop()
+
+
+def test_a_crash_during_a_table_join_leaves_the_table_open_or_the_match_whole_postgresql(
+        postgres_url: str, tmp_path: Path) -> None:
+    server = _crash_server(postgres_url, tmp_path)
+    try:
+        _crash_joins(server, random.Random(24))
+    finally:
+        server.stop()
+
+
+def test_a_table_an_older_server_left_half_made_is_reopened_when_the_database_opens(tmp_path: Path) -> None:
+    """Before the join and its match were one transaction, a crash between them left a table started with no
+    match. Opening the database reopens such a table; a table whose match was deleted by the retention policy
+    (its players' rows are kept) stays as it was."""
+    from sqlalchemy import select
+
+    from converge.server import lobby_store as store
+    from converge.server.storage import MatchRow, SeatRow, Storage
+
+    path = str(tmp_path / "old.sqlite3")
+    storage = Storage(path)
+    with storage.engine.begin() as conn:
+        for pid in ("host", "guest"):
+            store.create_player(conn, pid, "h-" + pid, None, None)
+        for tid in ("half-made", "expired", "whole"):
+            store.add_table(conn, table_id=tid, host_id="host", host_seat=0, host_token_hash="x" * 64,
+                            playset=["alchemist", "mechanist", "archivist"], clock_ms=None, rated=True,
+                            private=False, status="started")
+        store.add_match_players(conn, "expired", {0: "host", 1: "guest"}, True, "table")  # its match: deleted
+        seats = [SeatRow(0, "a", None), SeatRow(1, "b", None)]
+        Storage.create_match(conn, MatchRow("whole", "friend", ["alchemist", "mechanist", "archivist"], 1,
+                                            "random", "d", 2, seats=seats))
+        store.add_match_players(conn, "whole", {0: "host", 1: "guest"}, True, "table")
+    storage.close()
+    storage = Storage(path)
+    try:
+        with storage.engine.connect() as conn:
+            t = store.lobby_tables_table.c
+            status = dict(conn.execute(select(t.id, t.status)).all())
+    finally:
+        storage.close()
+    assert status == {"half-made": "open", "expired": "started", "whole": "started"}

@@ -95,6 +95,19 @@ def test_the_pages_answer_head(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ creation limits
 
 
+def test_a_keyed_limit_takes_from_several_keys_all_or_none() -> None:
+    from converge.server.security import KeyedRateLimit
+
+    limit = KeyedRateLimit(rate=1e-9, burst=3)
+    assert limit.take(["a", "b"]) == [] and limit.take(["a", "a"]) == []  # a: 3 taken, b: 1
+    assert limit.take(["a", "b"]) == ["a"]  # a has none left: b pays nothing either
+    assert limit.take(["b", "b"]) == [] and not limit.available("b") and limit.available("c")
+    limit.give_back(["b"])
+    assert limit.available("b") and limit.take(["b"]) == [] and limit.take(["b"]) == ["b"]
+    limit.give_back(["c"] * 10)  # never above the burst
+    assert limit.take(["c"] * 4) == ["c"] and limit.take(["c"] * 3) == []
+
+
 def test_matches_created_per_address_per_hour_are_limited(tmp_path: Path) -> None:
     with client_for(tmp_path, matches_per_hour=3) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
@@ -119,6 +132,126 @@ def test_matches_created_per_address_per_hour_are_limited(tmp_path: Path) -> Non
         # Once created, asking again (from anywhere) only finds it.
         again = client.post(f"/api/matches/{done['match_id']}/rematch", headers={**seat, **a})
         assert again.status_code == 200 and again.json() == r.json()
+
+
+def test_one_hourly_budget_per_address_for_every_door_that_stores_a_match(tmp_path: Path) -> None:
+    """`--matches-per-hour` is one budget per address, charged wherever a match is stored: four doors spend
+    an address's four matches, after which no door stores one more for it; another address is not touched."""
+    from tests.test_server_lobby import LobbyPeer, call
+
+    with client_for(tmp_path, matches_per_hour=4, players_per_hour=0, table_rate=1000.0, table_burst=1000.0,
+                    queue_rate=1000.0, queue_burst=1000.0, quick_match_bot_after_s=1000.0) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        a, b = from_address("192.0.2.1"), from_address("198.51.100.2")
+        ada = _player_from(client, "Ada", a)
+        bob = _player_from(client, "Bob", b)
+        done = finished_match(client, random.Random(6))  # (from the test client's own address)
+
+        def post(path: str, token: str | None, address: dict[str, str], body: Any = None) -> Any:
+            extra = {"json": body} if body is not None else {}
+            return call(client, "POST", path, token, headers=address, **extra)
+
+        assert post("/api/matches", None, a, {"opponent": "friend"}).status_code == 201  # 1
+        assert post("/api/lobby/tables", ada, a, {"private": True}).status_code == 201  # 2
+        assert post("/api/lobby/tables", ada, a, {}).status_code == 201  # 3: the match its joiner will start
+        bobs = [post("/api/lobby/tables", bob, b, {}).json()["table_id"] for _ in range(2)]
+        assert post(f"/api/lobby/tables/{bobs[0]}/join", ada, a).status_code == 201  # 4
+        stored, tables = hub.storage.count(), client.get("/api/lobby").json()["tables"]
+        refusals = [
+            post("/api/matches", None, a, {"opponent": "bot", "bot": "random"}),
+            post("/api/lobby/tables", ada, a, {"private": True}),
+            post("/api/lobby/tables", ada, a, {}),
+            post(f"/api/lobby/tables/{bobs[1]}/join", ada, a),
+            post(f"/api/matches/{done['match_id']}/rematch", None, {**a, **auth(done["token"])}),
+        ]
+        for r in refusals:
+            message = assert_error(r, 429, "rate_limited")
+            assert message == "at most 4 matches an hour may be created from one address; try again later"
+        lobby = LobbyPeer(client, ada, "192.0.2.1")
+        lobby.send({"type": "queue", "clock": None})
+        refused = lobby.until("queued", "error")
+        assert refused["type"] == "error" and refused["code"] == "rate_limited", refused
+        lobby.close()
+        assert hub.storage.count() == stored  # nothing stored through any door
+        assert client.get("/api/lobby").json()["tables"] == tables  # Bob's table still open, no new one
+        assert post(f"/api/lobby/tables/{bobs[1]}/join", _player_from(client, "Cyd", b), b).status_code == 201
+
+
+def _player_from(client: TestClient, name: str, address: dict[str, str]) -> str:
+    from tests.test_server_lobby import COOKIE
+
+    client.cookies.clear()
+    r = client.put("/api/me", json={"name": name}, headers=address)
+    assert r.status_code == 200, r.text
+    token = str(r.cookies[COOKIE])
+    client.cookies.clear()
+    return token
+
+
+def test_a_quick_match_pairing_charges_each_side_and_a_refused_side_costs_the_other_nothing(
+        tmp_path: Path) -> None:
+    from tests.test_server_lobby import LobbyPeer
+
+    with client_for(tmp_path, matches_per_hour=1, players_per_hour=0, queue_rate=1000.0, queue_burst=1000.0,
+                    quick_match_bot_after_s=1000.0, quick_match_range=5000.0) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        a, b, c = "192.0.2.1", "198.51.100.2", "203.0.113.3"
+        ada, bob, cyd = (LobbyPeer(client, _player_from(client, n, from_address(addr)), addr)
+                         for n, addr in (("Ada", a), ("Bob", b), ("Cyd", c)))
+        ada.send({"type": "queue", "clock": None})
+        assert ada.until("queued", "error")["type"] == "queued"
+        assert client.post("/api/matches", json={"opponent": "friend"}, headers=from_address(a)).status_code == 201
+        stored = hub.storage.count()
+        bob.send({"type": "queue", "clock": None})  # paired with Ada, whose address has nothing left
+        assert bob.until("queued")["type"] == "queued"
+        assert ada.until("unqueued")["type"] == "unqueued"
+        told = ada.until("error")
+        assert told["code"] == "rate_limited" and "1 matches an hour" in told["message"]
+        assert hub.storage.count() == stored
+        cyd.send({"type": "queue", "clock": None})  # Bob waited on, in the queue: Cyd is his opponent
+        got_b, got_c = bob.until("matched", "error"), cyd.until("matched", "error")
+        assert got_b["type"] == got_c["type"] == "matched" and got_b["match_id"] == got_c["match_id"]
+        assert got_b["opponent"]["name"] == "Cyd" and got_c["opponent"]["name"] == "Bob"
+        assert hub.storage.count() == stored + 1
+        for peer in (ada, bob, cyd):
+            peer.close()
+
+
+def test_two_identities_of_one_address_pay_twice_for_their_quick_match(tmp_path: Path) -> None:
+    from tests.test_server_lobby import LobbyPeer
+
+    with client_for(tmp_path, matches_per_hour=3, players_per_hour=0, queue_rate=1000.0, queue_burst=1000.0,
+                    quick_match_bot_after_s=1000.0, quick_match_range=5000.0) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        a = "192.0.2.1"
+        one, two = (LobbyPeer(client, _player_from(client, n, from_address(a)), a) for n in ("Ann", "Ben"))
+        for peer in (one, two):
+            peer.send({"type": "queue", "clock": None})
+        assert one.until("matched")["type"] == two.until("matched")["type"] == "matched"  # 2 of 3 paid
+        for peer in (one, two):  # once more: the address has one match left, the pairing needs two
+            peer.send({"type": "queue", "clock": None})
+        for peer in (one, two):
+            assert peer.until("error")["code"] == "rate_limited"
+        assert hub.storage.count() == 1
+        for peer in (one, two):
+            peer.close()
+
+
+def test_an_accepted_bot_offer_is_paid_for_by_the_players_address(tmp_path: Path) -> None:
+    from tests.test_server_lobby import LobbyPeer
+
+    with client_for(tmp_path, matches_per_hour=1, players_per_hour=0, quick_match_bot_after_s=0.2) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        a = "192.0.2.1"
+        ada = LobbyPeer(client, _player_from(client, "Ada", from_address(a)), a)
+        ada.send({"type": "queue", "clock": None})
+        ada.until("bot_offer")
+        assert client.post("/api/matches", json={"opponent": "friend"}, headers=from_address(a)).status_code == 201
+        stored = hub.storage.count()
+        ada.send({"type": "accept_bot"})
+        assert ada.until("matched", "error")["code"] == "rate_limited"
+        assert hub.storage.count() == stored and ada.texts[-2] == '{"type":"unqueued"}'
+        ada.close()
 
 
 # ------------------------------------------------------------------ retention
@@ -214,7 +347,8 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app))
     code, out, _ = run(capsys, "serve", "--db", str(tmp_path / "m.sqlite3"), "--spectators", "5",
                        "--spectators-per-address", "2", "--seat-connections", "3", "--matches-per-hour", "0",
-                       "--keep-finished", "90", "--delete-unstarted-after", "6", "--delete-abandoned-after", "14")
+                       "--keep-finished", "90", "--delete-unstarted-after", "6", "--delete-abandoned-after", "14",
+                       "--renames-per-hour", "2", "--rename-interval", "300")
     assert code == 0 and "Converge server" in out
     hub = started["app"].state.hub
     try:
@@ -223,12 +357,15 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
                 cfg.matches_per_hour) == (5, 2, 3, 0)
         assert (cfg.keep_finished_days, cfg.delete_unstarted_after_hours, cfg.delete_abandoned_after_days) \
             == (90, 6, 14)
+        assert (cfg.renames_per_hour, cfg.rename_interval_s) == (2, 300)
     finally:
         hub.writer.close()
         hub.storage.close()
     for argv, fragment in ((["--spectators", "0"], "argument --spectators"),
                            (["--keep-finished", "-1"], "argument --keep-finished"),
                            (["--matches-per-hour", "lots"], "argument --matches-per-hour"),
+                           (["--renames-per-hour", "-1"], "argument --renames-per-hour"),
+                           (["--rename-interval", "soon"], "argument --rename-interval"),
                            (["--delete-abandoned-after", "inf"], "argument --delete-abandoned-after")):
         code, _, err = run(capsys, "serve", *argv)
         assert_user_error(code, err, fragment)
@@ -239,5 +376,6 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
     assert_user_error(code, err, "deep.toml", "nested too deeply")
     code, out, _ = run(capsys, "serve", "--help")
     for flag in ("--spectators", "--spectators-per-address", "--seat-connections", "--matches-per-hour",
-                 "--keep-finished", "--delete-unstarted-after", "--delete-abandoned-after"):
+                 "--keep-finished", "--delete-unstarted-after", "--delete-abandoned-after", "--renames-per-hour",
+                 "--rename-interval"):
         assert flag in out

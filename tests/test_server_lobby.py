@@ -24,7 +24,15 @@ from converge.server.lobby import BOT_RATINGS, OFFERED_BOTS, closest_bot
 from converge.server.matchmaking import QueueSettings, QuickMatchQueue, Waiting
 from converge.server.protocol import ProtocolError
 from converge.server.storage import MatchRow, SeatRow, Storage, matches_table
-from tests.server_support import FAST, FORBIDDEN, Peer, client_for, hang_guard, play_friend_match  # noqa: F401
+from tests.server_support import (  # noqa: F401 (hang_guard is a fixture)
+    FAST,
+    FORBIDDEN,
+    Peer,
+    client_for,
+    from_address,
+    hang_guard,
+    play_friend_match,
+)
 
 # ---------------------------------------------------------------------- helpers
 
@@ -52,9 +60,10 @@ def call(client: TestClient, method: str, path: str, token: str | None, **kw: An
 class LobbyPeer:
     """A lobby page's WebSocket."""
 
-    def __init__(self, client: TestClient, token: str | None) -> None:
+    def __init__(self, client: TestClient, token: str | None, address: str | None = None) -> None:
         client.cookies.clear()
-        self.ctx = client.websocket_connect("/ws/lobby", headers=as_(token) if token else {})
+        headers = {**(as_(token) if token else {}), **(from_address(address) if address else {})}
+        self.ctx = client.websocket_connect("/ws/lobby", headers=headers)
         self.ws = self.ctx.__enter__()
         _LOBBY_OPEN.append(self)
         self.texts: list[str] = []
@@ -132,7 +141,8 @@ def scan_lobby(texts: list[str], own_tokens: set[str], tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["Ada", "Ada Lovelace", "zoë_42", "O'Brien", "李小龍", "Grace-H", "Abbott",
-                                  "Hardy"])
+                                  "Hardy", "Al Gore", "Kai", "Player One", "日本語テスト", "Мария", "Ελένη",
+                                  "Thai"])
 def test_good_names_are_accepted(name: str) -> None:
     assert check_name(f"  {name}  ") == name
 
@@ -146,6 +156,23 @@ def test_good_names_are_accepted(name: str) -> None:
     ("expert", "bots"), ("beginner", "bots"), ("ismcts", "bots"), ("bot_7", "bots"), ("the bots", "bots"),
     ("m e d i u m", "bots"), ("robot", "bots"), ("Admin", "reserved"), ("Anonymous", "reserved"),
     ("Converge", "reserved"),
+    # look-alikes: homoglyphs of another script, small capitals, fullwidth and mathematical letters
+    ("h\u0430rd", "bots"), ("\u029c\u1d00\u0280\u1d05", "bots"), ("med\u0456um", "bots"), ("B\u043et", "bots"),
+    ("\u0412\u041e\u0422", "bots"), ("\uff48\uff41\uff52\uff44", "bots"),
+    ("\U0001d421\U0001d41a\U0001d42b\U0001d41d", "bots"),
+    ("\u0430dmin", "reserved"),
+    # words for a bot beside a level or alone
+    ("Hard AI", "bots"), ("HardCPU", "bots"), ("Medium-AI", "bots"), ("Hard Al", "bots"), ("AI Gore", "bots"),
+    ("the bot", "bots"), ("Easy Computer", "bots"),
+    # what the table calls the players
+    ("player 0", "table's words"), ("player 1", "table's words"), ("Player 2", "table's words"),
+    ("Player O", "table's words"), ("P12", "table's words"), ("They", "table's words"), ("Them", "table's words"),
+    ("You", "table's words"), ("Opponent", "table's words"), ("your opponent", "table's words"),
+    ("Th\u0435y", "table's words"),
+    # one script per name
+    ("\u0410da Lovelace", "mixes Cyrillic and Latin letters"),
+    ("\u0391laskaJazz", "mixes Greek and Latin letters"),
+    ("\u13aada", "mixes Cherokee and Latin letters"),
 ])
 def test_bad_names_are_refused_with_a_reason(name: str, why: str) -> None:
     with pytest.raises(ProtocolError) as info:
@@ -160,6 +187,25 @@ def test_names_are_unique_whatever_the_case_or_accents(client: TestClient) -> No
         r = client.put("/api/me", json={"name": clash})
         assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"
     assert name_key("Zoë") == name_key("ZOE")
+
+
+def test_look_alike_names_share_one_key_and_the_second_is_refused(client: TestClient, tmp_path: Path) -> None:
+    """The key is the UTS #39 skeleton: a name written with another script's look-alike letters (all
+    Cyrillic here: one script, so only the key can tell), small capitals or fullwidth letters is taken."""
+    player(client, "Ada")
+    player(client, "Ada Lovelace")
+    before = db_rows(tmp_path, "SELECT * FROM converge_players")
+    for clash in ("\u0410\u0501\u0430", "\u1d00\u1d05\u1d00", "\uff21\uff44\uff41", "Ad4", "ADA"):
+        client.cookies.clear()
+        r = client.put("/api/me", json={"name": clash})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken", (clash, r.text)
+        assert "looks the same" in r.json()["error"]["message"]
+    client.cookies.clear()
+    r = client.put("/api/me", json={"name": "\u0410da Lovelace"})  # Cyrillic А, then Latin
+    assert r.status_code == 400 and "mixes Cyrillic and Latin" in r.json()["error"]["message"]
+    assert db_rows(tmp_path, "SELECT * FROM converge_players") == before
+    assert name_key("\u0410\u0501\u0430") == name_key("Ada") == "ada"
+    assert name_key("\u029c\u1d00\u0280\u1d05") == name_key("HARD") == "hard"
 
 
 def test_the_cookie_is_httponly_samesite_and_only_its_hash_is_stored(client: TestClient, tmp_path: Path) -> None:
@@ -572,7 +618,7 @@ def test_a_version_2_database_gains_the_lobby_tables(tmp_path: Path) -> None:
     con = sqlite3.connect(path)
     names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"converge_players", "converge_rating_changes"} <= names
-    assert con.execute("SELECT value FROM converge_settings WHERE key = 'schema_version'").fetchone()[0] == "3"
+    assert con.execute("SELECT value FROM converge_settings WHERE key = 'schema_version'").fetchone()[0] == "4"
     con.close()
 
 

@@ -17,6 +17,7 @@ from converge.server.config import SQLITE_SYNC, ServerConfig
 
 def _need_web() -> None:
     try:
+        import disarm  # noqa: F401  (players' names: converge.server.identity)
         import fastapi  # noqa: F401
         import sqlalchemy  # noqa: F401
         import uvicorn  # noqa: F401
@@ -83,7 +84,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           keep_finished_days=args.keep_finished,
                           delete_unstarted_after_hours=args.delete_unstarted_after,
                           delete_abandoned_after_days=args.delete_abandoned_after,
-                          quick_match_bot_after_s=args.bot_offer_after, players_per_hour=args.players_per_hour)
+                          quick_match_bot_after_s=args.bot_offer_after, players_per_hour=args.players_per_hour,
+                          renames_per_hour=args.renames_per_hour, rename_interval_s=args.rename_interval)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         app = create_app(config=config)
@@ -169,7 +171,8 @@ def register(sub: Any) -> None:
                      metavar="N", help="spectator connections from one client address, over all matches "
                                        f"(default {d.max_spectators_per_address})")
     lim.add_argument("--matches-per-hour", type=non_negative_int, default=d.matches_per_hour, metavar="N",
-                     help="matches (rematches included) one client address may create per hour; 0: no limit "
+                     help="matches one client address may store per hour, through any door (created, rematches, "
+                          "lobby tables, quick matches, bot offers; each player of a pairing pays); 0: no limit "
                           f"(default {d.matches_per_hour})")
     lob = p.add_argument_group("lobby and quick match")
     lob.add_argument("--bot-offer-after", type=non_negative_float, default=d.quick_match_bot_after_s,
@@ -178,6 +181,12 @@ def register(sub: Any) -> None:
     lob.add_argument("--players-per-hour", type=non_negative_int, default=d.players_per_hour, metavar="N",
                      help="new players (names or anonymous) one client address may make an hour; 0: no limit "
                           f"(default {d.players_per_hour})")
+    lob.add_argument("--renames-per-hour", type=non_negative_int, default=d.renames_per_hour, metavar="N",
+                     help="name changes one player may make in any hour; 0: no limit "
+                          f"(default {d.renames_per_hour})")
+    lob.add_argument("--rename-interval", type=non_negative_float, default=d.rename_interval_s, metavar="SECONDS",
+                     help="the shortest time between two name changes of one player; 0: none "
+                          f"(default {d.rename_interval_s:g})")
     ret = p.add_argument_group("retention (a clean-up runs at start-up, then every hour)")
     ret.add_argument("--keep-finished", type=non_negative_float, default=d.keep_finished_days, metavar="DAYS",
                      help="days the record of a finished match is kept for replays; 0: forever (default 0)")

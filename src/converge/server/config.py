@@ -107,6 +107,10 @@ class ServerConfig:
     open_tables_per_player: int = 3
     #: Players (identities) created per client address per hour; 0: no limit.
     players_per_hour: int = 60
+    #: Name changes per player: at most this many in any hour, and at least this many seconds apart (each
+    #: 0: no such limit). A match shows the names its players had when it started, whatever they do after.
+    renames_per_hour: int = 4
+    rename_interval_s: float = 60.0
     #: Seconds between two reads of the lobby's tables from the database (for changes another server
     #: process made), and seconds a host's open tables stay listed after their last lobby page closed.
     lobby_poll_s: float = 2.0

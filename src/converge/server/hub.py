@@ -22,7 +22,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,9 +37,9 @@ from converge.server.config import ServerConfig
 from converge.server.connections import CLOSE_REPLACED, Connection, dumps
 from converge.server.coordination import LocalCoordinator, Note, coordinator_for
 from converge.server.protocol import ProtocolError
-from converge.server.security import hash_token, new_match_id, new_token
+from converge.server.security import KeyedRateLimit, hash_token, new_match_id, new_token
 from converge.server.session import COLOR_NAMES, Session, default_bot
-from converge.server.storage import MatchRow, Retention, SeatRow, Storage, StorageError, Writer
+from converge.server.storage import MatchRow, Refused, Retention, SeatRow, Storage, StorageError, Writer
 from converge.server.table import Scored, TurnLog
 
 log = logging.getLogger("converge.server")
@@ -51,6 +51,14 @@ class Created:
     seat: int
     token: str
     invite_token: str | None
+
+
+class BudgetExceeded(ProtocolError):
+    """Some of the addresses that would pay for a new match have none left this hour (``refused``)."""
+
+    def __init__(self, message: str, refused: list[str]) -> None:
+        super().__init__("rate_limited", message)
+        self.refused = refused
 
 
 class Hub:
@@ -81,6 +89,10 @@ class Hub:
         self.coord: LocalCoordinator = coordinator_for(storage.engine.url.render_as_string(hide_password=False),
                                                        storage.engine.dialect.name, config.coordination_interval)
         self.background: set[asyncio.Task[Any]] = set()
+        #: The matches each client address may still store this hour (``matches_per_hour``), whatever the door:
+        #: a match created, a rematch, a private table, a table opened or joined, a quick match, a bot offer.
+        per_hour = config.matches_per_hour
+        self.match_budget = (KeyedRateLimit(per_hour / 3600, per_hour, max_keys=100_000) if per_hour > 0 else None)
 
     async def start(self) -> None:
         """Start coordinating with the other processes (if any), the bot workers and the retention clean-up."""
@@ -154,6 +166,28 @@ class Hub:
 
     # ------------------------------------------------------------------ creating and loading
 
+    def _over_budget(self, refused: list[str]) -> BudgetExceeded:
+        return BudgetExceeded(f"at most {self.config.matches_per_hour} matches an hour may be created from one "
+                              "address; try again later", refused)
+
+    def check_budget(self, payer: str) -> None:
+        """Refuse (:class:`BudgetExceeded`) an address that may store no more match now; nothing is charged."""
+        if self.match_budget is not None and not self.match_budget.available(payer):
+            raise self._over_budget([payer])
+
+    def charge(self, payers: Sequence[str]) -> None:
+        """Take one match from the hourly budget of each address of ``payers`` (one named twice pays twice),
+        all or none: :class:`BudgetExceeded` names those that have none left, and then nothing is taken."""
+        if self.match_budget is not None:
+            refused = self.match_budget.take(payers)
+            if refused:
+                raise self._over_budget(refused)
+
+    def give_back(self, payers: Sequence[str]) -> None:
+        """Undo :meth:`charge`: what was paid for was not stored."""
+        if self.match_budget is not None:
+            self.match_budget.give_back(payers)
+
     def check_create(self, mode: object, playset: object, bot: object, seat: object,
                      clock_s: object) -> tuple[list[str], str | None, int, int | None]:
         """The checked settings of a new match (see :meth:`create`), or a ProtocolError."""
@@ -197,8 +231,9 @@ class Hub:
         return names, bot_name, seat_no, clock_ms
 
     async def create(self, mode: object, playset: object = None, bot: object = None, seat: object = 0,
-                     clock_s: object = None) -> Created:
-        """A new match against a bot or a friend; returns the creator's seat and token (and the invite's)."""
+                     clock_s: object = None, *, payer: str) -> Created:
+        """A new match against a bot or a friend; returns the creator's seat and token (and the invite's).
+        ``payer``: the creator's client address (:meth:`charge`), charged once the settings are checked."""
         names, bot_name, seat_no, clock_ms = self._check_create(mode, playset, bot, seat, clock_s)
         if mode == "bot" and self.bots.full:
             raise ProtocolError("busy", "every bot on this server is thinking: try again in a minute, or play "
@@ -218,12 +253,16 @@ class Hub:
         row = MatchRow(id=new_match_id(), mode=str(mode), playset=ps.names(), seed=secrets.randbelow(2**63),
                        start="random", decks=ps.digest, bot_seed=secrets.randbelow(2**63), clock_ms=clock_ms,
                        seats=seats)
-        session = await self._create_row(row, ps)
+        session = await self._create_row(row, ps, payers=[payer])
         return Created(session, seat_no, token, invite)
 
-    async def _create_row(self, row: MatchRow, ps: Playset, link_from: str | None = None,
+    async def _create_row(self, row: MatchRow, ps: Playset, *, payers: Sequence[str], link_from: str | None = None,
                           also: Callable[[Any], None] | None = None) -> Session:
-        """Store a new match (and ``also(conn)`` in the same transaction), then make it live."""
+        """Store a new match (and ``also(conn)`` in the same transaction), then make it live. Every new match
+        comes here, and ``payers`` (the client addresses of the players it is stored for) pay for it first
+        (:meth:`charge`). A :class:`~converge.server.storage.Refused` from ``also`` is raised as it is:
+        nothing was stored, and the caller says why."""
+        self.charge(payers)
         match = Match.new(ps, row.seed, row.start)
         row.created_at = row.updated_at = time.time()
 
@@ -236,7 +275,11 @@ class Hub:
 
         try:
             await self._write(link_from, write)
+        except Refused:
+            self.give_back(payers)
+            raise
         except StorageError as exc:
+            self.give_back(payers)
             log.error("could not store a new match: %s", exc)
             raise ProtocolError("storage", "the match could not be saved; try again") from None
         session = Session(row, match)
@@ -919,11 +962,10 @@ class Hub:
 
     # ------------------------------------------------------------------ rematch, replay
 
-    async def rematch(self, session: Session, seat: int,
-                      may_create: Callable[[], None] | None = None) -> tuple[Session, bool]:
+    async def rematch(self, session: Session, seat: int, payer: str) -> tuple[Session, bool]:
         """The rematch of a finished match: same playset, seats and tokens; the loser starts (M2).
         Returns it and whether it was created now (else it existed: everyone was already told).
-        ``may_create`` is called just before a new match is created (it raises if the asker may not)."""
+        ``payer``: the asker's client address, which pays for it if it is created now."""
         async with session.lock:
             if session.row.status != "over":
                 raise ProtocolError("not_over", "a rematch can be asked for once the match is over")
@@ -932,8 +974,6 @@ class Hub:
                 if existing is not None:
                     return existing, False
                 session.row.rematch_id = None  # deleted by the retention policy: make a new one
-            if may_create is not None:
-                may_create()
             old = session.row
             loser = 1 - old.winner if old.winner in (0, 1) else 0
             seats = [SeatRow(s.seat, s.token_hash, None if s.replaced else s.bot, False, old.clock_ms)
@@ -943,7 +983,7 @@ class Hub:
                            bot_seed=secrets.randbelow(2**63), clock_ms=old.clock_ms, rematch_of=old.id,
                            seats=seats)
             try:
-                new = await self._create_row(row, session.match.playset, link_from=old.id)
+                new = await self._create_row(row, session.match.playset, payers=[payer], link_from=old.id)
             except ProtocolError:
                 # Asked on two processes at once: the other one's rematch was stored first.
                 if self.coord.multi:

@@ -7,7 +7,16 @@ rated match there and then (exactly once: :func:`converge.server.lobby_store.rec
 * **Tables.** A public table is a row in the database until someone joins: the host's seat token is made
   when the table is opened (only its hash is stored), and joining creates the match with that id, the
   host on their seat and the joiner on the other. One ``UPDATE ... WHERE status = 'open'`` decides who
-  joins. A private table is a friend match made at once, with an invite link (as before), never listed.
+  joins, in the transaction that stores the match: a crash leaves the table open or the match whole. A
+  private table is a friend match made at once, with an invite link (as before), never listed.
+* **What a match costs.** Every match stored is paid for from the hourly budget of the client address of
+  each player it is stored for (:meth:`Hub.charge <converge.server.hub.Hub.charge>`): a private table's
+  host; a public table's host when it is opened and its guest when they join; both players of a quick
+  match, all or none (a refused side is told, the other goes back to the queue in its place); the player
+  who takes a bot offer.
+* **Names.** A player may rename ``renames_per_hour`` times in any hour and ``rename_interval_s`` apart,
+  counted in the database (:func:`~converge.server.lobby_store.rename`); a match records the names its
+  players have when it starts, so a rename never changes what a match shows.
 * **Live updates.** Lobby pages hold a WebSocket (``/ws/lobby``); every change this process makes is sent
   at once, and the open tables are read again from the database every ``lobby_poll_s`` seconds, so that
   changes other server processes make are seen too.
@@ -21,10 +30,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import math
 import random
 import secrets
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,13 +45,13 @@ from converge.ratings import Rating
 from converge.server import lobby_store as store
 from converge.server.config import ServerConfig
 from converge.server.connections import Connection, dumps
-from converge.server.hub import Hub
+from converge.server.hub import BudgetExceeded, Hub
 from converge.server.identity import check_name, issue_token, name_key, token_hash_of
 from converge.server.matchmaking import QueueSettings, QuickMatchQueue, Waiting
 from converge.server.protocol import ProtocolError
 from converge.server.security import KeyedRateLimit, hash_token, new_match_id, new_token
 from converge.server.session import Session
-from converge.server.storage import MatchRow, SeatRow, StorageError
+from converge.server.storage import MatchRow, SeatRow, StorageError, pause_point
 
 log = logging.getLogger("converge.server.lobby")
 
@@ -87,6 +99,14 @@ class Ready:
                 "url": f"/m/{self.match_id}", "opponent": opponent}
 
 
+def _duration(seconds: float) -> str:
+    """A wait in words for players: "45 seconds", "12 minutes"."""
+    whole = max(1, math.ceil(seconds))
+    if whole < 90:
+        return f"{whole} second{'s' if whole != 1 else ''}"
+    return f"{math.ceil(whole / 60)} minutes"
+
+
 def queue_settings(cfg: ServerConfig) -> QueueSettings:
     return QueueSettings(base_range=cfg.quick_match_range, widen_per_s=cfg.quick_match_widen_per_s,
                          max_range=cfg.quick_match_max_range, bot_after_s=cfg.quick_match_bot_after_s)
@@ -110,6 +130,11 @@ class Lobby:
         self.queue_limit = KeyedRateLimit(self.cfg.queue_rate, self.cfg.queue_burst)
         self.player_limit = (KeyedRateLimit(self.cfg.players_per_hour / 3600, self.cfg.players_per_hour,
                                             max_keys=100_000) if self.cfg.players_per_hour > 0 else None)
+        self.rename_limit = store.RenameLimit(self.cfg.renames_per_hour, self.cfg.rename_interval_s)
+        #: When each player who was refused a rename (or just renamed) may rename again, as far as this process
+        #: knows: a flood of renames is refused here, without a database transaction each (the database's
+        #: count is the one that decides).
+        self.rename_after: dict[str, float] = {}
         self.listed: str | None = None  # the last table list sent (JSON)
         self.last_poll = time.time()
         self.notified: set[str] = set()  # tables whose host was told it started
@@ -139,9 +164,14 @@ class Lobby:
         name = None if raw is None else check_name(raw)
         key = None if name is None else name_key(name)
         player = await self.player_of(cookie)
+        if player is not None and player.name == name:
+            return player, None  # no change: nothing written, nothing counted
+        if player is not None:
+            self._check_rename(player.id, time.time())
         if key is not None and await asyncio.to_thread(store.name_taken, self.engine, key,
                                                        player.id if player else None):
-            raise LobbyError("name_taken", "another player has that name; choose another")
+            raise LobbyError("name_taken", "another player has that name, or one that looks the same; choose "
+                                           "another")
         fresh: str | None = None
         try:
             if player is None:
@@ -157,26 +187,55 @@ class Lobby:
                 fresh = new.token
                 player = store.Player(pid, name, Rating(), 0)
             else:
-                pid = player.id
+                pid, now = player.id, time.time()
 
                 def rename(conn: Any) -> None:
-                    store.rename(conn, pid, name, key)
+                    store.rename(conn, pid, name, key, self.rename_limit, now)
 
-                await self.hub.writer.write(rename)
+                try:
+                    await self.hub.writer.write(rename)
+                except store.RenameTooSoon as exc:
+                    self._note_rename(pid, now + exc.wait_s)
+                    raise self._rename_refused(exc.wait_s) from None
+                if self.rename_limit.interval_s > 0:
+                    self._note_rename(pid, now + self.rename_limit.interval_s)
                 player.name = name
         except StorageError:  # most likely the name was taken at the same moment
             if key is not None and await asyncio.to_thread(store.name_taken, self.engine, key, None):
-                raise LobbyError("name_taken", "another player has that name; choose another") from None
+                raise LobbyError("name_taken", "another player has that name, or one that looks the same; "
+                                               "choose another") from None
             raise ProtocolError("storage", "the name could not be saved; try again") from None
         return player, fresh
+
+    def _check_rename(self, player_id: str, now: float) -> None:
+        after = self.rename_after.get(player_id, 0.0)
+        if after > now:
+            raise self._rename_refused(after - now)
+
+    def _note_rename(self, player_id: str, after: float) -> None:
+        if len(self.rename_after) >= 100_000:
+            now = time.time()
+            self.rename_after = {pid: t for pid, t in self.rename_after.items() if t > now}
+        self.rename_after[player_id] = after
+
+    def _rename_refused(self, wait_s: float) -> LobbyError:
+        lim = self.rename_limit
+        rules = [f"{lim.per_hour} times an hour"] if lim.per_hour > 0 else []
+        if lim.interval_s > 0:
+            rules.append(f"{_duration(lim.interval_s)} apart")
+        return LobbyError("rate_limited", f"a name can be changed {' and '.join(rules)}: you may change yours "
+                                          f"again in {_duration(wait_s)}")
 
     # ------------------------------------------------------------------ making matches for players
 
     async def make_match(self, *, seats: dict[int, tuple[str | None, str]], playset: list[str],
-                         clock_ms: int | None, rated: bool, kind: str, bot: str | None = None,
-                         match_id: str | None = None) -> Session:
+                         clock_ms: int | None, rated: bool, kind: str, payers: Sequence[str],
+                         bot: str | None = None, match_id: str | None = None,
+                         also: Callable[[Any], None] | None = None) -> tuple[Session, dict[int, str | None]]:
         """Create a match whose human seats are ``seats`` ({seat: (player id or None, seat token hash)}) and
-        whose other seat, if any, ``bot`` plays; recorded with its players in the same transaction."""
+        whose other seat, if any, ``bot`` plays, paid for by the addresses ``payers``; recorded with its
+        players and their names now, and ``also(conn)``, in the same transaction. Returns the session and
+        those names by seat."""
         ps = self.hub.playset(playset)
         rows = [SeatRow(0, None, None, False, clock_ms), SeatRow(1, None, None, False, clock_ms)]
         for seat, (_pid, digest) in seats.items():
@@ -188,11 +247,15 @@ class Lobby:
                        seed=secrets.randbelow(2**63), start="random", decks=ps.digest,
                        bot_seed=secrets.randbelow(2**63), clock_ms=clock_ms, seats=rows)
         players = {seat: pid for seat, (pid, _d) in seats.items() if pid is not None}
+        names: dict[int, str | None] = {}
 
-        def also(conn: Any) -> None:
-            store.add_match_players(conn, row.id, players, rated, kind)
+        def with_players(conn: Any) -> None:
+            if also is not None:
+                also(conn)
+            names.update(store.add_match_players(conn, row.id, players, rated, kind) if players else {})
 
-        return await self.hub._create_row(row, ps, also=also)
+        session = await self.hub._create_row(row, ps, payers=payers, also=with_players)
+        return session, names
 
     def on_finish(self, conn: Any, session: Session, winner: int | None) -> None:
         """The hub's finish hook (inside the finishing transaction): rate the match if it is rated."""
@@ -208,7 +271,8 @@ class Lobby:
 
     async def open_table(self, player: store.Player, address: str, *, playset: object, clock: object,
                          seat: object, private: bool, rated: bool) -> dict[str, Any]:
-        """Open a table (see the module's docstring); returns the host's seat, token and links."""
+        """Open a table (see the module's docstring); returns the host's seat, token and links. The host's
+        address pays for the match now: a private table is one, a public one becomes one when joined."""
         if not self.table_limit.allow(address):
             raise LobbyError("rate_limited", "too many tables opened; wait a little")
         names, _bot, seat_no, clock_ms = self.hub.check_create("friend", playset, None, seat, clock)
@@ -227,7 +291,7 @@ class Lobby:
             seats: dict[int, tuple[str | None, str]] = {seat_no: (player.id, hash_token(token)),
                                                         1 - seat_no: (None, hash_token(invite))}
             await self.make_match(seats=seats, playset=names, clock_ms=clock_ms, rated=False, kind="invite",
-                                  match_id=table_id)
+                                  payers=[address], match_id=table_id)
             out["invite_url"] = f"/m/{table_id}#token={invite}"
             return out
 
@@ -236,15 +300,18 @@ class Lobby:
                             host_token_hash=hash_token(token), playset=names, clock_ms=clock_ms, rated=rated,
                             private=False)
 
+        self.hub.charge([address])
         try:
             await self.hub.writer.write(add)
         except StorageError:
+            self.hub.give_back([address])
             raise ProtocolError("storage", "the table could not be saved; try again") from None
         await self.refresh()
         return out
 
-    async def join_table(self, player: store.Player, table_id: object) -> Ready:
-        """Take the other seat at an open table: its match starts now."""
+    async def join_table(self, player: store.Player, table_id: object, address: str) -> Ready:
+        """Take the other seat at an open table: its match starts now, paid for by the joiner's ``address``
+        (the host paid when opening it). The claim is in the transaction that stores the match."""
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
             raise LobbyError("table_gone", "no such table")
         table = await asyncio.to_thread(store.get_table, self.engine, table_id)
@@ -254,32 +321,23 @@ class Lobby:
             raise LobbyError("own_table", "this is your own table: wait for someone to join it")
         if table["status"] != "open":
             raise LobbyError("table_gone", "someone else took this table, or its host closed it")
-        claimed: list[bool] = []
-
-        def claim(conn: Any) -> None:
-            claimed.append(store.claim_table(conn, table_id, player.id))
-
-        await self.hub.writer.write(claim)
-        if not claimed or not claimed[0]:
-            raise LobbyError("table_gone", "someone else took this table, or its host closed it")
         token = new_token()
         host_seat = int(table["host_seat"])
         seats: dict[int, tuple[str | None, str]] = {
                  host_seat: (str(table["host_id"]), str(table["host_token_hash"])),
                  1 - host_seat: (player.id, hash_token(token))}
-        import json
+
+        def claim(conn: Any) -> None:
+            store.claim_table(conn, table_id, player.id)
+            pause_point("table_join")  # (tests: a crash here must leave the table open)
 
         try:
-            await self.make_match(seats=seats, playset=json.loads(table["playset"]), clock_ms=table["clock_ms"],
-                                  rated=bool(table["rated"]), kind="table", match_id=table_id)
-        except ProtocolError:
-            def reopen(conn: Any) -> None:
-                store.reopen_table(conn, table_id)
-
-            with contextlib.suppress(StorageError):
-                await self.hub.writer.write(reopen)
-            raise
-        self._tell_host(str(table["host_id"]), table_id, player)
+            _session, names = await self.make_match(
+                seats=seats, playset=json.loads(table["playset"]), clock_ms=table["clock_ms"],
+                rated=bool(table["rated"]), kind="table", payers=[address], match_id=table_id, also=claim)
+        except store.TableGone:
+            raise LobbyError("table_gone", "someone else took this table, or its host closed it") from None
+        self._tell_host(str(table["host_id"]), table_id, {**player.public(), "name": names.get(1 - host_seat)})
         await self.refresh()
         return Ready(table_id, 1 - host_seat, token)
 
@@ -294,11 +352,10 @@ class Lobby:
             raise LobbyError("table_gone", "you have no open table with that id")
         await self.refresh()
 
-    def _tell_host(self, host_id: str, table_id: str, guest: store.Player | None) -> None:
+    def _tell_host(self, host_id: str, table_id: str, guest: dict[str, Any] | None) -> None:
         self.notified.add(table_id)
         text = dumps({"type": "table_started", "table_id": table_id, "match_id": table_id,
-                      "url": f"/m/{table_id}",
-                      "opponent": guest.public() if guest is not None else None})
+                      "url": f"/m/{table_id}", "opponent": guest})
         for conn in list(self.conns):
             if conn.player is not None and conn.player.id == host_id:
                 conn.send(text)
@@ -402,6 +459,7 @@ class Lobby:
             raise LobbyError("no_player", "choose a name (or play anonymously) first")
         if not self.queue_limit.allow(player.id):
             raise LobbyError("rate_limited", "you joined the queue too often; wait a little")
+        self.hub.check_budget(conn.address)  # (a pairing would be refused: it does not wait in the queue)
         _names, _b, _s, clock_ms = self.hub.check_create("friend", "random", None, 0, clock)
         clock_s = None if clock_ms is None else clock_ms // 1000
         entry = self.queue.join(Waiting(player.id, player.rating.r, clock_s, time.monotonic(), conn,
@@ -444,9 +502,18 @@ class Lobby:
             seat_of[e.player_id]: (e.player_id, hash_token(tokens[e.player_id])) for e in (a, b)}
         try:
             names = self.hub.check_create("friend", "random", None, 0, None)[0]
-            session = await self.make_match(seats=seats, playset=names,
-                                            clock_ms=None if a.clock_s is None else a.clock_s * 1000,
-                                            rated=True, kind="quick")
+            session, started = await self.make_match(
+                seats=seats, playset=names, clock_ms=None if a.clock_s is None else a.clock_s * 1000, rated=True,
+                kind="quick", payers=[a.conn.address, b.conn.address])
+        except BudgetExceeded as exc:
+            for e in (a, b):
+                if e.conn.address in exc.refused:  # out of the queue: told why
+                    e.conn.send({"type": "unqueued"})
+                    e.conn.send(exc.to_message())
+                elif not e.conn.closed:  # unharmed: back in the queue in its place, nothing to tell
+                    self.queue.join(e)
+            self._ensure_queue_task()
+            return
         except ProtocolError as exc:
             for e in (a, b):  # back in the queue, in their places
                 if not e.conn.closed:
@@ -458,7 +525,7 @@ class Lobby:
         for me, them in ((a, b), (b, a)):
             other: store.Player = them.extra["player"]
             ready = Ready(session.id, seat_of[me.player_id], tokens[me.player_id])
-            me.conn.send(ready.message(other.public()))
+            me.conn.send(ready.message({**other.public(), "name": started.get(seat_of[them.player_id])}))
 
     async def accept_bot(self, conn: LobbyConnection) -> Ready:
         player = conn.player
@@ -476,9 +543,13 @@ class Lobby:
             self.queue.join(entry)
             raise ProtocolError("busy", "every bot on this server is thinking: stay in the queue, or try again")
         try:
-            session = await self.make_match(seats={seat: (player.id, hash_token(token))}, playset=names,
-                                            clock_ms=None if entry.clock_s is None else entry.clock_s * 1000,
-                                            rated=True, kind="quick", bot=bot)
+            session, _names = await self.make_match(
+                seats={seat: (player.id, hash_token(token))}, playset=names,
+                clock_ms=None if entry.clock_s is None else entry.clock_s * 1000, rated=True, kind="quick",
+                payers=[conn.address], bot=bot)
+        except BudgetExceeded:
+            conn.send({"type": "unqueued"})  # out of the queue: no match can be stored for it now
+            raise
         except ProtocolError:
             self.queue.join(entry)
             raise

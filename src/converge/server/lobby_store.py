@@ -7,7 +7,12 @@ Everything here that must be right across several server processes is decided by
 * a rated match changes ratings in the transaction that finishes it (:func:`record_result`), and only
   once: the players' rows are locked first (``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite has one writer
   at a time), a match already in ``converge_rating_changes`` is skipped, and that table's primary key
-  (match, player) refuses a second change even if two processes race.
+  (match, player) refuses a second change even if two processes race;
+* a rename is counted against its player's limit in the transaction that makes it (:func:`rename`), the
+  player's row locked first, so that no two processes both let one more through;
+* a table's join (:func:`claim_table`) is committed in the transaction that stores its match, so that a
+  crash leaves the table open or the match whole; a table left half-made by an older server is reopened
+  when the database is opened (:func:`repair_tables`).
 
 The functions taking a ``conn`` run inside a transaction (the :class:`~converge.server.storage.Writer`'s,
 or the caller's); the others open their own read.
@@ -39,7 +44,9 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from converge.ratings import DEFAULT_R, DEFAULT_RD, DEFAULT_VOL, Rating, update_pair
-from converge.server.storage import matches_table, metadata
+from converge.server.identity import NAME_RULES_VERSION, check_name, name_key
+from converge.server.protocol import ProtocolError
+from converge.server.storage import Refused, matches_table, metadata, settings_table
 
 log = logging.getLogger("converge.server.lobby")
 
@@ -82,6 +89,16 @@ match_players_table = Table(
     Column("player_id", String(32), nullable=False, index=True),
     Column("rated", Boolean, nullable=False),
     Column("kind", String(8), nullable=False),  # how the match was found: "table", "quick", "invite"
+    Column("name", String(64), nullable=True),  # the player's name when the match started (None: anonymous)
+)
+
+name_changes_table = Table(
+    "converge_name_changes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(32), nullable=False, index=True),
+    Column("at", Float, nullable=False),
+    Column("name", String(64), nullable=True),  # the new name (None: anonymous)
+    Column("reason", String(8), nullable=False),  # "rename" (the player's), "cleared" (by the name rules)
 )
 
 rating_changes_table = Table(
@@ -98,8 +115,8 @@ rating_changes_table = Table(
     Column("at", Float, nullable=False),
 )
 
-#: The tables this module adds (schema version 3).
-LOBBY_TABLES = (players_table, lobby_tables_table, match_players_table, rating_changes_table)
+#: The tables this module adds (schema version 3; the name changes: 4).
+LOBBY_TABLES = (players_table, lobby_tables_table, match_players_table, rating_changes_table, name_changes_table)
 
 #: A bot's deviation: its rating is measured (``converge ladder``), fixed, and fairly certain.
 BOT_RD = 50.0
@@ -153,9 +170,52 @@ def name_taken(engine: Engine, key: str, except_id: str | None = None) -> bool:
     return found is not None and found[0] != except_id
 
 
-def rename(conn: Connection, player_id: str, name: str | None, key: str | None) -> None:
-    conn.execute(update(players_table).where(players_table.c.id == player_id)
-                 .values(name=name, name_key=key, updated_at=time.time()))
+@dataclass(frozen=True)
+class RenameLimit:
+    """How often a player may change their name: ``per_hour`` times in any hour, and ``interval_s`` seconds
+    apart (0: no such limit)."""
+
+    per_hour: int = 0
+    interval_s: float = 0.0
+
+    def window_s(self) -> float:
+        return max(3600.0, self.interval_s)
+
+    def wait_s(self, times: list[float], now: float) -> float:
+        """Seconds until one more rename is allowed, after the renames at ``times`` (oldest first, all in the
+        last :meth:`window_s`); 0: now."""
+        after = 0.0
+        if self.interval_s > 0 and times:
+            after = times[-1] + self.interval_s
+        if self.per_hour > 0 and len(times) >= self.per_hour:
+            after = max(after, times[-self.per_hour] + 3600.0)
+        return max(0.0, after - now)
+
+
+class RenameTooSoon(Refused):
+    """The player's rename limit is reached: they may rename again in ``wait_s`` seconds."""
+
+    def __init__(self, wait_s: float, renames: int) -> None:
+        super().__init__(f"renamed {renames} times in the window; next in {wait_s:.0f} s")
+        self.wait_s = wait_s
+        self.renames = renames
+
+
+def rename(conn: Connection, player_id: str, name: str | None, key: str | None, limit: RenameLimit,
+           now: float) -> None:
+    """Change a player's name, counted against ``limit`` (:class:`RenameTooSoon`: nothing written)."""
+    p, nc = players_table.c, name_changes_table.c
+    # Lock the player's row (PostgreSQL; SQLite's writer holds the whole database): another process renaming
+    # the same player waits here, then counts this rename too.
+    conn.execute(select(p.id).where(p.id == player_id).with_for_update()).first()
+    times = [float(at) for (at,) in conn.execute(
+        select(nc.at).where(nc.player_id == player_id, nc.reason == "rename", nc.at > now - limit.window_s())
+        .order_by(nc.at))]
+    wait = limit.wait_s(times, now)
+    if wait > 0:
+        raise RenameTooSoon(wait, sum(1 for at in times if at > now - 3600))
+    conn.execute(update(players_table).where(p.id == player_id).values(name=name, name_key=key, updated_at=now))
+    conn.execute(insert(name_changes_table).values(player_id=player_id, at=now, name=name, reason="rename"))
 
 
 def leaderboard(engine: Engine, limit: int = 100) -> list[dict[str, Any]]:
@@ -219,20 +279,33 @@ def add_table(conn: Connection, *, table_id: str, host_id: str, host_seat: int, 
         guest_id=None, created_at=now, updated_at=now))
 
 
-def claim_table(conn: Connection, table_id: str, guest_id: str) -> bool:
-    """Take an open table for ``guest_id`` (never its own host); False if it was not open any more."""
+class TableGone(Refused):
+    """The table was not open any more (someone else joined it, or its host closed it)."""
+
+
+def claim_table(conn: Connection, table_id: str, guest_id: str) -> None:
+    """Take an open table for ``guest_id`` (never its own host), in the transaction that stores its match;
+    :class:`TableGone` (which rolls that transaction back) if it was not open any more."""
     t = lobby_tables_table.c
     res = conn.execute(update(lobby_tables_table)
                        .where(t.id == table_id, t.status == "open", t.host_id != guest_id)
                        .values(status="started", guest_id=guest_id, updated_at=time.time()))
-    return res.rowcount == 1
+    if res.rowcount != 1:
+        raise TableGone(f"table {table_id} is not open")
 
 
-def reopen_table(conn: Connection, table_id: str) -> None:
-    """Undo a claim whose match could not be created."""
-    t = lobby_tables_table.c
-    conn.execute(update(lobby_tables_table).where(t.id == table_id, t.status == "started")
-                 .values(status="open", guest_id=None, updated_at=time.time()))
+def repair_tables(conn: Connection) -> int:
+    """Reopen the tables an older server left half-made: claimed (``started``) but without their match,
+    which a crash between its two commits left so (the join's answer never came). Such a table has no match
+    and no player of it recorded; a table whose match the retention policy deleted keeps its players'
+    rows. Returns how many were reopened."""
+    t, mp = lobby_tables_table.c, match_players_table.c
+    res = conn.execute(update(lobby_tables_table)
+                       .where(t.status == "started",
+                              ~select(matches_table.c.id).where(matches_table.c.id == t.id).exists(),
+                              ~select(mp.match_id).where(mp.match_id == t.id).exists())
+                       .values(status="open", guest_id=None, updated_at=time.time()))
+    return int(res.rowcount or 0)
 
 
 def close_table(conn: Connection, table_id: str, host_id: str) -> bool:
@@ -252,10 +325,25 @@ def close_stale_tables(conn: Connection, older_than: float) -> int:
 # ---------------------------------------------------------------------- who played which seat
 
 
-def add_match_players(conn: Connection, match_id: str, seats: dict[int, str], rated: bool, kind: str) -> None:
+def add_match_players(conn: Connection, match_id: str, seats: dict[int, str], rated: bool,
+                      kind: str) -> dict[int, str | None]:
+    """Record who plays which seat, with the names they have now, in the transaction that starts the match
+    (so a rename afterwards does not change what the match shows); returns those names by seat."""
+    p = players_table.c
+    found = conn.execute(select(p.id, p.name).where(p.id.in_(set(seats.values()))))
+    names: dict[str, str | None] = {str(pid): name for pid, name in found}
     conn.execute(insert(match_players_table), [
-        {"match_id": match_id, "seat": seat, "player_id": pid, "rated": rated, "kind": kind}
-        for seat, pid in sorted(seats.items())])
+        {"match_id": match_id, "seat": seat, "player_id": pid, "rated": rated, "kind": kind,
+         "name": names.get(pid)} for seat, pid in sorted(seats.items())])
+    return {seat: names.get(pid) for seat, pid in seats.items()}
+
+
+def fill_match_names(conn: Connection) -> None:
+    """Schema version 4: the names of the players of the matches stored before it, from their present names
+    (what the history showed until then)."""
+    mp, p = match_players_table.c, players_table.c
+    conn.execute(update(match_players_table).where(mp.name.is_(None))
+                 .values(name=select(p.name).where(p.id == mp.player_id).scalar_subquery()))
 
 
 def is_rated(engine: Engine, match_id: str) -> bool:
@@ -339,24 +427,75 @@ def record_result(conn: Connection, match_id: str, winner: int | None, seat_bots
     return changed
 
 
+# ---------------------------------------------------------------------- when the database is opened
+
+
+def on_open(conn: Connection) -> None:
+    """Run when a server opens the database (in its opening transaction, one process at a time): reopen
+    half-made tables; check and key the names again if their rules changed."""
+    reopened = repair_tables(conn)
+    if reopened:
+        log.warning("reopened %d lobby table(s) whose join never finished (no match was stored)", reopened)
+    s = settings_table.c
+    row = conn.execute(select(s.value).where(s.key == "name_rules_version")).first()
+    if row is not None and row[0] == NAME_RULES_VERSION:
+        return
+    cleared = rekey_names(conn)
+    if row is None:
+        conn.execute(insert(settings_table).values(key="name_rules_version", value=NAME_RULES_VERSION))
+    else:
+        conn.execute(update(settings_table).where(s.key == "name_rules_version").values(value=NAME_RULES_VERSION))
+    log.info("player names checked and keyed again (%s): %d cleared", NAME_RULES_VERSION, cleared)
+
+
+def rekey_names(conn: Connection) -> int:
+    """Check every stored name against the present rules and store its present key. Where two names now share
+    a key, the older player (by creation) keeps theirs; a later look-alike, or a name the rules now refuse,
+    is cleared: that player plays on anonymous, with their rating and history, and may choose another name
+    (a cleared name is not a rename: it does not count against their limit). Returns how many were cleared."""
+    p = players_table.c
+    rows = conn.execute(select(p.id, p.name).where(p.name.is_not(None)).order_by(p.created_at, p.id)).all()
+    conn.execute(update(players_table).values(name_key=None))  # no old key stands in a new one's way
+    owners: dict[str, str] = {}
+    now = time.time()
+    cleared = 0
+    for pid, name in rows:
+        why = None
+        try:
+            key = name_key(check_name(name))
+        except ProtocolError as exc:
+            why = f"refused by the name rules: {exc.message}"
+        else:
+            if key in owners:
+                why = "a look-alike of an older player's name"
+        if why is None:
+            owners[key] = pid
+            conn.execute(update(players_table).where(p.id == pid).values(name_key=key))
+            continue
+        log.warning("player name %r cleared: %s", name, why)
+        conn.execute(update(players_table).where(p.id == pid).values(name=None))
+        conn.execute(insert(name_changes_table).values(player_id=pid, at=now, name=None, reason="cleared"))
+        cleared += 1
+    return cleared
+
+
 # ---------------------------------------------------------------------- history
 
 
 def history(engine: Engine, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
-    """A player's finished matches, newest first: opponent, result, rating change, replay link."""
+    """A player's finished matches, newest first: opponent (by the name they had when the match started),
+    result, rating change, replay link."""
     mine = match_players_table.alias("mine")
     other = match_players_table.alias("other")
     m = matches_table.c
-    opp = players_table.alias("opp")
     rc = rating_changes_table.c
     from converge.server.storage import seats_table
 
     s = seats_table.alias("oseat")
     q = (select(m.id, m.updated_at, m.winner, m.reason, m.playset, mine.c.seat, mine.c.rated, mine.c.kind,
-                opp.c.name, other.c.player_id, s.c.bot, rc.r_before, rc.r_after)
+                other.c.name, other.c.player_id, s.c.bot, rc.r_before, rc.r_after)
          .select_from(mine.join(matches_table, matches_table.c.id == mine.c.match_id)
                       .outerjoin(other, and_(other.c.match_id == mine.c.match_id, other.c.seat != mine.c.seat))
-                      .outerjoin(opp, opp.c.id == other.c.player_id)
                       .outerjoin(s, and_(s.c.match_id == mine.c.match_id, s.c.seat != mine.c.seat))
                       .outerjoin(rating_changes_table, and_(rc.match_id == mine.c.match_id,
                                                             rc.player_id == mine.c.player_id)))
@@ -381,7 +520,8 @@ def history(engine: Engine, player_id: str, limit: int = 50) -> list[dict[str, A
     return out
 
 
-__all__ = ["BOT_RD", "LOBBY_TABLES", "Player", "add_match_players", "add_table", "bot_rating", "claim_table",
-           "close_table", "create_player", "history", "leaderboard", "lobby_tables_table", "match_players_table",
-           "name_taken", "open_tables", "player_by_hash", "player_by_id", "players_table", "rating_changes_table",
-           "record_result", "rename", "reopen_table"]
+__all__ = ["BOT_RD", "LOBBY_TABLES", "Player", "RenameLimit", "RenameTooSoon", "TableGone", "add_match_players",
+           "add_table", "bot_rating", "claim_table", "close_table", "create_player", "fill_match_names", "history",
+           "leaderboard", "lobby_tables_table", "match_players_table", "name_changes_table", "name_taken",
+           "on_open", "open_tables", "player_by_hash", "player_by_id", "players_table", "rating_changes_table",
+           "record_result", "rekey_names", "rename", "repair_tables"]

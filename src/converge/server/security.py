@@ -16,7 +16,8 @@ import json
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections import Counter
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
 
 TOKEN_BYTES = 32  # 256 bits
@@ -75,11 +76,15 @@ class TokenBucket:
         self.tokens = burst
         self.last = time.monotonic()
 
-    def allow(self) -> bool:
+    def refill(self) -> float:
+        """The tokens there are now."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
-        if self.tokens >= 1.0:
+        return self.tokens
+
+    def allow(self) -> bool:
+        if self.refill() >= 1.0:
             self.tokens -= 1.0
             return True
         return False
@@ -92,13 +97,38 @@ class KeyedRateLimit:
         self.rate, self.burst, self.max_keys = rate, burst, max_keys
         self.buckets: dict[str, TokenBucket] = {}
 
-    def allow(self, key: str) -> bool:
+    def _bucket(self, key: str) -> TokenBucket:
         bucket = self.buckets.get(key)
         if bucket is None:
             if len(self.buckets) >= self.max_keys:
                 self._prune()
             bucket = self.buckets[key] = TokenBucket(self.rate, self.burst)
-        return bucket.allow()
+        return bucket
+
+    def allow(self, key: str) -> bool:
+        return self._bucket(key).allow()
+
+    def available(self, key: str) -> bool:
+        """Whether ``key`` could take a token now (none is taken)."""
+        bucket = self.buckets.get(key)
+        return bucket is None or bucket.refill() >= 1.0
+
+    def take(self, keys: Sequence[str]) -> list[str]:
+        """A token from each of ``keys`` (a key named twice gives two), all or none: returns the keys that
+        have too few, and then takes nothing (one refused side of a pairing costs the other side nothing)."""
+        need = Counter(keys)
+        buckets = {key: self._bucket(key) for key in need}
+        short = [key for key, n in need.items() if buckets[key].refill() < n]
+        if not short:
+            for key, n in need.items():
+                buckets[key].tokens -= n
+        return short
+
+    def give_back(self, keys: Sequence[str]) -> None:
+        """Return the tokens :meth:`take` took for ``keys`` (what they paid for did not happen)."""
+        for key, n in Counter(keys).items():
+            bucket = self._bucket(key)
+            bucket.tokens = min(bucket.burst, bucket.refill() + n)
 
     def _prune(self) -> None:
         """Forget the buckets that have filled up again (a new one would be the same); only if that frees

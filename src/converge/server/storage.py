@@ -57,7 +57,7 @@ from sqlalchemy.exc import ArgumentError
 
 log = logging.getLogger("converge.server.storage")
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 #: Columns added since schema version 1, added in place to an older database when it is opened:
 #: (table, column, SQL type). Version 2: each action's clock (the acting seat's time left after it, for
@@ -65,6 +65,9 @@ SCHEMA_VERSION = "3"
 _ADDED_IN_2 = (("converge_actions", "clock_left_ms", "INTEGER"), ("converge_matches", "hints", "INTEGER"))
 #: Version 3 adds the lobby's tables (players, lobby tables, match players, rating changes:
 #: :mod:`converge.server.lobby_store`); ``create_all`` makes them in an older database, nothing else changes.
+#: Version 4: the name each seat's player had when the match started (the stored names are filled in from the
+#: players' present names), and the players' name changes (``create_all`` makes that table).
+_ADDED_IN_4 = (("converge_match_players", "name", "VARCHAR(64)"),)
 
 metadata = MetaData()
 
@@ -121,6 +124,25 @@ actions_table = Table(
 
 class StorageError(Exception):
     """The database could not do what was asked (nothing was changed)."""
+
+
+class Refused(StorageError):
+    """A write that found the database otherwise than it requires (a lobby table already taken, a limit
+    reached) and so wrote nothing: not a failure of the database. Its message is for players."""
+
+
+#: A fault-injection point for tests (``CONVERGE_TEST_PAUSE=<point>:<seconds>``): a write that calls
+#: :func:`pause_point` with that point's name logs that it got there, then sleeps inside its transaction, so
+#: that a test can kill the process there. Read once; nothing happens without it.
+_PAUSE = os.environ.get("CONVERGE_TEST_PAUSE", "")
+
+
+def pause_point(name: str) -> None:
+    """Sleep here, in the writer's thread, if a test asked to (see :data:`_PAUSE`)."""
+    point, _, seconds = _PAUSE.partition(":")
+    if point == name:
+        log.warning("test pause point %s reached: sleeping %s s", name, seconds)
+        time.sleep(float(seconds))
 
 
 @dataclass(frozen=True)
@@ -350,11 +372,12 @@ class Storage:
                                    .where(settings_table.c.key == "schema_version")).first()
                 if row is None:
                     conn.execute(insert(settings_table).values(key="schema_version", value=SCHEMA_VERSION))
-                elif row[0] in ("1", "2"):
+                elif row[0] in ("1", "2", "3"):
                     self._upgrade(conn, row[0])
                 elif row[0] != SCHEMA_VERSION:
                     raise StorageError(f"the database has schema version {row[0]}, this server needs "
                                        f"{SCHEMA_VERSION}")
+                _lobby_store.on_open(conn)
                 #: how commits are made durable (for operators and benchmarks: read once, at start)
                 self.durability = self._durability(conn)
         except StorageError:
@@ -377,15 +400,18 @@ class Storage:
 
     @staticmethod
     def _upgrade(conn: Connection, version: str) -> None:
-        """Bring a version 1 or 2 database to the current version: version 2's new nullable columns (from
-        1); version 3's new tables were made by ``create_all``. Nothing else changes."""
+        """Bring a version 1, 2 or 3 database to the current version: version 2's new nullable columns (from
+        1); version 3's new tables were made by ``create_all``; version 4's column of the names at a match's
+        start (from 3), filled in from the players' present names, the best there is."""
         from sqlalchemy import inspect
 
-        if version == "1":
-            inspector = inspect(conn)
-            for table, column, kind in _ADDED_IN_2:
-                if column not in {c["name"] for c in inspector.get_columns(table)}:
-                    conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
+        inspector = inspect(conn)
+        added = (*(_ADDED_IN_2 if version == "1" else ()), *(_ADDED_IN_4 if version in ("1", "2", "3") else ()))
+        for table, column, kind in added:
+            if column not in {c["name"] for c in inspector.get_columns(table)}:
+                conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
+        if version == "3":
+            _lobby_store.fill_match_names(conn)
         conn.execute(update(settings_table).where(settings_table.c.key == "schema_version")
                      .values(value=SCHEMA_VERSION))
         log.info("database upgraded to schema version %s", SCHEMA_VERSION)
@@ -669,7 +695,8 @@ class Writer:
                     self.conn.close()
                 self.conn = None
             if len(group) == 1:
-                log.warning("a database write failed: %s", exc)
+                if not isinstance(exc, Refused):
+                    log.warning("a database write failed: %s", exc)
                 group[0][1](exc)
                 return
             for one in group:  # find the write that failed; commit the others
@@ -698,5 +725,5 @@ class Writer:
 
 
 # The lobby's tables (players, lobby tables, ratings) live in their own module, on the same metadata: imported
-# here so that every Storage creates them.
-from converge.server import lobby_store as _lobby_store  # noqa: E402,F401
+# here so that every Storage creates them, and checks them when it opens (lobby_store.on_open).
+from converge.server import lobby_store as _lobby_store  # noqa: E402

@@ -265,7 +265,11 @@
     const box = el("section", { class: "panel", "aria-labelledby": "h-you", data: { testid: "player-panel" } },
       el("h2", { id: "h-you", text: "You" }));
     const input = el("input", { id: "player-name", maxlength: "20", autocomplete: "nickname",
-                                placeholder: "3 to 20 letters or digits", data: { testid: "name-input" } });
+                                placeholder: "3 to 20 letters or digits", "aria-describedby": "name-error",
+                                data: { testid: "name-input" } });
+    // Why a name was refused stays beside the form until the next try (a toast would fade before it is read).
+    const refused = el("p", { id: "name-error", class: "form-error", role: "alert", hidden: true,
+                              data: { testid: "name-error" } });
     const save = async (name, button) => {
       button.disabled = true;
       try {
@@ -274,7 +278,9 @@
         box.replaceWith(playerPanel(doc));
         lobbyConnect(true);
       } catch (e) {
-        toast(e.message);
+        refused.textContent = cap(e.message) + ".";
+        refused.hidden = false;
+        input.setAttribute("aria-invalid", "true");
         button.disabled = false;
         input.focus();
       }
@@ -283,15 +289,16 @@
       el("label", { for: "player-name", class: "sr-only", text: "Your name" }), input);
     const saveButton = el("button", { type: "submit", class: "primary", data: { testid: "save-name" } }, "Save my name");
     form.append(saveButton);
+    input.addEventListener("input", () => { refused.hidden = true; input.removeAttribute("aria-invalid"); });
     if (!me.player) {
       const anon = el("button", { type: "button", class: "quiet", data: { testid: "play-anonymously" },
         onclick: () => save(null, anon) }, "Stay anonymous");
       box.append(el("p", { text: "Choose the name other players see. No password: this browser remembers you." }),
-        form, el("p", { class: "row" }, anon));
+        form, refused, el("p", { class: "row" }, anon));
     } else {
       const p = me.player;
       input.value = p.name || "";
-      const details = el("details", { class: "rename" }, el("summary", { text: "Change my name" }), form);
+      const details = el("details", { class: "rename" }, el("summary", { text: "Change my name" }), form, refused);
       box.append(
         el("p", { class: "me-line", data: { testid: "me" } },
           el("strong", { data: { testid: "me-name" }, text: p.name || "Anonymous" }),

@@ -24,25 +24,17 @@ class ServerState:
     create_limit: KeyedRateLimit
     #: HTTP actions and rematches, per client address.
     post_limit: KeyedRateLimit
-    #: Matches created per address per hour (rematches too): what bounds the storage one address takes.
-    hourly_limit: KeyedRateLimit | None
     tasks: set[Any] = field(default_factory=set)
 
     @classmethod
     def build(cls, hub: Hub, cfg: ServerConfig) -> ServerState:
-        hourly = (KeyedRateLimit(cfg.matches_per_hour / 3600, cfg.matches_per_hour, max_keys=100_000)
-                  if cfg.matches_per_hour > 0 else None)
+        # (the matches an address may store in an hour are the hub's: Hub.charge, whatever the door)
         return cls(hub, cfg, KeyedRateLimit(cfg.create_rate, cfg.create_burst),
-                   KeyedRateLimit(cfg.rate, cfg.burst), hourly)
+                   KeyedRateLimit(cfg.rate, cfg.burst))
 
     def limit(self, request: Request, limiter: KeyedRateLimit, what: str) -> None:
         if not limiter.allow(address_of(request)):
             raise ProtocolError("rate_limited", f"too many {what}; wait a little")
-
-    def creation_allowed(self, address: str) -> None:
-        if self.hourly_limit is not None and not self.hourly_limit.allow(address):
-            raise ProtocolError("rate_limited", f"at most {self.config.matches_per_hour} matches an hour may be "
-                                                "created from one address; try again later")
 
 
 async def server(request: Request) -> ServerState:

@@ -148,7 +148,7 @@ async def _serve(srv: ServerState, ws: WebSocket, session: Session, conn: Connec
             elif msg.type == "hints":
                 await hub.allow_hints(session, conn.view, msg.allow)
             elif msg.type == "rematch":
-                new, created = await hub.rematch(session, conn.view, lambda: srv.creation_allowed(conn.address))
+                new, created = await hub.rematch(session, conn.view, conn.address)
                 if not created:
                     conn.send({"type": "rematch", "match_id": new.id})
         except ProtocolError as exc:

@@ -266,7 +266,7 @@ def lobby_router(hub: Hub) -> APIRouter:
         player = await lobby.need_player(cookie(request))
         if not MATCH_ID_RE.match(table_id):
             raise LobbyError("table_gone", "no such table")
-        ready = await lobby.join_table(player, table_id)
+        ready = await lobby.join_table(player, table_id, _address(request))
         return ReadyOut(match_id=ready.match_id, seat=ready.seat, token=ready.token, url=f"/m/{ready.match_id}")
 
     @router.post("/api/matches/{match_id}/players", response_model=Linked)

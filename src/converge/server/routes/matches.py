@@ -22,9 +22,8 @@ async def create(new: NewMatch, request: Request, srv: Server) -> JSONResponse:
     """A new match against one of the server's bots or a friend (whose seat link is ``invite_url``)."""
     srv.limit(request, srv.create_limit, "matches created")
     hub = srv.hub
-    hub.check_create(new.opponent, new.playset, new.bot, new.seat, new.clock)  # refused: no creation counted
-    srv.creation_allowed(address_of(request))
-    created = await hub.create(new.opponent, new.playset, new.bot, new.seat, new.clock)
+    created = await hub.create(new.opponent, new.playset, new.bot, new.seat, new.clock,
+                               payer=address_of(request))  # (settings refused: nothing charged)
     mid = created.session.id
     doc = MatchCreated(match_id=mid, seat=created.seat, token=created.token, url=f"/m/{mid}#token={created.token}",
                        invite_url=f"/m/{mid}#token={created.invite_token}" if created.invite_token else None,
@@ -81,8 +80,7 @@ async def rematch(match_id: str, request: Request, srv: Server) -> dict[str, Any
     srv.limit(request, srv.post_limit, "requests")
     session = await session_of(srv.hub, match_id)
     seat = seat_from(request, session, required=True)
-    address = address_of(request)
-    new, _created = await srv.hub.rematch(session, seat, lambda: srv.creation_allowed(address))
+    new, _created = await srv.hub.rematch(session, seat, address_of(request))
     return {"match_id": new.id, "url": f"/m/{new.id}"}
 
 
