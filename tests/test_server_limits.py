@@ -72,6 +72,9 @@ def test_every_error_has_the_documented_shape(tmp_path: Path) -> None:
         assert_error(r, 405, "method_not_allowed")
         assert r.headers["allow"] == "GET"
         assert_error(client.put("/api/matches", json={}), 405, "method_not_allowed")
+        # refused before any route: a body without a length, a body over the limit
+        assert_error(client.post("/api/matches", content=iter([b"{}"])), 411, "length_required")
+        assert_error(client.post("/api/matches", content=b" " * 20000), 413, "too_large")
         # No FastAPI default shape anywhere, and the security headers are on errors too.
         r = client.get(f"/api/matches/{over}/replay?step=abc&view=abc")
         assert "detail" not in r.text and "content-security-policy" in r.headers

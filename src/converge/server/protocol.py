@@ -84,6 +84,7 @@ ERROR_STATUS = {
     "replaced": 409,
     "hints_off": 403,
     "method_not_allowed": 405,
+    "length_required": 411,
 }
 
 MAX_ACTION_TEXT = 32
@@ -112,6 +113,10 @@ class ProtocolError(Exception):
 
     def to_message(self) -> dict[str, Any]:
         return {"type": "error", "code": self.code, "message": self.message}
+
+    def http_body(self) -> bytes:
+        """The body of an HTTP error, as every refusal of the server has it: ``{"error": {"code", "message"}}``."""
+        return orjson.dumps({"error": {"code": self.code, "message": self.message}})
 
 
 @dataclass

@@ -12,12 +12,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
-import json
 import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+
+from converge.server.protocol import ProtocolError
 
 TOKEN_BYTES = 32  # 256 bits
 MATCH_ID_BYTES = 9  # 72 bits: match ids are not secret (spectators use them), only unguessable-ish
@@ -151,7 +152,7 @@ class SecurityMiddleware:
             length = headers.get(b"content-length")
             if length is None:
                 if headers.get(b"transfer-encoding"):
-                    await _error(send, 411, "length_required", "send the body with a Content-Length")
+                    await _error(send, ProtocolError("length_required", "send the body with a Content-Length"))
                     return
             else:
                 try:
@@ -159,7 +160,8 @@ class SecurityMiddleware:
                 except ValueError:
                     size = -1
                 if size < 0 or size > self.max_body:
-                    await _error(send, 413, "too_large", f"the request body is limited to {self.max_body} bytes")
+                    await _error(send, ProtocolError("too_large",
+                                                     f"the request body is limited to {self.max_body} bytes"))
                     return
 
         api = str(scope.get("path", "")).startswith("/api/")
@@ -176,9 +178,14 @@ class SecurityMiddleware:
         await self.app(scope, receive, send_with_headers)
 
 
-async def _error(send: Send, status: int, code: str, message: str) -> None:
-    body = json.dumps({"error": {"code": code, "message": message}}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            *SECURITY_HEADERS]})
+def error_head(body: bytes) -> list[tuple[bytes, bytes]]:
+    """The headers of an error response the server writes itself, before or outside the application."""
+    return [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+            (b"cache-control", b"no-store"), *SECURITY_HEADERS]
+
+
+async def _error(send: Send, error: ProtocolError) -> None:
+    """Answer ``error`` with its status from the one table (:data:`converge.server.protocol.ERROR_STATUS`)."""
+    body = error.http_body()
+    await send({"type": "http.response.start", "status": error.status, "headers": error_head(body)})
     await send({"type": "http.response.body", "body": body})
