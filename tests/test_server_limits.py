@@ -214,10 +214,12 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
     from tests.helpers import assert_user_error, run
 
     started: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app))
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, options=options))
     code, out, _ = run(capsys, "serve", "--db", str(tmp_path / "m.sqlite3"), "--spectators", "5",
                        "--spectators-per-address", "2", "--seat-connections", "3", "--matches-per-hour", "0",
-                       "--keep-finished", "90", "--delete-unstarted-after", "6", "--delete-abandoned-after", "14")
+                       "--keep-finished", "90", "--delete-unstarted-after", "6", "--delete-abandoned-after", "14",
+                       "--allowed-origin", "HTTPS://Play.Example.org:443", "--allowed-origin", "http://[::1]:8080",
+                       "--proxy-headers", "--forwarded-allow-ips", "10.0.0.0/8, ::1")
     assert code == 0 and "Converge server" in out
     hub = started["app"].state.hub
     try:
@@ -226,14 +228,20 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
                 cfg.matches_per_hour) == (5, 2, 3, 0)
         assert (cfg.keep_finished_days, cfg.delete_unstarted_after_hours, cfg.delete_abandoned_after_days) \
             == (90, 6, 14)
+        assert cfg.allowed_origins == ("https://play.example.org", "http://[::1]:8080")
+        assert cfg.proxy_headers and cfg.forwarded_allow_ips == ("10.0.0.0/8", "::1")
+        assert started["options"]["proxy_headers"] is False  # the app reads a trusted proxy's headers itself
     finally:
         hub.writer.close()
         hub.storage.close()
     for argv, fragment in ((["--spectators", "0"], "argument --spectators"),
                            (["--keep-finished", "-1"], "argument --keep-finished"),
                            (["--matches-per-hour", "lots"], "argument --matches-per-hour"),
-                           (["--delete-abandoned-after", "inf"], "argument --delete-abandoned-after")):
-        code, _, err = run(capsys, "serve", *argv)
+                           (["--delete-abandoned-after", "inf"], "argument --delete-abandoned-after"),
+                           (["--allowed-origin", "https://play.example.org/lobby"], "without a path"),
+                           (["--allowed-origin", "play.example.org"], "argument --allowed-origin"),
+                           (["--forwarded-allow-ips", "10.0.0.1,proxy.local"], "'proxy.local' is not an IP")):
+        code, _, err = run(capsys, "serve", "--db", str(tmp_path / "m.sqlite3"), *argv)
         assert_user_error(code, err, fragment)
     deep = tmp_path / "decks"
     deep.mkdir()
@@ -242,5 +250,6 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
     assert_user_error(code, err, "deep.toml", "nested too deeply")
     code, out, _ = run(capsys, "serve", "--help")
     for flag in ("--spectators", "--spectators-per-address", "--seat-connections", "--matches-per-hour",
-                 "--keep-finished", "--delete-unstarted-after", "--delete-abandoned-after"):
+                 "--keep-finished", "--delete-unstarted-after", "--delete-abandoned-after", "--allowed-origin",
+                 "--proxy-headers", "--forwarded-allow-ips"):
         assert flag in out

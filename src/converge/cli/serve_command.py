@@ -83,7 +83,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           keep_finished_days=args.keep_finished,
                           delete_unstarted_after_hours=args.delete_unstarted_after,
                           delete_abandoned_after_days=args.delete_abandoned_after,
-                          quick_match_bot_after_s=args.bot_offer_after, players_per_hour=args.players_per_hour)
+                          quick_match_bot_after_s=args.bot_offer_after, players_per_hour=args.players_per_hour,
+                          allowed_origins=tuple(args.allowed_origin), proxy_headers=args.proxy_headers,
+                          forwarded_allow_ips=args.forwarded_allow_ips)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         app = create_app(config=config)
@@ -91,8 +93,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     where = app.state.hub.storage.url
     print(f"Converge server: http://{args.host}:{args.port}/  (matches stored in {where})", flush=True)
+    # (proxy_headers: the app reads a trusted proxy's headers itself, the host included: serving.ForwardedHeaders)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536,
-                ws_per_message_deflate=args.ws_deflate, proxy_headers=args.proxy_headers, server_header=False)
+                ws_per_message_deflate=args.ws_deflate, proxy_headers=False, server_header=False)
     return 0
 
 
@@ -155,9 +158,17 @@ def register(sub: Any) -> None:
     p.add_argument("--ws-deflate", action="store_true",
                    help="compress WebSocket messages (permessage-deflate): less bandwidth, more CPU and memory "
                         "per connection (default off)")
-    p.add_argument("--proxy-headers", action="store_true",
-                   help="trust X-Forwarded-For from a reverse proxy (for per-client limits)")
     d = ServerConfig()
+    net = p.add_argument_group("behind a reverse proxy, and other origins")
+    net.add_argument("--proxy-headers", action="store_true",
+                     help="take the client's address, scheme and host from a reverse proxy's X-Forwarded-For, "
+                          "-Proto and -Host (per-client limits, the origin check)")
+    net.add_argument("--forwarded-allow-ips", type=_trusted, default=d.forwarded_allow_ips, metavar="LIST",
+                     help="with --proxy-headers: the proxies trusted, comma-separated addresses or networks, * "
+                          f"for any (default {','.join(d.forwarded_allow_ips)})")
+    net.add_argument("--allowed-origin", action="append", default=[], type=_origin, metavar="URL",
+                     help="also let pages of this origin (scheme://host[:port]) open WebSockets and make changes; "
+                          "the server's own origin always may, others are refused; may be repeated")
     lim = p.add_argument_group("connections and limits (an IPv6 address counts by its /64 network)")
     lim.add_argument("--seat-connections", type=positive_int, default=d.max_connections_per_seat, metavar="N",
                      help="open connections per seat (a player's tabs); one more closes that seat's oldest, so "
@@ -219,6 +230,24 @@ def register(sub: Any) -> None:
                    help="give each match a clock of this many seconds per player (default none)")
     b.add_argument("--json", action="store_true", help="print the result as JSON")
     b.set_defaults(func=cmd_serve_bench)
+
+
+def _origin(text: str) -> str:
+    from converge.server.security import normalize_origin
+
+    try:
+        return normalize_origin(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}, got {quoted(text)}") from None
+
+
+def _trusted(text: str) -> tuple[str, ...]:
+    from converge.server.serving import trusted_proxies
+
+    try:
+        return trusted_proxies(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _think(text: str) -> tuple[int, int]:

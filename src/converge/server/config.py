@@ -45,6 +45,15 @@ class ServerConfig:
     #: Largest WebSocket message (bytes) and HTTP request body accepted.
     max_message: int = 4096
     max_body: int = 16384
+    #: Origins (``https://play.example.org``) whose pages may use the server besides its own, which is the
+    #: scheme, host and port the request says (Host; behind a trusted proxy, X-Forwarded-Host and -Proto).
+    #: Browsers' WebSockets and writes from any other origin are refused (:class:`~converge.server.security.
+    #: OriginPolicy`).
+    allowed_origins: tuple[str, ...] = ()
+    #: Take the client's address, scheme and host from X-Forwarded-For, -Proto and -Host, when the peer is
+    #: one of ``forwarded_allow_ips`` (addresses or networks; ``*``: any): a reverse proxy in front.
+    proxy_headers: bool = False
+    forwarded_allow_ips: tuple[str, ...] = ("127.0.0.1", "::1")
     #: Seconds a new WebSocket connection has to say hello.
     hello_timeout: float = 10.0
     #: Open connections of one seat (a player's tabs and devices). Seats never compete with spectators

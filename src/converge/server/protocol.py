@@ -53,6 +53,10 @@ A seat's connections beyond ``max_connections_per_seat`` are closed oldest first
 code ``replaced`` and the close code 4409: a client closed that way should not reconnect by itself (the
 newer connection, in another window or device, is the one that plays). Spectators over their limits get
 ``busy`` and the close.
+
+A handshake from a page of another origin than the server's (``Origin``; see
+:class:`converge.server.security.OriginPolicy`) is refused before the connection is accepted: HTTP 403 with
+``{"error": {"code": "bad_origin", ...}}``.
 """
 
 from __future__ import annotations
@@ -85,6 +89,8 @@ ERROR_STATUS = {
     "hints_off": 403,
     "method_not_allowed": 405,
     "length_required": 411,
+    # refused before any route runs (converge.server.security)
+    "bad_origin": 403,
 }
 
 MAX_ACTION_TEXT = 32
