@@ -1,10 +1,14 @@
 """The HTTP API's edges: one error shape for every error, HEAD for the pages, matches created per address
-and per hour, and the retention policy that deletes expired matches."""
+and per hour, lobby connections per address and in all, and the retention policy that deletes expired
+matches."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import random
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +97,93 @@ def test_the_pages_answer_head(tmp_path: Path) -> None:
         assert client.head("/static/app.js").status_code == 200
         assert client.head("/favicon.ico").status_code == 200  # the site's icon (SVG)
         assert client.head("/api/options").status_code == 405  # the API is not a page
+
+
+# ------------------------------------------------------------------ lobby connections
+
+
+_LOBBY: list[LobbySocket] = []
+
+
+@contextlib.contextmanager
+def closing_lobby_sockets() -> Iterator[None]:
+    """Lobby sockets left open (by a failing test) are closed, before the app's shutdown would wait for them."""
+    try:
+        yield
+    finally:
+        for sock in list(_LOBBY):
+            sock.close()
+
+
+class LobbySocket:
+    """A lobby WebSocket from a given client address; ``hello`` says hello and reads the first answer."""
+
+    def __init__(self, client: TestClient, address: str, hello: bool = True) -> None:
+        self.ctx = client.websocket_connect("/ws/lobby", headers=from_address(address))
+        self.ws = self.ctx.__enter__()
+        _LOBBY.append(self)
+        self.first: dict[str, Any] | None = None
+        if hello:
+            self.hello()
+
+    def hello(self) -> dict[str, Any]:
+        self.ws.send_text(json.dumps({"type": "hello"}))
+        self.first = json.loads(self.ws.receive_text())
+        return self.first
+
+    def ping(self) -> str:
+        self.ws.send_text(json.dumps({"type": "ping"}))
+        return str(json.loads(self.ws.receive_text())["type"])
+
+    def close(self) -> None:
+        if self in _LOBBY:
+            _LOBBY.remove(self)
+            self.ctx.__exit__(None, None, None)
+
+
+def refused_lobby(client: TestClient, address: str) -> str:
+    """A lobby socket over a limit: accepted, told ``busy`` before anything is read, closed (1008)."""
+    sock = LobbySocket(client, address, hello=False)
+    try:
+        msg = json.loads(sock.ws.receive_text())
+        assert msg["type"] == "error" and msg["code"] == "busy" and ERROR_STATUS["busy"] == 503, msg
+        assert sock.ws.receive() == {"type": "websocket.close", "code": 1008, "reason": ""}
+        return str(msg["message"])
+    finally:
+        sock.close()
+
+
+def test_lobby_connections_are_limited_per_address_and_in_all(tmp_path: Path) -> None:
+    with client_for(tmp_path, max_lobby_connections_per_address=2, max_lobby_connections=3,
+                    hello_timeout=3.0) as client, closing_lobby_sockets():
+        lobby = client.app.state.hub.lobby  # type: ignore[attr-defined]
+        a, a_too, b, c = "2001:db8:1:2::1", "2001:db8:1:2::99", "192.0.2.1", "198.51.100.7"  # a and a_too: one /64
+        silent = LobbySocket(client, a, hello=False)  # counted from its opening, before any hello
+        first = LobbySocket(client, a_too)
+        assert first.first is not None and first.first["type"] == "welcome"
+        assert "your address" in refused_lobby(client, a)
+        other = LobbySocket(client, b)
+        assert "full" in refused_lobby(client, c)  # the lobby holds 3 in all
+        assert lobby.sockets.open == 3 and lobby.sockets.counts == {"2001:db8:1:2::/64": 2, b: 1}
+        # those already in are unaffected, the silent one included
+        assert first.ping() == "pong" and other.ping() == "pong" and silent.hello()["type"] == "welcome"
+        # a slot freed is taken again
+        other.close()
+        deadline = time.monotonic() + 10
+        while lobby.sockets.open > 2:
+            assert time.monotonic() < deadline, "the closed socket was never counted out"
+            time.sleep(0.02)
+        back = LobbySocket(client, c)
+        assert back.first is not None and back.first["type"] == "welcome"
+        # spectators of a match are counted apart (their own limits)
+        mid = create(client, opponent="friend")["match_id"]
+        assert Peer(client, mid, address=c).welcome["type"] == "welcome"  # type: ignore[index]
+        for sock in (silent, first, back):
+            sock.close()
+        deadline = time.monotonic() + 10
+        while lobby.sockets.open or lobby.sockets.counts:
+            assert time.monotonic() < deadline, "sockets were never counted out"
+            time.sleep(0.02)
 
 
 # ------------------------------------------------------------------ creation limits
@@ -218,6 +309,7 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
     code, out, _ = run(capsys, "serve", "--db", str(tmp_path / "m.sqlite3"), "--spectators", "5",
                        "--spectators-per-address", "2", "--seat-connections", "3", "--matches-per-hour", "0",
                        "--keep-finished", "90", "--delete-unstarted-after", "6", "--delete-abandoned-after", "14",
+                       "--lobby-connections", "100", "--lobby-connections-per-address", "4",
                        "--allowed-origin", "HTTPS://Play.Example.org:443", "--allowed-origin", "http://[::1]:8080",
                        "--proxy-headers", "--forwarded-allow-ips", "10.0.0.0/8, ::1")
     assert code == 0 and "Converge server" in out
@@ -228,6 +320,7 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
                 cfg.matches_per_hour) == (5, 2, 3, 0)
         assert (cfg.keep_finished_days, cfg.delete_unstarted_after_hours, cfg.delete_abandoned_after_days) \
             == (90, 6, 14)
+        assert (cfg.max_lobby_connections, cfg.max_lobby_connections_per_address) == (100, 4)
         assert cfg.allowed_origins == ("https://play.example.org", "http://[::1]:8080")
         assert cfg.proxy_headers and cfg.forwarded_allow_ips == ("10.0.0.0/8", "::1")
         assert started["options"]["proxy_headers"] is False  # the app reads a trusted proxy's headers itself
@@ -238,6 +331,7 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
                            (["--keep-finished", "-1"], "argument --keep-finished"),
                            (["--matches-per-hour", "lots"], "argument --matches-per-hour"),
                            (["--delete-abandoned-after", "inf"], "argument --delete-abandoned-after"),
+                           (["--lobby-connections", "0"], "argument --lobby-connections"),
                            (["--allowed-origin", "https://play.example.org/lobby"], "without a path"),
                            (["--allowed-origin", "play.example.org"], "argument --allowed-origin"),
                            (["--forwarded-allow-ips", "10.0.0.1,proxy.local"], "'proxy.local' is not an IP")):
@@ -250,6 +344,7 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
     assert_user_error(code, err, "deep.toml", "nested too deeply")
     code, out, _ = run(capsys, "serve", "--help")
     for flag in ("--spectators", "--spectators-per-address", "--seat-connections", "--matches-per-hour",
-                 "--keep-finished", "--delete-unstarted-after", "--delete-abandoned-after", "--allowed-origin",
-                 "--proxy-headers", "--forwarded-allow-ips"):
+                 "--keep-finished", "--delete-unstarted-after", "--delete-abandoned-after", "--lobby-connections",
+                 "--lobby-connections-per-address", "--allowed-origin", "--proxy-headers",
+                 "--forwarded-allow-ips"):
         assert flag in out

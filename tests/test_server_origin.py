@@ -78,7 +78,7 @@ def test_both_websockets_refuse_pages_of_other_origins_before_accepting(tmp_path
         for site in ("same-site", "cross-site"):
             refused_handshake(client, "/ws/lobby", as_(ada, None, **{"sec-fetch-site": site}))
         refused_handshake(client, "/ws/lobby", {**as_(ada), "origin": OWN, "Origin": "http://evil.example"})
-        assert not lobby.conns and not len(lobby.queue)  # nobody got in
+        assert lobby.sockets.open == 0 and not lobby.conns and not len(lobby.queue)  # nobody got in
         # the server's own page (any spelling of its origin), and a program without an Origin, get in
         for origin in (OWN, "HTTP://TestServer:80", None):
             assert lobby_welcome(client, as_(ada, origin))["player"]["name"] == "Ada"

@@ -84,6 +84,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           delete_unstarted_after_hours=args.delete_unstarted_after,
                           delete_abandoned_after_days=args.delete_abandoned_after,
                           quick_match_bot_after_s=args.bot_offer_after, players_per_hour=args.players_per_hour,
+                          max_lobby_connections=args.lobby_connections,
+                          max_lobby_connections_per_address=args.lobby_connections_per_address,
                           allowed_origins=tuple(args.allowed_origin), proxy_headers=args.proxy_headers,
                           forwarded_allow_ips=args.forwarded_allow_ips)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -182,6 +184,12 @@ def register(sub: Any) -> None:
     lim.add_argument("--matches-per-hour", type=non_negative_int, default=d.matches_per_hour, metavar="N",
                      help="matches (rematches included) one client address may create per hour; 0: no limit "
                           f"(default {d.matches_per_hour})")
+    lim.add_argument("--lobby-connections", type=positive_int, default=d.max_lobby_connections, metavar="N",
+                     help=f"lobby connections (home pages) in all (default {d.max_lobby_connections})")
+    lim.add_argument("--lobby-connections-per-address", type=positive_int,
+                     default=d.max_lobby_connections_per_address, metavar="N",
+                     help="lobby connections from one client address "
+                          f"(default {d.max_lobby_connections_per_address})")
     lob = p.add_argument_group("lobby and quick match")
     lob.add_argument("--bot-offer-after", type=non_negative_float, default=d.quick_match_bot_after_s,
                      metavar="SECONDS", help="a quick-match player waiting this long is offered a bot of their "

@@ -64,6 +64,10 @@ class ServerConfig:
     #: (an IPv6 address counts by its /64 network).
     max_spectators_per_match: int = 64
     max_spectators_per_address: int = 16
+    #: Open lobby connections (``/ws/lobby``, from the moment they open, before their hello), from one client
+    #: address and in all: a home page holds one (a household or a school shares an address).
+    max_lobby_connections_per_address: int = 32
+    max_lobby_connections: int = 2000
     #: Outgoing messages queued for one slow connection before it is dropped (it reconnects).
     send_queue: int = 512
     #: Matches created per client address: per second and burst.

@@ -136,6 +136,39 @@ def address_key(host: str | None) -> str:
     return str(ip)
 
 
+class OpenCount:
+    """Open connections per key (a client address, :func:`address_key`) and in all, against two limits
+    (``total`` 0: none). The caller counts a connection in with :meth:`add` once :meth:`over` let it in,
+    and out with :meth:`discard` when it closes, whatever happened in between."""
+
+    def __init__(self, per_key: int, total: int = 0) -> None:
+        self.per_key, self.total = per_key, total
+        self.counts: dict[str, int] = {}
+        self.open = 0
+
+    def over(self, key: str) -> str | None:
+        """Which limit one more connection of ``key`` would pass: ``"key"``, ``"total"``, or None."""
+        if self.counts.get(key, 0) >= self.per_key:
+            return "key"
+        if self.total and self.open >= self.total:
+            return "total"
+        return None
+
+    def add(self, key: str) -> None:
+        self.counts[key] = self.counts.get(key, 0) + 1
+        self.open += 1
+
+    def discard(self, key: str) -> None:
+        left = self.counts.get(key, 0) - 1
+        if left < 0:
+            return
+        self.open -= 1
+        if left:
+            self.counts[key] = left
+        else:
+            del self.counts[key]
+
+
 DEFAULT_PORTS = {"http": 80, "https": 443}
 #: A host as an origin may name it (urlsplit gives it in lower case, an IPv6 address without its brackets).
 _HOST_RE = re.compile(r"^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|[0-9a-f:.]+)$")
