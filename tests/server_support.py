@@ -224,6 +224,80 @@ class Server:
             self.log.close()
 
 
+class BenchServer(Server):
+    """The server process serve-bench runs (``python -m converge.server.bench --serve``): its own uvicorn
+    settings must be those of ``converge serve``."""
+
+    def start(self) -> None:
+        from converge.server.bench import wait_for_server
+
+        self.log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "converge.server.bench", "--serve", "--port", str(self.port), "--db",
+             f"sqlite:///{self.db}", *self.extra], stdout=self.log, stderr=self.log)
+        wait_for_server(self.base, self.proc)
+
+
+# ------------------------------------------------------------------ raw HTTP over a socket
+
+
+class RawResponse:
+    """What a server wrote back on a raw socket: the status, the headers (names in lower case), the body;
+    ``status`` 0 when it closed without a word. ``closed``: it then closed the connection."""
+
+    def __init__(self, data: bytes, closed: bool) -> None:
+        self.data, self.closed = data, closed
+        head, _, self.body = data.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        self.status = int(lines[0].split(" ")[1]) if lines[0].startswith("HTTP/1.1 ") else 0
+        self.headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+
+    @property
+    def status_code(self) -> int:  # (as an httpx response: tests' error checks take either)
+        return self.status
+
+    @property
+    def text(self) -> str:
+        return self.data.decode("latin-1")[:500]
+
+    def json(self) -> Any:
+        assert self.headers.get("content-type") == "application/json", self.text
+        return json.loads(self.body)
+
+
+def raw_exchange(port: int, data: bytes, timeout: float = 15.0, chunk: int = 65536) -> RawResponse:
+    """Send ``data`` as it is (in pieces of ``chunk`` bytes; a server that stops reading ends the sending)
+    and read one response: until its Content-Length is there or the server closes the connection."""
+    import socket
+
+    deadline = time.monotonic() + timeout
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        with contextlib.suppress(OSError):
+            for i in range(0, len(data), chunk):
+                sock.sendall(data[i:i + chunk])
+        got, closed = b"", False
+        while time.monotonic() < deadline:
+            head, sep, body = got.partition(b"\r\n\r\n")
+            if sep:
+                length = re.search(rb"(?im)^content-length: *(\d+)", head)
+                if length and len(body) >= int(length.group(1)):
+                    break
+            try:
+                piece = sock.recv(65536)
+            except TimeoutError:
+                break
+            except ConnectionResetError:
+                closed = True
+                break
+            if not piece:
+                closed = True
+                break
+            got += piece
+        else:
+            raise AssertionError(f"no whole answer in {timeout} s: {got[:200]!r}")
+    return RawResponse(got, closed)
+
+
 # ------------------------------------------------------------------ scanning what a connection received
 
 FORBIDDEN = ('"seed"', '"record"', '"actions":', '"token"', '"bot_seed"', '"deck":', '"artifact":', '"history"')

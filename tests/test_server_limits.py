@@ -1,6 +1,6 @@
-"""The HTTP API's edges: one error shape for every error, HEAD for the pages, matches created per address
-and per hour, lobby connections per address and in all, and the retention policy that deletes expired
-matches."""
+"""The HTTP API's edges: one error shape for every error (the refusals uvicorn makes itself included), HEAD for
+the pages, request heads bounded, matches created per address and per hour, lobby connections per address
+and in all, and the retention policy that deletes expired matches."""
 
 from __future__ import annotations
 
@@ -15,12 +15,15 @@ from typing import Any
 import pytest
 
 from tests.server_support import (  # noqa: F401 (hang_guard is a fixture)
+    BenchServer,
     Peer,
+    Server,
     auth,
     client_for,
     create,
     from_address,
     hang_guard,
+    raw_exchange,
 )
 
 pytest.importorskip("fastapi")
@@ -97,6 +100,76 @@ def test_the_pages_answer_head(tmp_path: Path) -> None:
         assert client.head("/static/app.js").status_code == 200
         assert client.head("/favicon.ico").status_code == 200  # the site's icon (SVG)
         assert client.head("/api/options").status_code == 405  # the API is not a page
+
+
+# ------------------------------------------------------------------ what uvicorn refuses itself (a real server)
+
+
+def head_of(extra: bytes = b"", target: bytes = b"/api/options", method: bytes = b"GET") -> bytes:
+    return method + b" " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra + b"Connection: close\r\n\r\n"
+
+
+def headers_of(n: int, size: int) -> bytes:
+    """``n`` header lines of ``size`` bytes each (``X-Fill-7: aaa...\\r\\n``)."""
+    return b"".join(b"X-Fill-%02d: " % i + b"a" * (size - 14) + b"\r\n" for i in range(n))
+
+
+def assert_refused(port: int, data: bytes, status: int, code: str, **kw: Any) -> str:
+    r = raw_exchange(port, data, **kw)
+    message = assert_error(r, status, code)
+    assert r.headers["connection"] == "close" and "content-security-policy" in r.headers, r.headers
+    return message
+
+
+@pytest.fixture(scope="module", params=["serve", "serve-bench"])
+def real_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """`converge serve`, and the server serve-bench runs: the same uvicorn settings in both."""
+    kind = BenchServer if request.param == "serve-bench" else Server
+    server = kind(tmp_path_factory.mktemp(request.param) / "m.sqlite3")
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_a_real_server_refuses_bad_and_oversized_request_heads_in_the_json_shape(real_server: Server) -> None:
+    port = real_server.port
+    assert raw_exchange(port, head_of(headers_of(15, 1000))).status == 200  # 15 KB of headers: in
+    # not HTTP at all, a negative length, a length and chunks at once, a TLS hello on the plain port
+    for bad in (b"FOO / HTTP/1.1\r\nHost: x\r\n\r\n", head_of(b"Content-Length: -5\r\n", method=b"POST"),
+                head_of(b"Content-Length: 3\r\nTransfer-Encoding: chunked\r\n", method=b"POST"),
+                b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\x00" * 40,
+                b"GET / HTTP/1.1\r\nHost x\r\n\r\n"):
+        assert_refused(port, bad, 400, "bad_request")
+    message = assert_refused(port, head_of(headers_of(17, 1000)), 431, "headers_too_large")  # 17 KB in all
+    assert message == "the request's headers are limited to 16384 bytes"
+    message = assert_refused(port, head_of(headers_of(1, 9000)), 431, "headers_too_large")  # one long line
+    assert message == "a header line is limited to 8192 bytes"
+    assert_refused(port, head_of(target=b"/api/" + b"a" * 9000), 414, "uri_too_long")
+    # 8 MB in one header: refused once the first 16 KB are in, without reading the rest
+    started = time.monotonic()
+    assert_refused(port, head_of(b"X-Big: " + b"a" * (8 << 20) + b"\r\n"), 431, "headers_too_large")
+    assert time.monotonic() - started < 10
+    # a WebSocket handshake goes through the same limits, then the origin check (a 403, never accepted)
+    handshake = (b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n")
+    ws = b"GET /ws/lobby HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port + handshake
+    assert_refused(port, ws + headers_of(17, 1000) + b"\r\n", 431, "headers_too_large")
+    r = raw_exchange(port, ws + b"Origin: http://127.0.0.1:1\r\n\r\n")
+    assert_error(r, 403, "bad_origin")
+    assert raw_exchange(port, ws + b"Origin: http://127.0.0.1:%d\r\n\r\n" % port, timeout=2).status == 101
+    assert raw_exchange(port, head_of()).status == 200  # and the server goes on serving
+
+
+def test_serve_sets_the_head_limits(tmp_path: Path) -> None:
+    server = Server(tmp_path / "m.sqlite3", None, "--max-header-bytes", "4096", "--max-header-line", "2048")
+    server.start()
+    try:
+        assert raw_exchange(server.port, head_of(headers_of(2, 1500))).status == 200
+        assert_refused(server.port, head_of(headers_of(3, 1500)), 431, "headers_too_large")
+        message = assert_refused(server.port, head_of(headers_of(1, 3000)), 431, "headers_too_large")
+        assert message == "a header line is limited to 2048 bytes"
+    finally:
+        server.stop()
 
 
 # ------------------------------------------------------------------ lobby connections
@@ -310,6 +383,7 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
                        "--spectators-per-address", "2", "--seat-connections", "3", "--matches-per-hour", "0",
                        "--keep-finished", "90", "--delete-unstarted-after", "6", "--delete-abandoned-after", "14",
                        "--lobby-connections", "100", "--lobby-connections-per-address", "4",
+                       "--max-header-bytes", "32768", "--max-header-line", "4096",
                        "--allowed-origin", "HTTPS://Play.Example.org:443", "--allowed-origin", "http://[::1]:8080",
                        "--proxy-headers", "--forwarded-allow-ips", "10.0.0.0/8, ::1")
     assert code == 0 and "Converge server" in out
@@ -323,7 +397,9 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
         assert (cfg.max_lobby_connections, cfg.max_lobby_connections_per_address) == (100, 4)
         assert cfg.allowed_origins == ("https://play.example.org", "http://[::1]:8080")
         assert cfg.proxy_headers and cfg.forwarded_allow_ips == ("10.0.0.0/8", "::1")
-        assert started["options"]["proxy_headers"] is False  # the app reads a trusted proxy's headers itself
+        options = started["options"]
+        assert (options["http"].max_head, options["http"].max_line) == (32768, 4096)
+        assert options["proxy_headers"] is False  # the app reads a trusted proxy's headers itself
     finally:
         hub.writer.close()
         hub.storage.close()
@@ -334,7 +410,9 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
                            (["--lobby-connections", "0"], "argument --lobby-connections"),
                            (["--allowed-origin", "https://play.example.org/lobby"], "without a path"),
                            (["--allowed-origin", "play.example.org"], "argument --allowed-origin"),
-                           (["--forwarded-allow-ips", "10.0.0.1,proxy.local"], "'proxy.local' is not an IP")):
+                           (["--forwarded-allow-ips", "10.0.0.1,proxy.local"], "'proxy.local' is not an IP"),
+                           (["--max-header-line", "100"], "1024 bytes or more"),
+                           (["--max-header-bytes", "2000", "--max-header-line", "4000"], "at least that")):
         code, _, err = run(capsys, "serve", "--db", str(tmp_path / "m.sqlite3"), *argv)
         assert_user_error(code, err, fragment)
     deep = tmp_path / "decks"
@@ -345,6 +423,6 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
     code, out, _ = run(capsys, "serve", "--help")
     for flag in ("--spectators", "--spectators-per-address", "--seat-connections", "--matches-per-hour",
                  "--keep-finished", "--delete-unstarted-after", "--delete-abandoned-after", "--lobby-connections",
-                 "--lobby-connections-per-address", "--allowed-origin", "--proxy-headers",
-                 "--forwarded-allow-ips"):
+                 "--lobby-connections-per-address", "--max-header-bytes", "--max-header-line", "--allowed-origin",
+                 "--proxy-headers", "--forwarded-allow-ips"):
         assert flag in out

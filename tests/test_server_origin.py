@@ -18,7 +18,6 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 
 from converge.server.identity import COOKIE
-from converge.server.protocol import ERROR_STATUS
 from converge.server.security import OriginPolicy, normalize_origin
 from tests.server_support import client_for, create, from_address, hang_guard  # noqa: F401 (a fixture)
 from tests.test_server_limits import assert_error
@@ -178,7 +177,3 @@ def test_origins_are_written_as_browsers_write_them(text: str, origin: str) -> N
 def test_a_bad_allowed_origin_says_what_is_wrong(text: str, why: str) -> None:
     with pytest.raises(ValueError, match=why):
         OriginPolicy([text])
-
-
-def test_the_error_code_is_in_the_one_table() -> None:
-    assert ERROR_STATUS["bad_origin"] == 403

@@ -65,6 +65,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from converge.cli.main import BOT_NAMES
     from converge.server.app import create_app
     from converge.server.config import default_db_path
+    from converge.server.serving import uvicorn_options
     from converge.server.storage import StorageError
 
     if args.replacement_bot is not None and args.replacement_bot not in BOTS:
@@ -86,8 +87,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           quick_match_bot_after_s=args.bot_offer_after, players_per_hour=args.players_per_hour,
                           max_lobby_connections=args.lobby_connections,
                           max_lobby_connections_per_address=args.lobby_connections_per_address,
+                          max_header_bytes=args.max_header_bytes, max_header_line=args.max_header_line,
                           allowed_origins=tuple(args.allowed_origin), proxy_headers=args.proxy_headers,
                           forwarded_allow_ips=args.forwarded_allow_ips)
+    try:
+        options = uvicorn_options(config)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         app = create_app(config=config)
@@ -95,9 +101,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     where = app.state.hub.storage.url
     print(f"Converge server: http://{args.host}:{args.port}/  (matches stored in {where})", flush=True)
-    # (proxy_headers: the app reads a trusted proxy's headers itself, the host included: serving.ForwardedHeaders)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536,
-                ws_per_message_deflate=args.ws_deflate, proxy_headers=False, server_header=False)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                ws_per_message_deflate=args.ws_deflate, **options)
     return 0
 
 
@@ -190,6 +195,12 @@ def register(sub: Any) -> None:
                      default=d.max_lobby_connections_per_address, metavar="N",
                      help="lobby connections from one client address "
                           f"(default {d.max_lobby_connections_per_address})")
+    lim.add_argument("--max-header-bytes", type=positive_int, default=d.max_header_bytes, metavar="BYTES",
+                     help="a request's line and headers together, at most (431 beyond; default "
+                          f"{d.max_header_bytes})")
+    lim.add_argument("--max-header-line", type=positive_int, default=d.max_header_line, metavar="BYTES",
+                     help="one line of a request's head, at most (414 for the request line, 431 for a header; "
+                          f"default {d.max_header_line})")
     lob = p.add_argument_group("lobby and quick match")
     lob.add_argument("--bot-offer-after", type=non_negative_float, default=d.quick_match_bot_after_s,
                      metavar="SECONDS", help="a quick-match player waiting this long is offered a bot of their "

@@ -34,8 +34,8 @@ Pages (GET and HEAD): ``/`` (create a match), ``/m/{id}`` (play, watch, replay),
 
 Limits (:class:`~converge.server.config.ServerConfig`): matches created per client address (per second
 and per hour, rematches included); per-connection message rates; spectators per match and per address,
-counted apart from the seats, which can always connect; lobby connections per address and in all.
-WebSocket handshakes and writes from pages of other origins are refused
+counted apart from the seats, which can always connect; lobby connections per address and in all; the
+size of request heads and bodies. WebSocket handshakes and writes from pages of other origins are refused
 (:class:`~converge.server.security.OriginPolicy`). Finished and abandoned matches are deleted as the
 retention settings say, by a clean-up that runs at start-up and then periodically.
 """

@@ -45,6 +45,10 @@ class ServerConfig:
     #: Largest WebSocket message (bytes) and HTTP request body accepted.
     max_message: int = 4096
     max_body: int = 16384
+    #: Largest request head (request line and headers, bytes) and largest line of it; a head over either is
+    #: refused (431, 414 for a request line) before the application sees it (:mod:`converge.server.serving`).
+    max_header_bytes: int = 16384
+    max_header_line: int = 8192
     #: Origins (``https://play.example.org``) whose pages may use the server besides its own, which is the
     #: scheme, host and port the request says (Host; behind a trusted proxy, X-Forwarded-Host and -Proto).
     #: Browsers' WebSockets and writes from any other origin are refused (:class:`~converge.server.security.

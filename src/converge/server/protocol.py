@@ -89,8 +89,11 @@ ERROR_STATUS = {
     "hints_off": 403,
     "method_not_allowed": 405,
     "length_required": 411,
-    # refused before any route runs (converge.server.security)
+    # refused before any route runs (converge.server.security, converge.server.serving)
     "bad_origin": 403,
+    "bad_request": 400,
+    "uri_too_long": 414,
+    "headers_too_large": 431,
 }
 
 MAX_ACTION_TEXT = 32
