@@ -156,6 +156,10 @@ def test_a_real_server_refuses_bad_and_oversized_request_heads_in_the_json_shape
     assert_refused(port, ws + headers_of(17, 1000) + b"\r\n", 431, "headers_too_large")
     r = raw_exchange(port, ws + b"Origin: http://127.0.0.1:1\r\n\r\n")
     assert_error(r, 403, "bad_origin")
+    # a handshake the websockets library refuses: no key, another method than GET
+    message = assert_refused(port, ws.replace(b"Sec-WebSocket-Key", b"X-Key") + b"\r\n", 400, "bad_request")
+    assert message == "not a valid WebSocket handshake: missing Sec-WebSocket-Key header"
+    assert_refused(port, b"POST" + ws[3:] + b"\r\n", 405, "method_not_allowed")
     assert raw_exchange(port, ws + b"Origin: http://127.0.0.1:%d\r\n\r\n" % port, timeout=2).status == 101
     assert raw_exchange(port, head_of()).status == 200  # and the server goes on serving
 

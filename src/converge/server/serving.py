@@ -6,7 +6,8 @@ the HTTP protocol, the headers of a trusted proxy, and uvicorn's settings (:func
   line of it over ``max_header_line`` — 431, or 414 for the request line — holding at most one read of the
   socket beyond the limit, before the application or the WebSocket handshake sees anything.
 * **Every refusal has the error shape of the API.** What uvicorn answers itself to a request that is not
-  HTTP (``FOO / HTTP/1.1``, ``Content-Length: -5``) is a plain-text 400; here it is
+  HTTP (``FOO / HTTP/1.1``, ``Content-Length: -5``) is a plain-text 400, and so is the websockets library's
+  answer to a broken WebSocket handshake (no ``Sec-WebSocket-Key``); here both are
   ``{"error": {"code": "bad_request", "message": ...}}`` with the security headers, as every other error.
 * **A proxy's headers, from the proxy only.** With ``proxy_headers``, :class:`ForwardedHeaders` takes the
   client's address and scheme from X-Forwarded-For and -Proto (uvicorn's own middleware does that) and the
@@ -17,13 +18,19 @@ the HTTP protocol, the headers of a trusted proxy, and uvicorn's settings (:func
 from __future__ import annotations
 
 import asyncio
+import http
 import ipaddress
 from typing import Any
 
 from uvicorn.config import Config
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
+from websockets.datastructures import Headers
+from websockets.http11 import Response
+from websockets.server import ServerProtocol
+from websockets.typing import StatusLike
 
 from converge.server.config import ServerConfig
 from converge.server.protocol import ProtocolError
@@ -127,6 +134,43 @@ class LimitedHttpProtocol(HttpToolsProtocol):
             self.transport.close()
 
 
+#: The codes of the WebSocket handshakes the websockets library refuses, by its status (the rest are the
+#: server's failures, not refusals: they keep the library's words).
+_HANDSHAKE_CODES = {400: "bad_request", 426: "bad_request", 505: "bad_request", 405: "method_not_allowed"}
+
+
+class _JsonHandshakeRefusals(ServerProtocol):
+    """The websockets library's handshake, whose refusals (no Sec-WebSocket-Key, a POST...) have the API's
+    JSON error shape instead of plain text."""
+
+    def reject(self, status: StatusLike, text: str) -> Response:
+        code = _HANDSHAKE_CODES.get(int(status))
+        if code is None:
+            return super().reject(status, text)
+        why = text.strip().splitlines()[0].removeprefix("Failed to open a WebSocket connection: ").rstrip(".")
+        why = "".join(c if c.isprintable() else "?" for c in why)[:160]
+        error = ProtocolError(code, f"not a valid WebSocket handshake: {why}")
+        body = error.http_body()
+        headers = Headers([(k.decode(), v.decode()) for k, v in error_head(body)])
+        headers["Connection"] = "close"
+        response = Response(error.status, http.HTTPStatus(error.status).phrase, headers, body)
+        if code == "method_not_allowed":
+            response.headers["Allow"] = "GET"
+        return response
+
+
+class JsonWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol (the websockets library's, sans-I/O), whose handshake refusals are in the
+    JSON error shape."""
+
+    def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
+                 _loop: asyncio.AbstractEventLoop | None = None) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        made = self.conn  # the same handshake, with the refusals above
+        self.conn = _JsonHandshakeRefusals(extensions=made.available_extensions, max_size=config.ws_max_size,
+                                           logger=made.logger)
+
+
 def http_protocol(cfg: ServerConfig) -> type[LimitedHttpProtocol]:
     """:class:`LimitedHttpProtocol` with ``cfg``'s limits (uvicorn makes one per connection from the class)."""
     if cfg.max_header_line < MIN_HEADER_LINE or cfg.max_header_bytes < cfg.max_header_line:
@@ -143,8 +187,10 @@ def http_protocol(cfg: ServerConfig) -> type[LimitedHttpProtocol]:
 def uvicorn_options(cfg: ServerConfig) -> dict[str, Any]:
     """uvicorn's settings for serving the app ``create_app(config=cfg)`` builds: its HTTP protocol, no proxy
     headers of uvicorn's own (the app reads them itself when ``cfg.proxy_headers`` says so), no Server
-    header. ``converge serve`` and serve-bench's server pass these to ``uvicorn.run``."""
-    return {"http": http_protocol(cfg), "proxy_headers": False, "server_header": False, "ws_max_size": WS_MAX_SIZE}
+    header; handshake refusals in the JSON shape too. ``converge serve`` and serve-bench's server pass these
+    to ``uvicorn.run``."""
+    return {"http": http_protocol(cfg), "ws": JsonWebSocketProtocol, "proxy_headers": False,
+            "server_header": False, "ws_max_size": WS_MAX_SIZE}
 
 
 def trusted_proxies(text: str) -> tuple[str, ...]:
@@ -183,4 +229,5 @@ class ForwardedHeaders:
         await self.proxy(scope, receive, send)  # type: ignore[arg-type]
 
 
-__all__ = ["ForwardedHeaders", "LimitedHttpProtocol", "http_protocol", "trusted_proxies", "uvicorn_options"]
+__all__ = ["ForwardedHeaders", "JsonWebSocketProtocol", "LimitedHttpProtocol", "http_protocol", "trusted_proxies",
+           "uvicorn_options"]
