@@ -18,6 +18,7 @@ the HTTP protocol, the headers of a trusted proxy, and uvicorn's settings (:func
 from __future__ import annotations
 
 import asyncio
+import email.utils
 import http
 import ipaddress
 from typing import Any
@@ -151,8 +152,8 @@ class _JsonHandshakeRefusals(ServerProtocol):
         why = "".join(c if c.isprintable() else "?" for c in why)[:160]
         error = ProtocolError(code, f"not a valid WebSocket handshake: {why}")
         body = error.http_body()
-        headers = Headers([(k.decode(), v.decode()) for k, v in error_head(body)])
-        headers["Connection"] = "close"
+        headers = Headers([("Date", email.utils.formatdate(usegmt=True)), ("Connection", "close"),
+                           *((k.decode(), v.decode()) for k, v in error_head(body))])
         response = Response(error.status, http.HTTPStatus(error.status).phrase, headers, body)
         if code == "method_not_allowed":
             response.headers["Allow"] = "GET"
