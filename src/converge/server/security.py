@@ -343,6 +343,8 @@ def error_head(body: bytes) -> list[tuple[bytes, bytes]]:
 
 
 async def _error(send: Send, error: ProtocolError, kind: str = "http") -> None:
+    """Answer ``error`` with its status from the one table (:data:`converge.server.protocol.ERROR_STATUS`);
+    ``kind`` "websocket.http" answers a WebSocket handshake (the ASGI denial response)."""
     body = error.http_body()
     await send({"type": f"{kind}.response.start", "status": error.status, "headers": error_head(body)})
     await send({"type": f"{kind}.response.body", "body": body})
