@@ -229,6 +229,87 @@ class Server:
             self.log.close()
 
 
+class BenchServer(Server):
+    """The server process serve-bench runs (``python -m converge.server.bench --serve``): its own uvicorn
+    settings must be those of ``converge serve``."""
+
+    def start(self) -> None:
+        from converge.server.bench import wait_for_server
+
+        self.log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "converge.server.bench", "--serve", "--port", str(self.port), "--db",
+             f"sqlite:///{self.db}", *self.extra], stdout=self.log, stderr=self.log)
+        wait_for_server(self.base, self.proc)
+
+
+# ------------------------------------------------------------------ raw HTTP over a socket
+
+
+class RawResponse:
+    """What a server wrote back on a raw socket: the status, the headers (names in lower case), the body;
+    ``status`` 0 when it closed without a word. ``closed``: it then closed the connection."""
+
+    def __init__(self, data: bytes, closed: bool) -> None:
+        self.data, self.closed = data, closed
+        head, _, self.body = data.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = re.match(r"HTTP/1\.1 (\d{3}) ", lines[0])
+        self.status = int(status.group(1)) if status else 0
+        self.headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+
+    @property
+    def status_code(self) -> int:  # (as an httpx response: tests' error checks take either)
+        return self.status
+
+    @property
+    def text(self) -> str:
+        return self.data.decode("latin-1")[:500]
+
+    def json(self) -> Any:
+        assert self.headers.get("content-type") == "application/json", self.text
+        return json.loads(self.body)
+
+
+def raw_exchange(port: int, data: bytes, timeout: float = 15.0, chunk: int = 65536,
+                 end_input: bool = False) -> RawResponse:
+    """Send ``data`` as it is (in pieces of ``chunk`` bytes; a server that stops reading ends the sending),
+    then, with ``end_input``, end the sending side; read one response (a 100 Continue before it skipped):
+    until its Content-Length is there, its head if it is a 101, or until the server closes the connection.
+    After ``timeout`` seconds without all of it, the status is what came (0 if nothing did)."""
+    import socket
+
+    deadline = time.monotonic() + timeout
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        with contextlib.suppress(OSError):
+            for i in range(0, len(data), chunk):
+                sock.sendall(data[i:i + chunk])
+            if end_input:
+                sock.shutdown(socket.SHUT_WR)
+        got, closed = b"", False
+        while time.monotonic() < deadline:
+            while got.startswith(b"HTTP/1.1 100 ") and b"\r\n\r\n" in got:
+                got = got.partition(b"\r\n\r\n")[2]
+            head, sep, body = got.partition(b"\r\n\r\n")
+            if sep:
+                length = re.search(rb"(?im)^content-length: *(\d+)", head)
+                if (length and len(body) >= int(length.group(1))) or head.startswith(b"HTTP/1.1 101 "):
+                    break
+            sock.settimeout(max(0.01, deadline - time.monotonic()))
+            try:
+                piece = sock.recv(65536)
+            except TimeoutError:
+                break
+            except ConnectionResetError:
+                closed = True
+                break
+            if not piece:
+                closed = True
+                break
+            got += piece
+    return RawResponse(got, closed)
+
+
 # ------------------------------------------------------------------ scanning what a connection received
 
 FORBIDDEN = ('"seed"', '"record"', '"actions":', '"token"', '"bot_seed"', '"deck":', '"artifact":', '"history"')

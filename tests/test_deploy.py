@@ -22,7 +22,7 @@ pytest.importorskip("psycopg")
 pytest.importorskip("websockets.sync.client")
 
 import httpx2
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect as ws_connect
 
 from converge import Match
@@ -202,3 +202,21 @@ def test_deploy_config_serves_two_processes_and_survives_losing_one(
     assert sum(seat.reconnects for seat in seats.values()) >= 1
     record = httpx2.get(f"http://{host}/api/matches/{mid}/record", timeout=30).json()
     assert Match.replay(record).is_terminal and len(record["actions"]) >= played > 12
+
+
+def test_deploy_config_tells_the_servers_the_origin_browsers_use(
+    behind_nginx: tuple[str, list[subprocess.Popen[bytes]]],
+) -> None:
+    """nginx sends its upstream a Host without the port; the X-Forwarded-Host it adds says what the browser
+    used, so that the servers' origin check lets nginx's own pages in and keeps other ports' out."""
+    host, _procs = behind_nginx
+    own, other = f"http://{host}", "http://127.0.0.1:1"
+    with ws_connect(f"ws://{host}/ws/lobby", origin=own, open_timeout=30) as ws:
+        ws.send(json.dumps({"type": "hello"}))
+        assert json.loads(ws.recv(timeout=30))["type"] == "welcome"
+    with pytest.raises(InvalidStatus) as refused:
+        ws_connect(f"ws://{host}/ws/lobby", origin=other, open_timeout=30)
+    assert refused.value.response.status_code == 403 and b'"bad_origin"' in refused.value.response.body
+    for origin, status in ((own, 200), (other, 403)):
+        r = httpx2.put(f"http://{host}/api/me", json={"name": None}, headers={"origin": origin}, timeout=30)
+        assert r.status_code == status, r.text

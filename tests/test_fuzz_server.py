@@ -12,10 +12,12 @@ See tests/fuzz_support.py for how many examples run (``make test``: a slice; ``m
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import random
 import secrets
+import time
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,6 +31,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
+from starlette.testclient import WebSocketDenialResponse
 
 from converge.server.app import create_app
 from converge.server.protocol import ERROR_STATUS
@@ -48,7 +51,7 @@ from tests.fuzz_support import (
     mutate,
     texts,
 )
-from tests.server_support import FAST, Peer, client_for
+from tests.server_support import FAST, Peer, RawResponse, Server, client_for, raw_exchange
 from tests.test_properties import known_cards
 
 CREATE_FIELDS = ["opponent", "bot", "playset", "seat", "clock"]
@@ -510,6 +513,234 @@ def test_fuzz_rename_floods(limited: TestClient, data: st.DataObject, burst: int
         c = store.name_changes_table.c
         recorded = conn.execute(store.name_changes_table.select().where(c.player_id == pid.id)).all()
     assert len(recorded) == changed
+
+
+# ------------------------------------------------------------------ origins: other pages, with the cookie
+
+OWN = "http://testserver"  # where the test client's requests go
+#: Origins built from parts, each known to be the server's own or not: a browser on another port, scheme or
+#: host (a look-alike included) is foreign; the own origin in any spelling browsers and programs use is not.
+built_origins = st.tuples(st.sampled_from(["http", "HTTP", "https", "ws", "ftp"]),
+                          st.sampled_from(["testserver", "TestServer", "evil.example", "testserver.evil.example",
+                                           "testserver.", "127.0.0.1", "[::1]", "xn--tstserver-g4a"]),
+                          st.sampled_from(["", ":80", ":8001", ":443", ":0", ":65535"]))
+odd_origins = st.sampled_from(["null", "", " ", "testserver", "http://user@testserver", "http://testserver:80:80",
+                               "http://[::1", "http://testserver/x", "http://testserver?x", "http://test server",
+                               "http://testserver\x00", "http://testserver, http://evil.example", "*"])
+SITES = [None, "same-origin", "same-site", "cross-site", "none", "SAME-ORIGIN", "", "cross-site\x00"]
+
+
+def own_parts(scheme: str, host: str, port: str) -> bool:
+    return scheme.lower() == "http" and host.lower() == "testserver" and port in ("", ":80")
+
+
+@pytest.fixture(scope="module")
+def cookie(world: World) -> str:
+    """A player of the world's server (their cookie's token)."""
+    world.client.cookies.clear()
+    r = world.client.put("/api/me", json={"name": "Fuzzy"})
+    token = str(r.cookies["converge_player"])
+    world.client.cookies.clear()
+    return token
+
+
+@fuzz_settings()
+@given(data=st.data())
+def test_fuzz_hostile_origins(world: World, cookie: str, data: st.DataObject) -> None:
+    """A write or a WebSocket with the player's cookie and any Origin / Sec-Fetch-Site: refused (403
+    bad_origin, nothing changed, no socket accepted) exactly when a browser says the page is elsewhere."""
+    kind = data.draw(st.sampled_from(["built", "odd", "text", "none"]), label="origin kind")
+    if kind == "built":
+        parts = data.draw(built_origins, label="parts")
+        origin: str | None = "{}://{}{}".format(*parts)
+        foreign: bool | None = not own_parts(*parts)
+    elif kind == "none":
+        origin, foreign = None, False
+    else:
+        origin = data.draw(odd_origins if kind == "odd" else st.one_of(texts, awkward_strings), label="origin")
+        foreign = True if kind == "odd" else None  # (any text: refused unless it is the own origin written so)
+    site = data.draw(st.sampled_from(SITES), label="sec-fetch-site")
+    if origin is None and site in ("same-site", "cross-site"):
+        foreign = True
+    headers: dict[str, Any] = {"cookie": f"converge_player={cookie}"}
+    if origin is not None:
+        headers["origin"] = origin.encode("utf-8")
+    if site is not None:
+        headers["sec-fetch-site"] = site.encode("utf-8")
+    door = data.draw(st.sampled_from(["rename", "table", "create", "lobby", "match", "read"]), label="door")
+    client = world.client
+    client.cookies.clear()
+    before = (client.get("/api/me", headers={"cookie": headers["cookie"]}).json(), world.hub.storage.count())
+    if door in ("lobby", "match"):
+        path = "/ws/lobby" if door == "lobby" else f"/ws/{world.mid}"
+        try:
+            with client.websocket_connect(path, headers=headers) as ws:
+                ws.send_text(json.dumps({"type": "hello"}))
+                assert json.loads(ws.receive_text())["type"] == "welcome"
+            refused = False
+        except WebSocketDenialResponse as denial:
+            assert assert_http_error(denial) and denial.json()["error"]["code"] == "bad_origin"
+            refused = True
+        count("WebSocket handshakes (hostile origins)")
+    else:
+        method, path, body = {"rename": ("PUT", "/api/me", {"name": "Fuzzy"}),
+                              "table": ("POST", "/api/lobby/tables", {"playset": "catalysts", "private": True}),
+                              "create": ("POST", "/api/matches", {"opponent": "friend", "playset": "catalysts"}),
+                              "read": ("GET", "/api/me", None)}[door]
+        r = client.request(method, path, json=body, headers=headers)
+        count("HTTP writes with the cookie (hostile origins)")
+        refused = r.status_code == 403
+        if r.status_code >= 400:
+            assert_http_error(r)
+        if door == "read":
+            assert r.status_code == 200  # reads are never refused (their answers stay unreadable elsewhere)
+            return
+        if refused:
+            assert r.json()["error"]["code"] == "bad_origin"
+    if foreign is None:  # any text: only the server's own origin, however written, is let in
+        foreign = normalize_origin_or_none(origin) != OWN
+    assert refused == foreign, (origin, site, door)
+    if refused:
+        assert (client.get("/api/me", headers={"cookie": headers["cookie"]}).json(),
+                world.hub.storage.count()) == before
+
+
+def normalize_origin_or_none(text: str | None) -> str | None:
+    from converge.server.security import normalize_origin
+
+    if text is None:
+        return None
+    try:
+        return normalize_origin(text)
+    except ValueError:
+        return None
+
+
+# ------------------------------------------------------------------ raw request heads, on a real server
+
+METHODS = [b"GET", b"GET", b"POST", b"PUT", b"DELETE", b"OPTIONS", b"FOO", b"get", b"G\x00T", b"", b"CONNECT",
+           b"PRI", b"GET GET"]
+TARGETS = [b"/api/options", b"/api/me", b"/ws/lobby", b"/", b"*", b"http://x/api/options", b"/%zz", b"/a b",
+           b"/\xff", b"//", b"/api/matches?x=\x00", b"/api/options?" + b"q" * 9000, b"", b"/\r"]
+VERSIONS = [b"HTTP/1.1", b"HTTP/1.1", b"HTTP/1.0", b"HTTP/2.0", b"HTTP/1.1x", b"http/1.1", b"", b"HTTP/9.9",
+            b"HTTP/1.1 extra"]
+NAMES = [b"Host", b"Content-Length", b"Transfer-Encoding", b"Connection", b"Upgrade", b"Origin", b"Expect",
+         b"Sec-WebSocket-Key", b"Sec-WebSocket-Version", b"Cookie", b"X-Fill", b"", b" Host", b"Host ", b"H\x00st",
+         b"X:Y", b"\xff"]
+VALUES = [b"", b"127.0.0.1", b"-5", b"99999999999999999999999", b"0x10", b"1,2", b" 5 ", b"+5", b"chunked",
+          b"gzip, chunked", b"chunked, gzip", b"close", b"upgrade", b"websocket", b"100-continue",
+          b"http://127.0.0.1:1", b"null", b"dGhlIHNhbXBsZSBub25jZQ==", b"13", b"a\rb", b"a\nb", b"\x00", b"\x7f",
+          b"\xff\xfe", b"a" * 9000]
+no_newline = st.binary(max_size=40).filter(lambda b: b"\n" not in b)  # (a newline would end the head early)
+header_lines = st.tuples(st.one_of(st.sampled_from(NAMES), no_newline.map(lambda b: b[:12])),
+                         st.one_of(st.sampled_from(VALUES), no_newline,
+                                   st.integers(min_value=0, max_value=30_000).map(lambda n: b"v" * n)))
+
+
+@pytest.fixture(scope="module")
+def raw_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """`converge serve` as it ships, in its own process, for the bytes no HTTP client would send."""
+    server = Server(tmp_path_factory.mktemp("fuzz-raw") / "m.sqlite3", None, "--log-level", "critical")
+    server.start()
+    yield server
+    server.stop()
+
+
+def request_body(headers: list[tuple[bytes, bytes]]) -> bytes:
+    """What a request with these headers says follows its head: so many bytes, or an empty chunked body."""
+    lengths = [v.strip(b" \t") for k, v in headers if k.strip().lower() == b"content-length"]
+    body = b"x" * int(lengths[0]) if len(lengths) == 1 and lengths[0].isdigit() and int(lengths[0]) <= 30_000 \
+        else b""
+    if any(k.strip().lower() == b"transfer-encoding" for k, _ in headers):
+        body += b"0\r\n\r\n"
+    return body
+
+
+def check_raw_answer(r: RawResponse, ended: bool) -> None:
+    """An answer to raw bytes: a 101 (a valid handshake), a success, or a JSON error of the table's — never
+    plain text, never a 5xx; no answer only when the request was cut short (the server waits, or closes)."""
+    if r.status == 0:
+        assert not r.data and (ended or not r.closed), r.data[:200]
+        return
+    assert 100 < r.status < 500, r.text
+    if r.status >= 400:
+        assert_http_error(r)
+
+
+@fuzz_settings()
+@given(method=st.one_of(st.sampled_from(METHODS), st.binary(max_size=8)),
+       target=st.one_of(st.sampled_from(TARGETS), st.binary(max_size=30)), version=st.sampled_from(VERSIONS),
+       headers=st.lists(header_lines, max_size=12), extra=st.integers(min_value=0, max_value=40),
+       eol=st.sampled_from([b"\r\n", b"\r\n", b"\n"]), cut=st.sampled_from([None, None, None, 0, 1, 7]))
+def test_fuzz_raw_request_heads(raw_server: Server, method: bytes, target: bytes, version: bytes,
+                                headers: list[tuple[bytes, bytes]], extra: int, eol: bytes,
+                                cut: int | None) -> None:
+    """Request lines and headers no HTTP client would send (broken, oversized, many, cut short) to a real
+    server: each gets the JSON error shape or what it asked for, and the server goes on serving."""
+    headers = [(b"Host", b"127.0.0.1"), *headers, *[(b"X-Fill-%d" % i, b"f" * 1000) for i in range(extra)]]
+    head = method + b" " + target + b" " + version + eol + b"".join(k + b": " + v + eol for k, v in headers) + eol
+    data = head + request_body(headers)
+    if cut is not None:  # the head cut short: the client stops there
+        data = head[:max(0, len(head) - 2 - cut)]
+    r = raw_exchange(raw_server.port, data, timeout=2.0, end_input=cut is not None)
+    count("HTTP raw request heads (real server)")
+    check_raw_answer(r, cut is not None)
+
+
+def test_fuzz_floods_of_lobby_sockets_and_broken_heads(raw_server: Server) -> None:
+    """Many lobby sockets from one address at once (3,000 in a `make fuzz` run), mixed with broken and oversized
+    heads: exactly the per-address limit gets in, every other socket is told busy and closed, the answers
+    to the heads stay JSON, and once they close the same address gets in again."""
+    import websockets
+    from websockets.asyncio.client import connect
+
+    sockets = 3000 if EXAMPLES > 1000 else 200
+    limit = 32  # ServerConfig().max_lobby_connections_per_address, as `converge serve` runs by default
+    url = f"ws://127.0.0.1:{raw_server.port}/ws/lobby"
+    gen = Hostile(SEED)
+
+    async def one(held: list[Any]) -> str:
+        """A lobby socket that says hello at once: welcomed (and kept open), or told busy and closed."""
+        ws = await connect(url, open_timeout=60, max_queue=4)
+        with contextlib.suppress(websockets.ConnectionClosed):  # (a refused one may be closed already)
+            await ws.send(json.dumps({"type": "hello"}))
+        msg = json.loads(await asyncio.wait_for(ws.recv(), 60))
+        count("WebSocket lobby sockets (flood, real server)")
+        if msg["type"] == "welcome":
+            held.append(ws)
+            return "welcome"
+        assert msg == {"type": "error", "code": "busy",
+                       "message": "too many lobby connections from your address; close some of its pages"}, msg
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await asyncio.wait_for(ws.recv(), 60)
+        assert ws.close_code == 1008, ws.close_code
+        return "busy"
+
+    async def flood() -> tuple[int, int]:
+        held: list[Any] = []
+        got = await asyncio.gather(*(one(held) for _ in range(sockets)))
+        for i in range(50):  # broken and oversized heads while the flood is held
+            data = gen.text().encode("utf-8", "replace") + b"\r\n\r\n" if i % 2 else \
+                b"GET / HTTP/1.1\r\nX: " + b"a" * 20000
+            check_raw_answer(await asyncio.to_thread(raw_exchange, raw_server.port, data, 5.0), False)
+            count("HTTP raw request heads (flood, real server)")
+        for ws in held:
+            await ws.close()
+        return got.count("welcome"), got.count("busy")
+
+    welcomed, refused = asyncio.run(flood())
+    assert (welcomed, refused) == (limit, sockets - limit)
+    deadline = time.monotonic() + 30
+
+    async def again() -> str:
+        async with connect(url) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            return str(json.loads(await ws.recv())["type"])
+
+    while (got := asyncio.run(again())) != "welcome":  # the closed ones are counted out as they finish
+        assert time.monotonic() < deadline, got
+        time.sleep(0.2)
+    assert raw_exchange(raw_server.port, b"GET /api/options HTTP/1.1\r\nHost: x\r\n\r\n").status == 200
 
 
 # ------------------------------------------------------------------ the bulk run: a seeded generator, in-process

@@ -1,22 +1,29 @@
-"""The HTTP API's edges: one error shape for every error, HEAD for the pages, matches created per address
-and per hour, and the retention policy that deletes expired matches."""
+"""The HTTP API's edges: one error shape for every error (the refusals uvicorn makes itself included), HEAD for
+the pages, request heads bounded, matches created per address and per hour, lobby connections per address
+and in all, and the retention policy that deletes expired matches."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import random
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.server_support import (  # noqa: F401 (hang_guard is a fixture)
+    BenchServer,
     Peer,
+    Server,
     auth,
     client_for,
     create,
     from_address,
     hang_guard,
+    raw_exchange,
 )
 
 pytest.importorskip("fastapi")
@@ -72,6 +79,9 @@ def test_every_error_has_the_documented_shape(tmp_path: Path) -> None:
         assert_error(r, 405, "method_not_allowed")
         assert r.headers["allow"] == "GET"
         assert_error(client.put("/api/matches", json={}), 405, "method_not_allowed")
+        # refused before any route: a body without a length, a body over the limit
+        assert_error(client.post("/api/matches", content=iter([b"{}"])), 411, "length_required")
+        assert_error(client.post("/api/matches", content=b" " * 20000), 413, "too_large")
         # No FastAPI default shape anywhere, and the security headers are on errors too.
         r = client.get(f"/api/matches/{over}/replay?step=abc&view=abc")
         assert "detail" not in r.text and "content-security-policy" in r.headers
@@ -90,6 +100,167 @@ def test_the_pages_answer_head(tmp_path: Path) -> None:
         assert client.head("/static/app.js").status_code == 200
         assert client.head("/favicon.ico").status_code == 200  # the site's icon (SVG)
         assert client.head("/api/options").status_code == 405  # the API is not a page
+
+
+# ------------------------------------------------------------------ what uvicorn refuses itself (a real server)
+
+
+def head_of(extra: bytes = b"", target: bytes = b"/api/options", method: bytes = b"GET") -> bytes:
+    return method + b" " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra + b"Connection: close\r\n\r\n"
+
+
+def headers_of(n: int, size: int) -> bytes:
+    """``n`` header lines of ``size`` bytes each (``X-Fill-7: aaa...\\r\\n``)."""
+    return b"".join(b"X-Fill-%02d: " % i + b"a" * (size - 14) + b"\r\n" for i in range(n))
+
+
+def assert_refused(port: int, data: bytes, status: int, code: str, **kw: Any) -> str:
+    r = raw_exchange(port, data, **kw)
+    message = assert_error(r, status, code)
+    assert r.headers["connection"] == "close" and "content-security-policy" in r.headers, r.headers
+    return message
+
+
+@pytest.fixture(scope="module", params=["serve", "serve-bench"])
+def real_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """`converge serve`, and the server serve-bench runs: the same uvicorn settings in both."""
+    kind = BenchServer if request.param == "serve-bench" else Server
+    server = kind(tmp_path_factory.mktemp(request.param) / "m.sqlite3")
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_a_real_server_refuses_bad_and_oversized_request_heads_in_the_json_shape(real_server: Server) -> None:
+    port = real_server.port
+    assert raw_exchange(port, head_of(headers_of(15, 1000))).status == 200  # 15 KB of headers: in
+    # not HTTP at all, a negative length, a length and chunks at once, a TLS hello on the plain port
+    for bad in (b"FOO / HTTP/1.1\r\nHost: x\r\n\r\n", head_of(b"Content-Length: -5\r\n", method=b"POST"),
+                head_of(b"Content-Length: 3\r\nTransfer-Encoding: chunked\r\n", method=b"POST"),
+                b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\x00" * 40,
+                b"GET / HTTP/1.1\r\nHost x\r\n\r\n"):
+        assert_refused(port, bad, 400, "bad_request")
+    message = assert_refused(port, head_of(headers_of(17, 1000)), 431, "headers_too_large")  # 17 KB in all
+    assert message == "the request's headers are limited to 16384 bytes"
+    message = assert_refused(port, head_of(headers_of(1, 9000)), 431, "headers_too_large")  # one long line
+    assert message == "a header line is limited to 8192 bytes"
+    assert_refused(port, head_of(target=b"/api/" + b"a" * 9000), 414, "uri_too_long")
+    # 8 MB in one header: refused once the first 16 KB are in, without reading the rest
+    started = time.monotonic()
+    assert_refused(port, head_of(b"X-Big: " + b"a" * (8 << 20) + b"\r\n"), 431, "headers_too_large")
+    assert time.monotonic() - started < 10
+    # a WebSocket handshake goes through the same limits, then the origin check (a 403, never accepted)
+    handshake = (b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n")
+    ws = b"GET /ws/lobby HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port + handshake
+    assert_refused(port, ws + headers_of(17, 1000) + b"\r\n", 431, "headers_too_large")
+    r = raw_exchange(port, ws + b"Origin: http://127.0.0.1:1\r\n\r\n")
+    assert_error(r, 403, "bad_origin")
+    # a handshake the websockets library refuses: no key, another method than GET
+    message = assert_refused(port, ws.replace(b"Sec-WebSocket-Key", b"X-Key") + b"\r\n", 400, "bad_request")
+    assert message == "not a valid WebSocket handshake: missing Sec-WebSocket-Key header"
+    assert_refused(port, b"POST" + ws[3:] + b"\r\n", 405, "method_not_allowed")
+    assert raw_exchange(port, ws + b"Origin: http://127.0.0.1:%d\r\n\r\n" % port, timeout=2).status == 101
+    assert raw_exchange(port, head_of()).status == 200  # and the server goes on serving
+
+
+def test_serve_sets_the_head_limits(tmp_path: Path) -> None:
+    server = Server(tmp_path / "m.sqlite3", None, "--max-header-bytes", "4096", "--max-header-line", "2048")
+    server.start()
+    try:
+        assert raw_exchange(server.port, head_of(headers_of(2, 1500))).status == 200
+        assert_refused(server.port, head_of(headers_of(3, 1500)), 431, "headers_too_large")
+        message = assert_refused(server.port, head_of(headers_of(1, 3000)), 431, "headers_too_large")
+        assert message == "a header line is limited to 2048 bytes"
+    finally:
+        server.stop()
+
+
+# ------------------------------------------------------------------ lobby connections
+
+
+_LOBBY: list[LobbySocket] = []
+
+
+@contextlib.contextmanager
+def closing_lobby_sockets() -> Iterator[None]:
+    """Lobby sockets left open (by a failing test) are closed, before the app's shutdown would wait for them."""
+    try:
+        yield
+    finally:
+        for sock in list(_LOBBY):
+            sock.close()
+
+
+class LobbySocket:
+    """A lobby WebSocket from a given client address; ``hello`` says hello and reads the first answer."""
+
+    def __init__(self, client: TestClient, address: str, hello: bool = True) -> None:
+        self.ctx = client.websocket_connect("/ws/lobby", headers=from_address(address))
+        self.ws = self.ctx.__enter__()
+        _LOBBY.append(self)
+        self.first: dict[str, Any] | None = None
+        if hello:
+            self.hello()
+
+    def hello(self) -> dict[str, Any]:
+        self.ws.send_text(json.dumps({"type": "hello"}))
+        self.first = json.loads(self.ws.receive_text())
+        return self.first
+
+    def ping(self) -> str:
+        self.ws.send_text(json.dumps({"type": "ping"}))
+        return str(json.loads(self.ws.receive_text())["type"])
+
+    def close(self) -> None:
+        if self in _LOBBY:
+            _LOBBY.remove(self)
+            self.ctx.__exit__(None, None, None)
+
+
+def refused_lobby(client: TestClient, address: str) -> str:
+    """A lobby socket over a limit: accepted, told ``busy`` before anything is read, closed (1008)."""
+    sock = LobbySocket(client, address, hello=False)
+    try:
+        msg = json.loads(sock.ws.receive_text())
+        assert msg["type"] == "error" and msg["code"] == "busy" and ERROR_STATUS["busy"] == 503, msg
+        assert sock.ws.receive() == {"type": "websocket.close", "code": 1008, "reason": ""}
+        return str(msg["message"])
+    finally:
+        sock.close()
+
+
+def test_lobby_connections_are_limited_per_address_and_in_all(tmp_path: Path) -> None:
+    with client_for(tmp_path, max_lobby_connections_per_address=2, max_lobby_connections=3,
+                    hello_timeout=3.0) as client, closing_lobby_sockets():
+        lobby = client.app.state.hub.lobby  # type: ignore[attr-defined]
+        a, a_too, b, c = "2001:db8:1:2::1", "2001:db8:1:2::99", "192.0.2.1", "198.51.100.7"  # a and a_too: one /64
+        silent = LobbySocket(client, a, hello=False)  # counted from its opening, before any hello
+        first = LobbySocket(client, a_too)
+        assert first.first is not None and first.first["type"] == "welcome"
+        assert "your address" in refused_lobby(client, a)
+        other = LobbySocket(client, b)
+        assert "full" in refused_lobby(client, c)  # the lobby holds 3 in all
+        assert lobby.sockets.open == 3 and lobby.sockets.counts == {"2001:db8:1:2::/64": 2, b: 1}
+        # those already in are unaffected, the silent one included
+        assert first.ping() == "pong" and other.ping() == "pong" and silent.hello()["type"] == "welcome"
+        # a slot freed is taken again
+        other.close()
+        deadline = time.monotonic() + 10
+        while lobby.sockets.open > 2:
+            assert time.monotonic() < deadline, "the closed socket was never counted out"
+            time.sleep(0.02)
+        back = LobbySocket(client, c)
+        assert back.first is not None and back.first["type"] == "welcome"
+        # spectators of a match are counted apart (their own limits)
+        mid = create(client, opponent="friend")["match_id"]
+        assert Peer(client, mid, address=c).welcome["type"] == "welcome"  # type: ignore[index]
+        for sock in (silent, first, back):
+            sock.close()
+        deadline = time.monotonic() + 10
+        while lobby.sockets.open or lobby.sockets.counts:
+            assert time.monotonic() < deadline, "sockets were never counted out"
+            time.sleep(0.02)
 
 
 # ------------------------------------------------------------------ creation limits
@@ -344,11 +515,15 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
     from tests.helpers import assert_user_error, run
 
     started: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app))
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, options=options))
     code, out, _ = run(capsys, "serve", "--db", str(tmp_path / "m.sqlite3"), "--spectators", "5",
                        "--spectators-per-address", "2", "--seat-connections", "3", "--matches-per-hour", "0",
                        "--keep-finished", "90", "--delete-unstarted-after", "6", "--delete-abandoned-after", "14",
-                       "--renames-per-hour", "2", "--rename-interval", "300")
+                       "--renames-per-hour", "2", "--rename-interval", "300",
+                       "--lobby-connections", "100", "--lobby-connections-per-address", "4",
+                       "--max-header-bytes", "32768", "--max-header-line", "4096",
+                       "--allowed-origin", "HTTPS://Play.Example.org:443", "--allowed-origin", "http://[::1]:8080",
+                       "--proxy-headers", "--forwarded-allow-ips", "10.0.0.0/8, ::1")
     assert code == 0 and "Converge server" in out
     hub = started["app"].state.hub
     try:
@@ -358,6 +533,12 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
         assert (cfg.keep_finished_days, cfg.delete_unstarted_after_hours, cfg.delete_abandoned_after_days) \
             == (90, 6, 14)
         assert (cfg.renames_per_hour, cfg.rename_interval_s) == (2, 300)
+        assert (cfg.max_lobby_connections, cfg.max_lobby_connections_per_address) == (100, 4)
+        assert cfg.allowed_origins == ("https://play.example.org", "http://[::1]:8080")
+        assert cfg.proxy_headers and cfg.forwarded_allow_ips == ("10.0.0.0/8", "::1")
+        options = started["options"]
+        assert (options["http"].max_head, options["http"].max_line) == (32768, 4096)
+        assert options["proxy_headers"] is False  # the app reads a trusted proxy's headers itself
     finally:
         hub.writer.close()
         hub.storage.close()
@@ -366,8 +547,14 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
                            (["--matches-per-hour", "lots"], "argument --matches-per-hour"),
                            (["--renames-per-hour", "-1"], "argument --renames-per-hour"),
                            (["--rename-interval", "soon"], "argument --rename-interval"),
-                           (["--delete-abandoned-after", "inf"], "argument --delete-abandoned-after")):
-        code, _, err = run(capsys, "serve", *argv)
+                           (["--delete-abandoned-after", "inf"], "argument --delete-abandoned-after"),
+                           (["--lobby-connections", "0"], "argument --lobby-connections"),
+                           (["--allowed-origin", "https://play.example.org/lobby"], "without a path"),
+                           (["--allowed-origin", "play.example.org"], "argument --allowed-origin"),
+                           (["--forwarded-allow-ips", "10.0.0.1,proxy.local"], "'proxy.local' is not an IP"),
+                           (["--max-header-line", "100"], "1024 bytes or more"),
+                           (["--max-header-bytes", "2000", "--max-header-line", "4000"], "at least that")):
+        code, _, err = run(capsys, "serve", "--db", str(tmp_path / "m.sqlite3"), *argv)
         assert_user_error(code, err, fragment)
     deep = tmp_path / "decks"
     deep.mkdir()
@@ -377,5 +564,7 @@ def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixt
     code, out, _ = run(capsys, "serve", "--help")
     for flag in ("--spectators", "--spectators-per-address", "--seat-connections", "--matches-per-hour",
                  "--keep-finished", "--delete-unstarted-after", "--delete-abandoned-after", "--renames-per-hour",
-                 "--rename-interval"):
+                 "--rename-interval", "--lobby-connections",
+                 "--lobby-connections-per-address", "--max-header-bytes", "--max-header-line", "--allowed-origin",
+                 "--proxy-headers", "--forwarded-allow-ips"):
         assert flag in out

@@ -66,6 +66,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from converge.cli.main import BOT_NAMES
     from converge.server.app import create_app
     from converge.server.config import default_db_path
+    from converge.server.serving import uvicorn_options
     from converge.server.storage import StorageError
 
     if args.replacement_bot is not None and args.replacement_bot not in BOTS:
@@ -85,7 +86,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           delete_unstarted_after_hours=args.delete_unstarted_after,
                           delete_abandoned_after_days=args.delete_abandoned_after,
                           quick_match_bot_after_s=args.bot_offer_after, players_per_hour=args.players_per_hour,
-                          renames_per_hour=args.renames_per_hour, rename_interval_s=args.rename_interval)
+                          renames_per_hour=args.renames_per_hour, rename_interval_s=args.rename_interval,
+                          max_lobby_connections=args.lobby_connections,
+                          max_lobby_connections_per_address=args.lobby_connections_per_address,
+                          max_header_bytes=args.max_header_bytes, max_header_line=args.max_header_line,
+                          allowed_origins=tuple(args.allowed_origin), proxy_headers=args.proxy_headers,
+                          forwarded_allow_ips=args.forwarded_allow_ips)
+    try:
+        options = uvicorn_options(config)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         app = create_app(config=config)
@@ -93,8 +103,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     where = app.state.hub.storage.url
     print(f"Converge server: http://{args.host}:{args.port}/  (matches stored in {where})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536,
-                ws_per_message_deflate=args.ws_deflate, proxy_headers=args.proxy_headers, server_header=False)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                ws_per_message_deflate=args.ws_deflate, **options)
     return 0
 
 
@@ -157,9 +167,17 @@ def register(sub: Any) -> None:
     p.add_argument("--ws-deflate", action="store_true",
                    help="compress WebSocket messages (permessage-deflate): less bandwidth, more CPU and memory "
                         "per connection (default off)")
-    p.add_argument("--proxy-headers", action="store_true",
-                   help="trust X-Forwarded-For from a reverse proxy (for per-client limits)")
     d = ServerConfig()
+    net = p.add_argument_group("behind a reverse proxy, and other origins")
+    net.add_argument("--proxy-headers", action="store_true",
+                     help="take the client's address, scheme and host from a reverse proxy's X-Forwarded-For, "
+                          "-Proto and -Host (per-client limits, the origin check)")
+    net.add_argument("--forwarded-allow-ips", type=_trusted, default=d.forwarded_allow_ips, metavar="LIST",
+                     help="with --proxy-headers: the proxies trusted, comma-separated addresses or networks, * "
+                          f"for any (default {','.join(d.forwarded_allow_ips)})")
+    net.add_argument("--allowed-origin", action="append", default=[], type=_origin, metavar="URL",
+                     help="also let pages of this origin (scheme://host[:port]) open WebSockets and make changes; "
+                          "the server's own origin always may, others are refused; may be repeated")
     lim = p.add_argument_group("connections and limits (an IPv6 address counts by its /64 network)")
     lim.add_argument("--seat-connections", type=positive_int, default=d.max_connections_per_seat, metavar="N",
                      help="open connections per seat (a player's tabs); one more closes that seat's oldest, so "
@@ -174,6 +192,18 @@ def register(sub: Any) -> None:
                      help="matches one client address may store per hour, through any door (created, rematches, "
                           "lobby tables, quick matches, bot offers; each player of a pairing pays); 0: no limit "
                           f"(default {d.matches_per_hour})")
+    lim.add_argument("--lobby-connections", type=positive_int, default=d.max_lobby_connections, metavar="N",
+                     help=f"lobby connections (home pages) in all (default {d.max_lobby_connections})")
+    lim.add_argument("--lobby-connections-per-address", type=positive_int,
+                     default=d.max_lobby_connections_per_address, metavar="N",
+                     help="lobby connections from one client address "
+                          f"(default {d.max_lobby_connections_per_address})")
+    lim.add_argument("--max-header-bytes", type=positive_int, default=d.max_header_bytes, metavar="BYTES",
+                     help="a request's line and headers together, at most (431 beyond; default "
+                          f"{d.max_header_bytes})")
+    lim.add_argument("--max-header-line", type=positive_int, default=d.max_header_line, metavar="BYTES",
+                     help="one line of a request's head, at most (414 for the request line, 431 for a header; "
+                          f"default {d.max_header_line})")
     lob = p.add_argument_group("lobby and quick match")
     lob.add_argument("--bot-offer-after", type=non_negative_float, default=d.quick_match_bot_after_s,
                      metavar="SECONDS", help="a quick-match player waiting this long is offered a bot of their "
@@ -228,6 +258,24 @@ def register(sub: Any) -> None:
                    help="give each match a clock of this many seconds per player (default none)")
     b.add_argument("--json", action="store_true", help="print the result as JSON")
     b.set_defaults(func=cmd_serve_bench)
+
+
+def _origin(text: str) -> str:
+    from converge.server.security import normalize_origin
+
+    try:
+        return normalize_origin(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}, got {quoted(text)}") from None
+
+
+def _trusted(text: str) -> tuple[str, ...]:
+    from converge.server.serving import trusted_proxies
+
+    try:
+        return trusted_proxies(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _think(text: str) -> tuple[int, int]:

@@ -34,7 +34,9 @@ Pages (GET and HEAD): ``/`` (create a match), ``/m/{id}`` (play, watch, replay),
 
 Limits (:class:`~converge.server.config.ServerConfig`): matches created per client address (per second
 and per hour, rematches included); per-connection message rates; spectators per match and per address,
-counted apart from the seats, which can always connect. Finished and abandoned matches are deleted as the
+counted apart from the seats, which can always connect; lobby connections per address and in all; the
+size of request heads and bodies. WebSocket handshakes and writes from pages of other origins are refused
+(:class:`~converge.server.security.OriginPolicy`). Finished and abandoned matches are deleted as the
 retention settings say, by a clean-up that runs at start-up and then periodically.
 """
 
@@ -61,7 +63,8 @@ from converge.server.routes import live, matches, pages, site
 from converge.server.routes.common import ServerState
 from converge.server.routes.lobby import lobby_router
 from converge.server.routes.pages import web_dir
-from converge.server.security import SecurityMiddleware
+from converge.server.security import OriginPolicy, SecurityMiddleware
+from converge.server.serving import ForwardedHeaders
 from converge.server.storage import Storage, Writer
 
 log = logging.getLogger("converge.server")
@@ -142,7 +145,9 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     app.state.hub = hub
     app.state.config = cfg
     app.state.server = ServerState.build(hub, cfg)
-    app.add_middleware(SecurityMiddleware, max_body=cfg.max_body)
+    app.add_middleware(SecurityMiddleware, max_body=cfg.max_body, origins=OriginPolicy(cfg.allowed_origins))
+    if cfg.proxy_headers:  # outside the origin check: it reads the host the proxy says the browser used
+        app.add_middleware(ForwardedHeaders, trusted=cfg.forwarded_allow_ips)
 
     @app.exception_handler(ProtocolError)
     async def _protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:

@@ -462,6 +462,7 @@ def _serve(port: int, db: str, cpus: str | None, bot_workers: int, sqlite_sync: 
     import uvicorn
 
     from converge.server.app import create_app
+    from converge.server.serving import uvicorn_options
 
     if cpus and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, _cpus(cpus))
@@ -472,8 +473,9 @@ def _serve(port: int, db: str, cpus: str | None, bot_workers: int, sqlite_sync: 
                      burst=2000.0, matches_per_hour=0, bot_workers=bot_workers, bot_queue=1000,
                      sqlite_sync=sqlite_sync)
     # As `converge serve` runs it (no permessage-deflate unless asked for).
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536, backlog=4096,
-                ws_per_message_deflate=os.environ.get("CONVERGE_BENCH_DEFLATE") == "1")
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", backlog=4096,
+                ws_per_message_deflate=os.environ.get("CONVERGE_BENCH_DEFLATE") == "1",
+                **uvicorn_options(app.state.config))
 
 
 def main(argv: list[str] | None = None) -> int:

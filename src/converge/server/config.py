@@ -45,6 +45,19 @@ class ServerConfig:
     #: Largest WebSocket message (bytes) and HTTP request body accepted.
     max_message: int = 4096
     max_body: int = 16384
+    #: Largest request head (request line and headers, bytes) and largest line of it; a head over either is
+    #: refused (431, 414 for a request line) before the application sees it (:mod:`converge.server.serving`).
+    max_header_bytes: int = 16384
+    max_header_line: int = 8192
+    #: Origins (``https://play.example.org``) whose pages may use the server besides its own, which is the
+    #: scheme, host and port the request says (Host; behind a trusted proxy, X-Forwarded-Host and -Proto).
+    #: Browsers' WebSockets and writes from any other origin are refused (:class:`~converge.server.security.
+    #: OriginPolicy`).
+    allowed_origins: tuple[str, ...] = ()
+    #: Take the client's address, scheme and host from X-Forwarded-For, -Proto and -Host, when the peer is
+    #: one of ``forwarded_allow_ips`` (addresses or networks; ``*``: any): a reverse proxy in front.
+    proxy_headers: bool = False
+    forwarded_allow_ips: tuple[str, ...] = ("127.0.0.1", "::1")
     #: Seconds a new WebSocket connection has to say hello.
     hello_timeout: float = 10.0
     #: Open connections of one seat (a player's tabs and devices). Seats never compete with spectators
@@ -55,6 +68,10 @@ class ServerConfig:
     #: (an IPv6 address counts by its /64 network).
     max_spectators_per_match: int = 64
     max_spectators_per_address: int = 16
+    #: Open lobby connections (``/ws/lobby``, from the moment they open, before their hello), from one client
+    #: address and in all: a home page holds one (a household or a school shares an address).
+    max_lobby_connections_per_address: int = 32
+    max_lobby_connections: int = 2000
     #: Outgoing messages queued for one slow connection before it is dropped (it reconnects).
     send_queue: int = 512
     #: Matches created per client address: per second and burst.

@@ -12,12 +12,10 @@ from typing import Any, Protocol
 import orjson
 
 from converge.server.config import ServerConfig
-from converge.server.security import TokenBucket
+from converge.server.security import CLOSE_POLICY, TokenBucket
 
 #: The WebSocket close code of a seat's connection replaced by a newer one of the same seat.
 CLOSE_REPLACED = 4409
-#: The WebSocket close code of a connection that broke the rules (too many messages...).
-CLOSE_POLICY = 1008
 
 
 def dumps(doc: Any) -> str:

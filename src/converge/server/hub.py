@@ -37,7 +37,7 @@ from converge.server.config import ServerConfig
 from converge.server.connections import CLOSE_REPLACED, Connection, dumps
 from converge.server.coordination import LocalCoordinator, Note, coordinator_for
 from converge.server.protocol import ProtocolError
-from converge.server.security import KeyedRateLimit, hash_token, new_match_id, new_token
+from converge.server.security import KeyedRateLimit, OpenCount, hash_token, new_match_id, new_token
 from converge.server.session import COLOR_NAMES, Session, default_bot
 from converge.server.storage import MatchRow, Refused, Retention, SeatRow, Storage, StorageError, Writer
 from converge.server.table import Scored, TurnLog
@@ -75,7 +75,7 @@ class Hub:
         self.playsets = all_playsets(self.catalog)
         self.playset_cache: dict[tuple[str, ...], Playset] = {}
         #: Open spectator connections per client address (over every match).
-        self.spectators: dict[str, int] = {}
+        self.spectators = OpenCount(config.max_spectators_per_address)
         self.retention_task: asyncio.Task[None] | None = None
         self.closing = False
         #: Where bots think: worker processes, so that their search never holds up anyone's action.
@@ -507,7 +507,7 @@ class Hub:
                 if watching >= self.config.max_spectators_per_match:
                     raise ProtocolError("busy", "this match has as many spectators as it can take; try again "
                                                 "later")
-                if self.spectators.get(conn.address, 0) >= self.config.max_spectators_per_address:
+                if self.spectators.over(conn.address):
                     raise ProtocolError("busy", "too many spectator connections from your address")
             else:
                 mine = sorted((c for c in session.conns if c.view == conn.view and not c.closed),
@@ -529,7 +529,7 @@ class Hub:
                     await self._set_seat(session, conn.view, None, False)
             session.conns.add(conn)
             if conn.view < 0:
-                self.spectators[conn.address] = self.spectators.get(conn.address, 0) + 1
+                self.spectators.add(conn.address)
                 conn.counted = True
             if conn.view >= 0 and self.coord.multi:
                 await self.coord.present(session.id, conn.view, True)
@@ -558,11 +558,7 @@ class Hub:
         conn.close()
         if conn.counted:
             conn.counted = False
-            left = self.spectators.get(conn.address, 0) - 1
-            if left > 0:
-                self.spectators[conn.address] = left
-            else:
-                self.spectators.pop(conn.address, None)
+            self.spectators.discard(conn.address)
         if self.closing:
             return
         view = conn.view

@@ -49,7 +49,7 @@ from converge.server.hub import BudgetExceeded, Hub
 from converge.server.identity import check_name, issue_token, name_key, token_hash_of
 from converge.server.matchmaking import QueueSettings, QuickMatchQueue, Waiting
 from converge.server.protocol import ProtocolError
-from converge.server.security import KeyedRateLimit, hash_token, new_match_id, new_token
+from converge.server.security import KeyedRateLimit, OpenCount, hash_token, new_match_id, new_token
 from converge.server.session import Session
 from converge.server.storage import MatchRow, SeatRow, StorageError, pause_point
 
@@ -126,6 +126,8 @@ class Lobby:
         self.engine = hub.storage.engine
         self.queue = QuickMatchQueue(queue_settings(self.cfg))
         self.conns: set[LobbyConnection] = set()
+        #: Open lobby sockets per client address and in all, from their opening (:meth:`admit`) to their close.
+        self.sockets = OpenCount(self.cfg.max_lobby_connections_per_address, self.cfg.max_lobby_connections)
         self.table_limit = KeyedRateLimit(self.cfg.table_rate, self.cfg.table_burst)
         self.queue_limit = KeyedRateLimit(self.cfg.queue_rate, self.cfg.queue_burst)
         self.player_limit = (KeyedRateLimit(self.cfg.players_per_hour / 3600, self.cfg.players_per_hour,
@@ -143,6 +145,18 @@ class Lobby:
         self.grace: dict[str, asyncio.Task[None]] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         hub.finish_hooks.append(self.on_finish)
+
+    # ------------------------------------------------------------------ connections
+
+    def admit(self, address: str) -> None:
+        """Count in a new lobby socket from ``address``, or refuse it (``busy``) when that address, or the
+        lobby, has as many as it may hold; the caller counts it out (``sockets.discard``) when it closes."""
+        over = self.sockets.over(address)
+        if over == "key":
+            raise ProtocolError("busy", "too many lobby connections from your address; close some of its pages")
+        if over == "total":
+            raise ProtocolError("busy", "the lobby is as full as it can be; try again in a moment")
+        self.sockets.add(address)
 
     # ------------------------------------------------------------------ players
 

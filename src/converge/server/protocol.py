@@ -53,6 +53,10 @@ A seat's connections beyond ``max_connections_per_seat`` are closed oldest first
 code ``replaced`` and the close code 4409: a client closed that way should not reconnect by itself (the
 newer connection, in another window or device, is the one that plays). Spectators over their limits get
 ``busy`` and the close.
+
+A handshake from a page of another origin than the server's (``Origin``; see
+:class:`converge.server.security.OriginPolicy`) is refused before the connection is accepted: HTTP 403 with
+``{"error": {"code": "bad_origin", ...}}``.
 """
 
 from __future__ import annotations
@@ -84,6 +88,12 @@ ERROR_STATUS = {
     "replaced": 409,
     "hints_off": 403,
     "method_not_allowed": 405,
+    "length_required": 411,
+    # refused before any route runs (converge.server.security, converge.server.serving)
+    "bad_origin": 403,
+    "bad_request": 400,
+    "uri_too_long": 414,
+    "headers_too_large": 431,
 }
 
 MAX_ACTION_TEXT = 32
@@ -112,6 +122,10 @@ class ProtocolError(Exception):
 
     def to_message(self) -> dict[str, Any]:
         return {"type": "error", "code": self.code, "message": self.message}
+
+    def http_body(self) -> bytes:
+        """The body of an HTTP error, as every refusal of the server has it: ``{"error": {"code", "message"}}``."""
+        return orjson.dumps({"error": {"code": self.code, "message": self.message}})
 
 
 @dataclass

@@ -10,11 +10,11 @@ import logging
 
 from fastapi import APIRouter, WebSocket
 
-from converge.server.connections import CLOSE_POLICY, Connection
+from converge.server.connections import Connection
 from converge.server.hub import Hub
 from converge.server.protocol import ProtocolError, parse_message
 from converge.server.routes.common import ServerState, address_of
-from converge.server.security import MATCH_ID_RE, seat_of
+from converge.server.security import CLOSE_POLICY, MATCH_ID_RE, seat_of
 from converge.server.session import Session
 
 log = logging.getLogger("converge.server")

@@ -16,7 +16,9 @@ HTTP (JSON; the player is named by the ``converge_player`` cookie, see :mod:`con
     POST   /api/matches/{id}/players      (Authorization: Bearer <seat token>) record that I play that seat
                                           (a friend match reached by an invite link: my history lists it)
 
-WebSocket ``/ws/lobby`` (the cookie says who is there; without one, the lobby is watched only)::
+WebSocket ``/ws/lobby`` (the cookie says who is there; without one, the lobby is watched only; at most
+``max_lobby_connections_per_address`` from one client address and ``max_lobby_connections`` in all, counted
+from the moment they open: one more gets a ``busy`` error and the close 1008)::
 
     client: {"type": "hello"}  {"type": "queue", "clock": null | seconds}  {"type": "unqueue"}
             {"type": "accept_bot"}  {"type": "ping"}
@@ -52,7 +54,7 @@ from converge.server.hub import Hub
 from converge.server.identity import COOKIE, COOKIE_MAX_AGE
 from converge.server.lobby import BOT_RATINGS, OFFERED_BOTS, Lobby, LobbyConnection, LobbyError
 from converge.server.protocol import ProtocolError, parse_object
-from converge.server.security import MATCH_ID_RE, address_key, seat_of
+from converge.server.security import CLOSE_POLICY, MATCH_ID_RE, address_key, seat_of
 
 
 class Strict(BaseModel):
@@ -288,7 +290,26 @@ def lobby_router(hub: Hub) -> APIRouter:
 
     @router.websocket("/ws/lobby")
     async def lobby_ws(ws: WebSocket) -> None:
-        await ws.accept()
+        address = _address(ws)
+        try:
+            lobby.admit(address)  # counted from now on, before its hello: a silent socket holds a place too
+        except ProtocolError as exc:
+            await ws.accept()
+            await _refuse(ws, exc, CLOSE_POLICY)
+            return
+        try:
+            await ws.accept()
+            await _connected(ws, address)
+        finally:
+            lobby.sockets.discard(address)
+
+    async def _refuse(ws: WebSocket, exc: ProtocolError, close: int) -> None:
+        with contextlib.suppress(Exception):
+            await ws.send_text(json.dumps(exc.to_message()))
+            await ws.close(close)
+
+    async def _connected(ws: WebSocket, address: str) -> None:
+        """An accepted lobby socket: its hello, then its messages until it closes."""
         cfg = hub.config
         try:
             raw = await asyncio.wait_for(ws.receive(), cfg.hello_timeout)
@@ -304,11 +325,9 @@ def lobby_router(hub: Hub) -> APIRouter:
                 raise ProtocolError("hello_required", "the first message must be {\"type\": \"hello\"}")
             player = await lobby.player_of(cookie(ws))
         except ProtocolError as exc:
-            with contextlib.suppress(Exception):
-                await ws.send_text(json.dumps(exc.to_message()))
-                await ws.close(4400)
+            await _refuse(ws, exc, 4400)
             return
-        conn = LobbyConnection(ws, cfg, _address(ws), player)
+        conn = LobbyConnection(ws, cfg, address, player)
         conn.start()
         try:
             await lobby.welcome(conn)
