@@ -53,7 +53,8 @@ from converge.engine.events import (
     from_dict,
 )
 from converge.engine.playset import NUM_CARDS, Playset
-from converge.engine.state import CHANCE, Match
+from converge.engine.state import Match
+from converge.engine.turn import CHANCE
 from converge.engine.zones import DECK, is_hand
 
 Rand = Callable[[], float]

@@ -12,6 +12,7 @@ from converge.engine.actions import NUM_ACTIONS
 from converge.engine.errors import ConvergeError, quote
 from converge.engine.events import END_REASONS, Event, to_dict
 from converge.engine.narration import Narrator, action_label, decision_prompt
+from converge.engine.turn import EFFECT, MODE, OVER
 
 if TYPE_CHECKING:
     from converge.engine.playset import Playset
@@ -54,17 +55,15 @@ def in_play(ps: Playset, card: int, skill: int, rank: int, until_end_of_turn: bo
 def decision(match: Match, viewer: int) -> dict[str, Any] | None:
     """The ``decision`` part of ``observe(match, viewer)`` alone (None once the match is over): for
     clients that look ahead at a choice and need nothing else of the view."""
-    from converge.engine import state as s
-
     t, e, ids = match.turn, match.effect, match.playset.card_ids
-    if t.phase == s.OVER:
+    if t.phase == OVER:
         return None
     mine = viewer == t.player
     out: dict[str, Any] = {"player": t.player, "kind": match.decision_kind, "prompt": decision_prompt(match)}
-    if t.active >= 0 and (mine or t.phase != s.MODE):  # the chosen card is public once its mode is chosen
+    if t.active >= 0 and (mine or t.phase != MODE):  # the chosen card is public once its mode is chosen
         out["card"] = ids[t.active]
     kind = e.kind
-    if t.phase == s.EFFECT and kind is not None:
+    if t.phase == EFFECT and kind is not None:
         out["effect"] = kind.name
         if e.card != t.active:
             out["studied"] = ids[e.card]

@@ -21,6 +21,7 @@ from converge.engine.effects import FACTION as STEP_FACTION
 from converge.engine.effects import SKILLSET as STEP_SKILLSET
 from converge.engine.events import MODES, NUM_EVENT_KINDS, SCHEMA, EventKind
 from converge.engine.goals import FactionStats, goal_winners
+from converge.engine.turn import EFFECT, MODE, OVER, SELECT
 from converge.engine.zones import FACTION, NUM_ZONES, is_faction, is_hand
 
 if TYPE_CHECKING:
@@ -110,8 +111,6 @@ def relative_zone(zone: int, me: int) -> int:
 def write_observation(m: Match, viewer: int, me: int, out: Any) -> None:
     """Write the observation tensor of ``viewer`` (oriented to ``me``) into ``out``, which holds zeros
     (``OBSERVATION_SIZE`` floats)."""
-    from converge.engine.state import EFFECT, MODE, OVER
-
     z, t, e, ps = m.zones, m.turn, m.effect, m.playset
     them = 1 - me
     located = [False] * NUM_CARDS
@@ -241,8 +240,6 @@ def write_observation(m: Match, viewer: int, me: int, out: Any) -> None:
 
 def write_legal(m: Match, out: Any, start: int) -> None:
     """1 at ``start + a`` for each legal action ``a`` of the player to decide."""
-    from converge.engine.state import EFFECT, MODE, SELECT
-
     t = m.turn
     if t.phase == SELECT:
         for c in m.zones.hands[t.player]:

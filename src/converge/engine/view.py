@@ -18,6 +18,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from converge.engine.effects import EffectKind
+from converge.engine.turn import seat
 
 if TYPE_CHECKING:
     from converge.engine.playset import Playset
@@ -30,8 +31,6 @@ class PlayerView:
     __slots__ = ("player", "playset", "match_id", "_world", "_observation")
 
     def __init__(self, match: Match, player: object) -> None:
-        from converge.engine.state import seat
-
         self.player: int = seat(player)
         self.playset: Playset = match.playset
         #: Identifies the match the view was taken from (not its content): bots key their memory on it.
