@@ -46,7 +46,8 @@ from converge.cli.screen import CardStyle, render
 from converge.cli.session import round_final_board
 from converge.engine import all_playsets
 from converge.engine.events import PUBLIC, ROUND_START
-from converge.engine.playset import NUM_CARDS, Playset
+from converge.engine.playset import Playset
+from converge.engine.sizes import NUM_CARDS
 
 PAIRS = int(os.environ.get("CONVERGE_PAIRS", "10000"))
 #: The seed all pairs are drawn from (``make fuzz`` draws a fresh one; a failure names the matches in full).

@@ -49,7 +49,8 @@ import numpy.typing as npt
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.effects import effect_kinds
 from converge.engine.events import MODES, SCHEMA, EventKind, from_dict
-from converge.engine.playset import NUM_CARDS, Playset
+from converge.engine.playset import Playset
+from converge.engine.sizes import NUM_CARDS
 from converge.engine.tensors import (
     C_ACTIVE,
     C_CONVERTED,
@@ -75,7 +76,7 @@ from converge.engine.tensors import (
     C_UNTIL_END_OF_TURN,
     CARD_FEATURES,
     DECISION_FEATURES,
-    DECISION_KINDS,
+    DECISION_SLOTS,
     E_CARD,
     E_KIND,
     E_MODE,
@@ -103,7 +104,7 @@ if TYPE_CHECKING:
 
 FloatArray = npt.NDArray[np.float32]
 
-__all__ = ["CARD_FEATURES", "DECISION_FEATURES", "DECISION_KINDS", "EFFECT_SLOTS", "EVENT_FEATURES",
+__all__ = ["CARD_FEATURES", "DECISION_FEATURES", "DECISION_SLOTS", "EFFECT_SLOTS", "EVENT_FEATURES",
            "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE", "Encoder",
            "info_state_array", "legal_array", "observation_array"]
 
@@ -140,11 +141,11 @@ _clip = clip
 
 
 def decision_kind(decision: Mapping[str, Any] | None) -> str:
-    """What is being decided, read from the observation's ``decision`` (one of :data:`DECISION_KINDS`)."""
+    """What is being decided, read from the observation's ``decision`` (one of :data:`DECISION_SLOTS`)."""
     if not decision:
         return "other"
     kind = str(decision.get("kind", "other"))
-    return kind if kind in DECISION_KINDS else "other"
+    return kind if kind in DECISION_SLOTS else "other"
 
 
 class Encoder:
@@ -293,10 +294,10 @@ class Encoder:
         decision = obs.get("decision")
         if not decision:
             return
-        out[DECISION_KINDS.index(decision_kind(decision))] = 1.0
+        out[DECISION_SLOTS.index(decision_kind(decision))] = 1.0
         kind = effect_kinds().get(str(decision.get("effect", "")))
         if kind is not None:
-            out[len(DECISION_KINDS) + min(kind.index, EFFECT_SLOTS - 1)] = 1.0
+            out[len(DECISION_SLOTS) + min(kind.index, EFFECT_SLOTS - 1)] = 1.0
         if decision.get("player") == me:
             for item in decision.get("legal_actions") or []:
                 a = item.get("id")

@@ -52,7 +52,8 @@ from converge.adapters.encoding import (
 from converge.adapters.resample import resample_history
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.errors import PlaysetError, quote
-from converge.engine.playset import NUM_CARDS, Playset
+from converge.engine.playset import Playset
+from converge.engine.sizes import MAX_ROUNDS, NUM_CARDS
 from converge.engine.state import Match
 
 SHORT_NAME = "python_converge"
@@ -63,7 +64,6 @@ DEFAULT_START = "random"
 # 3 + 3 (the deal) + 10 (the deck, drawn or taken by Search) + 18 (each card is recalled at most once
 # a round) times; a Trade puts one card in a hand for each it takes out.
 MAX_PLAYS_PER_ROUND = 34
-MAX_ROUNDS = 3
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,

@@ -36,6 +36,7 @@ import random
 from typing import TYPE_CHECKING, Final
 
 from converge.engine import actions as _actions
+from converge.engine.sizes import NUM_CARDS
 from converge.engine.state import Match
 
 if TYPE_CHECKING:
@@ -49,7 +50,6 @@ DISCARD: Final = _actions.DISCARD
 SELECT: Final = 0
 MODE: Final = 1
 EFFECT: Final = 2
-NUM_CARDS: Final = 18
 
 Value = tuple[int, int, int, int]
 

@@ -39,8 +39,9 @@ from typing import TYPE_CHECKING, Any
 from converge.engine.effects import STEP_NAMES, EffectState
 from converge.engine.errors import ConvergeError, PositionError, quote
 from converge.engine.events import END_REASONS, OUTSCORED
-from converge.engine.playset import NUM_CARDS, Playset
-from converge.engine.turn import EFFECT, MODE, OVER, ROUNDS_TO_WIN, SELECT, TurnState
+from converge.engine.playset import Playset
+from converge.engine.sizes import NUM_CARDS, ROUNDS_TO_WIN
+from converge.engine.turn import EFFECT, MODE, OVER, SELECT, TurnState
 from converge.engine.zones import Zones
 
 if TYPE_CHECKING:

@@ -60,19 +60,18 @@ from converge.engine.events import (
 from converge.engine.goals import FactionStats, goal_winners
 from converge.engine.narration import decision_prompt as prompt_of
 from converge.engine.observation import observe
-from converge.engine.playset import NUM_CARDS, Playset
+from converge.engine.playset import Playset
 from converge.engine.position import set_up, to_position
 from converge.engine.record import replay as replay_record
 from converge.engine.record import to_record
 from converge.engine.scoring import breakdown
+from converge.engine.sizes import HAND_SIZE, MAX_ROUNDS, NUM_CARDS, ROUNDS_TO_WIN
 from converge.engine.turn import (
     CHANCE,
     DEAL,
     EFFECT,
-    MAX_ROUNDS,
     MODE,
     OVER,
-    ROUNDS_TO_WIN,
     SELECT,
     START,
     TurnState,
@@ -236,13 +235,14 @@ class Match:
 
     def _deal(self, order: list[int], holder: int) -> None:
         z = Zones(self.playset.printed_skill, self.playset.printed_rank)
-        z.hands = [order[0:3], order[3:6]]
+        dealt = 2 * HAND_SIZE  # a hand each, then the artifact, the first discard and the deck
+        z.hands = [order[0:HAND_SIZE], order[HAND_SIZE:dealt]]
         for p in (0, 1):
             for c in z.hands[p]:
                 z.known[c] = 1 << p
-        z.artifact = order[6]
-        z.discard = [order[7]]
-        z.deck = order[8:]  # the top of the deck is the end of the list
+        z.artifact = order[dealt]
+        z.discard = [order[dealt + 1]]
+        z.deck = order[dealt + 2:]  # the top of the deck is the end of the list
         self.zones = z
         self.effect = EffectState()
         t = self.turn
@@ -250,7 +250,7 @@ class Match:
         t.first_holders.append(holder)
         t.active = -1
         self.log_event(ROUND_START, PUBLIC, holder, -1, t.round_no)
-        self.log_event(START_DISCARD, PUBLIC, -1, order[7])
+        self.log_event(START_DISCARD, PUBLIC, -1, z.discard[0])
         for p in (0, 1):
             for c in z.hands[p]:
                 self.log_event(DEALT, p, p, c)

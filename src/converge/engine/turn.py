@@ -22,10 +22,6 @@ START: Final = 5  # chance mode: who holds the artifact in round 1 is drawn
 #: The "player" of a chance node (chance mode only; see :meth:`Match.new`).
 CHANCE: Final = -2
 
-MAX_ROUNDS: Final = 3
-ROUNDS_TO_WIN: Final = 2
-HAND_SIZE: Final = 3
-
 #: The kinds of decision (:attr:`Match.decision_kind`), the effect steps' names included.
 DECISION_KINDS: Final = ("select", "mode", "target", "skillset", "faction", "second", "chance", "over")
 

@@ -6,7 +6,6 @@
 
 from converge.engine.effects.assemble import Assemble
 from converge.engine.effects.base import (
-    BUILTIN_EFFECTS,
     FACTION,
     SECOND,
     SKILLSET,
@@ -16,6 +15,7 @@ from converge.engine.effects.base import (
     EffectState,
     effect_kind,
     effect_kinds,
+    register_builtin_effects,
     register_effect,
     unregister_effect,
 )
@@ -29,9 +29,8 @@ from converge.engine.effects.study import Study
 from converge.engine.effects.trade import Trade
 
 if not effect_kinds():
-    for _kind in (Convert(), Assemble(), Recall(), Guard(), Search(), Trade(), Expand(), Study(), Heal()):
-        register_effect(_kind)
-assert len(effect_kinds()) >= BUILTIN_EFFECTS
+    register_builtin_effects((Convert(), Assemble(), Recall(), Guard(), Search(), Trade(), Expand(), Study(),
+                              Heal()))
 
 __all__ = ["FACTION", "SECOND", "SKILLSET", "STEP_NAMES", "TARGET", "EffectKind", "EffectState",
            "effect_kind", "effect_kinds", "register_effect", "unregister_effect"]
