@@ -43,7 +43,6 @@ from converge.adapters.encoding import (
     INFO_STATE_SIZE,
     MATCH_FEATURES,
     OBSERVATION_SIZE,
-    Encoder,
     info_state_array,
     info_state_string,
     observation_array,
@@ -139,7 +138,6 @@ class ConvergeGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"unknown parameter(s) for {SHORT_NAME}: {', '.join(unknown)}")
         self.playset = parse_playset(params.get("playset", DEFAULT_PLAYSET), parse_decks(params.get("decks", "")))
         self.start = parse_start(params.get("start", DEFAULT_START))
-        self.encoder = Encoder(self.playset.card_ids, self.playset.skillsets)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=NUM_CARDS,
