@@ -56,15 +56,6 @@ class UndoRefused(Exception):
 
 
 @dataclass
-class Outcome:
-    """What one action did: whether it ended the turn, the round or the match."""
-
-    turn_ended: bool = False
-    round_ended: bool = False
-    match_ended: bool = False
-
-
-@dataclass
 class Session:
     """One sitting: a match, then rematches while the players want them."""
 
@@ -114,13 +105,6 @@ class Session:
         self.fetch(viewer)
         return any(e["kind"] in TURN_END_KINDS for e in self.log[viewer][self.summary_from[viewer]:])
 
-    def round_events(self, viewer: int) -> list[dict[str, Any]]:
-        """The viewer's events of the current round (from its ``round_start``)."""
-        self.fetch(viewer)
-        events = self.log[viewer]
-        starts = [i for i, e in enumerate(events) if e["kind"] == "round_start"]
-        return events[starts[-1]:] if starts else list(events)
-
     # ------------------------------------------------------------------ playing
 
     def before_decision(self, player: int) -> None:
@@ -131,25 +115,17 @@ class Session:
         self.undo_stack.append(UndoPoint(player, m.decision_kind == "select", m.snapshot(),
                                          (self.seen[0], self.seen[1])))
 
-    def apply(self, action: int, player: int) -> Outcome:
-        """Play ``action`` for ``player`` and say what it ended."""
-        m = self.match
-        rounds, scores = len(m.round_results), self._count(SCORE)
-        m.apply(action, player=player)
-        out = Outcome(turn_ended=self._count(SCORE) > scores, round_ended=len(m.round_results) > rounds,
-                      match_ended=m.is_terminal)
-        if out.match_ended:
+    def apply(self, action: int, player: int) -> None:
+        """Play ``action`` for ``player``; the match's record is saved when it ends."""
+        self.match.apply(action, player=player)
+        if self.match.is_terminal:
             self.save()
-        return out
 
     def bot_action(self, player: int) -> int:
         """The bot's decision for its seat, from its own view only."""
         bot = self.seats[player].bot
         assert bot is not None
         return bot.decide(self.match.view(player))
-
-    def _count(self, kind: int) -> int:
-        return sum(1 for e in self.match.events if e[0] == kind)
 
     # ------------------------------------------------------------------ undo
 

@@ -22,7 +22,6 @@ from rich.text import Text
 
 from converge.cli.screen import CardStyle, board, menu, render
 from converge.cli.session import (
-    Outcome,
     Seat,
     Session,
     UndoRefused,
@@ -91,7 +90,6 @@ class TerminalGame:
         self.hint_seconds = hint_seconds
         self.style = CardStyle(match.playset.decks)
         self.last_viewer = -1
-        self.shown_board = False
 
     @property
     def match(self) -> Match:
@@ -127,7 +125,6 @@ class TerminalGame:
                 continue
             if kind == "round_start":
                 self.say(Text(f"— {e['text']} —", style="bold"))
-                self.shown_board = False
                 continue
             bold = kind in ("round_end", "match_end", "artifact", "score")
             self.say(Text(f"  · {e['text']}", style="bold" if bold else "dim"))
@@ -178,14 +175,11 @@ class TerminalGame:
         while not self.match.is_terminal:
             p = self.match.current_player
             if s.is_bot(p):
-                self.after(s.apply(s.bot_action(p), p))
+                s.apply(s.bot_action(p), p)
                 continue
             self.human_decision(p)
         for h in s.humans() or [0]:
             self.show_end(h)
-
-    def after(self, outcome: Outcome) -> None:
-        """After a move: nothing to do in the line mode (the narration comes at the next prompt)."""
 
     def human_decision(self, p: int) -> None:
         if self.hotseat and self.last_viewer != p:
@@ -227,7 +221,7 @@ class TerminalGame:
             action = self.parse(word, legal)
             if action is None:
                 continue
-            self.after(self.session.apply(action, p))
+            self.session.apply(action, p)
             return
 
     def parse(self, word: str, legal: list[dict[str, Any]]) -> int | None:
