@@ -17,17 +17,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from converge.cli.main import (
+from converge.cli.common import (
     UserError,
-    _catalog,
-    _deck_dir,
     add_command,
     bot_choice,
+    deck_dir_option,
     path_text,
     playset_names,
     positive_int,
     read_json_file,
     seed_int,
+    user_catalog,
 )
 from converge.engine.playset import SETS, catalog_order
 
@@ -167,7 +167,7 @@ def _simulate(args: argparse.Namespace, criteria: Any | None) -> int:
     from converge.simulation.summary import summarize
     from converge.simulation.tables import open_rounds, resolve_format
 
-    catalog = _catalog(args.deck_dir)
+    catalog = user_catalog(args.deck_dir)
     playsets = _playsets(args, catalog)
     try:
         fmt, table_note = resolve_format(args.format)
@@ -283,7 +283,7 @@ def _options(p: argparse.ArgumentParser, matches: int, out: str) -> None:
                        help="a playset of three skillsets; may be repeated")
     which.add_argument("--set", action="append", choices=sorted(SETS),
                        help="one of the three published sets; may be repeated")
-    _deck_dir(p)
+    deck_dir_option(p)
     p.add_argument("--per-playset", dest="n", type=positive_int, default=matches, metavar="N",
                    help=f"matches per playset (default {matches})")
     p.add_argument("-n", "--matches", dest="n", type=positive_int, default=argparse.SUPPRESS,
