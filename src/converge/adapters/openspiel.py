@@ -52,6 +52,7 @@ from converge.adapters.resample import resample_history
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.errors import PlaysetError, quote
 from converge.engine.playset import Playset
+from converge.engine.schema import Observation
 from converge.engine.sizes import MAX_ROUNDS, NUM_CARDS
 from converge.engine.state import Match
 
@@ -177,10 +178,10 @@ class _Core:
         self.start = start
         self.match = match if match is not None else Match.new(playset, seed=0, start=start, chance=True)
         self.moves: list[tuple[int, int]] = moves if moves is not None else []
-        self.views: dict[int, dict[str, Any]] = {}
+        self.views: dict[int, Observation] = {}
         self.texts: dict[tuple[bool, bool, int], str] = {}
 
-    def observation(self, viewer: int) -> dict[str, Any]:
+    def observation(self, viewer: int) -> Observation:
         view = self.views.get(viewer)
         if view is None:
             view = self.views[viewer] = self.match.observation(viewer)
@@ -256,7 +257,7 @@ class ConvergeState(pyspiel.State):  # type: ignore[misc]
             return [0.0, 0.0]
         return [1.0, -1.0] if m.winner == 0 else [-1.0, 1.0]
 
-    def observation_dict(self, player: int) -> dict[str, Any]:
+    def observation_dict(self, player: int) -> Observation:
         """``Match.observation(player)`` (-1: a spectator) of this state; do not modify it."""
         return self.core.observation(player)
 
@@ -319,7 +320,7 @@ class ConvergeObserver:
             pieces.append(("history", OBSERVATION_SIZE, INFO_STATE_SIZE, (HISTORY_EVENTS, EVENT_FEATURES)))
         self.dict = {name: self.tensor[a:b].reshape(shape) for name, a, b, shape in pieces}
 
-    def _view(self, state: ConvergeState, player: int) -> dict[str, Any]:
+    def _view(self, state: ConvergeState, player: int) -> Observation:
         if player not in (0, 1):
             raise ValueError(f"a player is 0 or 1, got {player}")
         return state.observation_dict(player if self.private else -1)

@@ -20,6 +20,7 @@ from converge.cli.screen import who
 from converge.engine import Match
 from converge.engine.events import PUBLIC, ROUND_END, SCORE, PublicTracker
 from converge.engine.observation import in_play
+from converge.engine.schema import EventDoc
 from converge.engine.scoring import board_breakdown
 from converge.engine.seeds import new_seed
 
@@ -67,7 +68,7 @@ class Session:
     #: events of each viewer already fetched (``observation(v, events_from=seen[v])`` gives the new ones)
     seen: list[int] = field(default_factory=lambda: [0, 0])
     #: each viewer's events fetched so far, in order (what the narration and the summaries are made of)
-    log: list[list[dict[str, Any]]] = field(default_factory=lambda: [[], []])
+    log: list[list[EventDoc]] = field(default_factory=lambda: [[], []])
     #: for each viewer, the index in ``log`` from which their next summary starts
     summary_from: list[int] = field(default_factory=lambda: [0, 0])
     matches_played: int = 0
@@ -86,14 +87,14 @@ class Session:
 
     # ------------------------------------------------------------------ events
 
-    def fetch(self, viewer: int) -> list[dict[str, Any]]:
+    def fetch(self, viewer: int) -> list[EventDoc]:
         """The viewer's events since the last fetch (``observation(viewer, events_from=k)``)."""
-        new: list[dict[str, Any]] = self.match.observation(viewer, events_from=self.seen[viewer])["events"]
+        new = self.match.observation(viewer, events_from=self.seen[viewer])["events"]
         self.seen[viewer] += len(new)
         self.log[viewer].extend(new)
         return new
 
-    def take_summary(self, viewer: int) -> list[dict[str, Any]]:
+    def take_summary(self, viewer: int) -> list[EventDoc]:
         """The viewer's events since their last summary (fetching what is new first), and mark them read."""
         self.fetch(viewer)
         events = self.log[viewer][self.summary_from[viewer]:]

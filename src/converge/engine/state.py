@@ -64,6 +64,7 @@ from converge.engine.playset import Playset
 from converge.engine.position import set_up, to_position
 from converge.engine.record import replay as replay_record
 from converge.engine.record import to_record
+from converge.engine.schema import GoalScore, Observation
 from converge.engine.scoring import breakdown
 from converge.engine.sizes import HAND_SIZE, MAX_ROUNDS, NUM_CARDS, ROUNDS_TO_WIN
 from converge.engine.turn import (
@@ -814,7 +815,7 @@ class Match:
             s1 += stars * w1
         return s0, s1
 
-    def score_breakdown(self, player: object = 0) -> list[dict[str, Any]]:
+    def score_breakdown(self, player: object = 0) -> list[GoalScore]:
         """Per goal in the goal area: who fulfils it and why, from ``player``'s point of view.
 
         Each item: ``{"goal": card id, "text", "stars", "winners": [players], "why": "..."}``.
@@ -839,14 +840,14 @@ class Match:
 
     # ------------------------------------------------------------------ views
 
-    def observation(self, player: object, events_from: object = 0) -> dict[str, Any]:
+    def observation(self, player: object, events_from: object = 0) -> Observation:
         """The redacted, JSON-serialisable view of ``player`` (I1-I3). The only door to the state.
 
         ``events_from=k`` lists the viewer's events from the ``k``-th on (incremental: what is new since a
         client's last view)."""
         return observe(self, player, events_from)
 
-    def public_observation(self) -> dict[str, Any]:
+    def public_observation(self) -> Observation:
         """The view of a spectator: public information only."""
         return observe(self, -1)
 
