@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from converge.engine.actions import action_to_string
 from converge.engine.errors import ConvergeError, IllegalActionError, RecordError, quote
+from converge.engine.schema import RecordDoc
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
@@ -25,13 +26,13 @@ if TYPE_CHECKING:
 FORMAT = "converge-record"
 
 
-def to_record(match: Match, moves: bool = True) -> dict[str, Any]:
+def to_record(match: Match, moves: bool = True) -> RecordDoc:
     """The record of ``match``: from a fresh deal, or from the position it was set up at (``moves``: with
     the readable form of each action)."""
     if not match._keep_history:
         raise RecordError("this copy of the match keeps no history (a search copy): it has no record")
     history = list(match.history)
-    out: dict[str, Any] = {
+    out: RecordDoc = {
         "format": FORMAT, "version": 1, "playset": match.playset.names(), "seed": match.seed,
         "start": match.start_setting, "decks": match.playset.digest, "chance": match.chance,
         "actions": history,

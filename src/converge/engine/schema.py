@@ -132,6 +132,22 @@ class PrintedCard(TypedDict):
     text: str
 
 
+class RecordDoc(TypedDict):
+    """A match record: what replays to the same match (:mod:`converge.engine.record`). It holds the seed, so
+    it is private until the match is over."""
+
+    format: str  # "converge-record"
+    version: int
+    playset: list[str]
+    seed: int
+    start: str
+    decks: str  # the digest of the decks played with
+    chance: bool
+    actions: list[int]
+    position: NotRequired[dict[str, object]]  # the position it started at, if not a fresh deal
+    moves: NotRequired[list[str]]  # the actions' readable forms
+
+
 def legal_actions_of(observation: Observation) -> list[LegalAction]:
     """The viewer's legal actions in ``observation``: empty unless the decision is theirs."""
     decision = observation["decision"]
@@ -139,4 +155,4 @@ def legal_actions_of(observation: Observation) -> list[LegalAction]:
 
 
 __all__ = ["CardInPlay", "Decision", "EventDoc", "GoalScore", "KnownDeckCard", "LegalAction", "Observation",
-           "PrintedCard", "RoundResult", "legal_actions_of"]
+           "PrintedCard", "RecordDoc", "RoundResult", "legal_actions_of"]

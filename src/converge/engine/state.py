@@ -64,7 +64,7 @@ from converge.engine.playset import Playset
 from converge.engine.position import set_up, to_position
 from converge.engine.record import replay as replay_record
 from converge.engine.record import to_record
-from converge.engine.schema import GoalScore, Observation
+from converge.engine.schema import GoalScore, Observation, RecordDoc
 from converge.engine.scoring import breakdown
 from converge.engine.sizes import HAND_SIZE, MAX_ROUNDS, NUM_CARDS, ROUNDS_TO_WIN
 from converge.engine.turn import (
@@ -853,7 +853,7 @@ class Match:
 
     # ------------------------------------------------------------------ records and positions
 
-    def record(self, moves: bool = True) -> dict[str, Any]:
+    def record(self, moves: bool = True) -> RecordDoc:
         """The match record (playset, seed, settings, actions) that replays to this state; ``moves=False``
         leaves out the readable form of the actions (cheaper: for a program that only replays it)."""
         return to_record(self, moves)
