@@ -13,6 +13,7 @@ from converge.engine.effects.base import (
     TARGET,
     EffectKind,
     EffectState,
+    builtin_effect_kinds,
     effect_kind,
     effect_kinds,
     register_builtin_effects,
@@ -33,4 +34,4 @@ if not effect_kinds():
                               Heal()))
 
 __all__ = ["FACTION", "SECOND", "SKILLSET", "STEP_NAMES", "TARGET", "EffectKind", "EffectState",
-           "effect_kind", "effect_kinds", "register_effect", "unregister_effect"]
+           "builtin_effect_kinds", "effect_kind", "effect_kinds", "register_effect", "unregister_effect"]

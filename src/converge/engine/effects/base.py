@@ -241,6 +241,11 @@ def register_builtin_effects(kinds: Iterable[EffectKind]) -> None:
     _REGISTRY.register_builtins(kinds)
 
 
+def builtin_effect_kinds() -> list[EffectKind]:
+    """The package's own effect kinds, in their canonical order (those registered later are extensions)."""
+    return list(_REGISTRY.all().values())[:_REGISTRY.builtin]
+
+
 def register_effect(kind: EffectKind) -> EffectKind:
     """Make ``kind`` available to card files (the public extension point); returns it.
 
