@@ -18,7 +18,8 @@ def _extensions() -> list:
     except ImportError:
         return []
     return mypycify([
-        "src/converge/engine/state.py", "src/converge/engine/zones.py", "src/converge/engine/events.py",
+        "src/converge/engine/state.py", "src/converge/engine/turn.py", "src/converge/engine/zones.py",
+        "src/converge/engine/events.py",
         "src/converge/engine/playset.py", "src/converge/engine/view.py", "src/converge/engine/actions.py",
         "src/converge/engine/tensors.py", "src/converge/engine/observation.py", "src/converge/engine/narration.py",
         "src/converge/engine/scoring.py",

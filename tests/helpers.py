@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from converge import Match
-from converge.engine.playset import NUM_CARDS, Playset
+from converge.engine.playset import Playset
+from converge.engine.sizes import NUM_CARDS
 
 CATALYSTS = ["alchemist", "mechanist", "archivist"]
 

@@ -15,10 +15,11 @@ import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from converge import Match  # noqa: E402
-from converge.adapters.encoding import OBSERVATION_SIZE, Encoder  # noqa: E402
+from converge.adapters.encoding import OBSERVATION_SIZE  # noqa: E402
 from converge.adapters.gymnasium import ENV_ID, ConvergeEnv  # noqa: E402
 from converge.engine.errors import IllegalActionError  # noqa: E402
 from tests.helpers import load_example, setup  # noqa: E402
+from tests.tensor_oracle import Encoder  # noqa: E402
 
 
 def _check(env: Any) -> None:

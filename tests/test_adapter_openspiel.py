@@ -18,7 +18,6 @@ from converge.adapters import openspiel as cvos  # noqa: E402  (registers python
 from converge.adapters.encoding import (  # noqa: E402
     INFO_STATE_SIZE,
     OBSERVATION_SIZE,
-    Encoder,
     info_state_string,
     observation_string,
 )
@@ -26,6 +25,7 @@ from converge.adapters.resample import resample_history  # noqa: E402
 from converge.engine.errors import PlaysetError  # noqa: E402
 from converge.engine.playset import all_playsets  # noqa: E402
 from tests.helpers import load_example  # noqa: E402
+from tests.tensor_oracle import Encoder  # noqa: E402
 
 ENGINES = "protector/searcher/merchant"
 # Card ids of the Engines of Progress playset: PRO1..6 = 0..5, SEA1..6 = 6..11, MER1..6 = 12..17.

@@ -12,9 +12,10 @@ import numpy as np
 from pettingzoo.test import api_test, seed_test
 
 from converge.adapters import converge_v0
-from converge.adapters.encoding import INFO_STATE_SIZE, OBSERVATION_SIZE, Encoder
+from converge.adapters.encoding import INFO_STATE_SIZE, OBSERVATION_SIZE
 from converge.engine.errors import IllegalActionError
 from tests.helpers import load_example
+from tests.tensor_oracle import Encoder
 
 # PettingZoo's checker warns about every dict observation {"observation", "action_mask"}, the layout of
 # its own classic games; these two warnings are about that layout only.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from converge.engine.effects import effect_kinds
+from converge.engine.effects import builtin_effect_kinds, effect_kinds
 from converge.engine.goals import goal_kinds
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "converge"
@@ -76,7 +76,8 @@ def test_no_module_but_a_kinds_own_decides_by_effect_or_goal_kind() -> None:
 
 def test_there_is_one_module_per_effect_kind() -> None:
     modules = {p.stem for p in (ENGINE / "effects").glob("*.py")} - {"__init__", "base"}
-    builtin = [k for k in effect_kinds().values() if k.index < 9]
+    builtin = builtin_effect_kinds()
     assert modules == {k.name for k in builtin}
     for kind in builtin:  # each kind's class lives in its module
         assert type(kind).__module__ == f"converge.engine.effects.{kind.name}"
+

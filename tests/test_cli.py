@@ -396,7 +396,7 @@ def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize("command", ["play", "watch", "replay", "serve", "cards", "simulate", "balance", "match",
                                      "ladder", "bench", "serve-bench"])
 def test_every_command_is_described(capsys: pytest.CaptureFixture[str], command: str) -> None:
-    from converge.cli.main import COMMANDS
+    from converge.cli.common import COMMANDS
 
     code, out, _ = run(capsys, command, "--help")
     summary = dict(item for _, group in COMMANDS for item in group)[command]
@@ -506,7 +506,7 @@ def test_a_file_name_with_control_characters_stays_on_one_escaped_line(capsys: p
 
 def test_replay_refuses_a_file_larger_than_any_record(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("converge.cli.main.MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr("converge.cli.common.MAX_FILE_BYTES", 1000)
     path = tmp_path / "big.json"
     path.write_text(json.dumps({**_a_record(), "pad": "x" * 2000}), encoding="utf-8")
     code, _, err = run(capsys, "replay", str(path))

@@ -23,6 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from converge import Match
+from converge.cli import common
 from converge.cli import main as cli
 from tests.fuzz_support import (
     MAX_MESSAGE,
@@ -281,9 +282,9 @@ def light_commands(monkeypatch: pytest.MonkeyPatch, files: dict[str, Any]) -> No
 
     def checks_only(args: Any) -> int:
         if hasattr(args, "deck_dir"):
-            catalog = cli._catalog(args.deck_dir)
+            catalog = common.user_catalog(args.deck_dir)
             if hasattr(args, "set") and not isinstance(getattr(args, "set", None), list):
-                cli._resolve_playset(args, catalog)
+                common.resolve_playset(args, catalog)
         return 0
 
     for module, name in ((cli, "cmd_play"), (cli, "cmd_match"), (cli, "cmd_watch"), (cli, "cmd_bench"),

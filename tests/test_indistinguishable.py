@@ -46,8 +46,8 @@ from converge.cli.screen import CardStyle, render
 from converge.cli.session import round_final_board
 from converge.engine import all_playsets
 from converge.engine.events import PUBLIC, ROUND_START
-from converge.engine.playset import NUM_CARDS, Playset
-from converge.engine.position import from_position
+from converge.engine.playset import Playset
+from converge.engine.sizes import NUM_CARDS
 
 PAIRS = int(os.environ.get("CONVERGE_PAIRS", "10000"))
 #: The seed all pairs are drawn from (``make fuzz`` draws a fresh one; a failure names the matches in full).
@@ -140,7 +140,7 @@ def position_pairs(playset: Playset, viewer: int, rng: random.Random, length: in
     if seeded.is_terminal:
         return
     doc = seeded.position()
-    a = from_position(doc, playset=playset)
+    a = Match.from_position(doc, playset=playset)
     hidden = set(a.hidden_from(viewer))
     actions: list[int] = []
     rounds = a.rounds_finished
@@ -156,8 +156,8 @@ def position_pairs(playset: Playset, viewer: int, rng: random.Random, length: in
     sigma = _permutation(hidden - set().union(*seen.values()), rng)
     ids = playset.card_ids
     other = {**_renamed(doc, ids, sigma), "seed": rng.randrange(2**63)}
-    a = from_position(doc, playset=playset)
-    b = from_position(other, playset=playset)
+    a = Match.from_position(doc, playset=playset)
+    b = Match.from_position(other, playset=playset)
     how = f"position {json.dumps(doc)} and its renaming {json.dumps(other)}"
     renamed = [sigma.get(x, x) if x < NUM_CARDS else x for x in actions]
     yield Pair(a, b, viewer, how)

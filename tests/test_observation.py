@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from converge import ConvergeError, Match
-from tests.helpers import play, setup
+from tests.helpers import finished_matches, play, setup
 
 ENGINES = ["protector", "searcher", "merchant"]
 
@@ -308,3 +308,41 @@ def test_observer_starts_again_when_the_log_is_rewound() -> None:
     assert start == 0 and obs == match.observation(0)
     with pytest.raises(ConvergeError):
         Observer(match, 2)
+
+
+# ---------------------------------------------------------------------- the typed documents
+
+
+def test_observations_have_exactly_the_keys_their_type_declares() -> None:
+    """The schema (converge.engine.schema) is the observation's one definition: every key an observation, a
+    decision, an event or a card in play holds is declared there, and every required one is present."""
+    from converge.engine.events import SCHEMA
+    from converge.engine.schema import CardInPlay, Decision, EventDoc, LegalAction, Observation
+
+    def check(doc: dict[str, Any], kind: Any) -> None:
+        assert kind.__required_keys__ <= set(doc) <= kind.__required_keys__ | kind.__optional_keys__, (kind, doc)
+
+    seen_events: set[str] = set()
+    for m in [*finished_matches(6), Match.new(["merchant", "astropath", "healer"], seed=3)]:
+        history = m.history
+        replayed = Match.new(m.playset, m.seed)
+        for action in [*history, None]:
+            for viewer in (0, 1, -1):
+                obs = replayed.observation(viewer)
+                check(obs, Observation)
+                if obs["decision"] is not None:
+                    check(obs["decision"], Decision)
+                    for item in obs["decision"].get("legal_actions", []):
+                        check(item, LegalAction)
+                for faction in obs["factions"]:
+                    for card in faction:
+                        check(card, CardInPlay)
+            if action is not None:
+                replayed.apply(action)
+        for viewer in (0, 1):
+            for event in replayed.observation(viewer)["events"]:
+                check(event, EventDoc)
+                seen_events.add(event["kind"])
+    fields = {f.name for spec in SCHEMA.values() for f in (spec.a, spec.b) if f is not None}
+    assert fields <= EventDoc.__optional_keys__  # every field any kind's schema names
+    assert len(seen_events) >= 15

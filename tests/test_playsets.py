@@ -11,7 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from converge.bots import GreedyBot, RandomBot
 from converge.engine import Playset, all_playsets
-from converge.engine.state import MAX_ROUNDS, ROUNDS_TO_WIN
+from converge.engine.sizes import MAX_ROUNDS, ROUNDS_TO_WIN
 from converge.simulation.runner import play_match
 
 MATCHES = 200

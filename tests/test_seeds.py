@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import doctest
 
-from converge.cli.main import bot_seed
+from converge.cli.common import bot_seed
 from converge.engine import seeds
 
 

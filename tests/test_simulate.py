@@ -19,14 +19,9 @@ from converge.engine.actions import DISCARD
 from converge.engine.events import EventKind
 from converge.engine.playset import SETS, Playset, all_playsets
 from converge.simulation import replay, tables
+from converge.simulation.jobs import SimulationSpec, match_seeds, plan_chunks, run_chunk
 from converge.simulation.runner import play_match
-from converge.simulation.simulate import (
-    SimulationSpec,
-    match_seeds,
-    plan_chunks,
-    run_chunk,
-    simulate,
-)
+from converge.simulation.simulate import simulate
 from converge.simulation.stats import ROUND_COLUMNS, MatchReader, PlaysetTally, ScoringMismatch
 from converge.simulation.summary import summarize
 from tests.helpers import assert_user_error, run
@@ -90,7 +85,7 @@ def test_the_replay_constants_are_the_engines() -> None:
     assert replay.NUM_CARDS == 18
 
 
-@pytest.mark.parametrize("name", ["converge.simulation.simulate", "converge.simulation.runner"])
+@pytest.mark.parametrize("name", ["converge.simulation.jobs", "converge.simulation.runner"])
 def test_docstring_examples(name: str) -> None:
     import doctest
     import importlib

@@ -10,13 +10,9 @@ import pytest
 pytest.importorskip("numpy")
 
 from converge import Match
-from converge.adapters.encoding import (
-    Encoder,
-    info_state_array,
-    legal_array,
-    observation_array,
-)
+from converge.adapters.encoding import info_state_array, legal_array, observation_array
 from converge.engine import all_playsets
+from tests.tensor_oracle import Encoder
 
 
 def _states(count: int, seed: int) -> list[Match]:

@@ -44,9 +44,10 @@ from converge.adapters.encoding import as_playset as _playset
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.errors import IllegalActionError
 from converge.engine.playset import Playset
+from converge.engine.schema import Observation
 from converge.engine.state import Match
 
-Policy = Callable[[dict[str, Any], list[int]], int]
+Policy = Callable[[Observation, list[int]], int]
 DEFAULT_PLAYSET = ("alchemist", "mechanist", "archivist")
 RENDER_MODES = ("human", "ansi")
 

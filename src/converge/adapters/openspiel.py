@@ -43,7 +43,6 @@ from converge.adapters.encoding import (
     INFO_STATE_SIZE,
     MATCH_FEATURES,
     OBSERVATION_SIZE,
-    Encoder,
     info_state_array,
     info_state_string,
     observation_array,
@@ -52,7 +51,9 @@ from converge.adapters.encoding import (
 from converge.adapters.resample import resample_history
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.errors import PlaysetError, quote
-from converge.engine.playset import NUM_CARDS, Playset
+from converge.engine.playset import Playset
+from converge.engine.schema import Observation
+from converge.engine.sizes import MAX_ROUNDS, NUM_CARDS
 from converge.engine.state import Match
 
 SHORT_NAME = "python_converge"
@@ -63,7 +64,6 @@ DEFAULT_START = "random"
 # 3 + 3 (the deal) + 10 (the deck, drawn or taken by Search) + 18 (each card is recalled at most once
 # a round) times; a Trade puts one card in a hand for each it takes out.
 MAX_PLAYS_PER_ROUND = 34
-MAX_ROUNDS = 3
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -139,7 +139,6 @@ class ConvergeGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"unknown parameter(s) for {SHORT_NAME}: {', '.join(unknown)}")
         self.playset = parse_playset(params.get("playset", DEFAULT_PLAYSET), parse_decks(params.get("decks", "")))
         self.start = parse_start(params.get("start", DEFAULT_START))
-        self.encoder = Encoder(self.playset.card_ids, self.playset.skillsets)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=NUM_CARDS,
@@ -179,10 +178,10 @@ class _Core:
         self.start = start
         self.match = match if match is not None else Match.new(playset, seed=0, start=start, chance=True)
         self.moves: list[tuple[int, int]] = moves if moves is not None else []
-        self.views: dict[int, dict[str, Any]] = {}
+        self.views: dict[int, Observation] = {}
         self.texts: dict[tuple[bool, bool, int], str] = {}
 
-    def observation(self, viewer: int) -> dict[str, Any]:
+    def observation(self, viewer: int) -> Observation:
         view = self.views.get(viewer)
         if view is None:
             view = self.views[viewer] = self.match.observation(viewer)
@@ -258,7 +257,7 @@ class ConvergeState(pyspiel.State):  # type: ignore[misc]
             return [0.0, 0.0]
         return [1.0, -1.0] if m.winner == 0 else [-1.0, 1.0]
 
-    def observation_dict(self, player: int) -> dict[str, Any]:
+    def observation_dict(self, player: int) -> Observation:
         """``Match.observation(player)`` (-1: a spectator) of this state; do not modify it."""
         return self.core.observation(player)
 
@@ -321,7 +320,7 @@ class ConvergeObserver:
             pieces.append(("history", OBSERVATION_SIZE, INFO_STATE_SIZE, (HISTORY_EVENTS, EVENT_FEATURES)))
         self.dict = {name: self.tensor[a:b].reshape(shape) for name, a, b, shape in pieces}
 
-    def _view(self, state: ConvergeState, player: int) -> dict[str, Any]:
+    def _view(self, state: ConvergeState, player: int) -> Observation:
         if player not in (0, 1):
             raise ValueError(f"a player is 0 or 1, got {player}")
         return state.observation_dict(player if self.private else -1)

@@ -52,8 +52,10 @@ from converge.engine.events import (
     Event,
     from_dict,
 )
-from converge.engine.playset import NUM_CARDS, Playset
-from converge.engine.state import CHANCE, Match
+from converge.engine.playset import Playset
+from converge.engine.sizes import NUM_CARDS
+from converge.engine.state import Match
+from converge.engine.turn import CHANCE
 from converge.engine.zones import DECK, is_hand
 
 Rand = Callable[[], float]

@@ -36,6 +36,7 @@ import random
 from typing import TYPE_CHECKING, Final
 
 from converge.engine import actions as _actions
+from converge.engine.sizes import NUM_CARDS
 from converge.engine.state import Match
 
 if TYPE_CHECKING:
@@ -49,7 +50,6 @@ DISCARD: Final = _actions.DISCARD
 SELECT: Final = 0
 MODE: Final = 1
 EFFECT: Final = 2
-NUM_CARDS: Final = 18
 
 Value = tuple[int, int, int, int]
 
@@ -71,7 +71,6 @@ class GreedyBot:
         self._plan: list[int] = []  # reversed: the next action is the last item
         self._worth: dict[str, list[int]] = {}  # per playset digest
         #: Complete plays scored by the last plan (for benchmarks and tests).
-        self.last_leaves = 0
 
     def reset(self) -> None:
         """Forget the plan in progress (a plan is also dropped when its match, round or turn changes)."""
@@ -123,7 +122,6 @@ class GreedyBot:
         # dealing it: nothing of the next round is looked at, and no time is spent on it.
         root = view.sample_world(self.worlds, True)
         search.run(root, stage, active, ecard, 0)
-        self.last_leaves = search.leaves
         lines = search.best
         return lines[0] if len(lines) == 1 else lines[self.rng.randrange(len(lines))]
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from converge.bots.ismcts import ISMCTSBot
+from converge.engine.schema import legal_actions_of
 
 if TYPE_CHECKING:
     from converge.engine.view import PlayerView
@@ -37,6 +38,5 @@ def hint(view: PlayerView, simulations: int = 3000, seconds: float | None = 1.0,
     """The options of the view's decision, the suggested one first (the most searched). The search stops
     after ``simulations`` or ``seconds`` (None: no time limit, so the same view and seed give the same hint)."""
     bot = ISMCTSBot(seed, iterations=simulations, seconds=seconds, name="hint")
-    decision = view.observation()["decision"] or {}
-    labels = {item["id"]: item["label"] for item in decision.get("legal_actions", [])}
+    labels = {item["id"]: item["label"] for item in legal_actions_of(view.observation())}
     return [Option(a, str(labels.get(a, a)), rate, n) for a, n, rate in bot.analyse(view)]

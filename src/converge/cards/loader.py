@@ -33,9 +33,8 @@ from converge.engine.effects import EffectKind, effect_kinds
 from converge.engine.errors import ConvergeError, cut, quote
 from converge.engine.goals import GoalKind, goal_kinds
 from converge.engine.params import OWN, ParamValue
+from converge.engine.sizes import DECK_SIZE, RANKS
 
-DECK_SIZE = 6
-RANKS = tuple(range(1, 7))
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,15}")
 _SKILLSET = re.compile(r"[A-Za-z]{1,24}")  # one word: the action language names a skillset by one word
 _DECK_KEYS = {"skillset", "set", "keyword", "color", "card"}

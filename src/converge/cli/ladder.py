@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Any
 
-from converge.cli.main import BOT_NAMES, add_command, positive_int, quoted, seed_int
+from converge.cli.common import BOT_NAMES, add_command, positive_int, quoted, seed_int
 from converge.simulation.ladder import OPENSPIEL, run_ladder, time_summary
 
 

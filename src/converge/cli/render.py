@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from converge.cards.model import Deck
@@ -163,5 +163,3 @@ class MatchPrinter:
                        f"{m.decision_prompt()})")
 
 
-def seat_names(names: Mapping[int, str] | Sequence[str]) -> list[str]:
-    return [f"player 0 ({names[0]})", f"player 1 ({names[1]})"]

@@ -86,17 +86,6 @@ def score_totals(obs: Mapping[str, Any], other: str = "them") -> str:
     return f"player 0 {s[0]} : {s[1]} player 1"
 
 
-def score_line(obs: Mapping[str, Any], other: str = "them") -> Text:
-    """``Score: you 3 : 2 them — Highest Mechanist ★ you (you 5 vs them 3); ...``: who gets each goal and why."""
-    viewer = obs["viewer"]
-    line = Text(f"Score: {score_totals(obs, other)}", style="bold")
-    parts = [f"{item['text']} {STAR * item['stars']} {_winners(item['winners'], viewer, other)} "
-             f"({_why(item['why'], other)})" for item in obs["score_breakdown"]]
-    if parts:
-        line.append(" — " + "; ".join(parts))
-    return line
-
-
 def _why(why: str, other: str) -> str:
     return why if other == "them" else why.replace("them ", f"{other} ")
 

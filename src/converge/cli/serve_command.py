@@ -10,7 +10,7 @@ import json
 import logging
 from typing import Any
 
-from converge.cli.main import UserError, _catalog, path_text, positive_int, quoted
+from converge.cli.common import BOT_NAMES, UserError, add_command, path_text, positive_int, quoted, user_catalog
 from converge.server.botpool import default_workers
 from converge.server.config import SQLITE_SYNC, ServerConfig
 
@@ -63,7 +63,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from converge.bots import BOTS
-    from converge.cli.main import BOT_NAMES
     from converge.server.app import create_app
     from converge.server.config import default_db_path
     from converge.server.serving import uvicorn_options
@@ -71,7 +70,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.replacement_bot is not None and args.replacement_bot not in BOTS:
         raise UserError(f"unknown bot {quoted(args.replacement_bot)} (known: {', '.join(BOT_NAMES)})")
-    _catalog(args.deck_dir)  # every deck file checked (and read whole) before the server starts
+    user_catalog(args.deck_dir)  # every deck file checked (and read whole) before the server starts
     db = args.db or f"sqlite:///{default_db_path()}"
     config = ServerConfig(db_url=db, bot_delay=args.bot_delay, replace_after=args.replace_after,
                           bot_workers=args.bot_workers, bot_queue=args.bot_queue,
@@ -111,7 +110,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_serve_bench(args: argparse.Namespace) -> int:
     _need_web()
     from converge.bots import BOTS
-    from converge.cli.main import BOT_NAMES
     from converge.server.bench import format_bench, run_bench
 
     if args.bot not in BOTS:
@@ -136,7 +134,6 @@ def cmd_serve_bench(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``serve`` and ``serve-bench`` to the ``converge`` command's subparsers."""
-    from converge.cli.main import add_command
 
     p = add_command(sub, "serve")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")

@@ -20,6 +20,7 @@ from converge.cli.screen import who
 from converge.engine import Match
 from converge.engine.events import PUBLIC, ROUND_END, SCORE, PublicTracker
 from converge.engine.observation import in_play
+from converge.engine.schema import EventDoc
 from converge.engine.scoring import board_breakdown
 from converge.engine.seeds import new_seed
 
@@ -56,15 +57,6 @@ class UndoRefused(Exception):
 
 
 @dataclass
-class Outcome:
-    """What one action did: whether it ended the turn, the round or the match."""
-
-    turn_ended: bool = False
-    round_ended: bool = False
-    match_ended: bool = False
-
-
-@dataclass
 class Session:
     """One sitting: a match, then rematches while the players want them."""
 
@@ -76,7 +68,7 @@ class Session:
     #: events of each viewer already fetched (``observation(v, events_from=seen[v])`` gives the new ones)
     seen: list[int] = field(default_factory=lambda: [0, 0])
     #: each viewer's events fetched so far, in order (what the narration and the summaries are made of)
-    log: list[list[dict[str, Any]]] = field(default_factory=lambda: [[], []])
+    log: list[list[EventDoc]] = field(default_factory=lambda: [[], []])
     #: for each viewer, the index in ``log`` from which their next summary starts
     summary_from: list[int] = field(default_factory=lambda: [0, 0])
     matches_played: int = 0
@@ -95,14 +87,14 @@ class Session:
 
     # ------------------------------------------------------------------ events
 
-    def fetch(self, viewer: int) -> list[dict[str, Any]]:
+    def fetch(self, viewer: int) -> list[EventDoc]:
         """The viewer's events since the last fetch (``observation(viewer, events_from=k)``)."""
-        new: list[dict[str, Any]] = self.match.observation(viewer, events_from=self.seen[viewer])["events"]
+        new = self.match.observation(viewer, events_from=self.seen[viewer])["events"]
         self.seen[viewer] += len(new)
         self.log[viewer].extend(new)
         return new
 
-    def take_summary(self, viewer: int) -> list[dict[str, Any]]:
+    def take_summary(self, viewer: int) -> list[EventDoc]:
         """The viewer's events since their last summary (fetching what is new first), and mark them read."""
         self.fetch(viewer)
         events = self.log[viewer][self.summary_from[viewer]:]
@@ -114,13 +106,6 @@ class Session:
         self.fetch(viewer)
         return any(e["kind"] in TURN_END_KINDS for e in self.log[viewer][self.summary_from[viewer]:])
 
-    def round_events(self, viewer: int) -> list[dict[str, Any]]:
-        """The viewer's events of the current round (from its ``round_start``)."""
-        self.fetch(viewer)
-        events = self.log[viewer]
-        starts = [i for i, e in enumerate(events) if e["kind"] == "round_start"]
-        return events[starts[-1]:] if starts else list(events)
-
     # ------------------------------------------------------------------ playing
 
     def before_decision(self, player: int) -> None:
@@ -131,25 +116,17 @@ class Session:
         self.undo_stack.append(UndoPoint(player, m.decision_kind == "select", m.snapshot(),
                                          (self.seen[0], self.seen[1])))
 
-    def apply(self, action: int, player: int) -> Outcome:
-        """Play ``action`` for ``player`` and say what it ended."""
-        m = self.match
-        rounds, scores = len(m.round_results), self._count(SCORE)
-        m.apply(action, player=player)
-        out = Outcome(turn_ended=self._count(SCORE) > scores, round_ended=len(m.round_results) > rounds,
-                      match_ended=m.is_terminal)
-        if out.match_ended:
+    def apply(self, action: int, player: int) -> None:
+        """Play ``action`` for ``player``; the match's record is saved when it ends."""
+        self.match.apply(action, player=player)
+        if self.match.is_terminal:
             self.save()
-        return out
 
     def bot_action(self, player: int) -> int:
         """The bot's decision for its seat, from its own view only."""
         bot = self.seats[player].bot
         assert bot is not None
         return bot.decide(self.match.view(player))
-
-    def _count(self, kind: int) -> int:
-        return sum(1 for e in self.match.events if e[0] == kind)
 
     # ------------------------------------------------------------------ undo
 

@@ -17,17 +17,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from converge.cli.main import (
+from converge.cli.common import (
     UserError,
-    _catalog,
-    _deck_dir,
     add_command,
     bot_choice,
+    deck_dir_option,
     path_text,
     playset_names,
     positive_int,
     read_json_file,
     seed_int,
+    user_catalog,
 )
 from converge.engine.playset import SETS, catalog_order
 
@@ -162,12 +162,13 @@ def _simulate(args: argparse.Namespace, criteria: Any | None) -> int:
 
     from converge.simulation.backends import BackendError
     from converge.simulation.balance import check
+    from converge.simulation.jobs import SimulationSpec
     from converge.simulation.report import NO_PLOTS, draw_plots, plots_available, render_html, terminal_summary
-    from converge.simulation.simulate import SimulationSpec, simulate
+    from converge.simulation.simulate import simulate
     from converge.simulation.summary import summarize
     from converge.simulation.tables import open_rounds, resolve_format
 
-    catalog = _catalog(args.deck_dir)
+    catalog = user_catalog(args.deck_dir)
     playsets = _playsets(args, catalog)
     try:
         fmt, table_note = resolve_format(args.format)
@@ -274,8 +275,8 @@ def _fraction_pair(text: str) -> str:
 
 def _options(p: argparse.ArgumentParser, matches: int, out: str) -> None:
     from converge.simulation.backends import BACKENDS
+    from converge.simulation.jobs import DEFAULT_CHUNK
     from converge.simulation.report import PLOT_FORMATS
-    from converge.simulation.simulate import DEFAULT_CHUNK
     from converge.simulation.tables import FORMATS
 
     which = p.add_argument_group("which playsets (default: all of them, 84 with the built-in decks)")
@@ -283,7 +284,7 @@ def _options(p: argparse.ArgumentParser, matches: int, out: str) -> None:
                        help="a playset of three skillsets; may be repeated")
     which.add_argument("--set", action="append", choices=sorted(SETS),
                        help="one of the three published sets; may be repeated")
-    _deck_dir(p)
+    deck_dir_option(p)
     p.add_argument("--per-playset", dest="n", type=positive_int, default=matches, metavar="N",
                    help=f"matches per playset (default {matches})")
     p.add_argument("-n", "--matches", dest="n", type=positive_int, default=argparse.SUPPRESS,

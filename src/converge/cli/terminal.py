@@ -12,7 +12,7 @@ import os
 import secrets
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -22,7 +22,6 @@ from rich.text import Text
 
 from converge.cli.screen import CardStyle, board, menu, render
 from converge.cli.session import (
-    Outcome,
     Seat,
     Session,
     UndoRefused,
@@ -31,6 +30,7 @@ from converge.cli.session import (
     round_final_board,
 )
 from converge.engine import ConvergeError, IllegalActionError, Match
+from converge.engine.schema import EventDoc, LegalAction, legal_actions_of
 from converge.texts import how_to_play
 
 __all__ = ["CLEAR_ALL", "HELP", "QuitGame", "Seat", "TerminalGame", "console_for", "default_record_path",
@@ -91,7 +91,6 @@ class TerminalGame:
         self.hint_seconds = hint_seconds
         self.style = CardStyle(match.playset.decks)
         self.last_viewer = -1
-        self.shown_board = False
 
     @property
     def match(self) -> Match:
@@ -127,7 +126,6 @@ class TerminalGame:
                 continue
             if kind == "round_start":
                 self.say(Text(f"— {e['text']} —", style="bold"))
-                self.shown_board = False
                 continue
             bold = kind in ("round_end", "match_end", "artifact", "score")
             self.say(Text(f"  · {e['text']}", style="bold" if bold else "dim"))
@@ -137,7 +135,7 @@ class TerminalGame:
             if kind == "round_end":
                 self.round_summary(viewer, e)
 
-    def round_summary(self, viewer: int, event: dict[str, Any]) -> None:
+    def round_summary(self, viewer: int, event: EventDoc) -> None:
         """The ended round's final goals, who scored each and why, and the rounds won so far."""
         final = round_final_board(self.match, int(event["round"]), viewer)
         if final is not None:
@@ -178,27 +176,25 @@ class TerminalGame:
         while not self.match.is_terminal:
             p = self.match.current_player
             if s.is_bot(p):
-                self.after(s.apply(s.bot_action(p), p))
+                s.apply(s.bot_action(p), p)
                 continue
             self.human_decision(p)
         for h in s.humans() or [0]:
             self.show_end(h)
-
-    def after(self, outcome: Outcome) -> None:
-        """After a move: nothing to do in the line mode (the narration comes at the next prompt)."""
 
     def human_decision(self, p: int) -> None:
         if self.hotseat and self.last_viewer != p:
             self.pass_device(p)
         self.narrate(p)
         obs = self.match.observation(p, events_from=self.session.seen[p])
-        select = obs["decision"]["kind"] == "select"
+        decision = obs["decision"]
+        assert decision is not None  # it is this player's decision
+        select = decision["kind"] == "select"
         if self.last_viewer != p or select:  # a new play: the whole screen (the menu lists the hand)
             self.console.print(render(obs, self.style, other=self.other(p), show_hand=not select))
         self.last_viewer = p
         self.session.before_decision(p)
-        decision = obs["decision"]
-        legal = decision["legal_actions"]
+        legal = legal_actions_of(obs)
         self.console.print(menu(obs, self.style))
         label = f"{self.seats[p].name}, your choice" if self.hotseat else "Your choice"
         while True:
@@ -227,10 +223,10 @@ class TerminalGame:
             action = self.parse(word, legal)
             if action is None:
                 continue
-            self.after(self.session.apply(action, p))
+            self.session.apply(action, p)
             return
 
-    def parse(self, word: str, legal: list[dict[str, Any]]) -> int | None:
+    def parse(self, word: str, legal: list[LegalAction]) -> int | None:
         if not word:
             self.say("Type the number of a choice (or 'help').", style="yellow")
             return None
@@ -288,8 +284,8 @@ class TerminalGame:
         self.say("Thinking…", style="dim")
         options = hint(self.match.view(p), simulations=HINT_SIMULATIONS, seconds=self.hint_seconds, seed=len(
             self.match.history))
-        decision = self.match.observation(p, events_from=self.session.seen[p])["decision"]
-        numbers = {a["id"]: i for i, a in enumerate(decision["legal_actions"], start=1)}
+        legal = legal_actions_of(self.match.observation(p, events_from=self.session.seen[p]))
+        numbers = {a["id"]: i for i, a in enumerate(legal, start=1)}
         self.say(Text("Hint — the strong bot's estimate of your chance to win this round after each choice:",
                       style="bold"))
         for rank, o in enumerate(options):
@@ -332,7 +328,7 @@ def play_json(match: Match, human: int, opponent: Any, stdin: TextIO, stdout: Te
 
     Errors are JSON lines ``{"error": "..."}``; the last line is the final observation.
     """
-    def send(doc: dict[str, Any]) -> None:
+    def send(doc: Mapping[str, object]) -> None:
         stdout.write(json.dumps(doc, separators=(",", ":")) + "\n")
         stdout.flush()
 

@@ -40,6 +40,7 @@ from converge.cli.screen import (
     status_line,
 )
 from converge.cli.session import Session, UndoRefused, equal_scores_line, round_final_board, turn_end_lines
+from converge.engine.schema import legal_actions_of
 from converge.texts import how_to_play
 
 HELP_TEXT = """\
@@ -367,9 +368,10 @@ class GameApp(App[int]):
         s.before_decision(p)
         obs = s.match.observation(p, events_from=s.seen[p])
         decision = obs["decision"]
+        assert decision is not None  # it is this player's decision
         select = decision["kind"] == "select"
         self.refresh_screen(p, hand="none" if select else "auto")
-        items = decision["legal_actions"]
+        items = legal_actions_of(obs)
         cards = {str(a["action"]) for a in items}
         title = decision_title(decision, self.style, skip=cards)
         if select:

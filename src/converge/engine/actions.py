@@ -18,9 +18,10 @@ from __future__ import annotations
 from typing import Final
 
 from converge.engine.errors import IllegalActionError, quote
+from converge.engine.sizes import NUM_CARDS
 
 NUM_ACTIONS: Final = 26
-DISCARD: Final = 18
+DISCARD: Final = 18  # the first id after the cards' (0 .. NUM_CARDS - 1)
 DECLARE: Final = 19
 MINE: Final = 20
 THEIRS: Final = 21
@@ -43,7 +44,7 @@ def action_to_string(action: int, card_ids: tuple[str, ...], skillsets: tuple[st
     >>> action_to_string(20, ("ALC1",) * 18, ("Alchemist", "Mechanist", "Archivist"))
     'mine'
     """
-    if 0 <= action < 18:
+    if 0 <= action < NUM_CARDS:
         return card_ids[action]
     if action in _WORDS:
         return _WORDS[action]

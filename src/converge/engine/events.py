@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from converge.engine.actions import DECLARE, DISCARD, MINE, THEIRS
+from converge.engine.schema import EventDoc
 from converge.engine.zones import DECK, DISCARD_PILE, FACTION, GOAL_AREA, NUM_ZONES, ZONE_NAMES, Zones, is_hand
 
 Event = tuple[int, int, int, int, int, int]
@@ -191,7 +192,7 @@ def _number(field: Field, value: Any, skillsets: Sequence[str]) -> int:
     return int(value)
 
 
-def to_dict(event: Event, card_ids: Sequence[str], skillsets: Sequence[str]) -> dict[str, Any]:
+def to_dict(event: Event, card_ids: Sequence[str], skillsets: Sequence[str]) -> EventDoc:
     """An event as observations show it: ``kind``, ``player``, ``card`` and its named fields.
 
     >>> to_dict((EventKind.PLAY, -1, 0, 0, MINE, 0), ["ALC1"] * 18, ["Alchemist", "Mechanist", "Archivist"])
@@ -205,7 +206,7 @@ def to_dict(event: Event, card_ids: Sequence[str], skillsets: Sequence[str]) -> 
         out[spec.a.name] = _value(spec.a, a, skillsets)
     if spec.b is not None:
         out[spec.b.name] = _value(spec.b, b, skillsets)
-    return out
+    return cast(EventDoc, out)  # its fields are the kind's (SCHEMA), each a key of EventDoc (a test checks)
 
 
 _BY_LABEL: Final = {kind.label: kind for kind in EventKind}

@@ -42,6 +42,7 @@ from converge.engine.events import (
     Event,
     PublicTracker,
 )
+from converge.engine.turn import START
 from converge.engine.zones import DECK, DISCARD_PILE, FACTION, GOAL_AREA, is_faction, is_hand
 
 if TYPE_CHECKING:
@@ -232,8 +233,6 @@ def decision_prompt(match: Match) -> str:
     if kind == "over":
         return "the match is over"
     if kind == "chance":
-        from converge.engine.state import START
-
         if match.turn.phase == START:
             return "chance: who holds the artifact in round 1"
         return "chance: the next card of the deal"

@@ -6,12 +6,14 @@ know and nothing else: never the opponent's hand, the deck order, the artifact c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.errors import ConvergeError, quote
 from converge.engine.events import END_REASONS, Event, to_dict
 from converge.engine.narration import Narrator, action_label, decision_prompt
+from converge.engine.schema import CardInPlay, Decision, EventDoc, KnownDeckCard, Observation, PrintedCard
+from converge.engine.turn import EFFECT, MODE, OVER
 
 if TYPE_CHECKING:
     from converge.engine.playset import Playset
@@ -20,7 +22,7 @@ if TYPE_CHECKING:
 OBSERVATION_VERSION = 2
 
 
-def card_catalog(match: Match) -> list[dict[str, Any]]:
+def card_catalog(match: Match) -> list[PrintedCard]:
     """The printed cards of the playset (public: every player knows the decks in play)."""
     return [{"id": c.id, "name": c.name, "skillset": c.skillset, "rank": c.rank, "goal": c.goal.text,
              "stars": c.goal.stars, "effect": c.effect_text, "keyword": match.playset.effect_kind[i].keyword,
@@ -28,14 +30,14 @@ def card_catalog(match: Match) -> list[dict[str, Any]]:
             for i, c in enumerate(match.playset.cards)]
 
 
-def _in_play(match: Match, card: int) -> dict[str, Any]:
+def _in_play(match: Match, card: int) -> CardInPlay:
     z = match.zones
     return in_play(match.playset, card, z.skill[card], z.rank[card], any(t[0] == card for t in z.temp),
                    z.guard[card])
 
 
 def in_play(ps: Playset, card: int, skill: int, rank: int, until_end_of_turn: bool = False,
-            guard: int = -1) -> dict[str, Any]:
+            guard: int = -1) -> CardInPlay:
     """How an observation shows a card in a faction: its current skillset (index ``skill``) and ``rank``,
     and whether they are a conversion's, one that lasts until the end of the turn, and who guards it."""
     printed_skill, printed_rank = ps.printed_skill[card], ps.printed_rank[card]
@@ -51,20 +53,18 @@ def in_play(ps: Playset, card: int, skill: int, rank: int, until_end_of_turn: bo
     }
 
 
-def decision(match: Match, viewer: int) -> dict[str, Any] | None:
+def decision(match: Match, viewer: int) -> Decision | None:
     """The ``decision`` part of ``observe(match, viewer)`` alone (None once the match is over): for
     clients that look ahead at a choice and need nothing else of the view."""
-    from converge.engine import state as s
-
     t, e, ids = match.turn, match.effect, match.playset.card_ids
-    if t.phase == s.OVER:
+    if t.phase == OVER:
         return None
     mine = viewer == t.player
-    out: dict[str, Any] = {"player": t.player, "kind": match.decision_kind, "prompt": decision_prompt(match)}
-    if t.active >= 0 and (mine or t.phase != s.MODE):  # the chosen card is public once its mode is chosen
+    out: Decision = {"player": t.player, "kind": match.decision_kind, "prompt": decision_prompt(match)}
+    if t.active >= 0 and (mine or t.phase != MODE):  # the chosen card is public once its mode is chosen
         out["card"] = ids[t.active]
     kind = e.kind
-    if t.phase == s.EFFECT and kind is not None:
+    if t.phase == EFFECT and kind is not None:
         out["effect"] = kind.name
         if e.card != t.active:
             out["studied"] = ids[e.card]
@@ -79,7 +79,7 @@ def decision(match: Match, viewer: int) -> dict[str, Any] | None:
     return out
 
 
-def event_dicts(match: Match, viewer: int, start: int = 0) -> list[dict[str, Any]]:
+def event_dicts(match: Match, viewer: int, start: int = 0) -> list[EventDoc]:
     """The events ``viewer`` may see, as observation dicts with their sentence (``text``), from the
     ``start``-th such event on (the narration follows the whole log, so it stays right)."""
     narrator = Narrator(match.playset, viewer)
@@ -88,11 +88,11 @@ def event_dicts(match: Match, viewer: int, start: int = 0) -> list[dict[str, Any
     return _describe(narrator, events[narrator.tracker.follow(events, viewer, start):])
 
 
-def _describe(narrator: Narrator, events: list[Event]) -> list[dict[str, Any]]:
+def _describe(narrator: Narrator, events: list[Event]) -> list[EventDoc]:
     """``events`` as the narrator's viewer sees them (others' private events left out), each with its
     sentence; the narrator follows them."""
     ps, viewer = narrator.playset, narrator.viewer
-    out: list[dict[str, Any]] = []
+    out: list[EventDoc] = []
     for e in events:
         if e[1] >= 0 and e[1] != viewer:
             continue
@@ -102,7 +102,7 @@ def _describe(narrator: Narrator, events: list[Event]) -> list[dict[str, Any]]:
     return out
 
 
-def observe(match: Match, viewer: object, events_from: object = 0) -> dict[str, Any]:
+def observe(match: Match, viewer: object, events_from: object = 0) -> Observation:
     """Build the observation of ``viewer`` (0 or 1; -1 for a spectator). JSON-serialisable.
 
     ``events_from=k``: the ``events`` list starts at the viewer's ``k``-th event: for clients that already
@@ -113,18 +113,16 @@ def observe(match: Match, viewer: object, events_from: object = 0) -> dict[str, 
     if isinstance(events_from, bool) or not isinstance(events_from, int) or events_from < 0:
         raise ConvergeError(f"events_from is a number of events from 0, got {quote(events_from)}")
 
-    out = _state(match, viewer)
-    out["events"] = event_dicts(match, viewer, events_from)
-    return out
+    return _state(match, viewer, event_dicts(match, viewer, events_from))
 
 
-def _state(match: Match, viewer: int) -> dict[str, Any]:
-    """Everything of the observation but its events."""
+def _state(match: Match, viewer: int, events: list[EventDoc]) -> Observation:
+    """The observation, with ``events`` as its events."""
     ps, z, t = match.playset, match.zones, match.turn
     ids = ps.card_ids
     s0, s1 = match.scores()
     known_hand: list[str] = []
-    known_deck: list[dict[str, Any]] = []
+    known_deck: list[KnownDeckCard] = []
     if viewer >= 0:
         bit = 1 << viewer
         # the card they chose to play (before its mode) still counts: which one it is stays hidden (I3)
@@ -157,6 +155,7 @@ def _state(match: Match, viewer: int) -> dict[str, Any]:
         "known_deck": known_deck,
         "scores": [s0, s1],
         "score_breakdown": match.score_breakdown(viewer),
+        "events": events,
     }
 
 
@@ -198,7 +197,7 @@ class Observer:
         # value: a restored log holds equal events, not the same objects)
         self._last: object = None
 
-    def observe(self) -> tuple[dict[str, Any], int]:
+    def observe(self) -> tuple[Observation, int]:
         """The observation with the events new since the last call, and how many of the viewer's events
         come before them."""
         match, viewer = self.match, self.viewer
@@ -213,6 +212,4 @@ class Observer:
             self._read = len(events)
             self._last = events[-1]
         self.seen = start + len(new)
-        out = _state(match, viewer)
-        out["events"] = new
-        return out, start
+        return _state(match, viewer, new), start

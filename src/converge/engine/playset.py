@@ -10,17 +10,16 @@ import hashlib
 import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from converge.engine.effects import EffectKind, effect_kind
 from converge.engine.errors import PlaysetError, quote
 from converge.engine.goals import GoalKind, goal_kind
+from converge.engine.sizes import NUM_CARDS, SKILLSETS_PER_PLAYSET
 
 if TYPE_CHECKING:
     from converge.cards.model import CardSpec, Deck
 
-NUM_CARDS: Final = 18
-SKILLSETS_PER_PLAYSET: Final = 3
 
 BUILTIN_ORDER = ("alchemist", "mechanist", "archivist", "protector", "searcher", "merchant",
                  "delver", "astropath", "healer")

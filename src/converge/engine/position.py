@@ -39,7 +39,10 @@ from typing import TYPE_CHECKING, Any
 from converge.engine.effects import STEP_NAMES, EffectState
 from converge.engine.errors import ConvergeError, PositionError, quote
 from converge.engine.events import END_REASONS, OUTSCORED
-from converge.engine.playset import NUM_CARDS, Playset
+from converge.engine.playset import Playset
+from converge.engine.sizes import NUM_CARDS, ROUNDS_TO_WIN
+from converge.engine.turn import EFFECT, MODE, OVER, SELECT, TurnState
+from converge.engine.zones import Zones
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
@@ -53,8 +56,6 @@ _EFFECT_KEYS = {"card", "step", "remaining", "pending", "picked", "revealed", "d
 
 def to_position(match: Match) -> dict[str, Any]:
     """The position of ``match`` at its current decision (or at its end). Not at a chance node."""
-    from converge.engine.state import EFFECT, MODE, OVER
-
     if match.is_chance_node:
         raise PositionError("a position is taken at a player's decision, not at a chance node (a deal)")
     ps, z, t, e = match.playset, match.zones, match.turn, match.effect
@@ -138,14 +139,13 @@ def _object(value: object, where: str, what: str) -> dict[str, Any]:
     return value
 
 
-def from_position(doc: Any, deck_dirs: Iterable[str] = (), playset: Playset | None = None) -> Match:
-    """Set up a match from a position document; raise :class:`PositionError` if it is not legal.
+def set_up(m: Match, doc: Any, deck_dirs: Iterable[str] = (), playset: Playset | None = None) -> None:
+    """Set up the blank match ``m`` (``Match()``) from a position document; raise :class:`PositionError` if
+    it is not legal (see :meth:`~converge.engine.state.Match.from_position`).
 
     ``playset``: use these already loaded decks instead of loading the document's (what a match's own
     record does, so that user decks need not be found again).
     """
-    from converge.engine.state import SELECT, Match
-
     if not isinstance(doc, dict):
         raise PositionError("a position is a JSON object")
     if doc.get("format", FORMAT) != FORMAT:
@@ -197,7 +197,6 @@ def from_position(doc: Any, deck_dirs: Iterable[str] = (), playset: Playset | No
     if missing:
         raise PositionError(f"cards missing from every zone: {', '.join(missing)}")
 
-    m = Match()
     m.playset = ps
     m.seed = seed
     m.start_setting = start
@@ -223,12 +222,9 @@ def from_position(doc: Any, deck_dirs: Iterable[str] = (), playset: Playset | No
     elif decision is not None:
         raise PositionError("position field 'decision': a finished match has no decision in progress")
     m.origin = to_position(m)  # the record of this match starts from here
-    return m
 
 
-def _zones(ps: Playset, zones: dict[str, list[int]]) -> Any:
-    from converge.engine.zones import Zones
-
+def _zones(ps: Playset, zones: dict[str, list[int]]) -> Zones:
     z = Zones(ps.printed_skill, ps.printed_rank)
     z.hands = [zones["hands[0]"], zones["hands[1]"]]
     z.factions = [zones["factions[0]"], zones["factions[1]"]]
@@ -242,9 +238,7 @@ def _zones(ps: Playset, zones: dict[str, list[int]]) -> Any:
     return z
 
 
-def _turn(doc: Mapping[str, Any]) -> Any:
-    from converge.engine.state import OVER, ROUNDS_TO_WIN, TurnState
-
+def _turn(doc: Mapping[str, Any]) -> TurnState:
     t = TurnState()
     wins = doc.get("round_wins", [0, 0])
     if (not isinstance(wins, list) or len(wins) != 2
@@ -302,8 +296,6 @@ def _round_results(doc: Mapping[str, Any], wins: list[int]) -> list[tuple[int, i
 
 def _decision(m: Match, doc: dict[str, Any], card: int) -> None:
     """The play in progress: the card chosen, and how far its effect got."""
-    from converge.engine.state import EFFECT, MODE
-
     t, e, ps = m.turn, m.effect, m.playset
     t.active = card
     effect = doc.get("effect")

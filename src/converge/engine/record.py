@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from converge.engine.actions import action_to_string
 from converge.engine.errors import ConvergeError, IllegalActionError, RecordError, quote
+from converge.engine.schema import RecordDoc
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
@@ -24,59 +26,47 @@ if TYPE_CHECKING:
 FORMAT = "converge-record"
 
 
-def to_record(match: Match, moves: bool = True) -> dict[str, Any]:
+def to_record(match: Match, moves: bool = True) -> RecordDoc:
     """The record of ``match``: from a fresh deal, or from the position it was set up at (``moves``: with
     the readable form of each action)."""
-    from converge.engine.position import from_position
-    from converge.engine.state import Match as _Match
-
     if not match._keep_history:
         raise RecordError("this copy of the match keeps no history (a search copy): it has no record")
     history = list(match.history)
-    out: dict[str, Any] = {
+    out: RecordDoc = {
         "format": FORMAT, "version": 1, "playset": match.playset.names(), "seed": match.seed,
         "start": match.start_setting, "decks": match.playset.digest, "chance": match.chance,
         "actions": history,
     }
     if match.origin is not None:
         out["position"] = match.origin
-    if not moves:
-        return out
-    if match.origin is not None:
-        replay = from_position(match.origin, playset=match.playset)
-    else:
-        replay = _Match(match.playset, match.seed, match.start_setting, (), match.chance, False)
-    words = []
-    for a in history:
-        words.append(replay.action_to_string(a))
-        replay.push(a)
-    out["moves"] = words
+    if moves:  # an action's readable form depends on the playset alone
+        ps = match.playset
+        out["moves"] = [action_to_string(a, ps.card_ids, ps.skillsets) for a in history]
     return out
 
 
-def start_of(doc: dict[str, Any], deck_dirs: Iterable[str] = ()) -> Match:
-    """The match a record starts from, before its first action."""
-    from converge.engine.position import from_position
-    from converge.engine.state import Match
-
+def start_of(doc: dict[str, Any], match_type: type[Match], deck_dirs: Iterable[str] = ()) -> Match:
+    """The match (of ``match_type``: the engine's :class:`~converge.engine.state.Match`) a record starts
+    from, before its first action."""
     try:
         if "position" in doc:
-            return from_position(doc["position"], deck_dirs)
+            return match_type.from_position(doc["position"], deck_dirs)
         seed = doc.get("seed")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RecordError(f"record field 'seed' must be an integer, got {quote(seed)}")
         playset = doc.get("playset")
         if not isinstance(playset, list) or not all(isinstance(n, str) for n in playset):
             raise RecordError("record field 'playset' must be a list of three skillset names")
-        return Match(playset, seed, doc.get("start", "random"), deck_dirs, doc.get("chance", False) is True)
+        chance = doc.get("chance", False) is True
+        return match_type.new(playset, seed, doc.get("start", "random"), deck_dirs, chance)
     except RecordError:
         raise
     except ConvergeError as exc:
         raise RecordError(f"record does not set up a match: {exc}") from None
 
 
-def replay(doc: Any, deck_dirs: Iterable[str] = (), upto: object = None) -> Match:
-    """Replay a record (all of it, or its first ``upto`` actions) and return the match."""
+def replay(doc: Any, match_type: type[Match], deck_dirs: Iterable[str] = (), upto: object = None) -> Match:
+    """Replay a record (all of it, or its first ``upto`` actions) and return the match (see :func:`start_of`)."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise RecordError(f"not a match record (expected \"format\": \"{FORMAT}\")")
     if doc.get("version", 1) != 1:
@@ -87,7 +77,7 @@ def replay(doc: Any, deck_dirs: Iterable[str] = (), upto: object = None) -> Matc
         raise RecordError("record field 'actions' must be a list of action ids")
     if upto is not None and (isinstance(upto, bool) or not isinstance(upto, int) or upto < 0):
         raise RecordError(f"replay up to a number of actions from 0, got {quote(upto)}")
-    match = start_of(doc, deck_dirs)
+    match = start_of(doc, match_type, deck_dirs)
     digest = doc.get("decks")
     if digest is not None and digest != match.playset.digest:
         raise RecordError("the record was played with different card decks than those loaded "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Generic, Protocol, TypeVar
 
 from converge.engine.errors import UnknownKindError, cut, quote
@@ -22,14 +22,22 @@ K = TypeVar("K", bound=Named)
 class Registry(Generic[K]):
     """Kinds by name, in registration order; each kind's ``index`` is its place in that order.
 
-    The first ``builtin`` kinds are the package's and cannot be removed.
+    The package's own kinds are registered first, by :meth:`register_builtins`, and cannot be removed.
     """
 
-    def __init__(self, what: str, base: type, builtin: int) -> None:
+    def __init__(self, what: str, base: type) -> None:
         self.what = what
         self.base = base
-        self.builtin = builtin
+        self.builtin = 0  # how many of the kinds are the package's
         self.kinds: dict[str, K] = {}
+
+    def register_builtins(self, kinds: Iterable[K]) -> None:
+        """Register the package's own kinds, in their canonical order (once, before any other)."""
+        if self.kinds:
+            raise ValueError(f"the built-in {self.what} kinds are registered first, and once")
+        for kind in kinds:
+            self.register(kind)
+        self.builtin = len(self.kinds)
 
     def register(self, kind: K) -> K:
         """Add ``kind`` (its name must be new: lower-case letters, digits and _); returns it."""

@@ -35,7 +35,7 @@ from converge.engine.actions import (
     string_to_action,
 )
 from converge.engine.effects import FACTION, SKILLSET, TARGET, EffectKind, EffectState
-from converge.engine.errors import ConvergeError, IllegalActionError, PlaysetError, quote
+from converge.engine.errors import IllegalActionError, PlaysetError, quote
 from converge.engine.events import (
     ARTIFACT,
     DEALT,
@@ -58,26 +58,28 @@ from converge.engine.events import (
     Event,
 )
 from converge.engine.goals import FactionStats, goal_winners
-from converge.engine.playset import NUM_CARDS, Playset
+from converge.engine.narration import decision_prompt as prompt_of
+from converge.engine.observation import observe
+from converge.engine.playset import Playset
+from converge.engine.position import set_up, to_position
+from converge.engine.record import replay as replay_record
+from converge.engine.record import to_record
+from converge.engine.schema import GoalScore, Observation, RecordDoc
+from converge.engine.scoring import breakdown
+from converge.engine.sizes import HAND_SIZE, MAX_ROUNDS, NUM_CARDS, ROUNDS_TO_WIN
+from converge.engine.turn import (
+    CHANCE,
+    DEAL,
+    EFFECT,
+    MODE,
+    OVER,
+    SELECT,
+    START,
+    TurnState,
+    seat,
+)
+from converge.engine.view import PlayerView
 from converge.engine.zones import BOTH_KNOW, DECK, Zones, is_hand
-
-# Phases
-SELECT: Final = 0  # the current player chooses a card from hand
-MODE: Final = 1  # ... then how to play it
-EFFECT: Final = 2  # ... then the decisions of its discard effect
-OVER: Final = 3  # the match is over
-DEAL: Final = 4  # chance mode: the next card of the deal order is drawn
-START: Final = 5  # chance mode: who holds the artifact in round 1 is drawn
-
-#: The "player" of a chance node (chance mode only; see :meth:`Match.new`).
-CHANCE: Final = -2
-
-MAX_ROUNDS: Final = 3
-ROUNDS_TO_WIN: Final = 2
-HAND_SIZE: Final = 3
-
-#: The kinds of decision (:attr:`Match.decision_kind`), the effect steps' names included.
-DECISION_KINDS: Final = ("select", "mode", "target", "skillset", "faction", "second", "chance", "over")
 
 
 def shuffled_deal(seed: int, round_no: int) -> list[int]:
@@ -128,69 +130,6 @@ class FixedDraws:
 
 
 _FIXED_DRAWS: Final = tuple(random.Random(0).random() for _ in range(97))
-
-
-class TurnState:
-    """Rounds and turns: who holds the artifact, who leads, whose decision it is, what is being played.
-
-    ``phase`` is one of SELECT, MODE, EFFECT, OVER, DEAL, START; ``player`` decides now; ``turn_step``
-    is 0 for the lead's play and 1 for the other player's; ``active`` is the card chosen to play.
-    """
-
-    __slots__ = ("round_no", "round_wins", "round_results", "first_holders", "holder", "lead", "turn_step",
-                 "turn_no", "phase", "player", "active", "winner", "dealt", "deal_holder")
-
-    round_no: int
-    round_wins: list[int]
-    round_results: list[tuple[int, int]]
-    first_holders: list[int]
-    holder: int
-    lead: int
-    turn_step: int
-    turn_no: int
-    phase: int
-    player: int
-    active: int
-    winner: int
-    dealt: list[int]
-    deal_holder: int
-
-    def __init__(self, blank: bool = False) -> None:
-        """The state before the first round (or, ``blank``, nothing yet: for :meth:`copy` to fill in)."""
-        if blank:
-            return
-        self.round_no = 0
-        self.round_wins = [0, 0]
-        self.round_results = []
-        self.first_holders = []
-        self.holder = -1
-        self.lead = -1
-        self.turn_step = 0
-        self.turn_no = 0
-        self.phase = SELECT
-        self.player = 0
-        self.active = -1
-        self.winner = -1
-        self.dealt = []
-        self.deal_holder = -1
-
-    def copy(self) -> TurnState:
-        t = TurnState(True)
-        t.round_no = self.round_no
-        t.round_wins = self.round_wins[:]
-        t.round_results = self.round_results[:]
-        t.first_holders = self.first_holders[:]
-        t.holder = self.holder
-        t.lead = self.lead
-        t.turn_step = self.turn_step
-        t.turn_no = self.turn_no
-        t.phase = self.phase
-        t.player = self.player
-        t.active = self.active
-        t.winner = self.winner
-        t.dealt = self.dealt[:]
-        t.deal_holder = self.deal_holder
-        return t
 
 
 class Match:
@@ -297,13 +236,14 @@ class Match:
 
     def _deal(self, order: list[int], holder: int) -> None:
         z = Zones(self.playset.printed_skill, self.playset.printed_rank)
-        z.hands = [order[0:3], order[3:6]]
+        dealt = 2 * HAND_SIZE  # a hand each, then the artifact, the first discard and the deck
+        z.hands = [order[0:HAND_SIZE], order[HAND_SIZE:dealt]]
         for p in (0, 1):
             for c in z.hands[p]:
                 z.known[c] = 1 << p
-        z.artifact = order[6]
-        z.discard = [order[7]]
-        z.deck = order[8:]  # the top of the deck is the end of the list
+        z.artifact = order[dealt]
+        z.discard = [order[dealt + 1]]
+        z.deck = order[dealt + 2:]  # the top of the deck is the end of the list
         self.zones = z
         self.effect = EffectState()
         t = self.turn
@@ -311,7 +251,7 @@ class Match:
         t.first_holders.append(holder)
         t.active = -1
         self.log_event(ROUND_START, PUBLIC, holder, -1, t.round_no)
-        self.log_event(START_DISCARD, PUBLIC, -1, order[7])
+        self.log_event(START_DISCARD, PUBLIC, -1, z.discard[0])
         for p in (0, 1):
             for c in z.hands[p]:
                 self.log_event(DEALT, p, p, c)
@@ -588,10 +528,8 @@ class Match:
             m._events = [e for e in self._events if e[1] < 0 or e[1] == p]
         return m
 
-    def view(self, player: object) -> Any:
+    def view(self, player: object) -> PlayerView:
         """What ``player`` may know, for a bot: see :class:`~converge.engine.view.PlayerView`."""
-        from converge.engine.view import PlayerView
-
         return PlayerView(self, player)
 
     # ------------------------------------------------------------------ the effect toolkit
@@ -877,13 +815,11 @@ class Match:
             s1 += stars * w1
         return s0, s1
 
-    def score_breakdown(self, player: object = 0) -> list[dict[str, Any]]:
+    def score_breakdown(self, player: object = 0) -> list[GoalScore]:
         """Per goal in the goal area: who fulfils it and why, from ``player``'s point of view.
 
         Each item: ``{"goal": card id, "text", "stars", "winners": [players], "why": "..."}``.
         """
-        from converge.engine.scoring import breakdown
-
         return breakdown(self, -1 if player == -1 else seat(player))
 
     # ------------------------------------------------------------------ actions as text
@@ -900,55 +836,44 @@ class Match:
 
     def decision_prompt(self) -> str:
         """What the current player is deciding, in words (public: it names no hidden card)."""
-        from converge.engine.narration import decision_prompt
-
-        return decision_prompt(self)
+        return prompt_of(self)
 
     # ------------------------------------------------------------------ views
 
-    def observation(self, player: object, events_from: object = 0) -> dict[str, Any]:
+    def observation(self, player: object, events_from: object = 0) -> Observation:
         """The redacted, JSON-serialisable view of ``player`` (I1-I3). The only door to the state.
 
         ``events_from=k`` lists the viewer's events from the ``k``-th on (incremental: what is new since a
         client's last view)."""
-        from converge.engine.observation import observe
-
         return observe(self, player, events_from)
 
-    def public_observation(self) -> dict[str, Any]:
+    def public_observation(self) -> Observation:
         """The view of a spectator: public information only."""
-        from converge.engine.observation import observe
-
         return observe(self, -1)
 
     # ------------------------------------------------------------------ records and positions
 
-    def record(self, moves: bool = True) -> dict[str, Any]:
+    def record(self, moves: bool = True) -> RecordDoc:
         """The match record (playset, seed, settings, actions) that replays to this state; ``moves=False``
         leaves out the readable form of the actions (cheaper: for a program that only replays it)."""
-        from converge.engine.record import to_record
-
         return to_record(self, moves)
 
     @staticmethod
     def replay(record: Any, deck_dirs: Iterable[str] = (), upto: object = None) -> Match:
         """Replay a record (see :mod:`converge.engine.record`), raising :class:`RecordError` if it fails."""
-        from converge.engine.record import replay
-
-        return replay(record, deck_dirs, upto)
+        return replay_record(record, Match, deck_dirs, upto)
 
     def position(self) -> dict[str, Any]:
         """The position document of this state (see :mod:`converge.engine.position`)."""
-        from converge.engine.position import to_position
-
         return to_position(self)
 
     @staticmethod
-    def from_position(doc: Any, deck_dirs: Iterable[str] = ()) -> Match:
-        """Set up a match from a position document, raising :class:`PositionError` if it is not legal."""
-        from converge.engine.position import from_position
-
-        return from_position(doc, deck_dirs)
+    def from_position(doc: Any, deck_dirs: Iterable[str] = (), playset: Playset | None = None) -> Match:
+        """Set up a match from a position document, raising :class:`PositionError` if it is not legal.
+        ``playset``: these decks, already loaded, instead of loading the document's."""
+        m = Match()
+        set_up(m, doc, deck_dirs, playset)
+        return m
 
     def random_playout(self, rng: random.Random, rounds: int = MAX_ROUNDS, decline: bool = True) -> None:
         """Play uniformly random legal actions until the match ends or ``rounds`` more rounds have
@@ -1017,13 +942,6 @@ class Match:
     def __repr__(self) -> str:
         return (f"<Match {'/'.join(self.playset.names())} round {self.turn.round_no} wins {self.turn.round_wins} "
                 f"turn {self.turn.turn_no} player {self.current_player}>")
-
-
-def seat(player: object) -> int:
-    """``player`` as a seat, 0 or 1; a :class:`ConvergeError` for anything else."""
-    if isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1):
-        raise ConvergeError(f"a player is 0 or 1, got {quote(player)}")
-    return player
 
 
 def _action_id(match: Match, action: object) -> int:

@@ -16,17 +16,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from converge.engine.actions import MINE, NUM_ACTIONS, SKILLSET_0, THEIRS
+from converge.engine.actions import DISCARD, MINE, NUM_ACTIONS, SKILLSET_0, THEIRS
 from converge.engine.effects import FACTION as STEP_FACTION
 from converge.engine.effects import SKILLSET as STEP_SKILLSET
 from converge.engine.events import MODES, NUM_EVENT_KINDS, SCHEMA, EventKind
 from converge.engine.goals import FactionStats, goal_winners
+from converge.engine.sizes import NUM_CARDS
+from converge.engine.turn import DECISION_KINDS, EFFECT, MODE, OVER, SELECT
 from converge.engine.zones import FACTION, NUM_ZONES, is_faction, is_hand
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
-
-NUM_CARDS: Final = 18
 
 # Card features (columns of the ``cards`` part)
 C_MY_HAND: Final = 0
@@ -54,11 +54,13 @@ C_GOAL_THEIRS: Final = 23
 CARD_FEATURES: Final = 24
 
 MATCH_FEATURES: Final = 26
-#: What is being decided (``other``: a chance node, or nothing).
-DECISION_KINDS: Final = ("select", "mode", "target", "skillset", "faction", "second", "other")
+#: What is being decided: a slot for each kind of a player's decision, then ``other`` (a chance node, or
+#: nothing: the match is over).
+DECISION_SLOTS: Final = (*(k for k in DECISION_KINDS if k not in ("chance", "over")), "other")
+_SLOT_OF: Final = {kind: i for i, kind in enumerate(DECISION_SLOTS)}
 #: Slots for the kind of the effect being resolved (the nine built-ins and room for new kinds).
 EFFECT_SLOTS: Final = 16
-DECISION_FEATURES: Final = 7 + EFFECT_SLOTS
+DECISION_FEATURES: Final = len(DECISION_SLOTS) + EFFECT_SLOTS
 CARDS_SIZE: Final = NUM_CARDS * CARD_FEATURES
 MATCH_START: Final = CARDS_SIZE
 DECISION_START: Final = CARDS_SIZE + MATCH_FEATURES
@@ -110,8 +112,6 @@ def relative_zone(zone: int, me: int) -> int:
 def write_observation(m: Match, viewer: int, me: int, out: Any) -> None:
     """Write the observation tensor of ``viewer`` (oriented to ``me``) into ``out``, which holds zeros
     (``OBSERVATION_SIZE`` floats)."""
-    from converge.engine.state import EFFECT, MODE, OVER
-
     z, t, e, ps = m.zones, m.turn, m.effect, m.playset
     them = 1 - me
     located = [False] * NUM_CARDS
@@ -222,33 +222,26 @@ def write_observation(m: Match, viewer: int, me: int, out: Any) -> None:
     out[i + 1] = clip(len(z.hands[them]) / 10.0)
     i += 2
     out[i] = clip(len(z.deck) / 10.0)
-    out[i + 1] = clip(len(z.discard) / 18.0)
+    out[i + 1] = clip(len(z.discard) / float(NUM_CARDS))
     # decision
     if t.phase == OVER:
         return
-    kind_name = m.decision_kind
-    slot = 6
-    for k in range(6):
-        if DECISION_KINDS[k] == kind_name:
-            slot = k
-    out[DECISION_START + slot] = 1.0
+    out[DECISION_START + _SLOT_OF.get(m.decision_kind, len(DECISION_SLOTS) - 1)] = 1.0
     if t.phase == EFFECT and e.kind is not None:
         index = e.kind.index
-        out[DECISION_START + 7 + (index if index < EFFECT_SLOTS else EFFECT_SLOTS - 1)] = 1.0
+        out[DECISION_START + len(DECISION_SLOTS) + (index if index < EFFECT_SLOTS else EFFECT_SLOTS - 1)] = 1.0
     if viewer == me and t.player == me:
         write_legal(m, out, LEGAL_START)
 
 
 def write_legal(m: Match, out: Any, start: int) -> None:
     """1 at ``start + a`` for each legal action ``a`` of the player to decide."""
-    from converge.engine.state import EFFECT, MODE, SELECT
-
     t = m.turn
     if t.phase == SELECT:
         for c in m.zones.hands[t.player]:
             out[start + c] = 1
     elif t.phase == MODE:
-        for a in range(18, 22):
+        for a in range(DISCARD, THEIRS + 1):
             out[start + a] = 1
     elif t.phase == EFFECT and m.effect.step == STEP_SKILLSET:
         for a in range(SKILLSET_0, SKILLSET_0 + 3):
@@ -308,6 +301,6 @@ def _field(out: Any, base: int, slot: int, ftype: int, value: int, me: int) -> N
         out[base + E_NUMBERS + slot] = clip(value / 10.0)
 
 
-__all__ = ["CARD_FEATURES", "DECISION_FEATURES", "DECISION_KINDS", "EFFECT_SLOTS", "EVENT_FEATURES",
+__all__ = ["CARD_FEATURES", "DECISION_FEATURES", "DECISION_SLOTS", "EFFECT_SLOTS", "EVENT_FEATURES",
            "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE", "legal_for",
            "write_history", "write_observation"]

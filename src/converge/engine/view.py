@@ -15,9 +15,11 @@ it looks at them: the information boundary is data, not manners.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from converge.engine.effects import EffectKind
+from converge.engine.schema import Observation
+from converge.engine.turn import seat
 
 if TYPE_CHECKING:
     from converge.engine.playset import Playset
@@ -30,16 +32,14 @@ class PlayerView:
     __slots__ = ("player", "playset", "match_id", "_world", "_observation")
 
     def __init__(self, match: Match, player: object) -> None:
-        from converge.engine.state import seat
-
         self.player: int = seat(player)
         self.playset: Playset = match.playset
         #: Identifies the match the view was taken from (not its content): bots key their memory on it.
         self.match_id: int = id(match)
         self._world = match.redacted(player)
-        self._observation: dict[str, Any] | None = None
+        self._observation: Observation | None = None
 
-    def observation(self) -> dict[str, Any]:
+    def observation(self) -> Observation:
         """``match.observation(player)``: the JSON view (computed once per view; do not modify it)."""
         if self._observation is None:
             self._observation = self._world.observation(self.player)

@@ -121,13 +121,6 @@ class Zones:
             return self.goals
         return self.deck
 
-    def zone_of(self, card: int) -> int:
-        """The zone holding ``card``, or :data:`NO_ZONE` (the artifact, or a card being played)."""
-        for zone in range(NUM_ZONES):
-            if card in self.cards(zone):
-                return zone
-        return NO_ZONE
-
     def faction_of(self, card: int) -> int:
         """The owner of the faction holding ``card``, or -1."""
         if card in self.factions[0]:

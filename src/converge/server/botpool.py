@@ -28,6 +28,7 @@ from typing import Any
 
 from converge.bots import make_bot
 from converge.bots.hint import hint as strong_hint
+from converge.engine.schema import RecordDoc
 from converge.engine.state import Match
 
 #: Decisions that may wait per worker before the pool calls itself full.
@@ -47,7 +48,7 @@ def budget(bot: str) -> float:
     return (limit or 1.0) + MARGIN
 
 
-def decide(record: dict[str, Any], deck_dirs: Sequence[str], seat: int, bot: str, seed: int) -> tuple[int, float]:
+def decide(record: RecordDoc, deck_dirs: Sequence[str], seat: int, bot: str, seed: int) -> tuple[int, float]:
     """One bot decision, in a worker: replay the match and let the bot decide on its seat's view. Returns
     the action and the seconds the bot thought."""
     match = Match.replay(record, deck_dirs)
@@ -56,7 +57,7 @@ def decide(record: dict[str, Any], deck_dirs: Sequence[str], seat: int, bot: str
     return make_bot(bot, seed).decide(view), time.perf_counter() - start
 
 
-def hint_options(record: dict[str, Any], deck_dirs: Sequence[str], seat: int, simulations: int,
+def hint_options(record: RecordDoc, deck_dirs: Sequence[str], seat: int, simulations: int,
                  seconds: float | None, seed: int) -> list[dict[str, Any]]:
     """The strong bot's options for ``seat``'s decision, searched on that seat's view alone."""
     view = Match.replay(record, deck_dirs).view(seat)

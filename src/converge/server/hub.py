@@ -30,6 +30,7 @@ from converge.bots import BOTS
 from converge.cards.loader import DeckError, load_catalog
 from converge.engine.errors import ConvergeError
 from converge.engine.playset import SETS, Playset, all_playsets, catalog_order
+from converge.engine.schema import Observation
 from converge.engine.state import Match
 from converge.server import lobby_store
 from converge.server.botpool import BotPool
@@ -456,7 +457,7 @@ class Hub:
         """Send every connection its own view of the new state (events it already has left out); ``ack``:
         the connection whose action this was, which takes its acknowledgement in its state message."""
         meta = session.meta()
-        fresh: dict[int, tuple[int, dict[str, Any], int]] = {}  # view -> (events it had, observation, start)
+        fresh: dict[int, tuple[int, Observation, int]] = {}  # view -> (events it had, observation, start)
         # (view, events already sent) -> the message and the events sent with it; its text once written
         cache: dict[tuple[int, int], tuple[dict[str, Any], int]] = {}
         texts: dict[tuple[int, int], str] = {}

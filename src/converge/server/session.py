@@ -9,6 +9,7 @@ from typing import Any
 
 from converge.bots import BOTS
 from converge.engine.observation import Observer, card_catalog
+from converge.engine.schema import Observation
 from converge.engine.state import Match
 from converge.server.connections import Connection
 from converge.server.coordination import Note
@@ -131,7 +132,7 @@ class Session:
                                                       for p in (0, 1)]},
         }
 
-    def view(self, viewer: int) -> dict[str, Any]:
+    def view(self, viewer: int) -> Observation:
         return self.match.observation(viewer)
 
     def observer(self, viewer: int) -> Observer:
@@ -157,7 +158,7 @@ class Session:
                 "colors": self.colors, "seq": self.seq, "observation": self.view(viewer),
                 **self.table(viewer, welcome=True)}
 
-    def state(self, viewer: int, observation: dict[str, Any], events_from: int,
+    def state(self, viewer: int, observation: Observation, events_from: int,
               meta: dict[str, Any] | None = None) -> dict[str, Any]:
         """The message of ``viewer``'s new state: ``observation`` holds its events from ``events_from`` on
         (``meta``: this match's :meth:`meta`, when the caller has it already)."""

@@ -2,7 +2,7 @@
 
 Every backend returns the chunk results *in chunk order* and keeps only a bounded window of chunks in
 flight (a few per worker), so memory does not grow with the job. Each chunk's result depends only on the
-spec and the chunk (:func:`~converge.simulation.simulate.run_chunk`), so every backend gives the same
+spec and the chunk (:func:`~converge.simulation.jobs.run_chunk`), so every backend gives the same
 results.
 
 * ``local`` — ``workers`` processes started with the ``spawn`` method (safe on every platform, and with
@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol
 
-from converge.simulation.simulate import Chunk, ChunkResult, SimulationSpec, run_chunk
+from converge.simulation.jobs import Chunk, ChunkResult, SimulationSpec, run_chunk
 
 BACKENDS = ("local", "ray")
 #: Chunks in flight per worker: enough to keep every worker busy, few enough to bound memory.

@@ -15,9 +15,9 @@ from typing import Final
 from converge.engine.actions import DISCARD
 from converge.engine.events import PLAY, ROUND_END, ROUND_START, SCORE, Event, PublicTracker
 from converge.engine.goals import FactionStats, GoalKind, goal_winners
+from converge.engine.sizes import NUM_CARDS
 
 # Final: compiled, these are constants rather than names looked up at run time.
-NUM_CARDS: Final = 18
 NUM_MODES: Final = 4
 
 # Indexes of the counter lists handed to replay_events, in this order.

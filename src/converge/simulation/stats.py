@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from converge.engine.events import END_REASONS, MODE_NAMES, Event
-from converge.engine.playset import NUM_CARDS, Playset
+from converge.engine.playset import Playset
+from converge.engine.sizes import NUM_CARDS
 from converge.simulation.replay import replay_events
 
 if TYPE_CHECKING:

@@ -26,8 +26,8 @@ from typing import Any
 from converge.cards.model import CardSpec, Deck
 from converge.engine.goals import goal_kind
 from converge.engine.playset import catalog_order
+from converge.simulation.jobs import SimulationSpec, catalog_of
 from converge.simulation.runner import wilson_interval
-from converge.simulation.simulate import SimulationSpec, catalog_of
 from converge.simulation.stats import END_REASONS, MODES, NUM_MODES, PlaysetTally
 
 SUMMARY_FORMAT = 1

@@ -6,7 +6,6 @@
 
 from converge.engine.effects.assemble import Assemble
 from converge.engine.effects.base import (
-    BUILTIN_EFFECTS,
     FACTION,
     SECOND,
     SKILLSET,
@@ -14,8 +13,10 @@ from converge.engine.effects.base import (
     TARGET,
     EffectKind,
     EffectState,
+    builtin_effect_kinds,
     effect_kind,
     effect_kinds,
+    register_builtin_effects,
     register_effect,
     unregister_effect,
 )
@@ -29,9 +30,8 @@ from converge.engine.effects.study import Study
 from converge.engine.effects.trade import Trade
 
 if not effect_kinds():
-    for _kind in (Convert(), Assemble(), Recall(), Guard(), Search(), Trade(), Expand(), Study(), Heal()):
-        register_effect(_kind)
-assert len(effect_kinds()) >= BUILTIN_EFFECTS
+    register_builtin_effects((Convert(), Assemble(), Recall(), Guard(), Search(), Trade(), Expand(), Study(),
+                              Heal()))
 
 __all__ = ["FACTION", "SECOND", "SKILLSET", "STEP_NAMES", "TARGET", "EffectKind", "EffectState",
-           "effect_kind", "effect_kinds", "register_effect", "unregister_effect"]
+           "builtin_effect_kinds", "effect_kind", "effect_kinds", "register_effect", "unregister_effect"]

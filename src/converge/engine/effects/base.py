@@ -28,7 +28,7 @@ kinds defined in Python (like the one above) work the same, a little slower.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import mypyc_attr
@@ -233,10 +233,17 @@ class EffectState:
         return e
 
 
-#: How many effect kinds the package defines (registered first, in their canonical order).
-BUILTIN_EFFECTS: Final = 9
+_REGISTRY: Registry[EffectKind] = Registry("effect", EffectKind)
 
-_REGISTRY: Registry[EffectKind] = Registry("effect", EffectKind, BUILTIN_EFFECTS)
+
+def register_builtin_effects(kinds: Iterable[EffectKind]) -> None:
+    """Register the package's effect kinds, in their canonical order (:mod:`converge.engine.effects` does)."""
+    _REGISTRY.register_builtins(kinds)
+
+
+def builtin_effect_kinds() -> list[EffectKind]:
+    """The package's own effect kinds, in their canonical order (those registered later are extensions)."""
+    return list(_REGISTRY.all().values())[:_REGISTRY.builtin]
 
 
 def register_effect(kind: EffectKind) -> EffectKind:

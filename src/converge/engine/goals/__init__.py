@@ -5,22 +5,20 @@
 """
 
 from converge.engine.goals.base import (
-    BUILTIN_GOALS,
     CANNOT_WIN,
     FactionStats,
     GoalKind,
     goal_kind,
     goal_kinds,
     goal_winners,
+    register_builtin_goals,
     register_goal,
     unregister_goal,
 )
 from converge.engine.goals.kinds import builtin
 
 if not goal_kinds():
-    for _kind in builtin():
-        register_goal(_kind)
-assert len(goal_kinds()) >= BUILTIN_GOALS
+    register_builtin_goals(builtin())
 
 __all__ = ["CANNOT_WIN", "FactionStats", "GoalKind", "goal_kind", "goal_kinds", "goal_winners", "register_goal",
            "unregister_goal"]

@@ -9,7 +9,7 @@ A new kind is a subclass registered with :func:`register_goal`; card files may t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 from mypy_extensions import mypyc_attr
@@ -158,10 +158,12 @@ class GoalKind:
         return str(self.value(arg, st))
 
 
-#: How many goal kinds the package defines (registered first, in this order).
-BUILTIN_GOALS: Final = 15
+_REGISTRY: Registry[GoalKind] = Registry("goal", GoalKind)
 
-_REGISTRY: Registry[GoalKind] = Registry("goal", GoalKind, BUILTIN_GOALS)
+
+def register_builtin_goals(kinds: Iterable[GoalKind]) -> None:
+    """Register the package's goal kinds, in their canonical order (:mod:`converge.engine.goals` does)."""
+    _REGISTRY.register_builtins(kinds)
 
 
 def register_goal(kind: GoalKind) -> GoalKind:

@@ -1,0 +1,24 @@
+"""The game's fixed numbers (M1, M3): the cards of a deck and of a match, hands and rounds.
+
+Defined here once, for the engine and every client; compiled code inlines them (they are literals).
+
+>>> NUM_CARDS == SKILLSETS_PER_PLAYSET * DECK_SIZE, RANKS
+(True, (1, 2, 3, 4, 5, 6))
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+#: A skillset deck has one card of each rank.
+RANKS: Final = (1, 2, 3, 4, 5, 6)
+DECK_SIZE: Final = 6
+#: A match is played with three skillset decks, its playset.
+SKILLSETS_PER_PLAYSET: Final = 3
+#: The cards of a match: three decks of six (card ids 0..17).
+NUM_CARDS: Final = 18
+#: Cards dealt to each player at the start of a round.
+HAND_SIZE: Final = 3
+#: A match ends when a player has won two rounds, so it lasts at most three.
+ROUNDS_TO_WIN: Final = 2
+MAX_ROUNDS: Final = 3
