@@ -1,0 +1,64 @@
+"""web/protocol.js is generated from where the server and the engine define the protocol (as docs/events.md is
+from the event schema) and holds their values."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from converge.engine.events import EventKind
+from converge.server import protocol_js
+from converge.server.routes.pages import web_dir
+
+WEB = web_dir()
+SERVER = Path(protocol_js.__file__).resolve().parent
+REGENERATE = "regenerate it: python -m converge.server.protocol_js > src/converge/web/protocol.js"
+
+
+def test_the_committed_module_is_the_generated_one() -> None:
+    assert (WEB / "protocol.js").read_text(encoding="utf-8") == protocol_js.render(), REGENERATE
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js to load the module with")
+def test_it_loads_as_a_javascript_module_and_holds_the_definitions_values(tmp_path: Path) -> None:
+    (tmp_path / "protocol.mjs").write_text(protocol_js.render(), encoding="utf-8")
+    out = subprocess.run(["node", "--input-type=module", "-e",
+                          f"import * as p from {json.dumps((tmp_path / 'protocol.mjs').as_uri())};"
+                          " console.log(JSON.stringify(p));"],
+                         capture_output=True, text=True, timeout=60, check=True).stdout
+    got = json.loads(out)
+    assert set(got["MATCH_TO_SERVER"].values()) == set(protocol_js.MATCH_CLIENT_FIELDS)
+    assert set(got["LOBBY_TO_SERVER"].values()) == set(protocol_js.LOBBY_CLIENT_FIELDS)
+    assert set(got["MATCH_TO_CLIENT"].values()) == set(protocol_js.MATCH_SERVER_TYPES)
+    assert set(got["LOBBY_TO_CLIENT"].values()) == set(protocol_js.LOBBY_SERVER_TYPES)
+    assert set(got["ERROR"].values()) == set(protocol_js.ERROR_STATUS) | set(protocol_js.LOBBY_STATUS)
+    assert got["CLOSE"] == {"POLICY": 1008, "HELLO": 4400, "UNAUTHORIZED": 4401, "NOT_FOUND": 4404,
+                            "REPLACED": 4409}
+    assert got["EVENT"] == {kind.name: kind.label for kind in EventKind}
+    assert got["ACTION"]["CARDS"] == got["ACTION"]["DISCARD"] == 18 and got["ACTION"]["DONE"] == 25
+
+
+#: How the server's code names a message type it builds: {"type": "x"}, type="x", or a typed message's
+#: field ``type: Literal["x"]``.
+_BUILT = re.compile(r"""["']type["'] \s*:\s* ["'](\w+)["']
+                     | \btype \s*=\s* ["'](\w+)["']
+                     | \btype \s*:\s* Literal\[["'](\w+)["']\]""", re.VERBOSE)
+
+
+def test_it_names_every_message_the_server_builds_and_only_those() -> None:
+    """The server's own messages are dict literals for now: each type it builds is named in protocol.js, and each
+    type protocol.js names still appears in the server's code (a rename there fails here)."""
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in SERVER.rglob("*.py") if p.name != "protocol_js.py")
+    built = {a or b or c for a, b, c in _BUILT.findall(sources)}
+    client = set(protocol_js.MATCH_CLIENT_FIELDS) | set(protocol_js.LOBBY_CLIENT_FIELDS)
+    named = set(protocol_js.MATCH_SERVER_TYPES) | set(protocol_js.LOBBY_SERVER_TYPES)
+    assert built - client - named == set(), "name the server's new messages in converge.server.protocol_js"
+    assert {t for t in named if f'"{t}"' not in sources} == set(), "a message protocol_js names is gone"
+
