@@ -1,6 +1,6 @@
 """The browser client's ES modules, without a browser: loaded by one <script type="module">, served as JavaScript
-under the strict Content-Security-Policy, none with code the CSP would refuse or that writes HTML or inline
-style."""
+under the strict Content-Security-Policy, each small, importing only each other (no circle, none left out), and
+none with code the CSP would refuse or that writes HTML or inline style."""
 
 from __future__ import annotations
 
@@ -17,6 +17,12 @@ from tests.server_support import client_for
 
 WEB = web_dir()
 MODULES = {p.name: p.read_text(encoding="utf-8") for p in sorted(WEB.glob("*.js"))}
+MAX_LINES = 500
+IMPORT = re.compile(r"""^\s*(?:import|export)\b[^;"']*?\bfrom\s*["']([^"']+)["']""", re.M)
+
+
+def imports(text: str) -> list[str]:
+    return IMPORT.findall(text)
 
 
 class _Scripts(HTMLParser):
@@ -47,6 +53,34 @@ def test_every_module_is_served_as_javascript_under_the_csp(tmp_path: Path) -> N
             assert kind in ("text/javascript", "application/javascript"), (name, kind)
             assert "script-src 'self'" in r.headers["content-security-policy"]
             assert r.headers["x-content-type-options"] == "nosniff"
+
+
+def test_no_module_is_over_500_lines() -> None:
+    sizes = {name: text.count("\n") for name, text in MODULES.items()}
+    assert {n: s for n, s in sizes.items() if s > MAX_LINES} == {}, sizes
+
+
+def test_modules_import_only_each_other_without_a_circle_and_all_are_used() -> None:
+    graph: dict[str, list[str]] = {}
+    for name, text in MODULES.items():
+        targets = imports(text)
+        assert all(t.startswith("./") and t.endswith(".js") for t in targets), (name, targets)
+        graph[name] = [t[2:] for t in targets]
+        assert set(graph[name]) <= set(MODULES), (name, set(graph[name]) - set(MODULES))
+    assert "import(" not in "".join(MODULES.values())  # (every module is known before the page runs)
+
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, f"import circle: {' -> '.join((*path, name))}"
+        if name in done:
+            return
+        for target in graph[name]:
+            visit(target, (*path, name))
+        done.add(name)
+
+    visit("app.js", ())
+    assert done == set(MODULES), f"modules app.js never loads: {sorted(set(MODULES) - done)}"
 
 
 def test_no_module_writes_html_or_inline_style_or_evaluates_text() -> None:

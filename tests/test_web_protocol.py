@@ -1,5 +1,6 @@
 """web/protocol.js is generated from where the server and the engine define the protocol (as docs/events.md is
-from the event schema) and holds their values."""
+from the event schema), holds their values, and is where the browser client takes its message types, error
+codes, close codes and event kinds from."""
 
 from __future__ import annotations
 
@@ -62,3 +63,25 @@ def test_it_names_every_message_the_server_builds_and_only_those() -> None:
     assert built - client - named == set(), "name the server's new messages in converge.server.protocol_js"
     assert {t for t in named if f'"{t}"' not in sources} == set(), "a message protocol_js names is gone"
 
+
+def _modules() -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(WEB.glob("*.js")) if p.name != "protocol.js"}
+
+
+def test_the_client_takes_the_codes_and_kinds_from_protocol_js() -> None:
+    """No close code, and no message type, error code or event kind written as a literal where the page compares
+    or sends one: each comes from protocol.js."""
+    words = (set(protocol_js.MATCH_CLIENT_FIELDS) | set(protocol_js.LOBBY_CLIENT_FIELDS)
+             | set(protocol_js.MATCH_SERVER_TYPES) | set(protocol_js.LOBBY_SERVER_TYPES)
+             | set(protocol_js.ERROR_STATUS) | set(protocol_js.LOBBY_STATUS) | {k.label for k in EventKind})
+    closes = {str(code) for code, _meaning in protocol_js.CLOSE_CODES.values()}
+    compared = re.compile(r"""(?: \.(?:type|code|kind) \s*[!=]==?\s* | \bcase\s+ | \btype:\s* ) "(\w+)"
+                              | \[([^\]]*)\]\.includes\(\w+\.kind\)""", re.VERBOSE)
+    for name, text in _modules().items():
+        assert not [n for n in re.findall(r"\b\d{4}\b", text) if n in closes], f"{name}: a close code as a number"
+        for literal, listed in compared.findall(text):
+            found = {literal} if literal else set(re.findall(r'"(\w+)"', listed))
+            assert not found & words, f"{name}: {sorted(found & words)} written out: take it from protocol.js"
+        uses = re.search(r'import\s*\{[^}]*\}\s*from\s*"\./protocol\.js"', text)
+        if name in ("match.js", "lobby.js", "transport.js"):
+            assert uses, f"{name} speaks to the server: its messages come from protocol.js"

@@ -1,5 +1,7 @@
-// The wire: the HTTP API and the WebSockets, with their reconnection. Nothing here knows what the messages mean;
-// the controllers (lobby.js) do.
+// The wire: the HTTP API and the two WebSockets (a match's, the lobby's), with their reconnection. Nothing here
+// knows what the messages mean; the controllers (match.js, lobby.js) do.
+
+import { MATCH_TO_SERVER } from "./protocol.js";
 
 /** A refusal of the HTTP API: `code` is one of protocol.js's ERROR, `status` the HTTP status. */
 export class ApiError extends Error {
@@ -82,3 +84,21 @@ export class Socket {
   }
 }
 
+/** A match's socket, as a seat (with its token) or a spectator (without). The page asks for no separate
+ *  acknowledgements ("acks": false): the state after its action acknowledges it (see sendActions). */
+export function matchSocket(matchId, token, handlers) {
+  const hello = () => (token() ? { type: MATCH_TO_SERVER.HELLO, token: token(), acks: false } : { type: MATCH_TO_SERVER.HELLO });
+  return new Socket("/ws/" + matchId, { ...handlers, hello });
+}
+
+/** Send actions one after the other, numbered from `seq` (the number of actions seen): a held choice and the
+ *  one that completes it are `seq` and `seq + 1`. Each comes back acknowledged by one state message. Returns
+ *  how many were sent (fewer than asked when the socket closed). */
+export function sendActions(socket, actions, seq) {
+  let sent = 0;
+  for (const action of actions) {
+    if (!socket.send({ type: MATCH_TO_SERVER.ACTION, action, seq: seq + sent })) break;
+    sent += 1;
+  }
+  return sent;
+}
