@@ -1,0 +1,112 @@
+// The table's zones: the status line with the clocks, their faction, the goals, the discard pile and the deck,
+// your faction, your hand. Also the board of a round that just ended (`summary`), which the next deal replaces
+// in every observation.
+
+import { el, icon } from "./dom.js";
+import { cardRow, factionRow } from "./cards.js";
+import { clockLeft, clockOf, legalCards, order, pair, seatName, viewerOf, who } from "./selectors.js";
+import { getState } from "./store.js";
+
+function fmtClock(ms) {
+  if (ms === null || ms === undefined) return "–";
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+}
+
+function clockText(p, viewer, left, running) {
+  return (running ? "▶ " : "") + (viewer >= 0 ? who(p, viewer) : "P" + p) + " " + fmtClock(left);
+}
+
+/** Clocks tick between messages: rewrite their text (four times a second, from the page's timer). */
+export function tickClocks() {
+  const s = getState().match;
+  if (!s.meta || !s.meta.clock || s.replay || s.tutorial) return;
+  const viewer = viewerOf();
+  for (const node of document.querySelectorAll("[data-clock]")) {
+    const p = Number(node.dataset.clock);
+    node.textContent = clockText(p, viewer, clockLeft(p), s.meta.clock.running === p);
+  }
+}
+
+export function statusBar(obs) {
+  const viewer = viewerOf();
+  const bar = el("div", { class: "status", data: { testid: "status" } },
+    el("span", { class: "big", text: "Round " + obs.round }),
+    el("span", { class: "stat", data: { testid: "round-wins" } }, el("span", { class: "k", text: "Rounds " }), pair(obs.round_wins, viewer, " – ")),
+    el("span", { class: "stat", data: { testid: "scores" } }, el("span", { class: "k", text: "Points " }), pair(obs.scores, viewer, " – ")),
+    el("span", { class: "stat artifact-stat" }, icon("artifact", "artifact-icon"), el("span", { class: "k", text: "Artifact: " }),
+      el("strong", { class: "artifact", data: { testid: "artifact-holder" }, text: who(obs.artifact_holder, viewer) })));
+  const clock = clockOf();
+  if (clock) {
+    const clocks = el("span", { class: "clocks", data: { testid: "clocks" } });
+    for (const p of order(viewer)) {
+      const left = clockLeft(p);
+      const running = clock.running === p;
+      clocks.append(el("span", { class: "clock" + (running ? " running" : "") + (left !== null && left < 30000 ? " low" : ""),
+        data: { clock: p }, text: clockText(p, viewer, left, running) }));
+    }
+    bar.append(clocks);
+  }
+  return bar;
+}
+
+/** Their faction (top), the goals with the discard pile and the deck (middle), the viewer's faction (bottom). */
+export function board(obs, interactive, summary) {
+  const viewer = viewerOf();
+  const bottom = viewer >= 0 ? viewer : 0;
+  const top = 1 - bottom;
+  const legal = interactive ? legalCards(obs) : {};
+  const factions = summary ? summary.board.factions : obs.factions;
+  const goals = summary ? summary.board.goals : obs.goals;
+  const holder = summary ? summary.holder : obs.artifact_holder;
+  const handNote = (p) => summary ? "" : obs.hand_sizes[p] + " card" + (obs.hand_sizes[p] === 1 ? "" : "s") + " in hand";
+  const artifactTag = (p) => holder === p ? el("span", { class: "tag artifact-tag" }, icon("artifact", "artifact-icon"), "artifact") : null;
+  const themName = seatName(top);
+  const topZone = el("section", { class: "zone them", "aria-label": themName + ": faction", data: { testid: "zone-them" } },
+    el("div", { class: "zone-head" }, el("h2", { class: "h3", text: themName }), artifactTag(top),
+      el("span", { class: "note", text: handNote(top) }),
+      summary ? null : el("span", { class: "backs", "aria-hidden": "true" }, ...Array.from({ length: obs.hand_sizes[top] }, () => el("span", { class: "back" })))),
+    factionRow(factions[top], legal, "No card in this faction yet.", themName + "'s faction"));
+  if (!summary && viewer >= 0 && obs.known_opponent_hand.length) {
+    topZone.append(el("p", { class: "note", text: "You know they hold: " + obs.known_opponent_hand.join(", ") }));
+  }
+  const goalZone = el("section", { class: "zone goals", "aria-labelledby": "h-goals", data: { testid: "zone-goals" } },
+    el("div", { class: "zone-head" }, el("h2", { id: "h-goals", class: "h3", text: "Goals" }),
+      el("span", { class: "note", text: "scored at the end of every turn" })),
+    cardRow(goals, legal, { size: "goal" }, "No goal yet: declare a card to make one.", "Goals"));
+  const middle = el("div", { class: "middle" }, goalZone, summary ? finalNote(summary) : pile(obs, legal));
+  const youName = seatName(bottom);
+  const bottomZone = el("section", { class: "zone you", "aria-label": youName + ": faction", data: { testid: "zone-you" } },
+    el("div", { class: "zone-head" }, el("h2", { class: "h3", text: viewer >= 0 ? "Your faction" : youName }), artifactTag(bottom),
+      viewer < 0 ? el("span", { class: "note", text: handNote(bottom) }) : null),
+    factionRow(factions[bottom], legal, "No card in your faction yet.", viewer >= 0 ? "Your faction" : youName + "'s faction"));
+  return { topZone, middle, bottomZone };
+}
+
+/** Where the pile is, on a round's final board: what that board is. */
+function finalNote(summary) {
+  return el("section", { class: "zone pile final", data: { testid: "zone-final" } },
+    el("p", { class: "note", text: summary.match_winner !== null && summary.match_winner !== undefined ?
+      "The board as the match ended." : "The board as round " + summary.round + " ended. The next round is dealt afresh." }));
+}
+
+/** The discard pile (its top card, or all of it when one of its cards may be chosen) and the deck. */
+function pile(obs, legal) {
+  const discard = obs.discard.slice().reverse();
+  const discardTargets = discard.some((id) => legal[id]);
+  return el("section", { class: "zone pile" + (discardTargets ? " open" : ""), "aria-label": "Deck and discard pile", data: { testid: "zone-discard" } },
+    el("div", { class: "zone-head" }, el("h2", { class: "h3", text: "Discard" }), el("span", { class: "note", text: discard.length + ", top first" })),
+    discardTargets ? cardRow(discard, legal, { size: "mini" }, "empty", "Discard pile") :
+      cardRow(discard.slice(0, 1), legal, { size: "mini" }, "empty", "Discard pile, top card"),
+    el("p", { class: "deck" }, el("span", { class: "back", "aria-hidden": "true" }),
+      el("span", {}, "Deck: ", el("strong", { data: { testid: "deck-size" }, text: String(obs.deck_size) }))),
+    obs.known_deck.length ? el("p", { class: "note", text: "You know: " + obs.known_deck.map((k) => k.id + " (" + (k.from_top + 1) + " from top)").join(", ") }) : null);
+}
+
+export function handZone(obs, interactive) {
+  if (!obs.hand) return null;
+  const legal = interactive ? legalCards(obs) : {};
+  return el("section", { class: "zone hand", "aria-labelledby": "h-hand", data: { testid: "zone-hand" } },
+    el("h2", { id: "h-hand", class: "sr-only", text: "Your hand" }),
+    cardRow(obs.hand, legal, { size: "full" }, "Your hand is empty.", "Your hand"));
+}

@@ -1,0 +1,111 @@
+// The decision strip, above the hand and never over it: what to decide and the choices (the cards to choose are
+// highlighted where they lie), a held choice's Take back, the hint; or what the page waits for.
+
+import { cap, el } from "./dom.js";
+import { cardNode, cardRow } from "./cards.js";
+import { act, askHint, takeBack } from "./match.js";
+import { allowed, currentStep, isCardAction, isDone, legalCards, myDecision, suggested, viewerOf } from "./selectors.js";
+import { getState } from "./store.js";
+import { coach } from "./tutorial.js";
+
+function choiceButton(a) {
+  const done = isDone(a);
+  const ok = allowed(a.id);
+  const hinted = suggested(a.id);
+  const b = el("button", {
+    type: "button", class: (done ? "quiet" : "choice") + (hinted ? " suggested" : ""),
+    disabled: !ok, "aria-disabled": ok ? null : "true",
+    data: { action: a.id, testid: "action", focus: "choice:" + a.id },
+    onclick: () => act(a.id),
+  }, done ? "Done — skip the rest of this effect" : cap(a.label));
+  if (hinted) b.append(el("span", { class: "badge inline-badge", text: "hint" }));
+  return b;
+}
+
+const WAITING_FOR = { select: "choose a card", mode: "choose how to play it", faction: "choose a faction",
+                      skillset: "choose a skillset", target: "choose a target", second: "choose a card" };
+
+function waitingText(d) {
+  const s = getState().match;
+  const viewer = viewerOf();
+  const seat = s.meta && s.meta.seats[d.player];
+  const name = s.tutorial ? "your opponent" : viewer >= 0 ? (seat && (seat.kind === "bot" || seat.replaced) ? "the bot" : "your opponent") : "player " + d.player;
+  return "Waiting for " + name + " to " + (WAITING_FOR[d.kind] || "decide") + "…";
+}
+
+/** The latest end of turn in a line, until the next play (the side panel has its table). */
+function turnLine() {
+  const s = getState().match;
+  const t = s.lastTurn;
+  if (!t || !s.turnFresh) return null;
+  return el("p", { class: "turn-line", data: { testid: "turn-line" } },
+    el("strong", { text: "End of turn " + t.turn + ": " }), t.lines.slice(1).join(" "), " ",
+    el("a", { href: "#turn-panel", class: "details" }, "Points per goal"));
+}
+
+export function decisionStrip(obs) {
+  const s = getState().match;
+  const d = obs.decision;
+  const strip = el("section", { id: "decision", class: "decision", "aria-label": "Your decision", data: { testid: "decision-strip" } });
+  const line = turnLine();
+  if (line) strip.append(line);
+  if (s.tutorial) strip.append(coach());
+  if (!d || (!s.tutorial && s.meta.status !== "active")) {
+    strip.append(el("p", { id: "prompt", class: "prompt", text: "The match is over." }));
+    return strip;
+  }
+  if (s.tutorial && !myDecision(obs) && currentStep().player === 0) return strip;  // a pause: the coach speaks
+  if (!myDecision(obs)) {
+    const text = s.pending ? "Sending…" : s.queue.length ? "The opponent is playing…" : waitingText(d);
+    strip.classList.add("waiting");
+    strip.append(el("p", { id: "prompt", class: "prompt", data: { testid: "waiting" }, text }));
+    if (d.card) strip.append(el("div", { class: "row playing" }, "Playing: ", cardNode(d.card, null, { size: "chip" })));
+    return strip;
+  }
+  const staged = s.staged;
+  strip.dataset.testid = "decision";
+  strip.dataset.kind = staged ? staged.follow.kind : d.kind;
+  strip.dataset.legal = (staged ? staged.follow.choices : d.legal_actions).filter((a) => allowed(a.id)).map((a) => a.id).join(",");
+  if (staged) strip.dataset.staged = staged.action;
+  const legal = legalCards(obs);
+  let promptText;
+  let choices;
+  if (staged) {
+    const card = d.legal_actions.find((a) => a.id === staged.action);
+    promptText = cap(staged.follow.prompt.replace(/ \(.*\)$/, "")) + (card ? " — " + card.action : "");
+    choices = staged.follow.choices;
+  } else {
+    promptText = cap(d.prompt.replace(/^player \d+: /, "").replace(/ \((discard|mine).*\)$/, ""));
+    choices = d.legal_actions.filter((a) => !isCardAction(a.id));  // the cards are chosen where they lie
+  }
+  const head = el("div", { class: "prompt-row" },
+    el("p", { id: "prompt", class: "prompt", data: { testid: "prompt" } }, el("span", { class: "your-turn", text: "Your turn" }), " ", promptText));
+  strip.append(head);
+  const row = el("div", { class: "choices", role: "group", "aria-label": "Choices" });
+  if (d.card) head.append(el("span", { class: "playing" }, "Playing ", cardNode(d.card, null, { size: "chip" }),
+    d.studied ? el("span", { class: "playing" }, " studying ", cardNode(d.studied, null, { size: "chip" })) : null,
+    d.pending ? el("span", { class: "playing" }, " with ", cardNode(d.pending, null, { size: "chip" })) : null));
+  if (d.revealed) row.append(el("span", { class: "playing" }, "Revealed: ", cardRow(d.revealed, legal, { size: "mini" }, "", "Revealed cards")));
+  row.append(...choices.filter((a) => !isDone(a)).map(choiceButton));
+  if (staged) {
+    row.append(el("button", { type: "button", class: "quiet take-back", data: { testid: "take-back", focus: "take-back" },
+      onclick: takeBack, "aria-keyshortcuts": "Escape" }, "Take back"));
+  }
+  row.append(...choices.filter(isDone).map(choiceButton));  // "Done" comes last, after Take back
+  if (!s.tutorial && s.meta.hints && s.meta.hints.on && s.seat >= 0 && !staged) {
+    head.append(el("button", { type: "button", class: "quiet hint-button", data: { testid: "hint", focus: "hint" },
+      disabled: s.hint && s.hint.loading, onclick: askHint }, s.hint && s.hint.loading ? "Thinking…" : "Hint"));
+  }
+  strip.append(row);
+  if (s.hint && s.hint.options && !staged) strip.append(hintBox(s.hint.options));
+  return strip;
+}
+
+function hintBox(options) {
+  return el("div", { class: "hint-box", data: { testid: "hint-box" }, role: "status" },
+    el("p", {}, el("strong", { text: "Hint: " }), cap(options[0].label) + " (about " + Math.round(options[0].win_chance * 100) +
+      "% to win this round). Estimated from what you can see, never from hidden cards."),
+    el("ul", { class: "hint-options" }, ...options.slice(0, 6).map((o) => el("li", {},
+      el("span", { class: "bar-wrap" }, el("meter", { min: 0, max: 1, value: o.win_chance, "aria-label": o.label })),
+      " " + Math.round(o.win_chance * 100) + "% — " + o.label))));
+}

@@ -1,0 +1,91 @@
+// The home page: who I am, quick match and the open tables (lobby.js), then a match against a bot, with a friend
+// (an invite link), or watched.
+
+import { absolute, appRoot, el, toast } from "./dom.js";
+import { clockSelect, playsetPicker } from "./forms.js";
+import { connectLobby, lobbyPanel, playerPanel, quickPanel } from "./lobby.js";
+import { saveInvite, saveToken } from "./storage.js";
+import { playerKnown } from "./store.js";
+import { api } from "./transport.js";
+
+/** Create a match and go to it, holding its seat (the invite of a friend match is kept for the share panel). */
+async function create(body, button) {
+  button.disabled = true;
+  try {
+    const doc = await api("POST", "/api/matches", body);
+    saveToken(doc.match_id, doc.token);
+    if (doc.invite_url) saveInvite(doc.match_id, absolute(doc.invite_url));
+    location.assign("/m/" + doc.match_id);
+  } catch (e) {
+    toast(e.message);
+    button.disabled = false;
+  }
+}
+
+export async function showHome() {
+  document.title = "Converge";
+  let options, me;
+  try {
+    [options, me] = await Promise.all([api("GET", "/api/options"), api("GET", "/api/me")]);
+  } catch (e) {
+    appRoot().replaceChildren(el("p", { text: "The server cannot be reached: " + e.message }));
+    connectLobby();
+    return;
+  }
+  playerKnown(me.player, me.tables);
+  const botPick = playsetPicker(options, "bot");
+  const level = el("select", { id: "bot-level", data: { testid: "bot-level" } },
+    ...options.bots.map((b) => el("option", { value: b, text: b, selected: b === options.default_bot })));
+  const seat = el("select", { id: "bot-seat", data: { testid: "bot-seat" } },
+    el("option", { value: "0", text: "seat 0" }), el("option", { value: "1", text: "seat 1" }),
+    el("option", { value: "random", text: "either" }));
+  const botButton = el("button", { class: "primary", type: "button", data: { testid: "create-bot" },
+    onclick: () => create({ opponent: "bot", bot: level.value, playset: botPick.value(),
+                            seat: seat.value === "random" ? "random" : Number(seat.value) }, botButton) },
+    "Play against the bot");
+
+  const friendPick = playsetPicker(options, "friend");
+  const clock = clockSelect("friend-clock", [3, 5, 10, 20]);
+  const friendButton = el("button", { class: "primary", type: "button", data: { testid: "create-friend" },
+    onclick: () => create({ opponent: "friend", playset: friendPick.value(),
+                            clock: clock.value ? Number(clock.value) : null }, friendButton) },
+    "Create a match and an invite link");
+
+  const watchInput = el("input", { id: "watch-id", placeholder: "a match link or id", data: { testid: "watch-input" } });
+  const watchButton = el("button", { type: "button", onclick: () => {
+    const m = /([A-Za-z0-9_-]{6,32})\s*$/.exec(watchInput.value.replace(/#.*$/, ""));
+    if (m) location.assign("/m/" + m[1]); else toast("That is not a match link.");
+  } }, "Watch");
+
+  appRoot().replaceChildren(el("div", { class: "home", data: { testid: "home" } },
+    playerPanel(me),
+    quickPanel(),
+    lobbyPanel(options),
+    el("section", { class: "panel intro" },
+      el("h1", { text: "Converge" }),
+      el("p", { text: "Each turn the artifact holder plays a card, then the other player plays one: discard it " +
+        "for its effect, declare it as a shared goal, or add it to a faction. Goals are scored at the end of " +
+        "every turn; outscore the other player while you hold the artifact to win the round. First to two " +
+        "rounds wins." }),
+      el("p", { class: "row" },
+        el("a", { class: "button-link primary", href: "/tutorial", data: { testid: "start-tutorial" } }, "New here? Play the tutorial"),
+        el("a", { href: "/rules", data: { testid: "rules-page-link" } }, "Read the rules"))),
+    el("section", { class: "panel", "aria-labelledby": "h-bot" },
+      el("h2", { id: "h-bot", text: "Play against a bot" }),
+      el("p", { text: "Choose the bot's level and the playset. Hints are on." }),
+      el("div", { class: "field" }, el("label", { for: "bot-level", text: "Bot" }), level),
+      botPick.node,
+      el("div", { class: "field" }, el("label", { for: "bot-seat", text: "Your seat" }), seat),
+      botButton),
+    el("section", { class: "panel", "aria-labelledby": "h-friend" },
+      el("h2", { id: "h-friend", text: "Play with a friend" }),
+      el("p", { text: "You get a private invite link to send; whoever opens it takes the other seat. Hints are off unless you both allow them." }),
+      friendPick.node,
+      el("div", { class: "field" }, el("label", { for: "friend-clock", text: "Clock" }), clock),
+      friendButton),
+    el("section", { class: "panel", "aria-labelledby": "h-watch" },
+      el("h2", { id: "h-watch", text: "Watch a match" }),
+      el("p", { text: "Spectators see what both players see of the table, never a hand." }),
+      el("div", { class: "row" }, el("label", { for: "watch-id", class: "sr-only", text: "Match link" }), watchInput, watchButton))));
+  connectLobby();
+}

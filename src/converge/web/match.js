@@ -1,0 +1,181 @@
+// A match as this page plays or watches it: its socket and what the server's messages change, the states shown
+// one at a time, and the player's commands (choose, take back, ask a hint, continue, rematch). Views call the
+// commands; the store tells the views what changed.
+
+import { announce, toast } from "./dom.js";
+import { CLOSE, ERROR, EVENT, MATCH_TO_CLIENT, MATCH_TO_SERVER } from "./protocol.js";
+import { startReplay } from "./replay.js";
+import { isCardAction } from "./selectors.js";
+import { forgetToken, loadToken, pace, saveToken } from "./storage.js";
+import * as store from "./store.js";
+import { api, matchSocket, sendActions } from "./transport.js";
+import { tutorialAct } from "./tutorial.js";
+
+const match = () => store.getState().match;
+let socket = null;
+let pumping = false;  // a pump() is showing the queued states
+
+/** Open the match `id`: with the seat token of the link's fragment (#token=..., which browsers never send to a
+ *  server) or the one this browser keeps; #replay opens the replay once the match is over. */
+export function openMatch(id) {
+  const frag = new URLSearchParams(location.hash.slice(1));
+  const fromLink = frag.get("token");
+  if (fromLink) {
+    saveToken(id, fromLink);
+    history.replaceState(null, "", location.pathname);  // keep the token out of sight (and of screenshots)
+  }
+  const autoReplay = frag.has("replay");
+  if (autoReplay) history.replaceState(null, "", location.pathname);
+  store.matchOpened(id, fromLink || loadToken(id), autoReplay);
+  socket = matchSocket(id, () => match().token, { message: onMessage, closed: onClose });
+  socket.open();
+}
+
+/** Send a message on the match's socket; says so when it cannot. */
+function send(doc) {
+  if (socket && socket.send(doc)) return true;
+  toast("Not connected; reconnecting…");
+  return false;
+}
+
+/** The connection closed: whether to connect again. */
+function onClose(ev) {
+  const s = match();
+  if (ev.code === CLOSE.UNAUTHORIZED) {  // the token holds no seat here: watch instead
+    forgetToken(s.id);
+    store.tokenRefused();
+    toast("This link does not hold a seat in this match; you are watching.");
+  }
+  if (ev.code === CLOSE.REPLACED) {  // this seat connected again elsewhere (another tab or device): that one plays
+    store.disconnected("elsewhere");  // (reconnecting here would in turn close that one, and so on)
+    return false;
+  }
+  if (ev.code === CLOSE.NOT_FOUND) {
+    store.disconnected(s.connection);
+    store.matchMissing();
+    return false;
+  }
+  store.disconnected(socket.stopped ? s.connection : "reconnecting");
+  return true;
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case MATCH_TO_CLIENT.WELCOME: {
+      socket.welcomed();
+      store.welcomed(msg);
+      const s = match();
+      if (s.autoReplay && s.meta.status === "over") { store.autoReplayStarted(); startReplay(); }
+      if (s.seat >= 0 && s.token && !s.linked) { store.seatLinked(); linkSeat(); }
+      break;
+    }
+    case MATCH_TO_CLIENT.STATE:
+      store.stateQueued(msg);
+      pump();
+      break;
+    case MATCH_TO_CLIENT.META:
+      store.metaChanged(msg.match);
+      break;
+    case MATCH_TO_CLIENT.HINT:
+      store.hintArrived(msg);
+      break;
+    case MATCH_TO_CLIENT.REMATCH:
+      if (match().token) {  // a seat: play the rematch (same seats, same tokens)
+        saveToken(msg.match_id, match().token);
+        socket.stayClosed();
+        location.assign("/m/" + msg.match_id);
+      } else {
+        store.rematchCreated(msg.match_id);
+      }
+      break;
+    case MATCH_TO_CLIENT.ERROR:
+      store.refused();
+      if (msg.code === ERROR.NOT_FOUND) { socket.stayClosed(); store.matchMissing(); return; }
+      if (msg.code === ERROR.REPLACED) { socket.stayClosed(); return; }  // the close (REPLACED) says it on the page
+      if (msg.code !== ERROR.UNAUTHORIZED) toast(msg.message);
+      break;
+    default:  // ack (not asked for), pong
+      break;
+  }
+}
+
+/** Whether a state holds a move of the other player (or of a bot): shown for a moment before the next. */
+const MOVES = [EVENT.PLAY, EVENT.PASS, EVENT.MOVE, EVENT.CONVERT, EVENT.GUARD];
+function othersMove(events) {
+  const seat = match().seat;
+  return events.some((e) => e.player !== null && e.player !== seat && MOVES.includes(e.kind));
+}
+
+/** Show queued states one at a time: the opponent's moves stay on screen for a readable moment. A round's
+ *  summary stops the show until the player continues. */
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  try {
+    while (match().queue.length && !match().roundView) {
+      const fresh = match().queue[0].observation.events;
+      const seat = match().seat;
+      // (said before the state is shown, so that a "Your turn" that showing it brings is said last)
+      const others = fresh.filter((e) => e.player !== seat && e.player !== null && e.text).map((e) => e.text);
+      if (others.length && seat >= 0) announce(others.join(" "));
+      store.showNextState();
+      const wait = othersMove(fresh) && match().queue.length ? pace() : 0;
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  } finally {
+    pumping = false;
+  }
+}
+
+/** Tell the server that this browser's player plays this seat (a match reached by an invite link), so that it
+ *  appears in their history; nothing happens for a visitor without a name. */
+async function linkSeat() {
+  try {
+    const me = await api("GET", "/api/me");
+    if (me.player) await api("POST", "/api/matches/" + match().id + "/players", {}, match().token);
+  } catch (_) { /* not essential */ }
+}
+
+// ------------------------------------------------------------------ the player's commands
+
+/** Choose an action: held when it only opens another choice of this player (nothing happens in between, so it
+ *  can be taken back), else sent — with the held one first. */
+export function act(actionId) {
+  const s = match();
+  if (s.pending || s.replay || s.roundView) return;
+  const follow = s.next[String(actionId)];
+  if (follow && !s.staged) {
+    const legal = (s.obs.decision.legal_actions || []).find((a) => a.id === actionId);
+    store.held(actionId, follow, legal && isCardAction(actionId) ? legal.action : null);
+    return;
+  }
+  const actions = s.staged ? [s.staged.action, actionId] : [actionId];
+  if (s.tutorial) { tutorialAct(actions); return; }
+  if (sendActions(socket, actions, s.seq) < actions.length) {
+    toast("Not connected; reconnecting…");
+    return;
+  }
+  store.actionsSent(actions.length);
+}
+
+export function takeBack() {
+  const s = match();
+  if (!s.staged || s.pending) return;
+  store.letGo();
+  announce("Taken back.");
+}
+
+export function askHint() {
+  const s = match();
+  if (!s.obs || s.pending) return;
+  if (send({ type: MATCH_TO_SERVER.HINT })) store.hintAsked();
+}
+
+export function allowHints(allow) { send({ type: MATCH_TO_SERVER.HINTS, allow }); }
+export function requestRematch() { send({ type: MATCH_TO_SERVER.REMATCH }); }
+
+/** Leave a round's summary for the next round (whose states waited meanwhile). */
+export function continueRound() {
+  store.roundContinued();
+  pump();
+}

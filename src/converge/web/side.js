@@ -1,0 +1,84 @@
+// Beside the table (below it on a phone): the last end of turn, the score per goal, the settings, the share
+// links, and the log of what happened (each event's sentence for this viewer).
+
+import { absolute, el, toast } from "./dom.js";
+import { allowHints } from "./match.js";
+import { pair, viewerOf } from "./selectors.js";
+import { beep } from "./signals.js";
+import { loadInvite, saveSetting, setting, soundOn } from "./storage.js";
+import { getState } from "./store.js";
+import { goalTable } from "./summaries.js";
+
+export function turnPanel() {
+  const t = getState().match.lastTurn;
+  if (!t) return null;
+  return el("section", { id: "turn-panel", class: "panel turn-panel", "aria-labelledby": "h-turn", data: { testid: "turn-summary" } },
+    el("h2", { id: "h-turn", class: "h3", text: "End of turn " + t.turn + " (round " + t.round + ")" }),
+    el("p", { class: "lines" }, t.lines.join(" ")),
+    goalTable(t.goals, viewerOf(), "turn-goals"));
+}
+
+/** `score`: {score_breakdown, scores} (an observation, or a round's final board). */
+export function scorePanel(score) {
+  const viewer = viewerOf();
+  return el("section", { class: "panel", "aria-labelledby": "h-score" }, el("h2", { id: "h-score", class: "h3", text: "Score per goal" }),
+    goalTable(score.score_breakdown, viewer, "score-table"),
+    el("p", { class: "total", data: { testid: "score-total" } }, el("strong", { text: "Total " }), pair(score.scores, viewer, " : ")));
+}
+
+export function logPanel(obs) {
+  const items = obs.events.slice(-60).reverse();
+  return el("section", { class: "panel", "aria-labelledby": "h-log" }, el("h2", { id: "h-log", class: "h3", text: "What happened" }),
+    el("ol", { class: "log", reversed: true, data: { testid: "log" } },
+      ...items.map((e) => el("li", { text: e.text }))));
+}
+
+function copyField(label, url, testid) {
+  const id = "copy-" + testid;
+  const input = el("input", { id, readonly: true, value: url, data: { testid }, onfocus: (e) => e.target.select() });
+  const button = el("button", { type: "button", onclick: async () => {
+    input.select();
+    try { await navigator.clipboard.writeText(url); toast("Copied."); } catch (_) { toast("Select the link and copy it."); }
+  } }, "Copy");
+  return el("div", { class: "field invite" }, el("label", { for: id, text: label }), el("div", { class: "row" }, input, button));
+}
+
+export function sharePanel() {
+  const s = getState().match;
+  const panel = el("section", { class: "panel", "aria-labelledby": "h-share" }, el("h2", { id: "h-share", class: "h3", text: "Share" }));
+  const invite = loadInvite(s.id);
+  if (s.seat >= 0 && s.meta.mode === "friend") {
+    const other = s.meta.seats[1 - s.seat];
+    if (invite) {
+      const status = other.connected ? "Your friend is here." : s.meta.seq === 0 ?
+        "Send this link to your friend: it holds their seat (keep it private)." : "Your friend is away.";
+      panel.append(el("p", { text: status }), copyField("Invite link", invite, "invite-link"));
+    } else {
+      panel.append(el("p", { text: other.connected ? "Your opponent is here." : "Your opponent is away." }));
+    }
+  }
+  panel.append(copyField("Spectator link", absolute("/m/" + s.id), "watch-link"));
+  return panel;
+}
+
+const PACE_NAMES = [["slow", "slow"], ["normal", "normal"], ["fast", "fast"], ["instant", "at once"]];
+
+export function settingsPanel() {
+  const s = getState().match;
+  const panel = el("section", { class: "panel settings", "aria-labelledby": "h-settings" }, el("h2", { id: "h-settings", class: "h3", text: "Settings" }));
+  const paceSel = el("select", { id: "pace", data: { testid: "pace" }, onchange: (e) => saveSetting("pace", e.target.value) },
+    ...PACE_NAMES.map(([v, t]) => el("option", { value: v, text: t, selected: setting("pace", "normal") === v })));
+  panel.append(el("div", { class: "field inline" }, el("label", { for: "pace", text: "Opponent's moves shown" }), paceSel));
+  const sound = el("input", { type: "checkbox", id: "sound", checked: soundOn(), data: { testid: "sound" },
+    onchange: (e) => { saveSetting("sound", e.target.checked ? "on" : "off"); if (e.target.checked) beep(); } });
+  panel.append(el("div", { class: "field inline" }, sound, el("label", { for: "sound", text: "A sound when it is your turn" })));
+  if (s.seat >= 0 && s.meta.mode === "friend" && s.meta.hints) {
+    const h = s.meta.hints;
+    const mine = el("input", { type: "checkbox", id: "allow-hints", checked: h.allowed[s.seat], data: { testid: "allow-hints" },
+      onchange: (e) => allowHints(e.target.checked) });
+    panel.append(el("div", { class: "field inline" }, mine, el("label", { for: "allow-hints", text: "Allow hints in this match" })),
+      el("p", { class: "note", data: { testid: "hints-status" }, text: h.on ? "Hints are on: you both allow them." :
+        h.allowed[s.seat] ? "Hints stay off until your opponent allows them too." : "Hints are off." }));
+  }
+  return panel;
+}

@@ -1,0 +1,238 @@
+// The page's one state object, changed only by the functions below. Each change replaces the area it touches
+// with a new frozen object (so a view that tried to write the state would fail loudly, in strict mode) and then
+// tells every subscriber its name: subscribe((change, state) => ...). Views read getState(); controllers
+// (match.js, lobby.js, tutorial.js, replay.js) call these functions with what the server said.
+//
+// What is not here is not the page's state but a view's bookkeeping (which decision the focus was put on, the
+// favicon shown last, a toast's timer, a request in flight on one button): it stays in that view's module.
+
+import { EVENT } from "./protocol.js";
+
+const freeze = Object.freeze;
+
+const LOBBY = freeze({
+  me: null,                // the player this browser is (/api/me), null: nobody yet
+  tables: freeze([]),      // the open public tables
+  myTables: freeze([]),    // the ids of my own open tables
+  ownTable: null,          // {id, open}: the table I opened from this page
+  quick: freeze({
+    searching: false,      // a quick match was asked for and is not over
+    inQueue: false,        // the server queued me (I may leave)
+    status: null,          // what the status line says: {kind, ...}
+    offer: null,           // {bot, rating, accepted}: a bot offered instead of a human
+  }),
+});
+
+const MATCH = freeze({
+  id: null,
+  token: null,             // this browser's seat token for the match (null: a spectator)
+  autoReplay: false,       // the page was opened to replay the match (#replay)
+  linked: false,           // this browser's player was recorded as playing this seat
+  connection: null,        // "connected", "watching", "reconnecting" or "elsewhere" (another window plays)
+  missing: false,          // the server has no such match
+  seat: -1,
+  meta: null,              // the match's public metadata: seats, status, clock, hints, result...
+  cards: freeze({}),       // card id -> printed card
+  colors: freeze({}),      // skillset -> colour name
+  obs: null,               // the observation shown (every event so far)
+  seq: 0,                  // the number of actions of the observation shown
+  next: freeze({}),        // action id -> the choice it opens (it may be held and taken back)
+  receivedAt: 0,           // when the shown observation came (clocks run from then)
+  queue: freeze([]),       // states received and not shown yet (the opponent's moves, one at a time)
+  staged: null,            // {action, follow, card}: a choice held in this page, not sent yet
+  pending: false,          // actions sent and not all acknowledged yet
+  pendingCount: 0,         // how many of them the states to come still acknowledge
+  roundView: null,         // the summary of a round that just ended, shown until the player continues
+  rounds: freeze([]),      // the summaries of the finished rounds
+  lastTurn: null,          // the summary of the latest end of turn
+  turnFresh: false,        // the latest end of turn happened since the last play
+  hint: null,              // {seq, options} or {seq, loading: true}
+  replay: null,            // {step, total, view, data}: a finished match replayed step by step
+  tutorial: null,          // {script, step, seen, done, waiting}
+});
+
+let state = freeze({ lobby: LOBBY, match: MATCH });
+const subscribers = new Set();
+
+export const getState = () => state;
+
+/** Call `fn(change, state)` after every change; returns the function that stops it. */
+export function subscribe(fn) {
+  subscribers.add(fn);
+  return () => subscribers.delete(fn);
+}
+
+function commit(change, area, fields) {
+  state = freeze({ ...state, [area]: freeze({ ...state[area], ...fields }) });
+  for (const fn of subscribers) fn(change, state);
+}
+const setMatch = (change, fields) => commit(change, "match", fields);
+const setLobby = (change, fields) => commit(change, "lobby", fields);
+const setQuick = (change, fields) => setLobby(change, { quick: freeze({ ...state.lobby.quick, ...fields }) });
+
+// ------------------------------------------------------------------ the lobby
+
+export function playerKnown(player, tables) {
+  const mine = (tables || []).map((t) => t.id);
+  setLobby("playerKnown", { me: player, myTables: freeze([...new Set([...state.lobby.myTables, ...mine])]) });
+}
+export const tablesListed = (tables) => setLobby("tablesListed", { tables: freeze(tables) });
+export const tableOpened = (id) => setLobby("tableOpened", {
+  ownTable: freeze({ id, open: true }), myTables: freeze([...state.lobby.myTables, id]) });
+export const tableClosed = () => setLobby("tableClosed", { ownTable: freeze({ ...state.lobby.ownTable, open: false }) });
+
+export const quickAsked = () => setQuick("quickAsked", { searching: true, status: freeze({ kind: "looking" }) });
+export const quickQueued = (msg) => setQuick("quickQueued", {
+  inQueue: true, status: freeze({ kind: "waiting", rating: msg.rating, botAfter: msg.bot_after_s }) });
+export const quickLeft = () => setQuick("quickLeft", {
+  searching: false, inQueue: false, offer: null, status: freeze({ kind: "left" }) });
+export const botOffered = (msg) => setQuick("botOffered", {
+  offer: freeze({ bot: msg.bot, rating: msg.bot_rating, accepted: false }), status: freeze({ kind: "offered" }) });
+export const botAccepted = () => setQuick("botAccepted", { offer: freeze({ ...state.lobby.quick.offer, accepted: true }) });
+export const quickMatched = (opponent) => setQuick("quickMatched", {
+  status: freeze({ kind: "found", name: opponent && opponent.name ? opponent.name : null }) });
+/** The lobby refused a request: Quick match may be pressed again. */
+export const lobbyRefused = () => setQuick("lobbyRefused", { searching: false });
+
+// ------------------------------------------------------------------ a match: the connection
+
+export const matchOpened = (id, token, autoReplay) => setMatch("matchOpened", { id, token, autoReplay });
+/** The token holds no seat in this match: this page watches instead. */
+export const tokenRefused = () => setMatch("tokenRefused", { token: null });
+export const matchMissing = () => setMatch("matchMissing", { missing: true });
+export const seatLinked = () => setMatch("seatLinked", { linked: true });
+export const autoReplayStarted = () => setMatch("autoReplayStarted", { autoReplay: false });
+
+/** The connection closed: `connection` says whether the page tries again ("reconnecting") or another window
+ *  plays ("elsewhere"). What was being sent is not waited for any more. */
+export const disconnected = (connection) => setMatch("disconnected", { connection, pending: false });
+
+export function welcomed(msg) {
+  const rounds = freeze(msg.rounds || []);
+  const over = msg.match.status === "over" && rounds.length;
+  setMatch("welcomed", {
+    seat: msg.seat, meta: msg.match, cards: freeze(Object.fromEntries(msg.cards.map((c) => [c.id, c]))),
+    colors: freeze(msg.colors), obs: msg.observation, seq: msg.seq, next: msg.next || {}, rounds,
+    lastTurn: msg.last_turn || null, queue: freeze([]), staged: null, pending: false, pendingCount: 0,
+    connection: msg.seat >= 0 ? "connected" : "watching", receivedAt: performance.now(),
+    roundView: over ? rounds[rounds.length - 1] : state.match.roundView,
+  });
+}
+
+/** A state arrived: it waits in the queue until the page shows it (showNextState). */
+export const stateQueued = (msg) => setMatch("stateQueued", { queue: freeze([...state.match.queue, msg]) });
+
+/** The ends of turn a state brings: the latest, whether it is fresh, the finished rounds, a round's end. */
+function turnsOf(s, fresh, turns) {
+  let { lastTurn, turnFresh, rounds, roundView } = s;
+  if (fresh.some((e) => e.kind === EVENT.PLAY || e.kind === EVENT.PASS)) turnFresh = false;
+  for (const t of turns || []) {
+    lastTurn = t;
+    turnFresh = true;
+    if (t.round_end) {
+      rounds = freeze([...rounds, t]);
+      roundView = t;
+    }
+  }
+  return { lastTurn, turnFresh, rounds, roundView };
+}
+
+/** Show the oldest queued state; returns it. Its observation holds only the events from `events_from` on. */
+export function showNextState() {
+  const s = state.match;
+  const [msg, ...rest] = s.queue;
+  const fresh = msg.observation.events;
+  const events = (s.obs ? s.obs.events.slice(0, msg.events_from) : []).concat(fresh);
+  let { pending, pendingCount, staged, hint } = s;
+  if (pendingCount > 0) {  // (the page asked for no ack messages: each state after an action acknowledges it)
+    pendingCount -= 1;
+    if (pendingCount === 0) { pending = false; staged = null; }
+  }
+  if (hint && hint.seq !== msg.seq) hint = null;
+  setMatch("stateShown", {
+    queue: freeze(rest), obs: { ...msg.observation, events }, meta: msg.match, seq: msg.seq, next: msg.next || {},
+    receivedAt: performance.now(), pending, pendingCount, staged, hint, ...turnsOf(s, fresh, msg.turns),
+  });
+  return msg;
+}
+
+export const metaChanged = (meta) => setMatch("metaChanged", { meta, receivedAt: performance.now() });
+export const rematchCreated = (id) => setMatch("rematchCreated", {
+  meta: state.match.meta && freeze({ ...state.match.meta, rematch_id: id }) });
+
+/** The server refused a message: nothing is held or waited for any more. */
+export function refused() {
+  const hint = state.match.hint && state.match.hint.loading ? null : state.match.hint;
+  setMatch("refused", { pending: false, pendingCount: 0, staged: null, hint });
+}
+
+// ------------------------------------------------------------------ a match: the player's choices
+
+/** Hold a choice that only opens another (it is sent with the second, or taken back). */
+export const held = (action, follow, card) => setMatch("held", { staged: freeze({ action, follow, card }) });
+export const letGo = () => setMatch("letGo", { staged: null });
+export const actionsSent = (count) => setMatch("actionsSent", { pending: true, pendingCount: count });
+export const hintAsked = () => setMatch("hintAsked", { hint: freeze({ seq: state.match.seq, loading: true }) });
+export function hintArrived(msg) {
+  if (!state.match.hint || state.match.hint.seq !== msg.seq) return;  // a hint for a decision already gone
+  setMatch("hintArrived", { hint: freeze({ seq: msg.seq, options: msg.options }) });
+}
+export const roundContinued = () => setMatch("roundContinued", { roundView: null, turnFresh: false });
+
+// ------------------------------------------------------------------ a match: replay
+
+export const replayShown = (data, view) => setMatch("replayShown", {
+  replay: freeze({ step: data.step, total: data.total, view, data }), roundView: null });
+export const replayClosed = () => setMatch("replayClosed", { replay: null });
+
+// ------------------------------------------------------------------ the tutorial (played in the page)
+
+export function tutorialLoaded(script) {
+  setMatch("tutorialLoaded", {
+    seat: script.seat, cards: freeze(Object.fromEntries(script.cards.map((c) => [c.id, c]))),
+    colors: freeze(script.colors),
+    meta: freeze({ status: "active", seats: [{ kind: "human" }, { kind: "bot", bot: "tutorial" }], mode: "tutorial",
+                   clock: null, hints: null }),
+    tutorial: freeze({ script, step: 0, seen: script.start.observation.events.length, done: false, waiting: false }),
+    obs: script.start.observation, next: script.start.next, seq: 0,
+  });
+}
+
+const setTutorial = (change, fields, more) => setMatch(change, { ...more, tutorial: freeze({ ...state.match.tutorial, ...fields }) });
+
+/** The fields a tutorial state changes (as a state from the server would), and the events it brings. */
+function tutorialState(s, t, played) {
+  const fresh = played.observation.events.slice(t.seen);
+  return [fresh, { obs: played.observation, seq: played.seq, next: played.next || {}, ...turnsOf(s, fresh, played.turns) }];
+}
+
+/** The player made the moves the script expects (a held card and its follow-up: two steps): show their states
+ *  and move on to the next instruction. Returns the events they brought. */
+export function tutorialPlayed(actions) {
+  const s = state.match;
+  let t = s.tutorial;
+  let fields = {};
+  let events = [];
+  actions.forEach((_action, k) => {
+    const [fresh, changed] = tutorialState({ ...s, ...fields }, t, t.script.steps[t.step].state);
+    fields = { ...fields, ...changed };
+    events = events.concat(fresh);
+    t = { ...t, seen: changed.obs.events.length, step: t.step + 1 };
+  });
+  setTutorial("tutorialStepped", t, { ...fields, staged: null });
+  return events;
+}
+
+/** Move on to the next instruction (after a pause, or a note read). */
+export const tutorialStepped = () => setTutorial("tutorialStepped", { step: state.match.tutorial.step + 1 }, { staged: null });
+/** The scripted opponent is about to move (after a readable pause). */
+export const tutorialWaiting = () => setTutorial("tutorialWaiting", { waiting: true });
+/** The scripted opponent's move: its state, then the next step. Returns the events it brought. */
+export function tutorialOpponentMoved() {
+  const s = state.match;
+  const t = s.tutorial;
+  const [fresh, changed] = tutorialState(s, t, t.script.steps[t.step].state);
+  setTutorial("tutorialStepped", { seen: changed.obs.events.length, step: t.step + 1, waiting: false }, changed);
+  return fresh;
+}
+export const tutorialFinished = () => setTutorial("tutorialFinished", { done: true });

@@ -1,0 +1,98 @@
+// The explanations of the score: points per goal, a round's summary (it replaces the decision strip until the
+// player continues), the match's end (its banner and what may follow: a rematch, the replay, the record).
+
+import { STAR, el } from "./dom.js";
+import { continueRound, requestRematch } from "./match.js";
+import { startReplay } from "./replay.js";
+import { pair, viewerOf, who } from "./selectors.js";
+import { getState } from "./store.js";
+import { coach } from "./tutorial.js";
+
+/** The points per goal: each goal, its stars and who scores it (`goals`: a score breakdown). */
+export function goalTable(goals, viewer, testid) {
+  const table = el("table", { class: "score", data: { testid } },
+    el("caption", { class: "sr-only", text: "Points per goal" }),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Goal" }), el("th", { scope: "col", text: "Stars" }),
+      el("th", { scope: "col", text: "Scored by" }))));
+  const body = el("tbody");
+  for (const item of goals) {
+    const w = item.winners;
+    const text = w.length === 2 ? "both" : w.length === 1 ? who(w[0], viewer) : "nobody";
+    const cls = w.length === 2 ? "who-both" : !w.length ? "who-nobody" : viewer < 0 ? "" :
+      w[0] === viewer ? "who-you" : "who-them";
+    body.append(el("tr", { data: { goal: item.goal } },
+      el("td", {}, el("strong", { text: item.goal + " " }), item.text, el("span", { class: "why", text: item.why })),
+      el("td", { class: "stars", "aria-label": item.stars + " star" + (item.stars === 1 ? "" : "s"), text: STAR.repeat(item.stars) }),
+      el("td", { class: cls, text })));
+  }
+  if (!goals.length) body.append(el("tr", {}, el("td", { colspan: 3, class: "empty", text: "No goal declared yet." })));
+  table.append(body);
+  return table;
+}
+
+const isMatchEnd = (r) => r.match_winner !== null && r.match_winner !== undefined;
+
+function roundLine(r, viewer) {
+  const winner = viewer >= 0 ? (r.round_end.winner === viewer ? "you" : "they") : "player " + r.round_end.winner;
+  const reason = r.round_end.reason === "hands_empty" ? "both hands were empty; " + winner + " held the artifact" :
+    winner + " held the artifact and scored more";
+  return "Round " + r.round + ": " + (viewer >= 0 ? (r.round_end.winner === viewer ? "you won" : "they won") : "player " + r.round_end.winner + " won") +
+    " — " + reason + " (" + pair(r.scores, viewer, " to ") + ")";
+}
+
+/** A round's end (or the match's), over the round's final board: it takes the decision strip's place. */
+export function roundSummary(r) {
+  const s = getState().match;
+  const viewer = viewerOf();
+  const over = isMatchEnd(r);
+  const won = viewer >= 0 && r.round_end.winner === viewer;
+  const title = over ? (viewer >= 0 ? (r.match_winner === viewer ? "You won the match!" : "You lost the match.") : "Player " + r.match_winner + " won the match.") :
+    (viewer >= 0 ? (won ? "You won round " + r.round + "!" : "They won round " + r.round + ".") : "Player " + r.round_end.winner + " won round " + r.round + ".");
+  const box = el("section", { id: "decision", class: "decision summary " + (won ? "good" : "bad"), "aria-labelledby": "summary-title",
+    data: { testid: over ? "match-summary" : "round-summary" } },
+    el("h2", { id: "summary-title", class: "summary-title", text: over ? "Match summary" : title }),
+    el("p", { class: "lines" }, r.lines.join(" ")),
+    r.goals.length ? goalTable(r.goals, viewer, "summary-goals") : null);
+  if (over) {
+    box.append(el("ol", { class: "rounds", data: { testid: "rounds" } }, ...s.rounds.map((x) => el("li", { text: roundLine(x, viewer) }))));
+  }
+  if (!over && !s.tutorial) {
+    box.append(el("div", { class: "choices" }, el("button", { type: "button", class: "choice", data: { testid: "continue", focus: "continue" },
+      onclick: continueRound }, "Continue to round " + (r.round + 1))));
+  }
+  if (over && !s.tutorial) box.append(overActions());
+  if (s.tutorial) box.append(coach());
+  return box;
+}
+
+function overActions() {
+  const s = getState().match;
+  const row = el("div", { class: "choices" });
+  const mine = s.seat >= 0;
+  if (s.meta.rematch_id) {
+    row.append(el("a", { class: "button-link", href: "/m/" + s.meta.rematch_id, data: { testid: "rematch-link" } }, "Go to the rematch"));
+  } else if (mine) {
+    row.append(el("button", { type: "button", class: "choice", data: { testid: "rematch" }, onclick: requestRematch }, "Rematch"));
+  }
+  row.append(
+    el("button", { type: "button", class: "quiet", data: { testid: "replay" }, onclick: () => startReplay() }, "Replay step by step"),
+    el("a", { class: "button-link quiet", href: "/api/matches/" + s.id + "/record", download: "converge-" + s.id + ".json" }, "Download the record"),
+    el("a", { class: "button-link quiet", href: "/" }, "New match"),
+    mine ? el("a", { class: "button-link quiet", href: "/history", data: { testid: "my-history" } }, "My matches") : null);
+  return row;
+}
+
+/** The match's result above the table (not in a replay). */
+export function overBanner() {
+  const s = getState().match;
+  const result = s.meta.result;
+  if (!result || s.replay) return null;
+  const mine = s.seat >= 0;
+  const won = mine && result.winner === s.seat;
+  const how = result.reason === "time" ? " on time" : "";
+  const text = mine ? (won ? "You won the match" + how + "!" : "You lost the match" + how + ".") :
+    "Player " + result.winner + " won the match" + how + ".";
+  return el("section", { class: "banner" + (mine && !won ? " lost" : ""), data: { testid: "match-over" } },
+    el("span", { class: "big", text }),
+    s.roundView ? null : overActions());
+}
