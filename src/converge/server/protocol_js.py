@@ -20,7 +20,7 @@ from collections.abc import Mapping
 # Every definition the module is generated from, in one place (what to follow when the server's modules move).
 from converge.engine.actions import DECLARE, DISCARD, DONE, MINE, NUM_ACTIONS, SKILLSET_0, THEIRS
 from converge.engine.events import SCHEMA, EventKind
-from converge.engine.playset import NUM_CARDS
+from converge.engine.sizes import NUM_CARDS
 from converge.server.connections import CLOSE_REPLACED
 from converge.server.lobby import LOBBY_STATUS
 from converge.server.protocol import _FIELDS as MATCH_CLIENT_FIELDS
