@@ -19,9 +19,9 @@ from typing import Any
 
 from converge.server.bench import cpu_seconds
 from converge.server.config import ServerConfig
-from converge.server.connections import Connection
-from converge.server.hub import Hub
-from converge.server.storage import Storage, Writer
+from converge.server.play.hub import Hub
+from converge.server.storage.match_store import Storage, Writer
+from converge.server.transport.connections import Connection
 
 
 class _Drop:

@@ -31,7 +31,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
 from converge.server.app import create_app
-from converge.server.protocol import ERROR_STATUS
+from converge.server.protocol.errors import ERROR_STATUS
 from tests.server_support import FAST
 from tests.test_server_api import play_over_http
 
@@ -267,7 +267,7 @@ def test_lobby_connections_are_limited_per_address_and_in_all(tmp_path: Path) ->
 
 
 def test_a_keyed_limit_takes_from_several_keys_all_or_none() -> None:
-    from converge.server.security import KeyedRateLimit
+    from converge.server.security.limits import KeyedRateLimit
 
     limit = KeyedRateLimit(rate=1e-9, burst=3)
     assert limit.take(["a", "b"]) == [] and limit.take(["a", "a"]) == []  # a: 3 taken, b: 1

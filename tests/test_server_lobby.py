@@ -18,12 +18,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from converge.ratings import Rating, update_pair
-from converge.server import lobby_store as store
-from converge.server.identity import COOKIE, check_name, name_key
-from converge.server.lobby import BOT_RATINGS, OFFERED_BOTS, closest_bot
-from converge.server.matchmaking import QueueSettings, QuickMatchQueue, Waiting
-from converge.server.protocol import ProtocolError
-from converge.server.storage import MatchRow, SeatRow, Storage, matches_table
+from converge.server.lobby.identity import COOKIE, check_name, name_key
+from converge.server.lobby.matchmaking import QueueSettings, QuickMatchQueue, Waiting
+from converge.server.lobby.service import BOT_RATINGS, OFFERED_BOTS, closest_bot
+from converge.server.protocol.errors import ProtocolError
+from converge.server.storage import lobby_store as store
+from converge.server.storage.match_store import MatchRow, SeatRow, Storage, matches_table
 from tests.server_support import (  # noqa: F401 (hang_guard is a fixture)
     FAST,
     FORBIDDEN,

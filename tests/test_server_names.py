@@ -16,10 +16,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, insert, select, text
 from sqlalchemy.engine import make_url
 
-from converge.server import lobby_store as store
 from converge.server.app import create_app
-from converge.server.identity import NAME_RULES_VERSION
-from converge.server.storage import MatchRow, SeatRow, Storage, normalize_url, settings_table
+from converge.server.lobby.identity import NAME_RULES_VERSION
+from converge.server.storage import lobby_store as store
+from converge.server.storage.match_store import MatchRow, SeatRow, Storage, normalize_url, settings_table
 from tests.server_support import FAST, Peer, client_for, hang_guard, play_friend_match  # noqa: F401
 from tests.test_server_lobby import call, close_lobby_peers, db_rows, player  # noqa: F401 (a fixture)
 

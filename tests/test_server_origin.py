@@ -17,8 +17,8 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 
-from converge.server.identity import COOKIE
-from converge.server.security import OriginPolicy, normalize_origin
+from converge.server.lobby.identity import COOKIE
+from converge.server.security.origins import OriginPolicy, normalize_origin
 from tests.server_support import client_for, create, from_address, hang_guard  # noqa: F401 (a fixture)
 from tests.test_server_limits import assert_error
 

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from converge.server.storage import MatchRow, SeatRow, Storage, StorageError, Writer
+from converge.server.storage.match_store import MatchRow, SeatRow, Storage, StorageError, Writer
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

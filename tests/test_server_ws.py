@@ -24,7 +24,7 @@ from tests.server_support import (  # noqa: F401 (hang_guard is a fixture)
 pytest.importorskip("fastapi")
 
 from converge import Match
-from converge.server.protocol import ERROR_STATUS
+from converge.server.protocol.errors import ERROR_STATUS
 
 
 def test_a_whole_match_between_two_seats_with_a_spectator(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """The web server: a FastAPI application serving the browser client, a JSON API and a WebSocket. This
-module assembles it; the routes live per resource in :mod:`converge.server.routes`, their bodies in
-:mod:`converge.server.models` (``/openapi.json`` documents them when ``docs`` is on).
+module assembles it; the routes live per resource in :mod:`converge.server.api.routes`, their bodies in
+:mod:`converge.server.api.models` (``/openapi.json`` documents them when ``docs`` is on).
 
 HTTP API (JSON; a seat is named by its token in ``Authorization: Bearer <token>``)::
 
@@ -9,7 +9,7 @@ HTTP API (JSON; a seat is named by its token in ``Authorization: Bearer <token>`
                                          and thinking times (for operators; nothing about any match)
     GET  /api/rules                      the rules for players: {"markdown", "html", "glossary"}
     GET  /api/rules/developer            the developer rulebook (every ruling, its code and test)
-    GET  /api/tutorial                   the tutorial's script (converge.server.tutorial)
+    GET  /api/tutorial                   the tutorial's script (converge.server.learning.tutorial)
     POST /api/matches                    {"opponent": "bot"|"friend", "bot": "medium",
                                           "playset": [...]|"catalysts"|"random",
                                           "seat": 0|1|"random", "clock": seconds|null}
@@ -26,7 +26,7 @@ HTTP API (JSON; a seat is named by its token in ``Authorization: Bearer <token>`
 
 Every error, of every endpoint (a bad query parameter, an unknown path or method included), is
 ``{"error": {"code": "...", "message": "..."}}`` with the HTTP status of its code
-(:data:`converge.server.protocol.ERROR_STATUS`).
+(:data:`converge.server.protocol.errors.ERROR_STATUS`).
 
 Pages (GET and HEAD): ``/`` (create a match), ``/m/{id}`` (play, watch, replay), ``/tutorial``, and
 ``/rules`` and ``/rules/developer`` (rendered on the server); the seat token travels in the URL fragment
@@ -36,7 +36,7 @@ Limits (:class:`~converge.server.config.ServerConfig`): matches created per clie
 and per hour, rematches included); per-connection message rates; spectators per match and per address,
 counted apart from the seats, which can always connect; lobby connections per address and in all; the
 size of request heads and bodies. WebSocket handshakes and writes from pages of other origins are refused
-(:class:`~converge.server.security.OriginPolicy`). Finished and abandoned matches are deleted as the
+(:class:`~converge.server.security.origins.OriginPolicy`). Finished and abandoned matches are deleted as the
 retention settings say, by a clean-up that runs at start-up and then periodically.
 """
 
@@ -56,16 +56,17 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from converge.server.api.deps import ServerState
+from converge.server.api.routes import match_ws, matches, pages, site
+from converge.server.api.routes.lobby import lobby_router
+from converge.server.api.routes.pages import web_dir
 from converge.server.config import ServerConfig
-from converge.server.hub import Hub
-from converge.server.protocol import ProtocolError
-from converge.server.routes import live, matches, pages, site
-from converge.server.routes.common import ServerState
-from converge.server.routes.lobby import lobby_router
-from converge.server.routes.pages import web_dir
-from converge.server.security import OriginPolicy, SecurityMiddleware
-from converge.server.serving import ForwardedHeaders
-from converge.server.storage import Storage, Writer
+from converge.server.play.hub import Hub
+from converge.server.protocol.errors import ProtocolError
+from converge.server.security.middleware import SecurityMiddleware
+from converge.server.security.origins import OriginPolicy
+from converge.server.storage.match_store import Storage, Writer
+from converge.server.transport.serving import ForwardedHeaders
 
 log = logging.getLogger("converge.server")
 
@@ -168,7 +169,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
 
     # the lobby first: its /ws/lobby before the matches' /ws/{match_id}
     app.include_router(lobby_router(hub))  # names, the lobby, quick match, ratings, history (routes/lobby.py)
-    for router in (pages.router, site.router, matches.router, live.router):
+    for router in (pages.router, site.router, matches.router, match_ws.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web_dir()), name="static")
     return app

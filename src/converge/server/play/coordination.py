@@ -6,7 +6,7 @@ catches up). What the processes tell each other, PostgreSQL carries:
 
 - **Changes**: each write to a match is followed, in its transaction, by ``NOTIFY converge_matches``
   with ``"<process>:<match>"``; every other process that holds the match in memory reads what is new
-  (:meth:`converge.server.hub.Hub.refresh`) and sends its connections their views.
+  (:meth:`converge.server.play.hub.Hub.refresh`) and sends its connections their views.
 - **Ownership**: what the server does by itself for a match — its bots' moves, the clock's time loss,
   a stand-in for a player who left — is done by the one process that holds the match's advisory lock
   (``pg_try_advisory_lock``, on a connection of its own). When that process dies, PostgreSQL releases
@@ -16,7 +16,7 @@ catches up). What the processes tell each other, PostgreSQL carries:
   so that the owner knows whether a player is connected anywhere (to start clocks, or to put a bot in
   the seat of someone who left). These too vanish with a dead process.
 
-With SQLite (one process: see :class:`~converge.server.storage.SingleServerLock`) the
+With SQLite (one process: see :class:`~converge.server.storage.match_store.SingleServerLock`) the
 :class:`LocalCoordinator` owns every match and has no one to tell.
 """
 
@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from converge.server.storage import CHANNEL
+from converge.server.storage.match_store import CHANNEL
 
 log = logging.getLogger("converge.server.coordination")
 

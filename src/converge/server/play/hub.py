@@ -8,10 +8,10 @@ applied or acknowledged before it is committed; a failed commit changes nothing.
 What goes out is only ever ``observation(seat)`` for a seat's connections and ``observation(-1)`` for
 spectators (with the events the connection already has left out), plus public metadata.
 
-The other jobs live apart: :mod:`~converge.server.connections` (WebSockets and their send queues),
-:mod:`~converge.server.session` (one live match), :mod:`~converge.server.coordination` (the other
-server processes on the same PostgreSQL), :mod:`~converge.server.storage` (the database) and
-:mod:`~converge.server.botpool` (bot and hint searches in worker processes).
+The other jobs live apart: :mod:`~converge.server.transport.connections` (WebSockets and their send queues),
+:mod:`~converge.server.play.session` (one live match), :mod:`~converge.server.play.coordination` (the other
+server processes on the same PostgreSQL), :mod:`~converge.server.storage.match_store` (the database) and
+:mod:`~converge.server.play.botpool` (bot and hint searches in worker processes).
 """
 
 from __future__ import annotations
@@ -31,16 +31,25 @@ from converge.cards.loader import DeckError, load_catalog
 from converge.engine.errors import ConvergeError
 from converge.engine.playset import SETS, Playset, all_playsets, catalog_order
 from converge.engine.state import Match
-from converge.server import lobby_store
-from converge.server.botpool import BotPool
 from converge.server.config import ServerConfig
-from converge.server.connections import CLOSE_REPLACED, Connection, dumps
-from converge.server.coordination import LocalCoordinator, Note, coordinator_for
-from converge.server.protocol import ProtocolError
-from converge.server.security import KeyedRateLimit, OpenCount, hash_token, new_match_id, new_token
-from converge.server.session import COLOR_NAMES, Session, default_bot
-from converge.server.storage import MatchRow, Refused, Retention, SeatRow, Storage, StorageError, Writer
-from converge.server.table import Scored, TurnLog
+from converge.server.play.botpool import BotPool
+from converge.server.play.coordination import LocalCoordinator, Note, coordinator_for
+from converge.server.play.session import COLOR_NAMES, Session, default_bot
+from converge.server.play.table import Scored, TurnLog
+from converge.server.protocol.errors import ProtocolError
+from converge.server.security.limits import KeyedRateLimit, OpenCount
+from converge.server.security.tokens import hash_token, new_match_id, new_token
+from converge.server.storage import lobby_store
+from converge.server.storage.match_store import (
+    MatchRow,
+    Refused,
+    Retention,
+    SeatRow,
+    Storage,
+    StorageError,
+    Writer,
+)
+from converge.server.transport.connections import CLOSE_REPLACED, Connection, dumps
 
 log = logging.getLogger("converge.server")
 
@@ -83,7 +92,7 @@ class Hub:
         #: Hints search one at a time (each takes a CPU for a while).
         self.hint_slot = asyncio.Semaphore(1)
         #: Called inside the transaction that finishes a match, as ``hook(conn, session, winner)`` (the
-        #: lobby's ratings: :mod:`converge.server.lobby`); an exception fails that transaction.
+        #: lobby's ratings: :mod:`converge.server.lobby.service`); an exception fails that transaction.
         self.finish_hooks: list[Callable[[Any, Session, int | None], None]] = []
         #: The other server processes on the same database, if any.
         self.coord: LocalCoordinator = coordinator_for(storage.engine.url.render_as_string(hide_password=False),
@@ -260,7 +269,7 @@ class Hub:
                           also: Callable[[Any], None] | None = None) -> Session:
         """Store a new match (and ``also(conn)`` in the same transaction), then make it live. Every new match
         comes here, and ``payers`` (the client addresses of the players it is stored for) pay for it first
-        (:meth:`charge`). A :class:`~converge.server.storage.Refused` from ``also`` is raised as it is:
+        (:meth:`charge`). A :class:`~converge.server.storage.match_store.Refused` from ``also`` is raised as it is:
         nothing was stored, and the caller says why."""
         self.charge(payers)
         match = Match.new(ps, row.seed, row.start)

@@ -1,8 +1,8 @@
 """Finding opponents: players, the lobby's tables, quick match, ratings on finish.
 
-:class:`Lobby` sits beside the :class:`~converge.server.hub.Hub` and uses it to create matches; the hub
+:class:`Lobby` sits beside the :class:`~converge.server.play.hub.Hub` and uses it to create matches; the hub
 calls :meth:`Lobby.on_finish` inside the transaction that finishes a match, which updates the ratings of a
-rated match there and then (exactly once: :func:`converge.server.lobby_store.record_result`).
+rated match there and then (exactly once: :func:`converge.server.storage.lobby_store.record_result`).
 
 * **Tables.** A public table is a row in the database until someone joins: the host's seat token is made
   when the table is opened (only its hash is stored), and joining creates the match with that id, the
@@ -10,17 +10,17 @@ rated match there and then (exactly once: :func:`converge.server.lobby_store.rec
   joins, in the transaction that stores the match: a crash leaves the table open or the match whole. A
   private table is a friend match made at once, with an invite link (as before), never listed.
 * **What a match costs.** Every match stored is paid for from the hourly budget of the client address of
-  each player it is stored for (:meth:`Hub.charge <converge.server.hub.Hub.charge>`): a private table's
+  each player it is stored for (:meth:`Hub.charge <converge.server.play.hub.Hub.charge>`): a private table's
   host; a public table's host when it is opened and its guest when they join; both players of a quick
   match, all or none (a refused side is told, the other goes back to the queue in its place); the player
   who takes a bot offer.
 * **Names.** A player may rename ``renames_per_hour`` times in any hour and ``rename_interval_s`` apart,
-  counted in the database (:func:`~converge.server.lobby_store.rename`); a match records the names its
+  counted in the database (:func:`~converge.server.storage.lobby_store.rename`); a match records the names its
   players have when it starts, so a rename never changes what a match shows.
 * **Live updates.** Lobby pages hold a WebSocket (``/ws/lobby``); every change this process makes is sent
   at once, and the open tables are read again from the database every ``lobby_poll_s`` seconds, so that
   changes other server processes make are seen too.
-* **Quick match** (:mod:`converge.server.matchmaking`): the queue lives in this process's memory.
+* **Quick match** (:mod:`converge.server.lobby.matchmaking`): the queue lives in this process's memory.
 
 What lobby messages hold is public (names, ratings, playsets, clocks); a seat token goes only to its own
 player's connection, in the message that tells them their match is ready.
@@ -42,16 +42,17 @@ from typing import Any
 
 from converge.bots import BOTS
 from converge.ratings import Rating
-from converge.server import lobby_store as store
 from converge.server.config import ServerConfig
-from converge.server.connections import Connection, dumps
-from converge.server.hub import BudgetExceeded, Hub
-from converge.server.identity import check_name, issue_token, name_key, token_hash_of
-from converge.server.matchmaking import QueueSettings, QuickMatchQueue, Waiting
-from converge.server.protocol import ProtocolError
-from converge.server.security import KeyedRateLimit, OpenCount, hash_token, new_match_id, new_token
-from converge.server.session import Session
-from converge.server.storage import MatchRow, SeatRow, StorageError, pause_point
+from converge.server.lobby.identity import check_name, issue_token, name_key, token_hash_of
+from converge.server.lobby.matchmaking import QueueSettings, QuickMatchQueue, Waiting
+from converge.server.play.hub import BudgetExceeded, Hub
+from converge.server.play.session import Session
+from converge.server.protocol.errors import ProtocolError
+from converge.server.security.limits import KeyedRateLimit, OpenCount
+from converge.server.security.tokens import hash_token, new_match_id, new_token
+from converge.server.storage import lobby_store as store
+from converge.server.storage.match_store import MatchRow, SeatRow, StorageError, pause_point
+from converge.server.transport.connections import Connection, dumps
 
 log = logging.getLogger("converge.server.lobby")
 
@@ -67,7 +68,7 @@ BOT_RATINGS: dict[str, float] = {"beginner": 1000.0, "random": 1000.0, "easy": 1
 #: The levels quick match may offer, weakest first.
 OFFERED_BOTS = ("beginner", "easy", "medium", "hard")
 
-#: Error codes of the lobby and their HTTP statuses (beside :data:`converge.server.protocol.ERROR_STATUS`).
+#: Error codes of the lobby and their HTTP statuses (beside :data:`converge.server.protocol.errors.ERROR_STATUS`).
 LOBBY_STATUS = {"bad_name": 400, "name_taken": 409, "no_player": 401, "table_gone": 409, "own_table": 409,
                 "too_many_tables": 429, "no_offer": 409}
 
@@ -79,7 +80,7 @@ class LobbyError(ProtocolError):
 
 
 class LobbyConnection(Connection):
-    """A lobby page's WebSocket: a :class:`~converge.server.hub.Connection` that knows its player."""
+    """A lobby page's WebSocket: a :class:`~converge.server.play.hub.Connection` that knows its player."""
 
     def __init__(self, ws: Any, config: ServerConfig, address: str, player: store.Player | None) -> None:
         super().__init__(ws, -1, config, address)

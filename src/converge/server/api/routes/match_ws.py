@@ -10,12 +10,14 @@ import logging
 
 from fastapi import APIRouter, WebSocket
 
-from converge.server.connections import Connection
-from converge.server.hub import Hub
-from converge.server.protocol import ProtocolError, parse_message
-from converge.server.routes.common import ServerState, address_of
-from converge.server.security import CLOSE_POLICY, MATCH_ID_RE, seat_of
-from converge.server.session import Session
+from converge.server.api.deps import ServerState, address_of
+from converge.server.play.hub import Hub
+from converge.server.play.session import Session
+from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.parse import parse_message
+from converge.server.security.middleware import CLOSE_POLICY
+from converge.server.security.tokens import MATCH_ID_RE, seat_of
+from converge.server.transport.connections import Connection
 
 log = logging.getLogger("converge.server")
 

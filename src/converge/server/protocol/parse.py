@@ -37,7 +37,7 @@ Server to client::
     {"type": "error", "code": "...", "message": "..."}
     {"type": "pong"}
 
-The table's extras (:mod:`converge.server.table`), each for the receiving viewer only: ``next`` maps each
+The table's extras (:mod:`converge.server.play.table`), each for the receiving viewer only: ``next`` maps each
 of the seat's legal actions that only opens another choice of theirs (a card, then how to play it; a card
 to place, then the faction) to that choice (``{"kind", "prompt", "choices": [{"id", "label"}]}``), so that
 the client may hold the first and let the player take it back until the second is chosen, then send both;
@@ -55,7 +55,7 @@ newer connection, in another window or device, is the one that plays). Spectator
 ``busy`` and the close.
 
 A handshake from a page of another origin than the server's (``Origin``; see
-:class:`converge.server.security.OriginPolicy`) is refused before the connection is accepted: HTTP 403 with
+:class:`converge.server.security.origins.OriginPolicy`) is refused before the connection is accepted: HTTP 403 with
 ``{"error": {"code": "bad_origin", ...}}``.
 """
 
@@ -68,33 +68,7 @@ from typing import Any
 import orjson
 
 from converge.engine.actions import NUM_ACTIONS
-
-#: Error codes, with the HTTP status the REST API uses for each.
-ERROR_STATUS = {
-    "malformed": 400,
-    "too_large": 413,
-    "rate_limited": 429,
-    "unauthorized": 401,
-    "hello_required": 400,
-    "spectator": 403,
-    "not_your_turn": 409,
-    "stale": 409,
-    "illegal": 422,
-    "over": 409,
-    "not_over": 409,
-    "not_found": 404,
-    "storage": 503,
-    "busy": 503,
-    "replaced": 409,
-    "hints_off": 403,
-    "method_not_allowed": 405,
-    "length_required": 411,
-    # refused before any route runs (converge.server.security, converge.server.serving)
-    "bad_origin": 403,
-    "bad_request": 400,
-    "uri_too_long": 414,
-    "headers_too_large": 431,
-}
+from converge.server.protocol.errors import ProtocolError
 
 MAX_ACTION_TEXT = 32
 
@@ -106,26 +80,6 @@ _FIELDS = {
     "hints": {"type", "allow"},
     "ping": {"type"},
 }
-
-
-class ProtocolError(Exception):
-    """A message or request that is refused: ``code`` is one of :data:`ERROR_STATUS`."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    @property
-    def status(self) -> int:
-        return ERROR_STATUS.get(self.code, 400)
-
-    def to_message(self) -> dict[str, Any]:
-        return {"type": "error", "code": self.code, "message": self.message}
-
-    def http_body(self) -> bytes:
-        """The body of an HTTP error, as every refusal of the server has it: ``{"error": {"code", "message"}}``."""
-        return orjson.dumps({"error": {"code": self.code, "message": self.message}})
 
 
 @dataclass

@@ -5,7 +5,7 @@
   (other sites' forms and scripts do not send it), ``Path=/``, ``Secure`` when the page came over HTTPS,
   and lasts :data:`COOKIE_MAX_AGE`.
 * A player may stay anonymous (no name): they still get a rating and a history, but are not listed on the
-  leaderboard. A name can be changed, a few times an hour (:mod:`converge.server.lobby`); a match shows
+  leaderboard. A name can be changed, a few times an hour (:mod:`converge.server.lobby.service`); a match shows
   the names its players had when it started.
 * Names (:func:`check_name`): 3 to 20 characters — letters and digits of one script, spaces, ``-``,
   ``_``, ``.`` and ``'`` — starting with a letter or a digit; unique by their *key* (:func:`name_key`:
@@ -17,7 +17,7 @@
   folded, to a fixed point) without accents, spaces or punctuation, with the digits that stand for letters
   folded too (``H4rd``, ``b0t``). Every rule compares keys, so a rule cannot be dodged by a homoglyph. The
   key depends on disarm's tables: :data:`NAME_KEY_VERSION` names them, and the stored keys are computed
-  again when it changes (:func:`converge.server.lobby_store.rekey_names`).
+  again when it changes (:func:`converge.server.storage.lobby_store.rekey_names`).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 import disarm
 
 from converge.bots import BOTS, LEVELS
-from converge.server.protocol import ProtocolError
-from converge.server.security import TOKEN_RE, hash_token, new_token
+from converge.server.protocol.errors import ProtocolError
+from converge.server.security.tokens import TOKEN_RE, hash_token, new_token
 
 #: The cookie holding a player's token.
 COOKIE = "converge_player"

@@ -14,8 +14,8 @@ Everything here that must be right across several server processes is decided by
   crash leaves the table open or the match whole; a table left half-made by an older server is reopened
   when the database is opened (:func:`repair_tables`).
 
-The functions taking a ``conn`` run inside a transaction (the :class:`~converge.server.storage.Writer`'s,
-or the caller's); the others open their own read.
+The functions taking a ``conn`` run inside a transaction (the
+:class:`~converge.server.storage.match_store.Writer`'s, or the caller's); the others open their own read.
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from converge.ratings import DEFAULT_R, DEFAULT_RD, DEFAULT_VOL, Rating, update_pair
-from converge.server.identity import NAME_RULES_VERSION, check_name, name_key
-from converge.server.protocol import ProtocolError
-from converge.server.storage import Refused, matches_table, metadata, settings_table
+from converge.server.lobby.identity import NAME_RULES_VERSION, check_name, name_key
+from converge.server.protocol.errors import ProtocolError
+from converge.server.storage.match_store import Refused, matches_table, metadata, settings_table
 
 log = logging.getLogger("converge.server.lobby")
 
@@ -489,7 +489,7 @@ def history(engine: Engine, player_id: str, limit: int = 50) -> list[dict[str, A
     other = match_players_table.alias("other")
     m = matches_table.c
     rc = rating_changes_table.c
-    from converge.server.storage import seats_table
+    from converge.server.storage.match_store import seats_table
 
     s = seats_table.alias("oseat")
     q = (select(m.id, m.updated_at, m.winner, m.reason, m.playset, mine.c.seat, mine.c.rated, mine.c.kind,

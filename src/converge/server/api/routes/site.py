@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 
-from converge.server import pages as rendered
-from converge.server import tutorial as tutorial_script
-from converge.server.models import ERRORS
-from converge.server.routes.common import ServerState, server
+from converge.server.api.deps import ServerState, server
+from converge.server.api.models import ERRORS
+from converge.server.learning import rulebook as rendered
+from converge.server.learning import tutorial as tutorial_script
 
 router = APIRouter(prefix="/api", tags=["site"], responses=ERRORS)
 Server = Annotated[ServerState, Depends(server)]

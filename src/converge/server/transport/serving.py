@@ -12,7 +12,7 @@ the HTTP protocol, the headers of a trusted proxy, and uvicorn's settings (:func
 * **A proxy's headers, from the proxy only.** With ``proxy_headers``, :class:`ForwardedHeaders` takes the
   client's address and scheme from X-Forwarded-For and -Proto (uvicorn's own middleware does that) and the
   host from X-Forwarded-Host, when the peer is one of ``forwarded_allow_ips``; the origin check
-  (:class:`~converge.server.security.OriginPolicy`) then sees the origin the browser used.
+  (:class:`~converge.server.security.origins.OriginPolicy`) then sees the origin the browser used.
 """
 
 from __future__ import annotations
@@ -34,8 +34,9 @@ from websockets.server import ServerProtocol
 from websockets.typing import StatusLike
 
 from converge.server.config import ServerConfig
-from converge.server.protocol import ProtocolError
-from converge.server.security import ASGIApp, Receive, Scope, Send, error_head
+from converge.server.protocol.errors import ProtocolError
+from converge.server.security.middleware import error_head
+from converge.server.transport.asgi import ASGIApp, Receive, Scope, Send
 
 #: The largest WebSocket message uvicorn takes (bytes); the server's own limit, ``max_message``, is lower.
 WS_MAX_SIZE = 65536

@@ -9,9 +9,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Request
 from fastapi.responses import JSONResponse
 
-from converge.server.models import ERRORS, ActionRequest, HintsRequest, MatchCreated, NewMatch, NoBody, Rematch
-from converge.server.protocol import ProtocolError, check_action, check_seq
-from converge.server.routes.common import ServerState, address_of, json_response, seat_from, server, session_of
+from converge.server.api.deps import ServerState, address_of, json_response, seat_from, server, session_of
+from converge.server.api.models import ERRORS, ActionRequest, HintsRequest, MatchCreated, NewMatch, NoBody, Rematch
+from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.parse import check_action, check_seq
 
 router = APIRouter(prefix="/api/matches", tags=["matches"], responses=ERRORS)
 Server = Annotated[ServerState, Depends(server)]

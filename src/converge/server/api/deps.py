@@ -9,10 +9,11 @@ from fastapi import Request, WebSocket
 from fastapi.responses import JSONResponse
 
 from converge.server.config import ServerConfig
-from converge.server.hub import Hub
-from converge.server.protocol import ProtocolError
-from converge.server.security import MATCH_ID_RE, KeyedRateLimit, address_key, seat_of
-from converge.server.session import Session
+from converge.server.play.hub import Hub
+from converge.server.play.session import Session
+from converge.server.protocol.errors import ProtocolError
+from converge.server.security.limits import KeyedRateLimit, address_key
+from converge.server.security.tokens import MATCH_ID_RE, seat_of
 
 
 @dataclass

@@ -64,7 +64,8 @@ SCHEMA_VERSION = "4"
 #: replays) and the seats that allow hints in a friend match.
 _ADDED_IN_2 = (("converge_actions", "clock_left_ms", "INTEGER"), ("converge_matches", "hints", "INTEGER"))
 #: Version 3 adds the lobby's tables (players, lobby tables, match players, rating changes:
-#: :mod:`converge.server.lobby_store`); ``create_all`` makes them in an older database, nothing else changes.
+#: :mod:`converge.server.storage.lobby_store`); ``create_all`` makes them in an older database, nothing else
+#: changes.
 #: Version 4: the name each seat's player had when the match started (the stored names are filled in from the
 #: players' present names), and the players' name changes (``create_all`` makes that table).
 _ADDED_IN_4 = (("converge_match_players", "name", "VARCHAR(64)"),)
@@ -726,4 +727,4 @@ class Writer:
 
 # The lobby's tables (players, lobby tables, ratings) live in their own module, on the same metadata: imported
 # here so that every Storage creates them, and checks them when it opens (lobby_store.on_open).
-from converge.server import lobby_store as _lobby_store  # noqa: E402
+from converge.server.storage import lobby_store as _lobby_store  # noqa: E402

@@ -9,7 +9,7 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse
 
-from converge.server import pages as rendered
+from converge.server.learning import rulebook as rendered
 
 
 def web_dir() -> Path:

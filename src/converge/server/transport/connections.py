@@ -12,7 +12,8 @@ from typing import Any, Protocol
 import orjson
 
 from converge.server.config import ServerConfig
-from converge.server.security import CLOSE_POLICY, TokenBucket
+from converge.server.security.limits import TokenBucket
+from converge.server.security.middleware import CLOSE_POLICY
 
 #: The WebSocket close code of a seat's connection replaced by a newer one of the same seat.
 CLOSE_REPLACED = 4409
@@ -77,7 +78,7 @@ class Connection:
     def __init__(self, ws: WebSocketLike, view: int, config: ServerConfig, address: str = "?") -> None:
         self.ws = ws
         self.view = view
-        #: The client's address as limits count it (:func:`~converge.server.security.address_key`).
+        #: The client's address as limits count it (:func:`~converge.server.security.limits.address_key`).
         self.address = address
         #: Order of arrival: a seat with too many connections loses its oldest.
         self.opened = next(self._opened)

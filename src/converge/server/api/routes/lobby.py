@@ -1,6 +1,6 @@
 """The lobby's HTTP API, pages and WebSocket (an ``APIRouter`` that ``create_app`` includes).
 
-HTTP (JSON; the player is named by the ``converge_player`` cookie, see :mod:`converge.server.identity`)::
+HTTP (JSON; the player is named by the ``converge_player`` cookie, see :mod:`converge.server.lobby.identity`)::
 
     GET    /api/me                        {"player": {"name", "rating", "rd", "games", "provisional"} | null,
                                            "tables": [my open tables]}
@@ -33,7 +33,7 @@ from the moment they open: one more gets a ``busy`` error and the close 1008)::
             {"type": "error", "code", "message"}  {"type": "pong"}
 
 Errors are ``{"error": {"code", "message"}}`` as everywhere; the lobby's own codes are
-:data:`converge.server.lobby.LOBBY_STATUS`.
+:data:`converge.server.lobby.service.LOBBY_STATUS`.
 """
 
 from __future__ import annotations
@@ -49,12 +49,15 @@ from fastapi import APIRouter, Request, Response, WebSocket
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from converge.server import lobby_store as store
-from converge.server.hub import Hub
-from converge.server.identity import COOKIE, COOKIE_MAX_AGE
-from converge.server.lobby import BOT_RATINGS, OFFERED_BOTS, Lobby, LobbyConnection, LobbyError
-from converge.server.protocol import ProtocolError, parse_object
-from converge.server.security import CLOSE_POLICY, MATCH_ID_RE, address_key, seat_of
+from converge.server.lobby.identity import COOKIE, COOKIE_MAX_AGE
+from converge.server.lobby.service import BOT_RATINGS, OFFERED_BOTS, Lobby, LobbyConnection, LobbyError
+from converge.server.play.hub import Hub
+from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.parse import parse_object
+from converge.server.security.limits import address_key
+from converge.server.security.middleware import CLOSE_POLICY
+from converge.server.security.tokens import MATCH_ID_RE, seat_of
+from converge.server.storage import lobby_store as store
 
 
 class Strict(BaseModel):
@@ -194,7 +197,7 @@ def _index() -> Path:
 
 
 def lobby_router(hub: Hub) -> APIRouter:
-    """The lobby's routes, on a :class:`~converge.server.lobby.Lobby` made for ``hub``."""
+    """The lobby's routes, on a :class:`~converge.server.lobby.service.Lobby` made for ``hub``."""
     lobby = Lobby(hub)
     router = APIRouter()
     hub.lobby = lobby  # type: ignore[attr-defined]  # for tests: the hub's app reaches its lobby

@@ -1,5 +1,5 @@
 """One live match in a server process: the engine's match rebuilt from its record, its stored facts, its
-open connections and the tasks that act for it. The hub (:mod:`converge.server.hub`) changes it."""
+open connections and the tasks that act for it. The hub (:mod:`converge.server.play.hub`) changes it."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from typing import Any
 from converge.bots import BOTS
 from converge.engine.observation import Observer, card_catalog
 from converge.engine.state import Match
-from converge.server.connections import Connection
-from converge.server.coordination import Note
-from converge.server.storage import MatchRow, SeatRow
-from converge.server.table import Scored, TurnLog, follow_ups
+from converge.server.play.coordination import Note
+from converge.server.play.table import Scored, TurnLog, follow_ups
+from converge.server.storage.match_store import MatchRow, SeatRow
+from converge.server.transport.connections import Connection
 
 PREFERRED_DEFAULT_BOTS = ("medium", "greedy")
 
@@ -55,7 +55,7 @@ class Session:
         self.hints: dict[tuple[int, int], list[dict[str, Any]]] = {}
         self.hinting: dict[tuple[int, int], asyncio.Future[list[dict[str, Any]]]] = {}
         #: This process owns the match: it plays its bots, runs its clock and replaces leavers
-        #: (:mod:`converge.server.coordination`; always true with one process).
+        #: (:mod:`converge.server.play.coordination`; always true with one process).
         self.owned = False
         #: Seats with a connection on another server process.
         self.remote: set[int] = set()
