@@ -20,7 +20,8 @@ from typing import Any
 from converge.server.bench import cpu_seconds
 from converge.server.config import ServerConfig
 from converge.server.play.hub import Hub
-from converge.server.storage.match_store import Storage, Writer
+from converge.server.storage.match_store import Storage
+from converge.server.storage.writer import Writer
 from converge.server.transport.connections import Connection
 
 

@@ -32,7 +32,8 @@ from fastapi.testclient import TestClient
 
 from converge import Match
 from converge.server.app import create_app
-from converge.server.storage.match_store import Storage, StorageError
+from converge.server.storage.database import StorageError
+from converge.server.storage.match_store import Storage
 
 #: Coordination rounds fast enough for tests.
 QUICK = {**FAST, "coordination_interval": 0.1}

@@ -335,7 +335,8 @@ def test_a_table_an_older_server_left_half_made_is_reopened_when_the_database_op
     from sqlalchemy import select
 
     from converge.server.storage import lobby_store as store
-    from converge.server.storage.match_store import MatchRow, SeatRow, Storage
+    from converge.server.storage.match_store import Storage
+    from converge.server.storage.rows import MatchRow, SeatRow
 
     path = str(tmp_path / "old.sqlite3")
     storage = Storage(path)

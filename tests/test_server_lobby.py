@@ -23,7 +23,9 @@ from converge.server.lobby.matchmaking import QueueSettings, QuickMatchQueue, Wa
 from converge.server.lobby.service import BOT_RATINGS, OFFERED_BOTS, closest_bot
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage import lobby_store as store
-from converge.server.storage.match_store import MatchRow, SeatRow, Storage, matches_table
+from converge.server.storage.match_store import Storage
+from converge.server.storage.rows import MatchRow, SeatRow
+from converge.server.storage.schema import matches_table
 from tests.server_support import (  # noqa: F401 (hang_guard is a fixture)
     FAST,
     FORBIDDEN,

@@ -19,7 +19,10 @@ from sqlalchemy.engine import make_url
 from converge.server.app import create_app
 from converge.server.lobby.identity import NAME_RULES_VERSION
 from converge.server.storage import lobby_store as store
-from converge.server.storage.match_store import MatchRow, SeatRow, Storage, normalize_url, settings_table
+from converge.server.storage.database import normalize_url
+from converge.server.storage.match_store import Storage
+from converge.server.storage.rows import MatchRow, SeatRow
+from converge.server.storage.schema import settings_table
 from tests.server_support import FAST, Peer, client_for, hang_guard, play_friend_match  # noqa: F401
 from tests.test_server_lobby import call, close_lobby_peers, db_rows, player  # noqa: F401 (a fixture)
 

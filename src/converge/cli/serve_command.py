@@ -66,7 +66,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from converge.cli.main import BOT_NAMES
     from converge.server.app import create_app
     from converge.server.config import default_db_path
-    from converge.server.storage.match_store import StorageError
+    from converge.server.storage.database import StorageError
     from converge.server.transport.serving import uvicorn_options
 
     if args.replacement_bot is not None and args.replacement_bot not in BOTS:

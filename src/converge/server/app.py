@@ -65,7 +65,8 @@ from converge.server.play.hub import Hub
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.middleware import SecurityMiddleware
 from converge.server.security.origins import OriginPolicy
-from converge.server.storage.match_store import Storage, Writer
+from converge.server.storage.match_store import Storage
+from converge.server.storage.writer import Writer
 from converge.server.transport.serving import ForwardedHeaders
 
 log = logging.getLogger("converge.server")

@@ -51,7 +51,8 @@ from converge.server.protocol.errors import ProtocolError
 from converge.server.security.limits import KeyedRateLimit, OpenCount
 from converge.server.security.tokens import hash_token, new_match_id, new_token
 from converge.server.storage import lobby_store as store
-from converge.server.storage.match_store import MatchRow, SeatRow, StorageError, pause_point
+from converge.server.storage.database import StorageError, pause_point
+from converge.server.storage.rows import MatchRow, SeatRow
 from converge.server.transport.connections import Connection, dumps
 
 log = logging.getLogger("converge.server.lobby")
@@ -580,16 +581,7 @@ class Lobby:
         done: list[bool] = []
 
         def link(conn: Any) -> None:
-            from sqlalchemy import select
-
-            mp = store.match_players_table.c
-            rows = conn.execute(select(mp.seat, mp.player_id).where(mp.match_id == mid)).all()
-            if any(int(s) == seat or str(p) == player.id for s, p in rows):
-                done.append(False)
-                return
-            rated = False
-            store.add_match_players(conn, mid, {seat: player.id}, rated, "link")
-            done.append(True)
+            done.append(store.link_seat(conn, mid, seat, player.id))
 
         try:
             await self.hub.writer.write(link)

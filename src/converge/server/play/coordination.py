@@ -16,7 +16,7 @@ catches up). What the processes tell each other, PostgreSQL carries:
   so that the owner knows whether a player is connected anywhere (to start clocks, or to put a bot in
   the seat of someone who left). These too vanish with a dead process.
 
-With SQLite (one process: see :class:`~converge.server.storage.match_store.SingleServerLock`) the
+With SQLite (one process: see :class:`~converge.server.storage.database.SingleServerLock`) the
 :class:`LocalCoordinator` owns every match and has no one to tell.
 """
 

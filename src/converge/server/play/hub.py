@@ -40,15 +40,10 @@ from converge.server.protocol.errors import ProtocolError
 from converge.server.security.limits import KeyedRateLimit, OpenCount
 from converge.server.security.tokens import hash_token, new_match_id, new_token
 from converge.server.storage import lobby_store
-from converge.server.storage.match_store import (
-    MatchRow,
-    Refused,
-    Retention,
-    SeatRow,
-    Storage,
-    StorageError,
-    Writer,
-)
+from converge.server.storage.database import Refused, StorageError
+from converge.server.storage.match_store import Storage
+from converge.server.storage.rows import MatchRow, Retention, SeatRow
+from converge.server.storage.writer import Writer
 from converge.server.transport.connections import CLOSE_REPLACED, Connection, dumps
 
 log = logging.getLogger("converge.server")
@@ -269,7 +264,7 @@ class Hub:
                           also: Callable[[Any], None] | None = None) -> Session:
         """Store a new match (and ``also(conn)`` in the same transaction), then make it live. Every new match
         comes here, and ``payers`` (the client addresses of the players it is stored for) pay for it first
-        (:meth:`charge`). A :class:`~converge.server.storage.match_store.Refused` from ``also`` is raised as it is:
+        (:meth:`charge`). A :class:`~converge.server.storage.database.Refused` from ``also`` is raised as it is:
         nothing was stored, and the caller says why."""
         self.charge(payers)
         match = Match.new(ps, row.seed, row.start)

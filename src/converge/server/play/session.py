@@ -12,7 +12,7 @@ from converge.engine.observation import Observer, card_catalog
 from converge.engine.state import Match
 from converge.server.play.coordination import Note
 from converge.server.play.table import Scored, TurnLog, follow_ups
-from converge.server.storage.match_store import MatchRow, SeatRow
+from converge.server.storage.rows import MatchRow, SeatRow
 from converge.server.transport.connections import Connection
 
 PREFERRED_DEFAULT_BOTS = ("medium", "greedy")

@@ -1,3 +1,4 @@
-"""The database: matches (:mod:`.match_store`) and the lobby's tables (:mod:`.lobby_store`) in SQLite or
-PostgreSQL, through SQLAlchemy Core; a throwaway PostgreSQL cluster for tests and benchmarks
-(:mod:`.pgcluster`)."""
+"""The database, in SQLite or PostgreSQL through SQLAlchemy Core: the schema (:mod:`.schema`, every table in
+one module), opening a database (:mod:`.database`), the matches' reads and writes (:mod:`.match_store`, on the
+rows of :mod:`.rows`), the lobby's (:mod:`.lobby_store`), the writer thread that commits them in groups
+(:mod:`.writer`), and a throwaway PostgreSQL cluster for tests and benchmarks (:mod:`.pgcluster`)."""

@@ -15,7 +15,7 @@ Everything here that must be right across several server processes is decided by
   when the database is opened (:func:`repair_tables`).
 
 The functions taking a ``conn`` run inside a transaction (the
-:class:`~converge.server.storage.match_store.Writer`'s, or the caller's); the others open their own read.
+:class:`~converge.server.storage.writer.Writer`'s, or the caller's); the others open their own read.
 """
 
 from __future__ import annotations
@@ -27,15 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
-    Boolean,
-    Column,
     Connection,
     Engine,
-    Float,
-    Index,
-    Integer,
-    String,
-    Table,
     and_,
     insert,
     select,
@@ -46,77 +39,19 @@ from sqlalchemy.exc import IntegrityError
 from converge.ratings import DEFAULT_R, DEFAULT_RD, DEFAULT_VOL, Rating, update_pair
 from converge.server.lobby.identity import NAME_RULES_VERSION, check_name, name_key
 from converge.server.protocol.errors import ProtocolError
-from converge.server.storage.match_store import Refused, matches_table, metadata, settings_table
+from converge.server.storage.database import Refused
+from converge.server.storage.schema import (
+    lobby_tables_table,
+    match_players_table,
+    matches_table,
+    name_changes_table,
+    players_table,
+    rating_changes_table,
+    seats_table,
+    settings_table,
+)
 
 log = logging.getLogger("converge.server.lobby")
-
-players_table = Table(
-    "converge_players", metadata,
-    Column("id", String(32), primary_key=True),
-    Column("token_hash", String(64), nullable=False, unique=True),
-    Column("name", String(64), nullable=True),  # None: anonymous
-    Column("name_key", String(64), nullable=True, unique=True),  # folded name: two players never share one
-    Column("r", Float, nullable=False),
-    Column("rd", Float, nullable=False),
-    Column("vol", Float, nullable=False),
-    Column("games", Integer, nullable=False),  # rated matches finished
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-)
-
-lobby_tables_table = Table(
-    "converge_lobby_tables", metadata,
-    Column("id", String(32), primary_key=True),  # also the id of the match it becomes
-    Column("host_id", String(32), nullable=False),
-    Column("host_seat", Integer, nullable=False),
-    Column("host_token_hash", String(64), nullable=False),  # the host's seat token, known before the match exists
-    Column("playset", String(256), nullable=False),  # JSON list
-    Column("clock_ms", Integer, nullable=True),
-    Column("rated", Boolean, nullable=False),
-    Column("private", Boolean, nullable=False),
-    Column("status", String(8), nullable=False),  # "open", "started", "closed"
-    Column("guest_id", String(32), nullable=True),
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-)
-lobby_open_index = Index("converge_lobby_tables_status", lobby_tables_table.c.status,
-                         lobby_tables_table.c.created_at)
-
-match_players_table = Table(
-    "converge_match_players", metadata,
-    Column("match_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("player_id", String(32), nullable=False, index=True),
-    Column("rated", Boolean, nullable=False),
-    Column("kind", String(8), nullable=False),  # how the match was found: "table", "quick", "invite"
-    Column("name", String(64), nullable=True),  # the player's name when the match started (None: anonymous)
-)
-
-name_changes_table = Table(
-    "converge_name_changes", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("player_id", String(32), nullable=False, index=True),
-    Column("at", Float, nullable=False),
-    Column("name", String(64), nullable=True),  # the new name (None: anonymous)
-    Column("reason", String(8), nullable=False),  # "rename" (the player's), "cleared" (by the name rules)
-)
-
-rating_changes_table = Table(
-    "converge_rating_changes", metadata,
-    Column("match_id", String(32), primary_key=True),
-    Column("player_id", String(32), primary_key=True),  # a second change for the same match is refused
-    Column("seat", Integer, nullable=False),
-    Column("score", Float, nullable=False),
-    Column("r_before", Float, nullable=False),
-    Column("rd_before", Float, nullable=False),
-    Column("r_after", Float, nullable=False),
-    Column("rd_after", Float, nullable=False),
-    Column("vol_after", Float, nullable=False),
-    Column("at", Float, nullable=False),
-)
-
-#: The tables this module adds (schema version 3; the name changes: 4).
-LOBBY_TABLES = (players_table, lobby_tables_table, match_players_table, rating_changes_table, name_changes_table)
 
 #: A bot's deviation: its rating is measured (``converge ladder``), fixed, and fairly certain.
 BOT_RD = 50.0
@@ -338,6 +273,17 @@ def add_match_players(conn: Connection, match_id: str, seats: dict[int, str], ra
     return {seat: names.get(pid) for seat, pid in seats.items()}
 
 
+def link_seat(conn: Connection, match_id: str, seat: int, player_id: str) -> bool:
+    """Record, unrated, that ``player_id`` plays ``seat`` of a match they reached by a link; False (nothing
+    written) if the seat already has a player, or the player holds the other seat."""
+    mp = match_players_table.c
+    rows = conn.execute(select(mp.seat, mp.player_id).where(mp.match_id == match_id)).all()
+    if any(int(s) == seat or str(p) == player_id for s, p in rows):
+        return False
+    add_match_players(conn, match_id, {seat: player_id}, False, "link")
+    return True
+
+
 def fill_match_names(conn: Connection) -> None:
     """Schema version 4: the names of the players of the matches stored before it, from their present names
     (what the history showed until then)."""
@@ -489,8 +435,6 @@ def history(engine: Engine, player_id: str, limit: int = 50) -> list[dict[str, A
     other = match_players_table.alias("other")
     m = matches_table.c
     rc = rating_changes_table.c
-    from converge.server.storage.match_store import seats_table
-
     s = seats_table.alias("oseat")
     q = (select(m.id, m.updated_at, m.winner, m.reason, m.playset, mine.c.seat, mine.c.rated, mine.c.kind,
                 other.c.name, other.c.player_id, s.c.bot, rc.r_before, rc.r_after)
@@ -520,8 +464,7 @@ def history(engine: Engine, player_id: str, limit: int = 50) -> list[dict[str, A
     return out
 
 
-__all__ = ["BOT_RD", "LOBBY_TABLES", "Player", "RenameLimit", "RenameTooSoon", "TableGone", "add_match_players",
-           "add_table", "bot_rating", "claim_table", "close_table", "create_player", "fill_match_names", "history",
-           "leaderboard", "lobby_tables_table", "match_players_table", "name_changes_table", "name_taken",
-           "on_open", "open_tables", "player_by_hash", "player_by_id", "players_table", "rating_changes_table",
+__all__ = ["BOT_RD", "Player", "RenameLimit", "RenameTooSoon", "TableGone", "add_match_players", "add_table",
+           "bot_rating", "claim_table", "close_table", "create_player", "fill_match_names", "history",
+           "leaderboard", "link_seat", "name_taken", "on_open", "open_tables", "player_by_hash", "player_by_id",
            "record_result", "rekey_names", "rename", "repair_tables"]

@@ -6,54 +6,32 @@ rebuilt by replaying the record, so whatever was committed is exactly what a res
 
 Seat tokens are never stored, only their SHA-256 hashes.
 
-Writes go through one :class:`Writer` thread that commits queued writes in groups (one transaction, one
-``fsync`` for all the writes that arrived together) and resolves each write's future only after the
-commit: an action is acknowledged only once it is durable.
+Writes are functions of a connection, run by the :class:`~converge.server.storage.writer.Writer`. The
+schema is :mod:`converge.server.storage.schema`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
-import os
-import queue
-import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar, cast
 
-from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
-    ColumnElement,
-    Connection,
-    Engine,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    and_,
-    bindparam,
-    create_engine,
-    delete,
-    event,
-    func,
-    insert,
-    or_,
-    select,
-    text,
-    update,
+from sqlalchemy import Connection, bindparam, delete, func, insert, select, text, update
+
+from converge.server.storage import lobby_store
+from converge.server.storage.database import SingleServerLock, StorageError, make_engine
+from converge.server.storage.driver import DriverTransaction, OnDriver
+from converge.server.storage.rows import MatchRow, Retention, SeatRow
+from converge.server.storage.schema import (
+    actions_table,
+    matches_table,
+    metadata,
+    seats_table,
+    settings_table,
+    status_index,
 )
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
 
 log = logging.getLogger("converge.server.storage")
 
@@ -70,286 +48,21 @@ _ADDED_IN_2 = (("converge_actions", "clock_left_ms", "INTEGER"), ("converge_matc
 #: players' present names), and the players' name changes (``create_all`` makes that table).
 _ADDED_IN_4 = (("converge_match_players", "name", "VARCHAR(64)"),)
 
-metadata = MetaData()
-
-settings_table = Table(
-    "converge_settings", metadata,
-    Column("key", String(64), primary_key=True),
-    Column("value", String(256), nullable=False),
-)
-
-matches_table = Table(
-    "converge_matches", metadata,
-    Column("id", String(32), primary_key=True),
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-    Column("mode", String(8), nullable=False),  # "bot" or "friend"
-    Column("playset", String(256), nullable=False),  # JSON list of three skillset names
-    Column("seed", BigInteger, nullable=False),
-    Column("start", String(8), nullable=False),  # "random", "0" or "1" (M2)
-    Column("decks", String(64), nullable=False),  # the playset's deck digest
-    Column("bot_seed", BigInteger, nullable=False),
-    Column("status", String(8), nullable=False),  # "active" or "over"
-    Column("n_actions", Integer, nullable=False),
-    Column("winner", Integer, nullable=True),
-    Column("reason", String(16), nullable=True),  # "match" (the engine's result) or "time"
-    Column("clock_ms", Integer, nullable=True),  # per-player time for the whole match, or None
-    Column("rematch_of", String(32), nullable=True),
-    Column("rematch_id", String(32), nullable=True),
-    Column("hints", Integer, nullable=True),  # bit p set: seat p allows hints (friend matches)
-)
-
-#: For the retention clean-up: finished / in-progress matches by the time of their last change.
-status_index = Index("converge_matches_status_updated", matches_table.c.status, matches_table.c.updated_at)
-
-seats_table = Table(
-    "converge_seats", metadata,
-    Column("match_id", String(32), ForeignKey("converge_matches.id"), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("token_hash", String(64), nullable=True),  # None: a bot's seat (no one can act for it)
-    Column("bot", String(32), nullable=True),  # the bot playing this seat, if any
-    Column("replaced", Boolean, nullable=False, default=False),  # a bot stands in for a player who left
-    Column("clock_left_ms", Integer, nullable=True),
-)
-
-actions_table = Table(
-    "converge_actions", metadata,
-    Column("match_id", String(32), ForeignKey("converge_matches.id"), primary_key=True),
-    Column("idx", Integer, primary_key=True),  # 0, 1, 2... : a second write of the same index fails
-    Column("action", Integer, nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("at", Float, nullable=False),
-    Column("clock_left_ms", Integer, nullable=True),  # the acting seat's clock after the action
-)
-
-
-class StorageError(Exception):
-    """The database could not do what was asked (nothing was changed)."""
-
-
-class Refused(StorageError):
-    """A write that found the database otherwise than it requires (a lobby table already taken, a limit
-    reached) and so wrote nothing: not a failure of the database. Its message is for players."""
-
-
-#: A fault-injection point for tests (``CONVERGE_TEST_PAUSE=<point>:<seconds>``): a write that calls
-#: :func:`pause_point` with that point's name logs that it got there, then sleeps inside its transaction, so
-#: that a test can kill the process there. Read once; nothing happens without it.
-_PAUSE = os.environ.get("CONVERGE_TEST_PAUSE", "")
-
-
-def pause_point(name: str) -> None:
-    """Sleep here, in the writer's thread, if a test asked to (see :data:`_PAUSE`)."""
-    point, _, seconds = _PAUSE.partition(":")
-    if point == name:
-        log.warning("test pause point %s reached: sleeping %s s", name, seconds)
-        time.sleep(float(seconds))
-
-
-@dataclass(frozen=True)
-class Retention:
-    """How long matches are kept, in seconds since their last change; 0: forever."""
-
-    #: a finished match (its record serves replays)
-    finished_s: float = 0.0
-    #: a match in which no move was ever played
-    unstarted_s: float = 0.0
-    #: a match in progress (abandoned)
-    abandoned_s: float = 0.0
-
-    @property
-    def active(self) -> bool:
-        return self.finished_s > 0 or self.unstarted_s > 0 or self.abandoned_s > 0
-
-    def expired(self, now: float) -> ColumnElement[bool]:
-        """The matches this policy says are to be deleted at time ``now`` (the policy must be active)."""
-        c = matches_table.c
-        parts: list[ColumnElement[bool]] = []
-        if self.finished_s > 0:
-            parts.append(and_(c.status == "over", c.updated_at < now - self.finished_s))
-        if self.unstarted_s > 0:
-            parts.append(and_(c.status == "active", c.n_actions == 0, c.updated_at < now - self.unstarted_s))
-        if self.abandoned_s > 0:
-            parts.append(and_(c.status == "active", c.updated_at < now - self.abandoned_s))
-        return or_(*parts)
-
-
-@dataclass
-class SeatRow:
-    seat: int
-    token_hash: str | None
-    bot: str | None
-    replaced: bool = False
-    clock_left_ms: int | None = None
-
-
-@dataclass
-class MatchRow:
-    """A stored match: its record fields, metadata, seats and actions."""
-
-    id: str
-    mode: str
-    playset: list[str]
-    seed: int
-    start: str
-    decks: str
-    bot_seed: int
-    status: str = "active"
-    n_actions: int = 0
-    winner: int | None = None
-    reason: str | None = None
-    clock_ms: int | None = None
-    rematch_of: str | None = None
-    rematch_id: str | None = None
-    created_at: float = 0.0
-    updated_at: float = 0.0
-    seats: list[SeatRow] = field(default_factory=list)
-    actions: list[int] = field(default_factory=list)
-    #: Who took each action, and their clock after it (None: no clock, a bot, or stored before version 2).
-    action_clocks: list[tuple[int, int | None]] = field(default_factory=list)
-    #: Seats that allow hints (bit p: seat p), in a friend match.
-    hints: int = 0
-
-    def record(self) -> dict[str, Any]:
-        """The match record (the engine's save and replay format). It holds the seed: server-side only
-        while the match is in progress."""
-        return {"format": "converge-record", "version": 1, "playset": list(self.playset), "seed": self.seed,
-                "start": self.start, "decks": self.decks, "chance": False, "actions": list(self.actions)}
-
-
-def normalize_url(url: str) -> str:
-    """Accept ``postgresql://`` and ``postgres://`` URLs (use psycopg 3) and plain file paths (SQLite)."""
-    if "://" not in url:
-        return f"sqlite:///{Path(url).expanduser()}"
-    if url.startswith("postgres://"):
-        url = "postgresql://" + url[len("postgres://"):]
-    if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://"):]
-    return url
-
-
-def make_engine(url: str, sqlite_sync: str = "FULL") -> Engine:
-    """An SQLAlchemy engine for ``url``; SQLite files get WAL journaling and ``synchronous=FULL``."""
-    url = normalize_url(url)
-    try:
-        parsed = make_url(url)
-    except ArgumentError as exc:
-        raise StorageError(f"not a database URL: {exc}") from None
-    if parsed.get_backend_name() == "sqlite":
-        database = parsed.database or ""
-        if database in ("", ":memory:"):
-            raise StorageError("an in-memory SQLite database would lose every match: give a file path")
-        parent = Path(database).expanduser().parent
-        try:
-            parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StorageError(f"cannot create {parent}: {exc.strerror or exc}") from None
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
-        sync = sqlite_sync.upper()
-        if sync not in ("FULL", "NORMAL", "EXTRA"):
-            raise StorageError(f"sqlite synchronous must be FULL, NORMAL or EXTRA, got {sqlite_sync!r}")
-
-        @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
-            cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute(f"PRAGMA synchronous={sync}")
-            cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA busy_timeout=30000")
-            # No checkpoint on commit: the writer would stall while it copies the log into the database
-            # (and fsyncs it); the Checkpointer thread does that beside it.
-            cur.execute("PRAGMA wal_autocheckpoint=0")
-            cur.close()
-
-        return engine
-    try:
-        return create_engine(url, pool_pre_ping=True)
-    except Exception as exc:  # e.g. a missing driver
-        raise StorageError(f"cannot use database {parsed.render_as_string(hide_password=True)}: {exc}") from None
-
 
 # Statements built once (SQLAlchemy caches their compiled form): the hot path of every action.
-class DriverTransaction:
-    """A transaction on the database driver's own connection, for writes made only of :class:`_OnDriver`
-    statements (an action's): the :class:`Writer` commits it without SQLAlchemy's transaction machinery."""
-
-    __slots__ = ("connection", "dialect")
-
-    def __init__(self, connection: Any, dialect: Any) -> None:
-        self.connection = connection
-        self.dialect = dialect
-
-
-class _OnDriver:
-    """A statement compiled once per kind of database and run on the driver's own cursor, inside the
-    connection's transaction: an action's write is the server's hottest path, and SQLAlchemy's execution
-    machinery cost more CPU than the statement itself."""
-
-    def __init__(self, statement: Any) -> None:
-        self.statement = statement
-        self.compiled: dict[str, tuple[str, tuple[str, ...] | None]] = {}
-
-    def __call__(self, conn: Connection | DriverTransaction, params: dict[str, Any]) -> int:
-        """Run with ``params`` (by name); returns the number of rows it changed."""
-        dialect = conn.dialect
-        got = self.compiled.get(dialect.name)
-        if got is None:
-            compiled = self.statement.compile(dialect=dialect)
-            order = tuple(compiled.positiontup) if compiled.positiontup else None
-            got = self.compiled[dialect.name] = (compiled.string, order)
-        sql, order = got
-        cursor = conn.connection.cursor()
-        try:
-            cursor.execute(sql, [params[k] for k in order] if order is not None else params)
-            return int(cursor.rowcount)
-        finally:
-            cursor.close()
-
-
-_INSERT_ACTION = _OnDriver(insert(actions_table))
-_ADVANCE_MATCH = _OnDriver(
+_INSERT_ACTION = OnDriver(insert(actions_table))
+_ADVANCE_MATCH = OnDriver(
     update(matches_table)
     .where(matches_table.c.id == bindparam("mid"), matches_table.c.n_actions == bindparam("idx"))
     .values(n_actions=bindparam("n"), status=bindparam("st"), winner=bindparam("w"), reason=bindparam("r"),
             updated_at=bindparam("t")))
-#: The PostgreSQL channel on which server processes announce changes to matches (see coordination.py).
+#: The PostgreSQL channel on which server processes announce changes to matches
+#: (:mod:`converge.server.play.coordination`).
 CHANNEL = "converge_matches"
-_NOTIFY = _OnDriver(text("SELECT pg_notify(:channel, :payload)"))
-_SET_CLOCK = _OnDriver(update(seats_table)
+_NOTIFY = OnDriver(text("SELECT pg_notify(:channel, :payload)"))
+_SET_CLOCK = OnDriver(update(seats_table)
                        .where(seats_table.c.match_id == bindparam("mid"), seats_table.c.seat == bindparam("s"))
                        .values(clock_left_ms=bindparam("left")))
-
-
-class SingleServerLock:
-    """One server process per SQLite file: each server holds an exclusive lock on ``<file>.lock`` (released
-    by the system when the process ends, even by SIGKILL). Matches live in their server's memory between
-    actions, so a second process on the same file would play the same matches from stale copies."""
-
-    def __init__(self, database: Path) -> None:
-        import fcntl
-
-        self.path = database.with_name(database.name + ".lock")
-        try:
-            self.file = self.path.open("a+")
-        except OSError as exc:
-            raise StorageError(f"cannot open {self.path}: {exc.strerror or exc}") from None
-        try:
-            fcntl.flock(self.file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self.file.seek(0)
-            holder = self.file.read(32).strip()
-            self.file.close()
-            raise StorageError(
-                f"{database} is in use by another converge server"
-                f"{f' (process {holder})' if holder.isdigit() else ''}: an SQLite database serves one server "
-                "process; stop the other one, or use PostgreSQL (--db postgresql://...) to run several") from None
-        self.file.seek(0)
-        self.file.truncate()
-        self.file.write(str(os.getpid()))
-        self.file.flush()
-
-    def release(self) -> None:
-        self.file.close()  # closing the file releases the lock
 
 
 class Storage:
@@ -378,7 +91,7 @@ class Storage:
                 elif row[0] != SCHEMA_VERSION:
                     raise StorageError(f"the database has schema version {row[0]}, this server needs "
                                        f"{SCHEMA_VERSION}")
-                _lobby_store.on_open(conn)
+                lobby_store.on_open(conn)
                 #: how commits are made durable (for operators and benchmarks: read once, at start)
                 self.durability = self._durability(conn)
         except StorageError:
@@ -412,7 +125,7 @@ class Storage:
             if column not in {c["name"] for c in inspector.get_columns(table)}:
                 conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
         if version == "3":
-            _lobby_store.fill_match_names(conn)
+            lobby_store.fill_match_names(conn)
         conn.execute(update(settings_table).where(settings_table.c.key == "schema_version")
                      .values(value=SCHEMA_VERSION))
         log.info("database upgraded to schema version %s", SCHEMA_VERSION)
@@ -568,163 +281,3 @@ class Storage:
                            .values(rematch_id=new_id))
         if res.rowcount != 1:
             raise StorageError(f"match {old_id} already has a rematch")
-
-
-class Checkpointer:
-    """SQLite only: copies the write-ahead log into the database from its own thread, every ``interval``
-    seconds, without holding up the writer (PASSIVE checkpoints), and truncates the log when it is idle."""
-
-    def __init__(self, storage: Storage, interval: float = 1.0) -> None:
-        self.storage = storage
-        self.interval = interval
-        self.stop_event = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="converge-db-checkpointer", daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        while not self.stop_event.wait(self.interval):
-            self.checkpoint("PASSIVE")
-
-    def checkpoint(self, mode: str) -> None:
-        try:
-            with self.storage.engine.connect() as conn:
-                conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
-        except Exception as exc:  # a busy database: next time
-            log.debug("checkpoint failed: %s", exc)
-
-    def close(self) -> None:
-        self.stop_event.set()
-        self.thread.join(timeout=30)
-        self.checkpoint("TRUNCATE")
-
-
-T = TypeVar("T")
-WriteFn = Callable[[Connection], Any]
-#: A write waiting for the writer: the function, what to call when it is done, and whether it is a driver write.
-_Write = tuple[WriteFn, Callable[[BaseException | None], None], bool]
-
-
-class Writer:
-    """One thread that runs writes in groups: each group is one transaction, committed before any of its
-    writes is reported done. A group that fails is retried write by write, so that one bad write fails
-    alone and the others are still committed."""
-
-    def __init__(self, storage: Storage, max_group: int = 256) -> None:
-        self.storage = storage
-        self.max_group = max_group
-        self.checkpointer = Checkpointer(storage) if storage.engine.dialect.name == "sqlite" else None
-        # (SimpleQueue: its put is one C call; a Queue's Python-level locking showed in profiles)
-        self.queue: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
-        self.thread = threading.Thread(target=self._run, name="converge-db-writer", daemon=True)
-        self.groups = 0
-        self.writes = 0
-        self.conn: Connection | None = None
-        self.thread.start()
-
-    def submit(self, fn: WriteFn, done: Callable[[BaseException | None], None], driver: bool = False) -> None:
-        self.queue.put((fn, done, driver))
-
-    async def write(self, fn: WriteFn, driver: bool = False) -> None:
-        """Run ``fn(connection)`` in a transaction; return once it is committed (raise StorageError if not).
-
-        ``driver``: ``fn`` runs only :class:`_OnDriver` statements (an action's write), so it may be given
-        a :class:`DriverTransaction`; a group of such writes is committed on the driver's connection."""
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[None] = loop.create_future()
-
-        def done(exc: BaseException | None) -> None:
-            def resolve() -> None:
-                if fut.done():
-                    return
-                if exc is None:
-                    fut.set_result(None)
-                else:
-                    fut.set_exception(exc if isinstance(exc, StorageError) else StorageError(str(exc)))
-            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
-                loop.call_soon_threadsafe(resolve)
-
-        self.submit(fn, done, driver)
-        await fut
-
-    def close(self) -> None:
-        self.queue.put(None)
-        self.thread.join(timeout=30)
-        if self.conn is not None and not self.thread.is_alive():
-            with contextlib.suppress(Exception):
-                self.conn.close()
-            self.conn = None
-        if self.checkpointer is not None:
-            self.checkpointer.close()
-
-    def _run(self) -> None:
-        stop = False
-        while not stop:
-            item = self.queue.get()
-            if item is None:
-                break
-            group = [item]
-            while len(group) < self.max_group:
-                try:
-                    nxt = self.queue.get_nowait()
-                except queue.Empty:
-                    break
-                if nxt is None:
-                    stop = True
-                    break
-                group.append(nxt)
-            self._commit(group)
-
-    def _connection(self) -> Connection:
-        """The writer's own connection, kept between groups (taking one from the pool for each group cost
-        as much as the writes); a connection that failed is closed and the next group opens another."""
-        if self.conn is None:
-            self.conn = self.storage.engine.connect()
-        return self.conn
-
-    def _commit(self, group: list[_Write]) -> None:
-        try:
-            conn = self._connection()
-            if all(driver for _fn, _done, driver in group):
-                self._commit_on_driver(conn, group)
-            else:
-                with conn.begin():
-                    for fn, _done, _driver in group:
-                        fn(conn)
-        except Exception as exc:
-            if self.conn is not None and self.conn.invalidated:
-                with contextlib.suppress(Exception):
-                    self.conn.close()
-                self.conn = None
-            if len(group) == 1:
-                if not isinstance(exc, Refused):
-                    log.warning("a database write failed: %s", exc)
-                group[0][1](exc)
-                return
-            for one in group:  # find the write that failed; commit the others
-                self._commit([one])
-            return
-        self.groups += 1
-        self.writes += len(group)
-        for _fn, done, _driver in group:
-            done(None)
-
-    def _commit_on_driver(self, conn: Connection, group: list[_Write]) -> None:
-        """Commit ``group`` on the driver's connection (the SQLAlchemy connection is between transactions);
-        a failure rolls it back, and a connection that cannot even roll back is given up."""
-        raw = conn.connection.dbapi_connection
-        tx = DriverTransaction(raw, conn.dialect)
-        try:
-            for fn, _done, _driver in group:
-                cast(Callable[[DriverTransaction], Any], fn)(tx)  # (submitted as a driver write)
-            raw.commit()  # type: ignore[union-attr]
-        except Exception:
-            try:
-                raw.rollback()  # type: ignore[union-attr]
-            except Exception:
-                conn.invalidate()
-            raise
-
-
-# The lobby's tables (players, lobby tables, ratings) live in their own module, on the same metadata: imported
-# here so that every Storage creates them, and checks them when it opens (lobby_store.on_open).
-from converge.server.storage import lobby_store as _lobby_store  # noqa: E402
