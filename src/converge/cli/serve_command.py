@@ -17,6 +17,7 @@ from converge.server.play.botpool import default_workers
 
 def _need_web() -> None:
     try:
+        import alembic  # noqa: F401  (the schema's migrations: converge.server.storage.migrate)
         import disarm  # noqa: F401  (players' names: converge.server.lobby.identity)
         import fastapi  # noqa: F401
         import sqlalchemy  # noqa: F401

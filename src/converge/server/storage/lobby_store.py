@@ -284,14 +284,6 @@ def link_seat(conn: Connection, match_id: str, seat: int, player_id: str) -> boo
     return True
 
 
-def fill_match_names(conn: Connection) -> None:
-    """Schema version 4: the names of the players of the matches stored before it, from their present names
-    (what the history showed until then)."""
-    mp, p = match_players_table.c, players_table.c
-    conn.execute(update(match_players_table).where(mp.name.is_(None))
-                 .values(name=select(p.name).where(p.id == mp.player_id).scalar_subquery()))
-
-
 def is_rated(engine: Engine, match_id: str) -> bool:
     """Whether the match changes ratings when it ends."""
     mp = match_players_table.c
@@ -465,6 +457,6 @@ def history(engine: Engine, player_id: str, limit: int = 50) -> list[dict[str, A
 
 
 __all__ = ["BOT_RD", "Player", "RenameLimit", "RenameTooSoon", "TableGone", "add_match_players", "add_table",
-           "bot_rating", "claim_table", "close_table", "create_player", "fill_match_names", "history",
+           "bot_rating", "claim_table", "close_table", "create_player", "history",
            "leaderboard", "link_seat", "name_taken", "on_open", "open_tables", "player_by_hash", "player_by_id",
            "record_result", "rekey_names", "rename", "repair_tables"]

@@ -20,34 +20,17 @@ from pathlib import Path
 
 from sqlalchemy import Connection, bindparam, delete, func, insert, select, text, update
 
-from converge.server.storage import lobby_store
+from converge.server.storage import lobby_store, migrate
 from converge.server.storage.database import SingleServerLock, StorageError, make_engine
 from converge.server.storage.driver import DriverTransaction, OnDriver
 from converge.server.storage.rows import MatchRow, Retention, SeatRow
 from converge.server.storage.schema import (
     actions_table,
     matches_table,
-    metadata,
     seats_table,
-    settings_table,
-    status_index,
 )
 
 log = logging.getLogger("converge.server.storage")
-
-SCHEMA_VERSION = "4"
-
-#: Columns added since schema version 1, added in place to an older database when it is opened:
-#: (table, column, SQL type). Version 2: each action's clock (the acting seat's time left after it, for
-#: replays) and the seats that allow hints in a friend match.
-_ADDED_IN_2 = (("converge_actions", "clock_left_ms", "INTEGER"), ("converge_matches", "hints", "INTEGER"))
-#: Version 3 adds the lobby's tables (players, lobby tables, match players, rating changes:
-#: :mod:`converge.server.storage.lobby_store`); ``create_all`` makes them in an older database, nothing else
-#: changes.
-#: Version 4: the name each seat's player had when the match started (the stored names are filled in from the
-#: players' present names), and the players' name changes (``create_all`` makes that table).
-_ADDED_IN_4 = (("converge_match_players", "name", "VARCHAR(64)"),)
-
 
 # Statements built once (SQLAlchemy caches their compiled form): the hot path of every action.
 _INSERT_ACTION = OnDriver(insert(actions_table))
@@ -69,8 +52,10 @@ class Storage:
     """Synchronous access to the tables. Writes are functions of a connection, run by the :class:`Writer`."""
 
     def __init__(self, url: str, sqlite_sync: str = "FULL", exclusive: bool = False) -> None:
-        """Open (and create or upgrade) the database at ``url``. ``exclusive``: this is a server, and an
-        SQLite file may have only one (:class:`SingleServerLock`); PostgreSQL takes any number."""
+        """Open the database at ``url``, creating or upgrading its schema (:func:`migrate.upgrade
+        <converge.server.storage.migrate.upgrade>`). ``exclusive``: this is a server, and an SQLite file may
+        have only one (:class:`~converge.server.storage.database.SingleServerLock`); PostgreSQL takes any
+        number."""
         self.engine = make_engine(url, sqlite_sync)
         self.url = self.engine.url.render_as_string(hide_password=True)
         self.lock: SingleServerLock | None = None
@@ -80,17 +65,7 @@ class Storage:
             with self.engine.begin() as conn:
                 if conn.dialect.name == "postgresql":  # server processes starting together: one at a time
                     conn.execute(text("SELECT pg_advisory_xact_lock(7250615)"))
-                metadata.create_all(conn)
-                status_index.create(conn, checkfirst=True)  # databases made before the index existed
-                row = conn.execute(select(settings_table.c.value)
-                                   .where(settings_table.c.key == "schema_version")).first()
-                if row is None:
-                    conn.execute(insert(settings_table).values(key="schema_version", value=SCHEMA_VERSION))
-                elif row[0] in ("1", "2", "3"):
-                    self._upgrade(conn, row[0])
-                elif row[0] != SCHEMA_VERSION:
-                    raise StorageError(f"the database has schema version {row[0]}, this server needs "
-                                       f"{SCHEMA_VERSION}")
+                migrate.upgrade(conn)  # (Alembic's revisions: a new database is created)
                 lobby_store.on_open(conn)
                 #: how commits are made durable (for operators and benchmarks: read once, at start)
                 self.durability = self._durability(conn)
@@ -111,24 +86,6 @@ class Storage:
         if conn.dialect.name == "postgresql":
             return f"PostgreSQL (fsync {conn.exec_driver_sql('SHOW fsync').scalar()})"
         return conn.dialect.name
-
-    @staticmethod
-    def _upgrade(conn: Connection, version: str) -> None:
-        """Bring a version 1, 2 or 3 database to the current version: version 2's new nullable columns (from
-        1); version 3's new tables were made by ``create_all``; version 4's column of the names at a match's
-        start (from 3), filled in from the players' present names, the best there is."""
-        from sqlalchemy import inspect
-
-        inspector = inspect(conn)
-        added = (*(_ADDED_IN_2 if version == "1" else ()), *(_ADDED_IN_4 if version in ("1", "2", "3") else ()))
-        for table, column, kind in added:
-            if column not in {c["name"] for c in inspector.get_columns(table)}:
-                conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
-        if version == "3":
-            lobby_store.fill_match_names(conn)
-        conn.execute(update(settings_table).where(settings_table.c.key == "schema_version")
-                     .values(value=SCHEMA_VERSION))
-        log.info("database upgraded to schema version %s", SCHEMA_VERSION)
 
     def close(self) -> None:
         self.engine.dispose()
