@@ -62,7 +62,7 @@ from converge.server.api.routes.lobby import lobby_router
 from converge.server.api.routes.pages import web_dir
 from converge.server.config import ServerConfig
 from converge.server.play.hub import Hub
-from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.errors import ErrorCode, ProtocolError
 from converge.server.security.middleware import SecurityMiddleware
 from converge.server.security.origins import OriginPolicy
 from converge.server.storage.match_store import Storage
@@ -73,7 +73,7 @@ log = logging.getLogger("converge.server")
 
 
 def _error(exc: ProtocolError, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status,
+    return JSONResponse(exc.to_body(), status_code=exc.status,
                         headers={"cache-control": "no-store", **(headers or {})})
 
 
@@ -111,8 +111,8 @@ def validation_message(exc: RequestValidationError) -> str:
 
 
 #: The error codes of HTTP errors raised outside the application's own checks (routing, static files).
-_HTTP_CODES = {401: "unauthorized", 404: "not_found", 405: "method_not_allowed", 413: "too_large",
-               429: "rate_limited", 503: "busy"}
+_HTTP_CODES: dict[int, ErrorCode] = {401: "unauthorized", 404: "not_found", 405: "method_not_allowed",
+                                     413: "too_large", 429: "rate_limited", 503: "busy"}
 
 
 def create_app(db_url: str | None = None, config: ServerConfig | None = None, **settings: Any) -> FastAPI:

@@ -69,17 +69,6 @@ BOT_RATINGS: dict[str, float] = {"beginner": 1000.0, "random": 1000.0, "easy": 1
 #: The levels quick match may offer, weakest first.
 OFFERED_BOTS = ("beginner", "easy", "medium", "hard")
 
-#: Error codes of the lobby and their HTTP statuses (beside :data:`converge.server.protocol.errors.ERROR_STATUS`).
-LOBBY_STATUS = {"bad_name": 400, "name_taken": 409, "no_player": 401, "table_gone": 409, "own_table": 409,
-                "too_many_tables": 429, "no_offer": 409}
-
-
-class LobbyError(ProtocolError):
-    @property
-    def status(self) -> int:
-        return LOBBY_STATUS.get(self.code, super().status)
-
-
 class LobbyConnection(Connection):
     """A lobby page's WebSocket: a :class:`~converge.server.play.hub.Connection` that knows its player."""
 
@@ -171,7 +160,7 @@ class Lobby:
     async def need_player(self, cookie: str | None) -> store.Player:
         player = await self.player_of(cookie)
         if player is None:
-            raise LobbyError("no_player", "choose a name (or play anonymously) first")
+            raise ProtocolError("no_player", "choose a name (or play anonymously) first")
         return player
 
     async def set_name(self, cookie: str | None, raw: object, address: str) -> tuple[store.Player, str | None]:
@@ -186,13 +175,13 @@ class Lobby:
             self._check_rename(player.id, time.time())
         if key is not None and await asyncio.to_thread(store.name_taken, self.engine, key,
                                                        player.id if player else None):
-            raise LobbyError("name_taken", "another player has that name, or one that looks the same; choose "
+            raise ProtocolError("name_taken", "another player has that name, or one that looks the same; choose "
                                            "another")
         fresh: str | None = None
         try:
             if player is None:
                 if self.player_limit is not None and not self.player_limit.allow(address):
-                    raise LobbyError("rate_limited", "too many new players from your address; try again later")
+                    raise ProtocolError("rate_limited", "too many new players from your address; try again later")
                 new = issue_token()
                 pid = new_match_id()
 
@@ -218,7 +207,7 @@ class Lobby:
                 player.name = name
         except StorageError:  # most likely the name was taken at the same moment
             if key is not None and await asyncio.to_thread(store.name_taken, self.engine, key, None):
-                raise LobbyError("name_taken", "another player has that name, or one that looks the same; "
+                raise ProtocolError("name_taken", "another player has that name, or one that looks the same; "
                                                "choose another") from None
             raise ProtocolError("storage", "the name could not be saved; try again") from None
         return player, fresh
@@ -234,12 +223,12 @@ class Lobby:
             self.rename_after = {pid: t for pid, t in self.rename_after.items() if t > now}
         self.rename_after[player_id] = after
 
-    def _rename_refused(self, wait_s: float) -> LobbyError:
+    def _rename_refused(self, wait_s: float) -> ProtocolError:
         lim = self.rename_limit
         rules = [f"{lim.per_hour} times an hour"] if lim.per_hour > 0 else []
         if lim.interval_s > 0:
             rules.append(f"{_duration(lim.interval_s)} apart")
-        return LobbyError("rate_limited", f"a name can be changed {' and '.join(rules)}: you may change yours "
+        return ProtocolError("rate_limited", f"a name can be changed {' and '.join(rules)}: you may change yours "
                                           f"again in {_duration(wait_s)}")
 
     # ------------------------------------------------------------------ making matches for players
@@ -290,12 +279,12 @@ class Lobby:
         """Open a table (see the module's docstring); returns the host's seat, token and links. The host's
         address pays for the match now: a private table is one, a public one becomes one when joined."""
         if not self.table_limit.allow(address):
-            raise LobbyError("rate_limited", "too many tables opened; wait a little")
+            raise ProtocolError("rate_limited", "too many tables opened; wait a little")
         names, _bot, seat_no, clock_ms = self.hub.check_create("friend", playset, None, seat, clock)
         if not private:
             n = await asyncio.to_thread(store.count_open, self.engine, player.id)
             if n >= self.cfg.open_tables_per_player:
-                raise LobbyError("too_many_tables", f"you have {n} open tables already: close one first")
+                raise ProtocolError("too_many_tables", f"you have {n} open tables already: close one first")
         self.hub.playset(names)  # checked now: a table that could never start is not opened
         token = new_token()
         table_id = new_match_id()
@@ -329,14 +318,14 @@ class Lobby:
         """Take the other seat at an open table: its match starts now, paid for by the joiner's ``address``
         (the host paid when opening it). The claim is in the transaction that stores the match."""
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
-            raise LobbyError("table_gone", "no such table")
+            raise ProtocolError("table_gone", "no such table")
         table = await asyncio.to_thread(store.get_table, self.engine, table_id)
         if table is None or table["private"]:
-            raise LobbyError("table_gone", "no such table")
+            raise ProtocolError("table_gone", "no such table")
         if table["host_id"] == player.id:
-            raise LobbyError("own_table", "this is your own table: wait for someone to join it")
+            raise ProtocolError("own_table", "this is your own table: wait for someone to join it")
         if table["status"] != "open":
-            raise LobbyError("table_gone", "someone else took this table, or its host closed it")
+            raise ProtocolError("table_gone", "someone else took this table, or its host closed it")
         token = new_token()
         host_seat = int(table["host_seat"])
         seats: dict[int, tuple[str | None, str]] = {
@@ -352,7 +341,7 @@ class Lobby:
                 seats=seats, playset=json.loads(table["playset"]), clock_ms=table["clock_ms"],
                 rated=bool(table["rated"]), kind="table", payers=[address], match_id=table_id, also=claim)
         except store.TableGone:
-            raise LobbyError("table_gone", "someone else took this table, or its host closed it") from None
+            raise ProtocolError("table_gone", "someone else took this table, or its host closed it") from None
         self._tell_host(str(table["host_id"]), table_id, {**player.public(), "name": names.get(1 - host_seat)})
         await self.refresh()
         return Ready(table_id, 1 - host_seat, token)
@@ -365,7 +354,7 @@ class Lobby:
 
         await self.hub.writer.write(close)
         if not done or not done[0]:
-            raise LobbyError("table_gone", "you have no open table with that id")
+            raise ProtocolError("table_gone", "you have no open table with that id")
         await self.refresh()
 
     def _tell_host(self, host_id: str, table_id: str, guest: dict[str, Any] | None) -> None:
@@ -472,9 +461,9 @@ class Lobby:
     def join_queue(self, conn: LobbyConnection, clock: object) -> dict[str, Any]:
         player = conn.player
         if player is None:
-            raise LobbyError("no_player", "choose a name (or play anonymously) first")
+            raise ProtocolError("no_player", "choose a name (or play anonymously) first")
         if not self.queue_limit.allow(player.id):
-            raise LobbyError("rate_limited", "you joined the queue too often; wait a little")
+            raise ProtocolError("rate_limited", "you joined the queue too often; wait a little")
         self.hub.check_budget(conn.address)  # (a pairing would be refused: it does not wait in the queue)
         _names, _b, _s, clock_ms = self.hub.check_create("friend", "random", None, 0, clock)
         clock_s = None if clock_ms is None else clock_ms // 1000
@@ -534,8 +523,8 @@ class Lobby:
             for e in (a, b):  # back in the queue, in their places
                 if not e.conn.closed:
                     self.queue.join(e)
-                    e.conn.send({"type": "error", "code": exc.code,
-                                 "message": "the match could not be created; you are still in the queue"})
+                    e.conn.send(ProtocolError(exc.code, "the match could not be created; you are still in the "
+                                                        "queue").to_message())
             self._ensure_queue_task()
             return
         for me, them in ((a, b), (b, a)):
@@ -546,10 +535,10 @@ class Lobby:
     async def accept_bot(self, conn: LobbyConnection) -> Ready:
         player = conn.player
         if player is None:
-            raise LobbyError("no_player", "choose a name (or play anonymously) first")
+            raise ProtocolError("no_player", "choose a name (or play anonymously) first")
         entry = self.queue.waiting.get(player.id)
         if entry is None or not entry.offered:
-            raise LobbyError("no_offer", "no bot was offered to you: join the queue and wait a little")
+            raise ProtocolError("no_offer", "no bot was offered to you: join the queue and wait a little")
         self.queue.leave(player.id)
         bot = closest_bot(entry.rating)
         token = new_token()
@@ -597,7 +586,7 @@ class Lobby:
                 await task
 
 
-__all__ = ["BOT_RATINGS", "OFFERED_BOTS", "Lobby", "LobbyConnection", "LobbyError", "Ready", "closest_bot"]
+__all__ = ["BOT_RATINGS", "OFFERED_BOTS", "Lobby", "LobbyConnection", "Ready", "closest_bot"]
 
 
 def _check_bot_ratings() -> None:

@@ -36,7 +36,7 @@ from converge.server.play.botpool import BotPool
 from converge.server.play.coordination import LocalCoordinator, Note, coordinator_for
 from converge.server.play.session import COLOR_NAMES, Session, default_bot
 from converge.server.play.table import Scored, TurnLog
-from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.errors import CLOSE_GOING_AWAY, CLOSE_RELOADED, CLOSE_REPLACED, ProtocolError
 from converge.server.security.limits import KeyedRateLimit, OpenCount
 from converge.server.security.tokens import hash_token, new_match_id, new_token
 from converge.server.storage import lobby_store
@@ -44,7 +44,7 @@ from converge.server.storage.database import Refused, StorageError
 from converge.server.storage.match_store import Storage
 from converge.server.storage.rows import MatchRow, Retention, SeatRow
 from converge.server.storage.writer import Writer
-from converge.server.transport.connections import CLOSE_REPLACED, Connection, dumps
+from converge.server.transport.connections import Connection, dumps
 
 log = logging.getLogger("converge.server")
 
@@ -518,8 +518,8 @@ class Hub:
                               key=lambda c: c.opened)
                 for old in mine[:max(0, len(mine) - self.config.max_connections_per_seat + 1)]:
                     session.conns.discard(old)
-                    old.send({"type": "error", "code": "replaced",
-                              "message": "this seat connected again elsewhere; this older connection is closed"})
+                    old.send(ProtocolError("replaced", "this seat connected again elsewhere; this older "
+                                                       "connection is closed").to_message())
                     old.close(CLOSE_REPLACED, "replaced by a newer connection of this seat")
             if session.evict_task is not None:
                 session.evict_task.cancel()
@@ -1130,10 +1130,10 @@ class Hub:
                 task.cancel()
         if session.bot_task is not None and session.bot_task is not asyncio.current_task():
             session.bot_task.cancel()
-        text = dumps({"type": "error", "code": "storage", "message": "the match is being reloaded; reconnect"})
+        text = dumps(ProtocolError("storage", "the match is being reloaded; reconnect").to_message())
         for conn in list(session.conns):
             conn.send(text)
-            conn.close(1012)
+            conn.close(CLOSE_RELOADED)
 
     async def close(self) -> None:
         """Stop every task and close every connection (the database holds everything)."""
@@ -1148,7 +1148,7 @@ class Hub:
                     task.cancel()
                     tasks.append(task)
             for conn in list(session.conns):
-                conn.close(1001)
+                conn.close(CLOSE_GOING_AWAY)
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task

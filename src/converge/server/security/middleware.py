@@ -8,12 +8,9 @@
 
 from __future__ import annotations
 
-from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.errors import CLOSE_POLICY, ProtocolError
 from converge.server.security.origins import SAFE_METHODS, OriginPolicy
 from converge.server.transport.asgi import ASGIApp, Message, Receive, Scope, Send
-
-#: The WebSocket close code of a connection that broke the rules (the standard "policy violation").
-CLOSE_POLICY = 1008
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
        "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")

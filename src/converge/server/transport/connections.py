@@ -6,17 +6,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from collections.abc import Coroutine, Generator
+from collections.abc import Coroutine, Generator, Mapping
 from typing import Any, Protocol
 
 import orjson
 
 from converge.server.config import ServerConfig
+from converge.server.protocol.errors import CLOSE_POLICY, CLOSE_TRY_AGAIN, ProtocolError
 from converge.server.security.limits import TokenBucket
-from converge.server.security.middleware import CLOSE_POLICY
-
-#: The WebSocket close code of a seat's connection replaced by a newer one of the same seat.
-CLOSE_REPLACED = 4409
 
 
 def dumps(doc: Any) -> str:
@@ -116,12 +113,12 @@ class Connection:
             self.close(CLOSE_POLICY, "too many messages")
         elif not self.throttled:
             self.throttled = True
-            self.send({"type": "error", "code": "rate_limited",
-                       "message": f"too many messages (at most {rate:g} a second): this one and the next ones "
-                                  "over the limit are ignored, without a reply"})
+            self.send(ProtocolError("rate_limited", f"too many messages (at most {rate:g} a second): this one and "
+                                                    "the next ones over the limit are ignored, without a "
+                                                    "reply").to_message())
         return True
 
-    def send(self, message: dict[str, Any] | str) -> None:
+    def send(self, message: Mapping[str, Any] | str) -> None:
         if self.closed:
             return
         text = message if isinstance(message, str) else dumps(message)
@@ -131,7 +128,7 @@ class Connection:
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
-            self.close(1013)
+            self.close(CLOSE_TRY_AGAIN)
 
     def _send_now(self, text: str) -> None:
         """Write ``text`` without the sender task when the socket takes it at once; a send that has to wait

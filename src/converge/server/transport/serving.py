@@ -34,7 +34,7 @@ from websockets.server import ServerProtocol
 from websockets.typing import StatusLike
 
 from converge.server.config import ServerConfig
-from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.errors import ErrorCode, ProtocolError
 from converge.server.security.middleware import error_head
 from converge.server.transport.asgi import ASGIApp, Receive, Scope, Send
 
@@ -138,7 +138,8 @@ class LimitedHttpProtocol(HttpToolsProtocol):
 
 #: The codes of the WebSocket handshakes the websockets library refuses, by its status (the rest are the
 #: server's failures, not refusals: they keep the library's words).
-_HANDSHAKE_CODES = {400: "bad_request", 426: "bad_request", 505: "bad_request", 405: "method_not_allowed"}
+_HANDSHAKE_CODES: dict[int, ErrorCode] = {400: "bad_request", 426: "bad_request", 505: "bad_request",
+                                          405: "method_not_allowed"}
 
 
 class _JsonHandshakeRefusals(ServerProtocol):

@@ -32,8 +32,8 @@ from the moment they open: one more gets a ``busy`` error and the close 1008)::
             {"type": "table_started", "table_id", "match_id", "url", "opponent"}  to a table's host
             {"type": "error", "code", "message"}  {"type": "pong"}
 
-Errors are ``{"error": {"code", "message"}}`` as everywhere; the lobby's own codes are
-:data:`converge.server.lobby.service.LOBBY_STATUS`.
+Errors are ``{"error": {"code", "message"}}`` as everywhere, with the statuses of
+:data:`converge.server.protocol.errors.ERROR_STATUS` (the lobby's codes among them).
 """
 
 from __future__ import annotations
@@ -50,12 +50,11 @@ from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from converge.server.lobby.identity import COOKIE, COOKIE_MAX_AGE
-from converge.server.lobby.service import BOT_RATINGS, OFFERED_BOTS, Lobby, LobbyConnection, LobbyError
+from converge.server.lobby.service import BOT_RATINGS, OFFERED_BOTS, Lobby, LobbyConnection
 from converge.server.play.hub import Hub
-from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.errors import CLOSE_HELLO, CLOSE_POLICY, ProtocolError
 from converge.server.protocol.parse import parse_object
 from converge.server.security.limits import address_key
-from converge.server.security.middleware import CLOSE_POLICY
 from converge.server.security.tokens import MATCH_ID_RE, seat_of
 from converge.server.storage import lobby_store as store
 
@@ -262,7 +261,7 @@ def lobby_router(hub: Hub) -> APIRouter:
     async def close_table(table_id: str, request: Request) -> JSONResponse:
         player = await lobby.need_player(cookie(request))
         if not MATCH_ID_RE.match(table_id):
-            raise LobbyError("table_gone", "you have no open table with that id")
+            raise ProtocolError("table_gone", "you have no open table with that id")
         await lobby.close_table(player, table_id)
         return JSONResponse({"closed": table_id}, headers={"cache-control": "no-store"})
 
@@ -270,7 +269,7 @@ def lobby_router(hub: Hub) -> APIRouter:
     async def join_table(table_id: str, request: Request) -> ReadyOut:
         player = await lobby.need_player(cookie(request))
         if not MATCH_ID_RE.match(table_id):
-            raise LobbyError("table_gone", "no such table")
+            raise ProtocolError("table_gone", "no such table")
         ready = await lobby.join_table(player, table_id, _address(request))
         return ReadyOut(match_id=ready.match_id, seat=ready.seat, token=ready.token, url=f"/m/{ready.match_id}")
 
@@ -318,7 +317,7 @@ def lobby_router(hub: Hub) -> APIRouter:
             raw = await asyncio.wait_for(ws.receive(), cfg.hello_timeout)
         except Exception:
             with contextlib.suppress(Exception):
-                await ws.close(4400)
+                await ws.close(CLOSE_HELLO)
             return
         if raw["type"] == "websocket.disconnect":
             return
@@ -328,7 +327,7 @@ def lobby_router(hub: Hub) -> APIRouter:
                 raise ProtocolError("hello_required", "the first message must be {\"type\": \"hello\"}")
             player = await lobby.player_of(cookie(ws))
         except ProtocolError as exc:
-            await _refuse(ws, exc, 4400)
+            await _refuse(ws, exc, CLOSE_HELLO)
             return
         conn = LobbyConnection(ws, cfg, address, player)
         conn.start()

@@ -13,18 +13,19 @@ from fastapi import APIRouter, WebSocket
 from converge.server.api.deps import ServerState, address_of
 from converge.server.play.hub import Hub
 from converge.server.play.session import Session
-from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.errors import (
+    CLOSE_HELLO,
+    CLOSE_NOT_FOUND,
+    CLOSE_POLICY,
+    CLOSE_UNAUTHORIZED,
+    ErrorCode,
+    ProtocolError,
+)
 from converge.server.protocol.parse import parse_message
-from converge.server.security.middleware import CLOSE_POLICY
 from converge.server.security.tokens import MATCH_ID_RE, seat_of
 from converge.server.transport.connections import Connection
 
 log = logging.getLogger("converge.server")
-
-#: WebSocket close codes (4000-4999 are the application's; CLOSE_POLICY is the standard 1008).
-CLOSE_UNAUTHORIZED = 4401
-CLOSE_NOT_FOUND = 4404
-CLOSE_HELLO = 4400
 
 router = APIRouter()
 
@@ -61,9 +62,9 @@ async def _hello(srv: ServerState, ws: WebSocket, match_id: str) -> tuple[Sessio
     it wants acknowledgements as messages of their own."""
     cfg, hub = srv.config, srv.hub
 
-    async def refuse(code: str, message: str, close: int) -> tuple[None, int, bool]:
+    async def refuse(code: ErrorCode, message: str, close: int) -> tuple[None, int, bool]:
         with contextlib.suppress(Exception):
-            await ws.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+            await ws.send_text(json.dumps(ProtocolError(code, message).to_message()))
             await ws.close(close)
         return None, -1, True
 
@@ -110,7 +111,7 @@ async def _send_hint(hub: Hub, session: Session, conn: Connection) -> None:
         conn.send(exc.to_message())
     except Exception as exc:  # the search failed: say so, never a traceback
         log.error("match %s: hint failed: %s", session.id, exc)
-        conn.send({"type": "error", "code": "busy", "message": "no hint could be worked out; try again"})
+        conn.send(ProtocolError("busy", "no hint could be worked out; try again").to_message())
     finally:
         conn.hinting = False
 
