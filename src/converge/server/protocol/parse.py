@@ -1,95 +1,40 @@
-"""The WebSocket protocol: what a client may send, what the server answers, and the error codes.
-
-Client to server (JSON objects, one per message, at most ``max_message`` bytes)::
-
-    {"type": "hello", "token": "<seat token>"}     first message of a player (omit "token": a spectator);
-                                                    "acks": false (optional): no separate ack message,
-                                                    the state after my action carries it
-    {"type": "action", "action": 3, "seq": 17}      one decision: an action id or its name ("ALC4",
-                                                    "discard"...); "seq" (optional) is the number of
-                                                    actions the client has seen: a stale one is refused
-    {"type": "rematch"}                             once the match is over
-    {"type": "hint"}                                the strong bot's options for my decision (when
-                                                    hints are on: always against a bot; in a friend
-                                                    match once both players allow them)
-    {"type": "hints", "allow": true}                allow (or not) hints in a friend match
-    {"type": "ping"}
-
-Server to client::
-
-    {"type": "welcome", "seat": 0, "match": {...}, "cards": [...], "colors": {...}, "seq": 17,
-     "observation": {...}, "next": {...}, "rounds": [...], "last_turn": {...}}
-                                                   seat -1: a spectator; "next", "rounds" and
-                                                   "last_turn": see below
-    {"type": "ack", "seq": 18, "action": 3}        to the player who acted, once the action is committed
-                                                   (with "acks": false: "ack": {"seq", "action"} in the
-                                                   state message that follows it, and no ack message)
-    {"type": "state", "seq": 18, "match": {...}, "observation": {...}, "events_from": 40}
-                                                   to everyone, after each action; "observation" is
-                                                   observation(seat) (or the spectator's) whose
-                                                   "events" holds only the events from index
-                                                   "events_from" on (the client keeps the earlier ones);
-                                                   also "next" and "turns" (below)
-    {"type": "meta", "match": {...}}               seats connected, a bot standing in, clocks
-    {"type": "rematch", "match_id": "..."}         the rematch was created: same seats, same tokens
-    {"type": "hint", "seq": 18, "options": [{"action": 3, "label": "...", "win_chance": 0.62,
-     "simulations": 1800}, ...]}                   to the connection that asked; the suggestion first
-    {"type": "error", "code": "...", "message": "..."}
-    {"type": "pong"}
-
-The table's extras (:mod:`converge.server.play.table`), each for the receiving viewer only: ``next`` maps each
-of the seat's legal actions that only opens another choice of theirs (a card, then how to play it; a card
-to place, then the faction) to that choice (``{"kind", "prompt", "choices": [{"id", "label"}]}``), so that
-the client may hold the first and let the player take it back until the second is chosen, then send both;
-``turns`` lists the ends of turn the action brought, each explained (``lines``), with the points per goal
-(``goals``: the score breakdown as scored), the board as scored, the artifact and the round's end;
-``rounds`` the last end of turn of each finished round, ``last_turn`` the latest.
-
-Every bad message gets an ``error`` on its own connection and changes nothing; messages over the rate
-limit are the exception: the first of a run gets one ``rate_limited`` error, the next ones are dropped
-without a reply, and too many of them close the connection (1008, reason "too many messages").
-
-A seat's connections beyond ``max_connections_per_seat`` are closed oldest first, with an ``error`` of
-code ``replaced`` and the close code 4409: a client closed that way should not reconnect by itself (the
-newer connection, in another window or device, is the one that plays). Spectators over their limits get
-``busy`` and the close.
-
-A handshake from a page of another origin than the server's (``Origin``; see
-:class:`converge.server.security.origins.OriginPolicy`) is refused before the connection is accepted: HTTP 403 with
-``{"error": {"code": "bad_origin", ...}}``.
-"""
+"""What clients send, checked against the messages' declarations (:mod:`.messages`): one JSON object of a
+known ``type`` with only that type's fields (derived from its TypedDict), each of the right kind. Anything
+else is a :class:`~converge.server.protocol.errors.ProtocolError` that says what is wrong."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast, get_args, get_type_hints
 
 import orjson
 
 from converge.engine.actions import NUM_ACTIONS
 from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.messages import (
+    ActionMessage,
+    ClientMessage,
+    Hello,
+    HintsSetting,
+    LobbyClientMessage,
+    QueueRequest,
+)
 
 MAX_ACTION_TEXT = 32
 
-_FIELDS = {
-    "hello": {"type", "token", "acks"},
-    "action": {"type", "action", "seq"},
-    "rematch": {"type"},
-    "hint": {"type"},
-    "hints": {"type", "allow"},
-    "ping": {"type"},
-}
+
+def fields_of(union: Any) -> dict[str, frozenset[str]]:
+    """Each message type of a union of TypedDicts (by its ``type``), with the fields it may have."""
+    out: dict[str, frozenset[str]] = {}
+    for kind in get_args(union):
+        (name,) = get_args(get_type_hints(kind)["type"])
+        out[name] = frozenset(kind.__required_keys__ | kind.__optional_keys__)
+    return out
 
 
-@dataclass
-class ClientMessage:
-    type: str
-    token: str | None = None
-    acks: bool = True
-    action: int | str | None = None
-    seq: int | None = None
-    allow: bool = False
+#: The fields of each client message, on a match's socket and on the lobby's.
+MATCH_FIELDS = fields_of(ClientMessage)
+LOBBY_FIELDS = fields_of(LobbyClientMessage)
 
 
 def field_names(names: set[str], limit: int = 80) -> str:
@@ -122,7 +67,7 @@ def check_seq(seq: object) -> int | None:
     return seq
 
 
-def parse_object(raw: str | bytes, max_bytes: int, fields: dict[str, set[str]]) -> dict[str, Any]:
+def parse_object(raw: str | bytes, max_bytes: int, fields: dict[str, frozenset[str]]) -> dict[str, Any]:
     """One client message as a JSON object whose ``type`` is a key of ``fields`` and whose other fields are
     among that type's; raise :class:`ProtocolError` for anything else (a match's and the lobby's sockets)."""
     size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
@@ -144,27 +89,41 @@ def parse_object(raw: str | bytes, max_bytes: int, fields: dict[str, set[str]]) 
 
 
 def parse_message(raw: str | bytes, max_bytes: int) -> ClientMessage:
-    """Parse and validate one client message; raise :class:`ProtocolError` for anything else."""
-    doc = parse_object(raw, max_bytes, _FIELDS)
+    """One message of a match's socket, checked; :class:`ProtocolError` for anything else. Optional fields
+    are filled in with their defaults (a hello's ``acks`` true)."""
+    doc = parse_object(raw, max_bytes, MATCH_FIELDS)
     kind = doc["type"]
-    msg = ClientMessage(kind)
     if kind == "hello":
         token = doc.get("token")
         if token is not None and not isinstance(token, str):
             raise ProtocolError("malformed", "\"token\" must be a string")
-        msg.token = token
         acks = doc.get("acks", True)
         if not isinstance(acks, bool):
             raise ProtocolError("malformed", "\"acks\" must be true or false")
-        msg.acks = acks
-    elif kind == "action":
+        hello: Hello = {"type": "hello", "token": token, "acks": acks}
+        return hello
+    if kind == "action":
         if "action" not in doc:
             raise ProtocolError("malformed", "an action message needs \"action\"")
-        msg.action = check_action(doc["action"])
-        msg.seq = check_seq(doc.get("seq"))
-    elif kind == "hints":
+        action: ActionMessage = {"type": "action", "action": check_action(doc["action"]),
+                                 "seq": check_seq(doc.get("seq"))}
+        return action
+    if kind == "hints":
         allow = doc.get("allow")
         if not isinstance(allow, bool):
             raise ProtocolError("malformed", "\"allow\" must be true or false")
-        msg.allow = allow
-    return msg
+        setting: HintsSetting = {"type": "hints", "allow": allow}
+        return setting
+    return cast(ClientMessage, doc)  # (a message of its type alone: rematch, hint, ping)
+
+
+def parse_lobby_message(raw: object, max_bytes: int) -> LobbyClientMessage:
+    """One message of the lobby's socket, checked (a queue's ``clock`` is checked with a new match's
+    settings); :class:`ProtocolError` for anything else."""
+    if not isinstance(raw, str):
+        raise ProtocolError("malformed", "messages are JSON text")
+    doc = parse_object(raw, max_bytes, LOBBY_FIELDS)
+    if doc["type"] == "queue":
+        queue: QueueRequest = {"type": "queue", "clock": doc.get("clock")}
+        return queue
+    return cast(LobbyClientMessage, doc)

@@ -53,7 +53,7 @@ from converge.server.lobby.identity import COOKIE, COOKIE_MAX_AGE
 from converge.server.lobby.service import BOT_RATINGS, OFFERED_BOTS, Lobby, LobbyConnection
 from converge.server.play.hub import Hub
 from converge.server.protocol.errors import CLOSE_HELLO, CLOSE_POLICY, ProtocolError
-from converge.server.protocol.parse import parse_object
+from converge.server.protocol.parse import parse_lobby_message
 from converge.server.security.limits import address_key
 from converge.server.security.tokens import MATCH_ID_RE, seat_of
 from converge.server.storage import lobby_store as store
@@ -181,10 +181,6 @@ class HistoryOut(BaseModel):
 
 class Linked(BaseModel):
     linked: bool
-
-
-_WS_FIELDS = {"hello": {"type"}, "queue": {"type", "clock"}, "unqueue": {"type"}, "accept_bot": {"type"},
-              "ping": {"type"}}
 
 
 def _address(request: Request | WebSocket) -> str:
@@ -322,7 +318,7 @@ def lobby_router(hub: Hub) -> APIRouter:
         if raw["type"] == "websocket.disconnect":
             return
         try:
-            msg = _parse(raw.get("text"), cfg.max_message)
+            msg = parse_lobby_message(raw.get("text"), cfg.max_message)
             if msg["type"] != "hello":
                 raise ProtocolError("hello_required", "the first message must be {\"type\": \"hello\"}")
             player = await lobby.player_of(cookie(ws))
@@ -347,31 +343,23 @@ def lobby_router(hub: Hub) -> APIRouter:
             if conn.over_limit(cfg.rate, cfg.max_strikes):
                 continue
             try:
-                msg = _parse(raw.get("text"), cfg.max_message)
-                kind = msg["type"]
-                if kind == "ping":
+                msg = parse_lobby_message(raw.get("text"), cfg.max_message)
+                if msg["type"] == "ping":
                     conn.send({"type": "pong"})
-                elif kind == "hello":
+                elif msg["type"] == "hello":
                     raise ProtocolError("malformed", "hello was already said on this connection")
-                elif kind == "queue":
+                elif msg["type"] == "queue":
                     conn.send(lobby.join_queue(conn, msg.get("clock")))
-                elif kind == "unqueue":
+                elif msg["type"] == "unqueue":
                     lobby.leave_queue(conn)
                     conn.send({"type": "unqueued"})
-                elif kind == "accept_bot":
+                elif msg["type"] == "accept_bot":
                     ready = await lobby.accept_bot(conn)
                     conn.send(ready.message({"name": None, "bot": True}))
             except ProtocolError as exc:
                 conn.send(exc.to_message())
 
     return router
-
-
-def _parse(text: object, max_bytes: int) -> dict[str, Any]:
-    """A lobby client message, checked: a JSON object of a known type with only its fields."""
-    if not isinstance(text, str):
-        raise ProtocolError("malformed", "messages are JSON text")
-    return parse_object(text, max_bytes, _WS_FIELDS)
 
 
 __all__ = ["lobby_router"]

@@ -1,5 +1,5 @@
 """The WebSocket of a seat or a spectator (``/ws/{match_id}``): a hello, then actions, hints and rematches
-in, the match's views out. The messages are described in :mod:`converge.server.protocol`."""
+in, the match's views out. The messages are declared in :mod:`converge.server.protocol.messages`."""
 
 from __future__ import annotations
 
@@ -21,11 +21,14 @@ from converge.server.protocol.errors import (
     ErrorCode,
     ProtocolError,
 )
+from converge.server.protocol.messages import Pong, RematchMade
 from converge.server.protocol.parse import parse_message
 from converge.server.security.tokens import MATCH_ID_RE, seat_of
 from converge.server.transport.connections import Connection
 
 log = logging.getLogger("converge.server")
+
+PONG: Pong = {"type": "pong"}
 
 router = APIRouter()
 
@@ -33,7 +36,7 @@ router = APIRouter()
 @router.websocket("/ws/{match_id}")
 
 async def websocket(ws: WebSocket, match_id: str) -> None:
-    """The live connection of a seat or a spectator: see :mod:`converge.server.protocol`."""
+    """The live connection of a seat or a spectator: see :mod:`converge.server.protocol.messages`."""
     srv: ServerState = ws.app.state.server
     cfg, hub = srv.config, srv.hub
     await ws.accept()
@@ -84,7 +87,7 @@ async def _hello(srv: ServerState, ws: WebSocket, match_id: str) -> tuple[Sessio
         msg = parse_message(text, cfg.max_message)
     except ProtocolError as exc:
         return await refuse(exc.code, exc.message, CLOSE_HELLO)
-    if msg.type != "hello":
+    if msg["type"] != "hello":
         return await refuse("hello_required", "the first message must be {\"type\": \"hello\", ...}",
                             CLOSE_HELLO)
     if not MATCH_ID_RE.match(match_id):
@@ -95,12 +98,13 @@ async def _hello(srv: ServerState, ws: WebSocket, match_id: str) -> tuple[Sessio
         return await refuse(exc.code, exc.message, CLOSE_POLICY)
     if session is None:
         return await refuse("not_found", "no such match", CLOSE_NOT_FOUND)
-    if msg.token is None:
-        return session, -1, msg.acks
-    seat = seat_of(msg.token, [s.token_hash for s in session.row.seats])
+    token, acks = msg.get("token"), msg.get("acks", True)
+    if token is None:
+        return session, -1, acks
+    seat = seat_of(token, [s.token_hash for s in session.row.seats])
     if seat is None:
         return await refuse("unauthorized", "the token does not hold a seat in this match", CLOSE_UNAUTHORIZED)
-    return session, seat, msg.acks
+    return session, seat, acks
 
 
 async def _send_hint(hub: Hub, session: Session, conn: Connection) -> None:
@@ -132,28 +136,28 @@ async def _serve(srv: ServerState, ws: WebSocket, session: Session, conn: Connec
             msg = parse_message(text, cfg.max_message)
             if session.broken:  # evicted (storage trouble): the client reconnects to a fresh session
                 raise ProtocolError("storage", "the match is being reloaded; reconnect")
-            if msg.type == "ping":
-                conn.send({"type": "pong"})
-            elif msg.type == "hello":
+            if msg["type"] == "ping":
+                conn.send(PONG)
+            elif msg["type"] == "hello":
                 raise ProtocolError("malformed", "hello was already said on this connection")
             elif conn.view < 0:
                 raise ProtocolError("spectator", "spectators cannot act")
-            elif msg.type == "action":
-                assert msg.action is not None
-                await hub.act(session, conn.view, msg.action, msg.seq, source=conn)
-            elif msg.type == "hint":
+            elif msg["type"] == "action":
+                await hub.act(session, conn.view, msg["action"], msg.get("seq"), source=conn)
+            elif msg["type"] == "hint":
                 if conn.hinting:
                     raise ProtocolError("busy", "a hint is on its way")
                 conn.hinting = True
                 task = asyncio.get_running_loop().create_task(_send_hint(hub, session, conn))
                 srv.tasks.add(task)
                 task.add_done_callback(srv.tasks.discard)
-            elif msg.type == "hints":
-                await hub.allow_hints(session, conn.view, msg.allow)
-            elif msg.type == "rematch":
+            elif msg["type"] == "hints":
+                await hub.allow_hints(session, conn.view, msg["allow"])
+            elif msg["type"] == "rematch":
                 new, created = await hub.rematch(session, conn.view, conn.address)
                 if not created:
-                    conn.send({"type": "rematch", "match_id": new.id})
+                    made: RematchMade = {"type": "rematch", "match_id": new.id}
+                    conn.send(made)
         except ProtocolError as exc:
             conn.send(exc.to_message())
 
