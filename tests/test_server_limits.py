@@ -430,7 +430,7 @@ def test_an_accepted_bot_offer_is_paid_for_by_the_players_address(tmp_path: Path
 
 def _sweep(client: TestClient, now: float) -> int:
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    deleted: int = client.portal.call(hub.sweep, now)  # type: ignore[union-attr]
+    deleted: int = client.portal.call(hub.housekeeping.sweep, now)  # type: ignore[union-attr]
     return deleted
 
 

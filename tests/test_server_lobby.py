@@ -663,7 +663,7 @@ def test_hints_are_off_in_a_rated_match_even_against_a_bot(tmp_path: Path) -> No
         with hub.storage.engine.begin() as conn:  # rated, as a quick match against the offered bot is
             store.create_player(conn, "p-rated", hashlib.sha256(b"t").hexdigest(), "Rated", "rated")
             store.add_match_players(conn, mid, {0: "p-rated"}, rated=True, kind="quick")
-        client.portal.call(hub._evict_now, hub.sessions[mid])  # type: ignore[union-attr]  # loaded again
+        client.portal.call(hub.housekeeping.evict, hub.sessions[mid])  # type: ignore[union-attr]  # loaded again
         view = client.get(f"/api/matches/{mid}").json()
         assert view["match"]["hints"]["on"] is False
         r = client.post(f"/api/matches/{mid}/hint", headers={"Authorization": f"Bearer {doc['token']}"})

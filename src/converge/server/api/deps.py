@@ -66,7 +66,7 @@ def bearer(request: Request) -> str | None:
 async def session_of(hub: Hub, match_id: str) -> Session:
     if not MATCH_ID_RE.match(match_id):
         raise ProtocolError("not_found", "no such match")
-    session = await hub.get(match_id)
+    session = await hub.matches.get(match_id)
     if session is None:
         raise ProtocolError("not_found", "no such match")
     return session

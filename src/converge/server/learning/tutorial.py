@@ -18,7 +18,7 @@ from typing import Any
 
 from converge.engine.observation import card_catalog
 from converge.engine.state import Match
-from converge.server.play.session import COLOR_NAMES
+from converge.server.play.catalog import COLOR_NAMES
 from converge.server.play.table import TurnLog, follow_ups
 
 PLAYSET = ["alchemist", "mechanist", "archivist"]

@@ -45,7 +45,8 @@ from converge.ratings import Rating
 from converge.server.config import ServerConfig
 from converge.server.lobby.identity import check_name, issue_token, name_key, token_hash_of
 from converge.server.lobby.matchmaking import QueueSettings, QuickMatchQueue, Waiting
-from converge.server.play.hub import BudgetExceeded, Hub
+from converge.server.play.budget import BudgetExceeded
+from converge.server.play.hub import Hub
 from converge.server.play.session import Session
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.limits import KeyedRateLimit, OpenCount
@@ -135,7 +136,7 @@ class Lobby:
         self.queue_task: asyncio.Task[None] | None = None
         self.grace: dict[str, asyncio.Task[None]] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
-        hub.finish_hooks.append(self.on_finish)
+        hub.writes.finish_hooks.append(self.on_finish)
 
     # ------------------------------------------------------------------ connections
 
@@ -241,7 +242,7 @@ class Lobby:
         whose other seat, if any, ``bot`` plays, paid for by the addresses ``payers``; recorded with its
         players and their names now, and ``also(conn)``, in the same transaction. Returns the session and
         those names by seat."""
-        ps = self.hub.playset(playset)
+        ps = self.hub.catalog.playset(playset)
         rows = [SeatRow(0, None, None, False, clock_ms), SeatRow(1, None, None, False, clock_ms)]
         for seat, (_pid, digest) in seats.items():
             rows[seat].token_hash = digest
@@ -259,7 +260,7 @@ class Lobby:
                 also(conn)
             names.update(store.add_match_players(conn, row.id, players, rated, kind) if players else {})
 
-        session = await self.hub._create_row(row, ps, payers=payers, also=with_players)
+        session = await self.hub.matches.store(row, ps, payers=payers, also=with_players)
         return session, names
 
     def on_finish(self, conn: Any, session: Session, winner: int | None) -> None:
@@ -280,12 +281,13 @@ class Lobby:
         address pays for the match now: a private table is one, a public one becomes one when joined."""
         if not self.table_limit.allow(address):
             raise ProtocolError("rate_limited", "too many tables opened; wait a little")
-        names, _bot, seat_no, clock_ms = self.hub.check_create("friend", playset, None, seat, clock)
+        settings = self.hub.catalog.check("friend", playset, None, seat, clock)
+        names, seat_no, clock_ms = settings.playset, settings.seat, settings.clock_ms
         if not private:
             n = await asyncio.to_thread(store.count_open, self.engine, player.id)
             if n >= self.cfg.open_tables_per_player:
                 raise ProtocolError("too_many_tables", f"you have {n} open tables already: close one first")
-        self.hub.playset(names)  # checked now: a table that could never start is not opened
+        self.hub.catalog.playset(names)  # checked now: a table that could never start is not opened
         token = new_token()
         table_id = new_match_id()
         out: dict[str, Any] = {"table_id": table_id, "match_id": table_id, "seat": seat_no, "token": token,
@@ -305,11 +307,11 @@ class Lobby:
                             host_token_hash=hash_token(token), playset=names, clock_ms=clock_ms, rated=rated,
                             private=False)
 
-        self.hub.charge([address])
+        self.hub.budget.charge([address])
         try:
             await self.hub.writer.write(add)
         except StorageError:
-            self.hub.give_back([address])
+            self.hub.budget.give_back([address])
             raise ProtocolError("storage", "the table could not be saved; try again") from None
         await self.refresh()
         return out
@@ -464,8 +466,8 @@ class Lobby:
             raise ProtocolError("no_player", "choose a name (or play anonymously) first")
         if not self.queue_limit.allow(player.id):
             raise ProtocolError("rate_limited", "you joined the queue too often; wait a little")
-        self.hub.check_budget(conn.address)  # (a pairing would be refused: it does not wait in the queue)
-        _names, _b, _s, clock_ms = self.hub.check_create("friend", "random", None, 0, clock)
+        self.hub.budget.check(conn.address)  # (a pairing would be refused: it does not wait in the queue)
+        clock_ms = self.hub.catalog.check("friend", "random", None, 0, clock).clock_ms
         clock_s = None if clock_ms is None else clock_ms // 1000
         entry = self.queue.join(Waiting(player.id, player.rating.r, clock_s, time.monotonic(), conn,
                                         extra={"player": player}))
@@ -506,7 +508,7 @@ class Lobby:
         seats: dict[int, tuple[str | None, str]] = {
             seat_of[e.player_id]: (e.player_id, hash_token(tokens[e.player_id])) for e in (a, b)}
         try:
-            names = self.hub.check_create("friend", "random", None, 0, None)[0]
+            names = self.hub.catalog.check("friend", "random", None, 0, None).playset
             session, started = await self.make_match(
                 seats=seats, playset=names, clock_ms=None if a.clock_s is None else a.clock_s * 1000, rated=True,
                 kind="quick", payers=[a.conn.address, b.conn.address])
@@ -543,8 +545,8 @@ class Lobby:
         bot = closest_bot(entry.rating)
         token = new_token()
         seat = random.SystemRandom().randrange(2)
-        names = self.hub.check_create("friend", "random", None, 0, None)[0]
-        if self.hub.bots.full:
+        names = self.hub.catalog.check("friend", "random", None, 0, None).playset
+        if self.hub.pool.full:
             self.queue.join(entry)
             raise ProtocolError("busy", "every bot on this server is thinking: stay in the queue, or try again")
         try:

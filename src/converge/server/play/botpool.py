@@ -29,6 +29,7 @@ from typing import Any
 from converge.bots import make_bot
 from converge.bots.hint import hint as strong_hint
 from converge.engine.state import Match
+from converge.server.protocol.messages import BotStats, Percentiles
 
 #: Decisions that may wait per worker before the pool calls itself full.
 QUEUE_PER_WORKER = 4
@@ -63,12 +64,13 @@ def hint_options(record: dict[str, Any], deck_dirs: Sequence[str], seat: int, si
     return [o.to_dict() for o in strong_hint(view, simulations=simulations, seconds=seconds, seed=seed)]
 
 
-def _summary(values: deque[float]) -> dict[str, float]:
+def _summary(values: deque[float], scale: float = 1.0) -> Percentiles:
+    """The median, 99th percentile and largest of ``values``, times ``scale``."""
     if not values:
         return {"p50": 0.0, "p99": 0.0, "max": 0.0}
     ordered = sorted(values)
-    return {"p50": statistics.median(ordered), "p99": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
-            "max": ordered[-1]}
+    return {"p50": statistics.median(ordered) * scale,
+            "p99": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * scale, "max": ordered[-1] * scale}
 
 
 def _warm_up() -> None:
@@ -157,13 +159,12 @@ class BotPool:
         return await loop.run_in_executor(self._pool(), hint_options, record, self.deck_dirs, seat, simulations,
                                           seconds, seed)
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self) -> BotStats:
         """Figures for operators (``GET /api/status``): nothing about any match."""
         ms = 1000.0
         return {"workers": self.workers, "pending": self.pending, "full": self.full, "decisions": self.decisions,
                 "missed": self.missed, "budget_ms": self.longest_budget * ms,
-                "think_ms": {k: v * ms for k, v in _summary(self.think).items()},
-                "wait_ms": {k: v * ms for k, v in _summary(self.wait).items()}}
+                "think_ms": _summary(self.think, ms), "wait_ms": _summary(self.wait, ms)}
 
     def close(self) -> None:
         if self._executor is not None:

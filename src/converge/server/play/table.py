@@ -19,7 +19,6 @@ Both are built from public facts or from the deciding player's own view, never f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from converge.engine.events import (
     ARTIFACT,
@@ -37,6 +36,7 @@ from converge.engine.observation import in_play
 from converge.engine.playset import Playset
 from converge.engine.scoring import board_breakdown
 from converge.engine.state import Match
+from converge.server.protocol.messages import FollowUps, Outcome, RoundEnd, TurnSummary
 
 #: The choices that may follow a held choice: their legal actions never depend on a hidden card.
 STAGED_KINDS = ("mode", "faction", "skillset")
@@ -56,7 +56,7 @@ class Scored:
     holder_after: int
     round_end: tuple[int, int] | None = None  # (winner, reason index)
     match_winner: int | None = None
-    cache: dict[int, dict[str, Any]] = field(default_factory=dict)
+    cache: dict[int, TurnSummary] = field(default_factory=dict)
 
 
 class TurnLog:
@@ -132,7 +132,7 @@ class TurnLog:
         """The last end of turn of each finished round."""
         return [s for s in self.turns if s.round_end is not None]
 
-    def summary(self, scored: Scored, viewer: int) -> dict[str, Any]:
+    def summary(self, scored: Scored, viewer: int) -> TurnSummary:
         """The end of turn ``scored`` explained to ``viewer`` (0, 1 or -1 for a spectator)."""
         got = scored.cache.get(viewer)
         if got is None:
@@ -171,7 +171,7 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _summary(playset: Playset, scored: Scored, viewer: int) -> dict[str, Any]:
+def _summary(playset: Playset, scored: Scored, viewer: int) -> TurnSummary:
     skill, rank = list(playset.printed_skill), list(playset.printed_rank)
     for faction in scored.factions:
         for c, s, r in faction:
@@ -183,6 +183,7 @@ def _summary(playset: Playset, scored: Scored, viewer: int) -> dict[str, Any]:
     lines = [_cap(f"{n.subject(lead)} led this turn, holding the artifact.")]
     lines.append(_cap(f"{n.says(lead, 'score', 'scores')} {s_lead}, {n.subject(other)} "
                       f"{n.verb(other, 'score', 'scores')} {s_other}."))
+    outcome: Outcome
     if s_lead > s_other:
         outcome = "lead_wins"
         lines.append(_cap(f"{n.subject(lead)} held the artifact and scored more: "
@@ -194,7 +195,7 @@ def _summary(playset: Playset, scored: Scored, viewer: int) -> dict[str, Any]:
     else:
         outcome = "artifact_stays"
         lines.append(f"Equal points: the artifact stays with {n.object(lead)}.")
-    round_end = None
+    round_end: RoundEnd | None = None
     if scored.round_end is not None:
         winner, reason = scored.round_end
         round_end = {"winner": winner, "reason": END_REASONS[reason], "round": scored.round}
@@ -217,7 +218,7 @@ def _summary(playset: Playset, scored: Scored, viewer: int) -> dict[str, Any]:
 # ---------------------------------------------------------------------- choices held in the browser
 
 
-def follow_ups(match: Match, seat: int) -> dict[str, Any]:
+def follow_ups(match: Match, seat: int) -> FollowUps:
     """For each legal action of ``seat`` (when the decision is theirs) that only opens another choice of
     theirs, with no event in between: ``{action id: {"kind", "prompt", "choices": [{"id", "label"}]}}``.
     Worked out on the seat's own view (hidden cards dealt again), so it cannot say anything hidden."""
@@ -226,7 +227,7 @@ def follow_ups(match: Match, seat: int) -> dict[str, Any]:
     world = match.redacted(seat)
     ids = match.playset.card_ids
     events = len(world.events)
-    out: dict[str, Any] = {}
+    out: FollowUps = {}
     for action in world.legal_actions():
         after = world.clone(history=False)
         after.apply(action)

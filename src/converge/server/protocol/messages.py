@@ -160,6 +160,10 @@ class Board(TypedDict):
     factions: list[list[CardInPlay]]
 
 
+#: What an end of turn did to the artifact (T6).
+Outcome = Literal["lead_wins", "artifact_passes", "artifact_stays"]
+
+
 class TurnSummary(TypedDict):
     """One end of turn explained to one viewer (:meth:`converge.server.play.table.TurnLog.summary`)."""
 
@@ -167,7 +171,7 @@ class TurnSummary(TypedDict):
     turn: int
     lead: int
     scores: list[int]
-    outcome: Literal["lead_wins", "artifact_passes", "artifact_stays"]
+    outcome: Outcome
     holder: int
     round_end: RoundEnd | None
     match_winner: int | None

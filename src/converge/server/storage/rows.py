@@ -3,6 +3,7 @@ matches are kept (:class:`Retention`)."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,3 +81,54 @@ class MatchRow:
         while the match is in progress."""
         return {"format": "converge-record", "version": 1, "playset": list(self.playset), "seed": self.seed,
                 "start": self.start, "decks": self.decks, "chance": False, "actions": list(self.actions)}
+
+    # ------------------------------------------------------------------ changes, as they are committed
+
+    def add_action(self, seat: int, action: int, clock_left: int | None, status: str, winner: int | None) -> None:
+        """Action number :attr:`n_actions` was stored: ``seat`` took ``action`` with ``clock_left`` ms left,
+        and the match is now ``status`` (won by ``winner``)."""
+        self.extend_actions([action], [(seat, clock_left)])
+        self.status, self.winner, self.reason = status, winner, ("match" if status == "over" else None)
+        if clock_left is not None:
+            self.seats[seat].clock_left_ms = clock_left
+        self.updated_at = time.time()
+
+    def extend_actions(self, actions: list[int], clocks: list[tuple[int, int | None]]) -> None:
+        """More stored actions, with who took each and their clock after it."""
+        self.actions += actions
+        self.action_clocks += clocks
+        self.n_actions += len(actions)
+
+    def take_facts(self, stored: MatchRow) -> None:
+        """This match's facts as the database holds them now (``stored``: read from it; its actions are taken
+        in by :meth:`extend_actions`)."""
+        self.n_actions, self.status, self.winner, self.reason = (stored.n_actions, stored.status, stored.winner,
+                                                                 stored.reason)
+        self.hints, self.rematch_id, self.updated_at = stored.hints, stored.rematch_id, stored.updated_at
+        for here, there in zip(self.seats, stored.seats, strict=True):
+            here.bot, here.replaced, here.clock_left_ms = there.bot, there.replaced, there.clock_left_ms
+
+    def set_seat(self, seat: int, bot: str | None, replaced: bool) -> None:
+        """``bot`` plays ``seat`` (None: its player); ``replaced``: a stand-in for a player who left."""
+        self.seats[seat].bot = bot
+        self.seats[seat].replaced = replaced
+
+    def set_hints(self, allowed: int) -> None:
+        """The seats that allow hints (bit p: seat p)."""
+        self.hints = allowed
+
+    def end_on_time(self, seat: int) -> None:
+        """``seat`` ran out of time: the other player won."""
+        self.status, self.winner, self.reason = "over", 1 - seat, "time"
+        self.seats[seat].clock_left_ms = 0
+
+    def link_rematch(self, match_id: str | None) -> None:
+        """This match's rematch is ``match_id`` (None: it has none, or it was deleted)."""
+        self.rematch_id = match_id
+
+    def unlink(self, gone: set[str]) -> None:
+        """The matches ``gone`` were deleted: no link to them is kept."""
+        if self.rematch_id in gone:
+            self.rematch_id = None
+        if self.rematch_of in gone:
+            self.rematch_of = None

@@ -276,7 +276,7 @@ def lobby_router(hub: Hub) -> APIRouter:
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise ProtocolError("unauthorized", "this needs a seat token (Authorization: Bearer <token>)")
-        session = await hub.get(match_id) if MATCH_ID_RE.match(match_id) else None
+        session = await hub.matches.get(match_id) if MATCH_ID_RE.match(match_id) else None
         if session is None:
             raise ProtocolError("not_found", "no such match")
         seat = seat_of(token.strip(), [s.token_hash for s in session.row.seats])

@@ -47,7 +47,7 @@ async def websocket(ws: WebSocket, match_id: str) -> None:
     conn.acks = acks
     conn.start()
     try:
-        await hub.welcome(session, conn)
+        await hub.reception.welcome(session, conn)
     except ProtocolError as exc:
         conn.send(exc.to_message())
         conn.close(CLOSE_POLICY)
@@ -56,7 +56,7 @@ async def websocket(ws: WebSocket, match_id: str) -> None:
     try:
         await _serve(srv, ws, session, conn)
     finally:
-        hub.leave(session, conn)
+        hub.reception.leave(session, conn)
         await conn.drain()
 
 
@@ -93,7 +93,7 @@ async def _hello(srv: ServerState, ws: WebSocket, match_id: str) -> tuple[Sessio
     if not MATCH_ID_RE.match(match_id):
         return await refuse("not_found", "no such match", CLOSE_NOT_FOUND)
     try:
-        session = await hub.get(match_id)
+        session = await hub.matches.get(match_id)
     except ProtocolError as exc:
         return await refuse(exc.code, exc.message, CLOSE_POLICY)
     if session is None:
@@ -110,7 +110,7 @@ async def _hello(srv: ServerState, ws: WebSocket, match_id: str) -> tuple[Sessio
 async def _send_hint(hub: Hub, session: Session, conn: Connection) -> None:
     """Search a hint without holding up the connection's other messages (its actions...)."""
     try:
-        conn.send({"type": "hint", **await hub.hint(session, conn.view)})
+        conn.send({"type": "hint", **await hub.hints.hint(session, conn.view)})
     except ProtocolError as exc:
         conn.send(exc.to_message())
     except Exception as exc:  # the search failed: say so, never a traceback
@@ -143,7 +143,7 @@ async def _serve(srv: ServerState, ws: WebSocket, session: Session, conn: Connec
             elif conn.view < 0:
                 raise ProtocolError("spectator", "spectators cannot act")
             elif msg["type"] == "action":
-                await hub.act(session, conn.view, msg["action"], msg.get("seq"), source=conn)
+                await hub.matches.act(session, conn.view, msg["action"], msg.get("seq"), source=conn)
             elif msg["type"] == "hint":
                 if conn.hinting:
                     raise ProtocolError("busy", "a hint is on its way")
@@ -152,9 +152,9 @@ async def _serve(srv: ServerState, ws: WebSocket, session: Session, conn: Connec
                 srv.tasks.add(task)
                 task.add_done_callback(srv.tasks.discard)
             elif msg["type"] == "hints":
-                await hub.allow_hints(session, conn.view, msg["allow"])
+                await hub.hints.allow(session, conn.view, msg["allow"])
             elif msg["type"] == "rematch":
-                new, created = await hub.rematch(session, conn.view, conn.address)
+                new, created = await hub.matches.rematch(session, conn.address)
                 if not created:
                     made: RematchMade = {"type": "rematch", "match_id": new.id}
                     conn.send(made)

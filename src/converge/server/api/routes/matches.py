@@ -23,7 +23,7 @@ async def create(new: NewMatch, request: Request, srv: Server) -> JSONResponse:
     """A new match against one of the server's bots or a friend (whose seat link is ``invite_url``)."""
     srv.limit(request, srv.create_limit, "matches created")
     hub = srv.hub
-    created = await hub.create(new.opponent, new.playset, new.bot, new.seat, new.clock,
+    created = await hub.matches.create(new.opponent, new.playset, new.bot, new.seat, new.clock,
                                payer=address_of(request))  # (settings refused: nothing charged)
     mid = created.session.id
     doc = MatchCreated(match_id=mid, seat=created.seat, token=created.token, url=f"/m/{mid}#token={created.token}",
@@ -48,7 +48,7 @@ async def act(match_id: str, body: ActionRequest, request: Request, srv: Server)
     srv.limit(request, srv.post_limit, "requests")
     session = await session_of(srv.hub, match_id)
     seat = seat_from(request, session, required=True)
-    seq = await srv.hub.act(session, seat, check_action(body.action), check_seq(body.seq))
+    seq = await srv.hub.matches.act(session, seat, check_action(body.action), check_seq(body.seq))
     async with session.lock:
         return {"seq": seq, "match": session.meta(), "observation": session.view(seat),
                 "next": session.table(seat)["next"]}
@@ -62,7 +62,7 @@ async def hint(match_id: str, request: Request, srv: Server,
     srv.limit(request, srv.post_limit, "requests")
     session = await session_of(srv.hub, match_id)
     seat = seat_from(request, session, required=True)
-    return await srv.hub.hint(session, seat)
+    return dict(await srv.hub.hints.hint(session, seat))
 
 
 @router.post("/{match_id}/hints")
@@ -71,7 +71,7 @@ async def allow_hints(match_id: str, body: HintsRequest, request: Request, srv: 
     srv.limit(request, srv.post_limit, "requests")
     session = await session_of(srv.hub, match_id)
     seat = seat_from(request, session, required=True)
-    await srv.hub.allow_hints(session, seat, body.allow)
+    await srv.hub.hints.allow(session, seat, body.allow)
     return {"match": session.meta()}
 
 
@@ -80,15 +80,15 @@ async def rematch(match_id: str, request: Request, srv: Server) -> dict[str, Any
     """The rematch of a finished match (same playset and seats; the loser starts)."""
     srv.limit(request, srv.post_limit, "requests")
     session = await session_of(srv.hub, match_id)
-    seat = seat_from(request, session, required=True)
-    new, _created = await srv.hub.rematch(session, seat, address_of(request))
+    seat_from(request, session, required=True)  # (either seat may ask)
+    new, _created = await srv.hub.matches.rematch(session, address_of(request))
     return {"match_id": new.id, "url": f"/m/{new.id}"}
 
 
 @router.get("/{match_id}/record")
 async def record(match_id: str, srv: Server) -> dict[str, Any]:
     """The record of a finished match (refused while it is in progress: it holds the seed)."""
-    return srv.hub.record(await session_of(srv.hub, match_id))
+    return dict(srv.hub.matches.record(await session_of(srv.hub, match_id)))
 
 
 @router.get("/{match_id}/replay")
@@ -101,4 +101,4 @@ async def replay(match_id: str, request: Request, srv: Server, step: int = 0,
     viewer = seat if view is None else view
     if viewer not in (-1, 0, 1):
         raise ProtocolError("malformed", "view is 0, 1 or -1 (a spectator)")
-    return srv.hub.replay_step(session, step, viewer)
+    return dict(srv.hub.matches.replay_step(session, step, viewer))

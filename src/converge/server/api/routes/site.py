@@ -18,14 +18,14 @@ Server = Annotated[ServerState, Depends(server)]
 @router.get("/options")
 async def options(srv: Server) -> dict[str, Any]:
     """The bots, skillsets, sets and clock limits a new match may be created with."""
-    return srv.hub.options()
+    return dict(srv.hub.catalog.options())
 
 
 @router.get("/status")
 async def status(srv: Server) -> dict[str, Any]:
     """This process's load (matches and connections held, its bots' queue and thinking times): for
     operators, and nothing about any match."""
-    return srv.hub.status()
+    return dict(srv.hub.status())
 
 
 @router.get("/rules")
