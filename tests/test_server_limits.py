@@ -241,13 +241,13 @@ def test_lobby_connections_are_limited_per_address_and_in_all(tmp_path: Path) ->
         assert "your address" in refused_lobby(client, a)
         other = LobbySocket(client, b)
         assert "full" in refused_lobby(client, c)  # the lobby holds 3 in all
-        assert lobby.sockets.open == 3 and lobby.sockets.counts == {"2001:db8:1:2::/64": 2, b: 1}
+        assert lobby.room.sockets.open == 3 and lobby.room.sockets.counts == {"2001:db8:1:2::/64": 2, b: 1}
         # those already in are unaffected, the silent one included
         assert first.ping() == "pong" and other.ping() == "pong" and silent.hello()["type"] == "welcome"
         # a slot freed is taken again
         other.close()
         deadline = time.monotonic() + 10
-        while lobby.sockets.open > 2:
+        while lobby.room.sockets.open > 2:
             assert time.monotonic() < deadline, "the closed socket was never counted out"
             time.sleep(0.02)
         back = LobbySocket(client, c)
@@ -258,7 +258,7 @@ def test_lobby_connections_are_limited_per_address_and_in_all(tmp_path: Path) ->
         for sock in (silent, first, back):
             sock.close()
         deadline = time.monotonic() + 10
-        while lobby.sockets.open or lobby.sockets.counts:
+        while lobby.room.sockets.open or lobby.room.sockets.counts:
             assert time.monotonic() < deadline, "sockets were never counted out"
             time.sleep(0.02)
 

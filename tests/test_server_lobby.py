@@ -20,7 +20,7 @@ from sqlalchemy import update
 from converge.ratings import Rating, update_pair
 from converge.server.lobby.identity import COOKIE, check_name, name_key
 from converge.server.lobby.matchmaking import QueueSettings, QuickMatchQueue, Waiting
-from converge.server.lobby.service import BOT_RATINGS, OFFERED_BOTS, closest_bot
+from converge.server.lobby.ratings import BOT_RATINGS, OFFERED_BOTS, closest_bot
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage import lobby_store as store
 from converge.server.storage.match_store import Storage

@@ -77,7 +77,8 @@ def test_both_websockets_refuse_pages_of_other_origins_before_accepting(tmp_path
         for site in ("same-site", "cross-site"):
             refused_handshake(client, "/ws/lobby", as_(ada, None, **{"sec-fetch-site": site}))
         refused_handshake(client, "/ws/lobby", {**as_(ada), "origin": OWN, "Origin": "http://evil.example"})
-        assert lobby.sockets.open == 0 and not lobby.conns and not len(lobby.queue)  # nobody got in
+        # nobody got in
+        assert lobby.room.sockets.open == 0 and not lobby.room.conns and not len(lobby.quick.queue)
         # the server's own page (any spelling of its origin), and a program without an Origin, get in
         for origin in (OWN, "HTTP://TestServer:80", None):
             assert lobby_welcome(client, as_(ada, origin))["player"]["name"] == "Ada"

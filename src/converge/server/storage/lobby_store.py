@@ -39,6 +39,7 @@ from sqlalchemy.exc import IntegrityError
 from converge.ratings import DEFAULT_R, DEFAULT_RD, DEFAULT_VOL, Rating, update_pair
 from converge.server.lobby.identity import NAME_RULES_VERSION, check_name, name_key
 from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.messages import OpenTable, Opponent, Played, PlayerInfo, Ranked
 from converge.server.storage.database import Refused
 from converge.server.storage.schema import (
     lobby_tables_table,
@@ -64,7 +65,7 @@ class Player:
     rating: Rating
     games: int
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> PlayerInfo:
         """What anyone may see of a player (never the id or the token hash)."""
         return {"name": self.name, "rating": round(self.rating.r), "rd": round(self.rating.rd),
                 "games": self.games, "provisional": self.rating.rd > 110}
@@ -153,7 +154,7 @@ def rename(conn: Connection, player_id: str, name: str | None, key: str | None, 
     conn.execute(insert(name_changes_table).values(player_id=player_id, at=now, name=name, reason="rename"))
 
 
-def leaderboard(engine: Engine, limit: int = 100) -> list[dict[str, Any]]:
+def leaderboard(engine: Engine, limit: int = 100) -> list[Ranked]:
     """Named players with at least one rated match, best first (by rating, then fewer games)."""
     c = players_table.c
     q = (select(c.name, c.r, c.rd, c.vol, c.games).where(c.name.is_not(None), c.games > 0)
@@ -167,7 +168,7 @@ def leaderboard(engine: Engine, limit: int = 100) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------- lobby tables
 
 
-def open_tables(engine: Engine, limit: int = 200) -> list[dict[str, Any]]:
+def open_tables(engine: Engine, limit: int = 200) -> list[OpenTable]:
     """The public open tables, oldest first, as the lobby lists them (nothing private: no token hash, no
     player id)."""
     t, p = lobby_tables_table.c, players_table.c
@@ -420,7 +421,7 @@ def rekey_names(conn: Connection) -> int:
 # ---------------------------------------------------------------------- history
 
 
-def history(engine: Engine, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
+def history(engine: Engine, player_id: str, limit: int = 50) -> list[Played]:
     """A player's finished matches, newest first: opponent (by the name they had when the match started),
     result, rating change, replay link."""
     mine = match_players_table.alias("mine")
@@ -439,12 +440,10 @@ def history(engine: Engine, player_id: str, limit: int = 50) -> list[dict[str, A
          .order_by(m.updated_at.desc()).limit(limit))
     with engine.connect() as conn:
         rows = conn.execute(q).all()
-    out = []
+    out: list[Played] = []
     for mid, at, winner, reason, playset, seat, rated, kind, opp_name, opp_id, bot, r_before, r_after in rows:
-        if opp_id is not None:
-            opponent = {"kind": "human", "name": opp_name}
-        else:
-            opponent = {"kind": "bot", "name": bot}
+        opponent: Opponent = ({"kind": "human", "name": opp_name} if opp_id is not None
+                              else {"kind": "bot", "name": bot})
         out.append({"match_id": mid, "finished_at": round(float(at), 3), "seat": int(seat),
                     "playset": json.loads(playset), "opponent": opponent,
                     "result": "won" if winner == seat else "lost", "reason": reason, "rated": bool(rated),

@@ -50,7 +50,10 @@ from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from converge.server.lobby.identity import COOKIE, COOKIE_MAX_AGE
-from converge.server.lobby.service import BOT_RATINGS, OFFERED_BOTS, Lobby, LobbyConnection
+from converge.server.lobby.quick import UNQUEUED
+from converge.server.lobby.ratings import BOT_RATINGS, OFFERED_BOTS
+from converge.server.lobby.room import LobbyConnection
+from converge.server.lobby.service import Lobby
 from converge.server.play.hub import Hub
 from converge.server.protocol.errors import CLOSE_HELLO, CLOSE_POLICY, ProtocolError
 from converge.server.protocol.parse import parse_lobby_message
@@ -215,13 +218,13 @@ def lobby_router(hub: Hub) -> APIRouter:
 
     @router.get("/api/me", response_model=MeOut)
     async def get_me(request: Request) -> MeOut:
-        player = await lobby.player_of(cookie(request))
-        tables = (await asyncio.to_thread(store.tables_of, lobby.engine, player.id)) if player else []
+        player = await lobby.players.player_of(cookie(request))
+        tables = (await asyncio.to_thread(store.tables_of, lobby.players.engine, player.id)) if player else []
         return me_out(player, [t for t in tables if t["status"] == "open"])
 
     @router.put("/api/me", response_model=MeOut)
     async def put_me(body: NameIn, request: Request, response: Response) -> MeOut:
-        player, fresh = await lobby.set_name(cookie(request), body.name, _address(request))
+        player, fresh = await lobby.players.set_name(cookie(request), body.name, _address(request))
         if fresh is not None:
             response.set_cookie(COOKIE, fresh, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="lax",
                                 secure=request.url.scheme == "https")
@@ -230,13 +233,13 @@ def lobby_router(hub: Hub) -> APIRouter:
 
     @router.get("/api/me/history", response_model=HistoryOut)
     async def my_history(request: Request) -> HistoryOut:
-        player = await lobby.need_player(cookie(request))
-        rows = await asyncio.to_thread(store.history, lobby.engine, player.id)
-        return HistoryOut(player=PlayerOut(**player.public()), matches=[Played(**r) for r in rows])
+        player = await lobby.players.need_player(cookie(request))
+        rows = await asyncio.to_thread(store.history, lobby.players.engine, player.id)
+        return HistoryOut(player=PlayerOut(**player.public()), matches=[Played.model_validate(r) for r in rows])
 
     @router.get("/api/leaderboard", response_model=LeaderboardOut)
     async def leaderboard() -> LeaderboardOut:
-        rows = await asyncio.to_thread(store.leaderboard, lobby.engine)
+        rows = await asyncio.to_thread(store.leaderboard, lobby.players.engine)
         return LeaderboardOut(players=[Ranked(**r) for r in rows],
                               bots=[BotRating(name=b, rating=round(BOT_RATINGS[b])) for b in OFFERED_BOTS])
 
@@ -244,34 +247,34 @@ def lobby_router(hub: Hub) -> APIRouter:
 
     @router.get("/api/lobby", response_model=LobbyOut)
     async def tables() -> LobbyOut:
-        return LobbyOut(tables=[TableInfo(**t) for t in await lobby.tables()])
+        return LobbyOut(tables=[TableInfo.model_validate(t) for t in await lobby.room.tables()])
 
     @router.post("/api/lobby/tables", response_model=TableOut, status_code=201)
     async def open_table(body: TableIn, request: Request) -> TableOut:
-        player = await lobby.need_player(cookie(request))
-        out = await lobby.open_table(player, _address(request), playset=body.playset, clock=body.clock,
+        player = await lobby.players.need_player(cookie(request))
+        out = await lobby.tables.open(player, _address(request), playset=body.playset, clock=body.clock,
                                      seat=body.seat, private=body.private, rated=body.rated)
         return TableOut(**out)
 
     @router.delete("/api/lobby/tables/{table_id}")
     async def close_table(table_id: str, request: Request) -> JSONResponse:
-        player = await lobby.need_player(cookie(request))
+        player = await lobby.players.need_player(cookie(request))
         if not MATCH_ID_RE.match(table_id):
             raise ProtocolError("table_gone", "you have no open table with that id")
-        await lobby.close_table(player, table_id)
+        await lobby.tables.close(player, table_id)
         return JSONResponse({"closed": table_id}, headers={"cache-control": "no-store"})
 
     @router.post("/api/lobby/tables/{table_id}/join", response_model=ReadyOut, status_code=201)
     async def join_table(table_id: str, request: Request) -> ReadyOut:
-        player = await lobby.need_player(cookie(request))
+        player = await lobby.players.need_player(cookie(request))
         if not MATCH_ID_RE.match(table_id):
             raise ProtocolError("table_gone", "no such table")
-        ready = await lobby.join_table(player, table_id, _address(request))
+        ready = await lobby.tables.join(player, table_id, _address(request))
         return ReadyOut(match_id=ready.match_id, seat=ready.seat, token=ready.token, url=f"/m/{ready.match_id}")
 
     @router.post("/api/matches/{match_id}/players", response_model=Linked)
     async def link_seat(match_id: str, request: Request) -> Linked:
-        player = await lobby.need_player(cookie(request))
+        player = await lobby.players.need_player(cookie(request))
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
@@ -282,7 +285,7 @@ def lobby_router(hub: Hub) -> APIRouter:
         seat = seat_of(token.strip(), [s.token_hash for s in session.row.seats])
         if seat is None:
             raise ProtocolError("unauthorized", "the token does not hold a seat in this match")
-        return Linked(linked=await lobby.claim_seat(player, session, seat))
+        return Linked(linked=await lobby.seating.claim_seat(player, session, seat))
 
     # ------------------------------------------------------------------ the lobby's WebSocket
 
@@ -290,7 +293,7 @@ def lobby_router(hub: Hub) -> APIRouter:
     async def lobby_ws(ws: WebSocket) -> None:
         address = _address(ws)
         try:
-            lobby.admit(address)  # counted from now on, before its hello: a silent socket holds a place too
+            lobby.room.admit(address)  # counted from now on, before its hello: a silent socket holds a place too
         except ProtocolError as exc:
             await ws.accept()
             await _refuse(ws, exc, CLOSE_POLICY)
@@ -299,7 +302,7 @@ def lobby_router(hub: Hub) -> APIRouter:
             await ws.accept()
             await _connected(ws, address)
         finally:
-            lobby.sockets.discard(address)
+            lobby.room.let_out(address)
 
     async def _refuse(ws: WebSocket, exc: ProtocolError, close: int) -> None:
         with contextlib.suppress(Exception):
@@ -321,14 +324,14 @@ def lobby_router(hub: Hub) -> APIRouter:
             msg = parse_lobby_message(raw.get("text"), cfg.max_message)
             if msg["type"] != "hello":
                 raise ProtocolError("hello_required", "the first message must be {\"type\": \"hello\"}")
-            player = await lobby.player_of(cookie(ws))
+            player = await lobby.players.player_of(cookie(ws))
         except ProtocolError as exc:
             await _refuse(ws, exc, CLOSE_HELLO)
             return
         conn = LobbyConnection(ws, cfg, address, player)
         conn.start()
         try:
-            await lobby.welcome(conn)
+            await lobby.room.welcome(conn)
             await _serve(ws, conn)
         finally:
             lobby.leave(conn)
@@ -349,12 +352,12 @@ def lobby_router(hub: Hub) -> APIRouter:
                 elif msg["type"] == "hello":
                     raise ProtocolError("malformed", "hello was already said on this connection")
                 elif msg["type"] == "queue":
-                    conn.send(lobby.join_queue(conn, msg.get("clock")))
+                    conn.send(lobby.quick.join(conn, msg.get("clock")))
                 elif msg["type"] == "unqueue":
-                    lobby.leave_queue(conn)
-                    conn.send({"type": "unqueued"})
+                    lobby.quick.leave(conn)
+                    conn.send(UNQUEUED)
                 elif msg["type"] == "accept_bot":
-                    ready = await lobby.accept_bot(conn)
+                    ready = await lobby.quick.accept_bot(conn)
                     conn.send(ready.message({"name": None, "bot": True}))
             except ProtocolError as exc:
                 conn.send(exc.to_message())
