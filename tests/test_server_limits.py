@@ -233,7 +233,7 @@ def refused_lobby(client: TestClient, address: str) -> str:
 def test_lobby_connections_are_limited_per_address_and_in_all(tmp_path: Path) -> None:
     with client_for(tmp_path, max_lobby_connections_per_address=2, max_lobby_connections=3,
                     hello_timeout=3.0) as client, closing_lobby_sockets():
-        lobby = client.app.state.hub.lobby  # type: ignore[attr-defined]
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
         a, a_too, b, c = "2001:db8:1:2::1", "2001:db8:1:2::99", "192.0.2.1", "198.51.100.7"  # a and a_too: one /64
         silent = LobbySocket(client, a, hello=False)  # counted from its opening, before any hello
         first = LobbySocket(client, a_too)

@@ -125,6 +125,9 @@ def test_every_message_of_a_match_is_as_its_type_declares(tmp_path: Path) -> Non
         assert {"welcome", "ack", "state", "meta", "rematch", "error", "pong"} <= seen
         bot = create(client, opponent="bot", bot="greedy", seat=0)
         hinter = Peer(client, bot["match_id"], bot["token"])
+        assert hinter.obs is not None
+        if hinter.obs["current_player"] != 0:  # the bot starts: its move first
+            hinter.until(lambda m: m["type"] == "state" and m["observation"]["current_player"] == 0)
         hinter.send({"type": "hint"})
         hint = hinter.until(lambda m: m["type"] in ("hint", "error"))
         assert hint["type"] == "hint" and conforms(hint, messages.HintMessage) == []
@@ -166,3 +169,22 @@ def test_every_message_of_the_lobby_is_as_its_type_declares(tmp_path: Path) -> N
                 assert conforms(msg, kinds[msg["type"]], msg["type"]) == [], text[:300]
             page.close()
         assert seen == set(kinds)
+
+
+def test_openapi_describes_the_answer_of_every_api_route(tmp_path: Path) -> None:
+    """Each route of the JSON API declares its answer's type: /openapi.json has a schema for each success,
+    the observation inside the match's view included."""
+    with client_for(tmp_path, docs=True) as client:
+        spec = client.get("/openapi.json").json()
+    undescribed = []
+    for path, methods in spec["paths"].items():
+        for method, operation in methods.items():
+            ok = [r for code, r in operation["responses"].items() if code.startswith("2")]
+            schema = ok[0].get("content", {}).get("application/json", {}).get("schema", {}) if ok else {}
+            if not path.startswith("/api/") or "$ref" not in schema:
+                undescribed.append(f"{method.upper()} {path}")
+    assert undescribed == []
+    assert len([op for methods in spec["paths"].values() for op in methods]) == 22  # (the API, every route)
+    schemas = spec["components"]["schemas"]
+    assert "observation" in schemas["MatchView"]["required"] and "observation" in schemas["ReplayStep"]["required"]
+    assert {"MatchMeta", "TurnSummary", "ErrorResponse"} <= set(schemas)

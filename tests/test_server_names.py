@@ -58,8 +58,8 @@ def test_a_rename_flood_changes_the_name_only_as_often_as_the_limit_allows(tmp_p
         assert call(client, "PUT", "/api/me", ada, json={"name": "Ada 2"}).status_code == 200
         assert call(client, "PUT", "/api/me", bob, json={"name": "Robert"}).status_code == 200
         # the database's count is the one that decides (another server process has no memory of it)
-        hub = client.app.state.hub  # type: ignore[attr-defined]
-        hub.lobby.players.rename_after.clear()
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
+        lobby.players.rename_after.clear()
         assert call(client, "PUT", "/api/me", ada, json={"name": None}).status_code == 429
         assert len(db_rows(tmp_path, "SELECT * FROM converge_name_changes")) == 4
 

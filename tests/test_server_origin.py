@@ -69,7 +69,7 @@ def test_both_websockets_refuse_pages_of_other_origins_before_accepting(tmp_path
     with client_for(tmp_path) as client:
         ada = player(client, "Ada")
         mid = create(client, opponent="friend")["match_id"]
-        lobby = client.app.state.hub.lobby  # type: ignore[attr-defined]
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
         for origin in FOREIGN:
             refused_handshake(client, "/ws/lobby", as_(ada, origin))
             refused_handshake(client, f"/ws/{mid}", as_(ada, origin))

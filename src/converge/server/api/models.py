@@ -1,18 +1,27 @@
-"""The HTTP API's request and response bodies (Pydantic): FastAPI checks requests against them and
-``/openapi.json`` documents them. What depends on the server (skillset and bot names, clock limits) is
-checked by the hub, with the same error format."""
+"""The HTTP API's request bodies (Pydantic: FastAPI checks requests against them, and ``/openapi.json``
+documents them), and the error responses every route may give. What depends on the server (skillset and bot
+names, clock limits) is checked by the hub, with the same error format. The answers' types are the messages
+of :mod:`converge.server.protocol.messages`."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+from converge.server.protocol.errors import ErrorResponse
 
 
 class Body(BaseModel):
     """A request body: a JSON object with only the documented fields."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+class Strict(BaseModel):
+    """A request body of the lobby: only the documented fields, each of exactly its JSON type."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class NewMatch(Body):
@@ -24,17 +33,6 @@ class NewMatch(Body):
         None, description='three skillset names, a set name, or "random" (the default)')
     seat: StrictInt | Literal["random"] | None = Field(0, description='the creator\'s seat: 0, 1 or "random"')
     clock: StrictInt | None = Field(None, description="seconds per player for the whole match, or none")
-
-
-class MatchCreated(BaseModel):
-    """The new match: the creator's seat and token, and the links to share."""
-
-    match_id: str
-    seat: int
-    token: str = Field(description="the creator's seat token (keep it: it is the seat)")
-    url: str
-    invite_url: str | None = Field(description="the friend's seat link (a friend match)")
-    watch_url: str
 
 
 class ActionRequest(Body):
@@ -54,20 +52,23 @@ class NoBody(Body):
     """An empty JSON object (or no body at all)."""
 
 
-class Rematch(BaseModel):
-    match_id: str
-    url: str
+class NameIn(Strict):
+    """``PUT /api/me``: the caller's name (null: anonymous)."""
+
+    name: Annotated[StrictStr, Field(max_length=200)] | None
 
 
-class ErrorDetail(BaseModel):
-    code: str = Field(description="a stable code, e.g. malformed, not_found, stale, rate_limited")
-    message: str = Field(description="what was wrong, for people")
+Name32 = Annotated[StrictStr, Field(max_length=32)]
 
 
-class ErrorResponse(BaseModel):
-    """Every error of every endpoint."""
+class TableIn(Strict):
+    """``POST /api/lobby/tables``: a table to open."""
 
-    error: ErrorDetail
+    playset: list[Name32] | Name32 | None = "random"
+    clock: StrictInt | None = None
+    seat: Literal[0, 1, "random"] = "random"
+    private: StrictBool = False
+    rated: StrictBool = True
 
 
 #: The error responses every API route may give (documented once, in /openapi.json).

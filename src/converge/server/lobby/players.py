@@ -13,8 +13,8 @@ from sqlalchemy import Engine
 from converge.ratings import Rating
 from converge.server.config import ServerConfig
 from converge.server.lobby.identity import check_name, issue_token, name_key, token_hash_of
+from converge.server.protocol.answers import MyTable, Played, Ranked
 from converge.server.protocol.errors import ProtocolError
-from converge.server.protocol.messages import MyTable, Played, Ranked
 from converge.server.security.limits import KeyedRateLimit
 from converge.server.security.tokens import new_match_id
 from converge.server.storage import lobby_store as store

@@ -11,7 +11,8 @@ from typing import Any
 from converge.server.play.catalog import Catalog
 from converge.server.play.matches import Matches
 from converge.server.play.session import Session
-from converge.server.protocol.messages import BotOpponent, Matched, PlayerInfo, Seated
+from converge.server.protocol.answers import Seated
+from converge.server.protocol.messages import BotOpponent, Matched, PlayerInfo
 from converge.server.security.tokens import new_match_id
 from converge.server.storage import lobby_store as store
 from converge.server.storage.database import StorageError

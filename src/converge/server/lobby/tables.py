@@ -17,8 +17,8 @@ from converge.server.lobby.room import Room
 from converge.server.lobby.seating import Ready, Seating
 from converge.server.play.budget import MatchBudget
 from converge.server.play.catalog import Catalog
+from converge.server.protocol.answers import TableOpened
 from converge.server.protocol.errors import ProtocolError
-from converge.server.protocol.messages import TableOpened
 from converge.server.security.limits import KeyedRateLimit
 from converge.server.security.tokens import hash_token, new_match_id, new_token
 from converge.server.storage import lobby_store as store

@@ -29,7 +29,7 @@ from typing import Any
 from converge.bots import make_bot
 from converge.bots.hint import hint as strong_hint
 from converge.engine.state import Match
-from converge.server.protocol.messages import BotStats, Percentiles
+from converge.server.protocol.answers import BotStats, Percentiles
 
 #: Decisions that may wait per worker before the pool calls itself full.
 QUEUE_PER_WORKER = 4

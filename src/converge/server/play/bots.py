@@ -12,6 +12,7 @@ from typing import Any, cast
 from converge.server.config import ServerConfig
 from converge.server.play import broadcast
 from converge.server.play.botpool import BotPool
+from converge.server.play.catalog import default_bot
 from converge.server.play.clocks import Clocks
 from converge.server.play.lifecycle import Lifecycle
 from converge.server.play.moves import Moves
@@ -59,7 +60,7 @@ class Bots:
                     or not session.owned):
                 return
             seq = session.seq
-            name = session.bot_name(seat)
+            name = session.row.seats[seat].bot or default_bot()  # (the seat's level, or the default)
             legal = session.match.legal_actions()
             try:
                 aid = await self.pool.decide(session.match, seat, name,

@@ -33,7 +33,8 @@ def send_state(session: Session, ack: tuple[Connection, Ack] | None = None) -> N
                 obs = session.match.observation(conn.view, conn.events_sent)
                 start = conn.events_sent
                 if start and not obs["events"] and start > session.observer(conn.view).seen:
-                    obs, start = session.view(conn.view), 0  # (its count is stale: send them all again)
+                    # (its count is stale: send them all again)
+                    obs, start = session.match.observation(conn.view), 0
             got = cache[key] = (session.state(conn.view, obs, start, meta), start + len(obs["events"]))
         if ack is not None and conn is ack[0]:
             conn.send({**got[0], "ack": ack[1]})

@@ -12,8 +12,8 @@ from converge.cards.loader import DeckError, load_catalog
 from converge.engine.errors import ConvergeError
 from converge.engine.playset import SETS, Playset, all_playsets, catalog_order
 from converge.server.config import ServerConfig
+from converge.server.protocol.answers import Options
 from converge.server.protocol.errors import ProtocolError
-from converge.server.protocol.messages import Options
 
 PREFERRED_DEFAULT_BOTS = ("medium", "greedy")
 

@@ -37,7 +37,7 @@ from converge.server.play.sessions import Sessions
 from converge.server.play.standins import StandIns
 from converge.server.play.sync import Sync
 from converge.server.play.writes import MatchWrites
-from converge.server.protocol.messages import Status
+from converge.server.protocol.answers import Status
 from converge.server.storage.match_store import Storage
 from converge.server.storage.writer import Writer
 

@@ -31,8 +31,9 @@ from converge.server.play.sessions import Sessions
 from converge.server.play.sync import Sync, since
 from converge.server.play.table import Scored, TurnLog
 from converge.server.play.writes import MatchWrites
+from converge.server.protocol.answers import MatchRecord, ReplayMove, ReplayStep
 from converge.server.protocol.errors import ProtocolError
-from converge.server.protocol.messages import Ack, ClockInfo, MatchRecord, ReplayMove, ReplayStep
+from converge.server.protocol.messages import Ack, ClockInfo
 from converge.server.security.tokens import hash_token, new_match_id, new_token
 from converge.server.storage import lobby_store
 from converge.server.storage.database import Refused, StorageError

@@ -13,7 +13,7 @@ from typing import Any
 
 from converge.engine.observation import Observer, card_catalog
 from converge.engine.state import Match
-from converge.server.play.catalog import COLOR_NAMES, default_bot
+from converge.server.play.catalog import COLOR_NAMES
 from converge.server.play.table import Scored, TurnLog, follow_ups
 from converge.server.protocol.messages import (
     ClockInfo,
@@ -241,10 +241,6 @@ class Session:
     def is_bot(self, seat: int) -> bool:
         return self.row.seats[seat].bot is not None
 
-    def bot_name(self, seat: int) -> str:
-        """The bot level playing ``seat`` (the seat's own, or the default stand-in)."""
-        return self.row.seats[seat].bot or default_bot()
-
     @property
     def hints_on(self) -> bool:
         """Hints are off in a rated match (a hint would play for you); otherwise on against a bot, and in a
@@ -334,9 +330,6 @@ class Session:
                                                       for p in (0, 1)]},
         }
 
-    def view(self, viewer: int) -> ObservationDoc:
-        return self.match.observation(viewer)
-
     def observer(self, viewer: int) -> Observer:
         """The view's observer of this match (made on first use)."""
         got = self._observers.get(viewer)
@@ -349,7 +342,7 @@ class Session:
         (the HTTP view, and the welcome of a connection)."""
         extras = self.table(viewer, welcome=True)
         return {"seat": viewer, "match": self.meta(), "cards": self.catalog, "colors": self.colors,
-                "seq": self.seq, "observation": self.view(viewer), "next": extras["next"],
+                "seq": self.seq, "observation": self.match.observation(viewer), "next": extras["next"],
                 "rounds": extras.get("rounds", []), "last_turn": extras.get("last_turn")}
 
     def welcome(self, viewer: int) -> Welcome:

@@ -77,7 +77,7 @@ class ErrorDetail(TypedDict):
     message: str  #: what was wrong, for people
 
 
-class ErrorBody(TypedDict):
+class ErrorResponse(TypedDict):
     """Every error of every HTTP endpoint, with the HTTP status of its code."""
 
     error: ErrorDetail
@@ -100,7 +100,7 @@ class ProtocolError(Exception):
         """The error message of a socket: ``{"type": "error", "code", "message"}``."""
         return {"type": "error", "code": self.code, "message": self.message}
 
-    def to_body(self) -> ErrorBody:
+    def to_body(self) -> ErrorResponse:
         """The body of an HTTP error, as every refusal of the server has it: ``{"error": {"code", "message"}}``."""
         return {"error": {"code": self.code, "message": self.message}}
 

@@ -38,8 +38,9 @@ from sqlalchemy.exc import IntegrityError
 
 from converge.ratings import DEFAULT_R, DEFAULT_RD, DEFAULT_VOL, Rating, update_pair
 from converge.server.lobby.identity import NAME_RULES_VERSION, check_name, name_key
+from converge.server.protocol.answers import Opponent, Played, Ranked
 from converge.server.protocol.errors import ProtocolError
-from converge.server.protocol.messages import OpenTable, Opponent, Played, PlayerInfo, Ranked
+from converge.server.protocol.messages import OpenTable, PlayerInfo
 from converge.server.storage.database import Refused
 from converge.server.storage.schema import (
     lobby_tables_table,

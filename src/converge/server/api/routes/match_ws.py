@@ -10,7 +10,7 @@ import logging
 
 from fastapi import APIRouter, WebSocket
 
-from converge.server.api.deps import ServerState, address_of
+from converge.server.api.deps import Server, ServerState, address_of
 from converge.server.play.hub import Hub
 from converge.server.play.session import Session
 from converge.server.protocol.errors import (
@@ -21,7 +21,7 @@ from converge.server.protocol.errors import (
     ErrorCode,
     ProtocolError,
 )
-from converge.server.protocol.messages import Pong, RematchMade
+from converge.server.protocol.messages import HintMessage, Pong, RematchMade
 from converge.server.protocol.parse import parse_message
 from converge.server.security.tokens import MATCH_ID_RE, seat_of
 from converge.server.transport.connections import Connection
@@ -34,10 +34,8 @@ router = APIRouter()
 
 
 @router.websocket("/ws/{match_id}")
-
-async def websocket(ws: WebSocket, match_id: str) -> None:
+async def websocket(ws: WebSocket, match_id: str, srv: Server) -> None:
     """The live connection of a seat or a spectator: see :mod:`converge.server.protocol.messages`."""
-    srv: ServerState = ws.app.state.server
     cfg, hub = srv.config, srv.hub
     await ws.accept()
     session, view, acks = await _hello(srv, ws, match_id)
@@ -110,7 +108,9 @@ async def _hello(srv: ServerState, ws: WebSocket, match_id: str) -> tuple[Sessio
 async def _send_hint(hub: Hub, session: Session, conn: Connection) -> None:
     """Search a hint without holding up the connection's other messages (its actions...)."""
     try:
-        conn.send({"type": "hint", **await hub.hints.hint(session, conn.view)})
+        found = await hub.hints.hint(session, conn.view)
+        message: HintMessage = {"type": "hint", **found}
+        conn.send(message)
     except ProtocolError as exc:
         conn.send(exc.to_message())
     except Exception as exc:  # the search failed: say so, never a traceback

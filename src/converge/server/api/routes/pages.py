@@ -1,5 +1,6 @@
-"""The pages: the browser client's one page (``/``, ``/m/{id}``, ``/tutorial``), the rules rendered on the
-server, the favicon. They answer HEAD as well as GET (monitors, link checkers...)."""
+"""The pages: the browser client's one page (``/``, ``/m/{id}``, ``/tutorial``, ``/leaderboard``,
+``/history``: the client draws each), the rules rendered on the server (:mod:`converge.server.learning.rulebook`),
+the favicon. They answer HEAD as well as GET (monitors, link checkers...)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse
 
-from converge.server.learning import rulebook as rendered
+from converge.server.learning import rulebook
 
 
 def web_dir() -> Path:
@@ -45,14 +46,24 @@ async def tutorial_page() -> FileResponse:
     return _client_page()
 
 
+@router.api_route("/leaderboard", methods=GET_HEAD)
+async def leaderboard_page() -> FileResponse:
+    return _client_page()
+
+
+@router.api_route("/history", methods=GET_HEAD)
+async def history_page() -> FileResponse:
+    return _client_page()
+
+
 @router.api_route("/rules", methods=GET_HEAD)
 async def rules_page() -> HTMLResponse:
-    return _html(rendered.rules_page())
+    return _html(rulebook.rules_page())
 
 
 @router.api_route("/rules/developer", methods=GET_HEAD)
 async def developer_rules_page() -> HTMLResponse:
-    return _html(rendered.developer_page())
+    return _html(rulebook.developer_page())
 
 
 @router.api_route("/favicon.ico", methods=GET_HEAD)

@@ -2,45 +2,45 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
 
-from fastapi import APIRouter, Depends
-
-from converge.server.api.deps import ServerState, server
+from converge.server.api.deps import Server, json_response
 from converge.server.api.models import ERRORS
-from converge.server.learning import rulebook as rendered
+from converge.server.learning import rulebook
 from converge.server.learning import tutorial as tutorial_script
+from converge.server.protocol.answers import DeveloperRules, Options, Rules, Status, Tutorial
 
 router = APIRouter(prefix="/api", tags=["site"], responses=ERRORS)
-Server = Annotated[ServerState, Depends(server)]
 
 
-@router.get("/options")
-async def options(srv: Server) -> dict[str, Any]:
+@router.get("/options", response_model=Options)
+async def options(srv: Server) -> JSONResponse:
     """The bots, skillsets, sets and clock limits a new match may be created with."""
-    return dict(srv.hub.catalog.options())
+    return json_response(srv.hub.catalog.options())
 
 
-@router.get("/status")
-async def status(srv: Server) -> dict[str, Any]:
+@router.get("/status", response_model=Status)
+async def status(srv: Server) -> JSONResponse:
     """This process's load (matches and connections held, its bots' queue and thinking times): for
     operators, and nothing about any match."""
-    return dict(srv.hub.status())
+    return json_response(srv.hub.status())
 
 
-@router.get("/rules")
-async def rules() -> dict[str, Any]:
+@router.get("/rules", response_model=Rules)
+async def rules() -> JSONResponse:
     """The rules for players: ``{"markdown", "html", "glossary"}``."""
-    return rendered.rules_doc()
+    return json_response(rulebook.rules_doc())
 
 
-@router.get("/rules/developer")
-async def developer_rules() -> dict[str, Any]:
+@router.get("/rules/developer", response_model=DeveloperRules)
+async def developer_rules() -> JSONResponse:
     """The developer rulebook: every ruling, its code and its test."""
-    return {"markdown": rendered.developer_rules(), "html": rendered.developer_html()}
+    doc: DeveloperRules = {"markdown": rulebook.developer_rules(), "html": rulebook.developer_html()}
+    return json_response(doc)
 
 
-@router.get("/tutorial")
-async def tutorial() -> dict[str, Any]:
+@router.get("/tutorial", response_model=Tutorial)
+async def tutorial() -> JSONResponse:
     """The tutorial's script."""
-    return tutorial_script.script()
+    return json_response(tutorial_script.script())
