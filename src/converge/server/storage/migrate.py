@@ -19,6 +19,8 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -70,23 +72,40 @@ def upgrade(conn: Connection) -> None:
     """Bring the database on ``conn`` to the newest revision (creating its tables when it has none), in the
     caller's transaction; :class:`~converge.server.storage.database.StorageError`, with nothing changed, for
     the database of a newer server."""
-    stored = _hand_numbered_version(conn)
-    if stored is not None and stored not in legacy.VERSIONS:
-        raise StorageError(f"the database has schema version {stored}, this server needs {schema_4.VERSION}")
-    current = revision(conn)
-    if current is not None and current not in {r.revision for r in _scripts().walk_revisions()}:
-        raise StorageError(f"the database is at schema revision {current}, which this server does not know (a "
-                           f"newer server upgraded it); this server's newest is {head()}")
-    cfg = config(conn)
-    if stored is not None and (current is None or stored != schema_4.VERSION):
-        legacy.upgrade(conn, stored)  # made before Alembic (or marked as older than the baseline)
-    if stored is not None and current is None:
-        command.stamp(cfg, BASELINE)
-        log.info("database of schema version %s stamped with revision %s", stored, BASELINE)
+    with _quiet_alembic():
+        stored = _hand_numbered_version(conn)
+        if stored is not None and stored not in legacy.VERSIONS:
+            raise StorageError(f"the database has schema version {stored}, this server needs {schema_4.VERSION}")
+        current = revision(conn)
+        if current is not None and current not in {r.revision for r in _scripts().walk_revisions()}:
+            raise StorageError(f"the database is at schema revision {current}, which this server does not know "
+                               f"(a newer server upgraded it); this server's newest is {head()}")
+        cfg = config(conn)
+        if stored is not None and (current is None or stored != schema_4.VERSION):
+            legacy.upgrade(conn, stored)  # made before Alembic (or marked as older than the baseline)
+        if stored is not None and current is None:
+            command.stamp(cfg, BASELINE)
+            log.info("database of schema version %s stamped with revision %s", stored, BASELINE)
+        try:
+            command.upgrade(cfg, "head")
+        except CommandError as exc:
+            raise StorageError(f"cannot upgrade the database: {exc}") from None
+        now = revision(conn)
+    if now != (current or (BASELINE if stored is not None else None)):
+        log.info("database schema upgraded to revision %s", now)
+
+
+@contextmanager
+def _quiet_alembic() -> Iterator[None]:
+    """Alembic's own INFO lines (which implementation it uses, each revision it runs) left out of the server's
+    log, which says what changed in a line of its own."""
+    logger = logging.getLogger("alembic")
+    level = logger.level
+    logger.setLevel(max(level, logging.WARNING))
     try:
-        command.upgrade(cfg, "head")
-    except CommandError as exc:
-        raise StorageError(f"cannot upgrade the database: {exc}") from None
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _hand_numbered_version(conn: Connection) -> str | None:
