@@ -1,2 +1,4 @@
-"""Finding opponents: players and their names (:mod:`.identity`), the lobby's tables and quick match
-(:mod:`.service`, :mod:`.matchmaking`), ratings on finish."""
+"""Finding opponents: the players and their names (:mod:`.identity`, :mod:`.players`), the lobby's tables
+(:mod:`.tables`) and the matches made for players (:mod:`.seating`), quick match (:mod:`.quick`, its queue
+:mod:`.matchmaking`), ratings on finish (:mod:`.ratings`), the lobby's live pages (:mod:`.room`); composed by
+:class:`~converge.server.lobby.service.Lobby`."""
