@@ -18,7 +18,7 @@ import tempfile
 import httpx2 as httpx
 
 from converge.server.bench import cpu_seconds, wait_for_server
-from converge.server.pgcluster import free_port
+from converge.server.storage.pgcluster import free_port
 
 
 def measure(requests: int) -> float:

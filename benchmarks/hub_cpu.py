@@ -19,9 +19,10 @@ from typing import Any
 
 from converge.server.bench import cpu_seconds
 from converge.server.config import ServerConfig
-from converge.server.connections import Connection
-from converge.server.hub import Hub
-from converge.server.storage import Storage, Writer
+from converge.server.play.hub import Hub
+from converge.server.storage.match_store import Storage
+from converge.server.storage.writer import Writer
+from converge.server.transport.connections import Connection
 
 
 class _Drop:
@@ -44,13 +45,14 @@ async def run(matches: int, actions: int, seed: int, acks: bool = False) -> dict
     tables = []
     before = os.times()
     for _ in range(matches):
-        session = (await hub.create("friend", ["alchemist", "mechanist", "archivist"], payer="bench")).session
+        created = await hub.matches.create("friend", ["alchemist", "mechanist", "archivist"], payer="bench")
+        session = created.session
         conns = []
         for seat in (0, 1):
             conn = Connection(_Drop(), seat, cfg)
             conn.acks = acks
             conn.start()
-            await hub.welcome(session, conn)
+            await hub.reception.welcome(session, conn)
             conns.append(conn)
         tables.append((session, conns))
     made = os.times()
@@ -68,7 +70,8 @@ async def run(matches: int, actions: int, seed: int, acks: bool = False) -> dict
             live.pop()
             continue
         seat = session.match.current_player
-        await hub.act(session, seat, rng.choice(session.match.legal_actions()), session.seq, source=conns[seat])
+        action = rng.choice(session.match.legal_actions())
+        await hub.matches.act(session, seat, action, session.seq, source=conns[seat])
         done += 1
         if done % 8 == 0:
             await asyncio.sleep(0)  # let the connections' senders run

@@ -20,7 +20,7 @@ import sys
 import time
 
 from converge.server.bench import cpu_seconds
-from converge.server.pgcluster import free_port
+from converge.server.storage.pgcluster import free_port
 
 SERVER = r"""
 import sys, uvicorn

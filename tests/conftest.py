@@ -39,7 +39,7 @@ def engine_is_pure() -> bool:
 def postgres_url() -> Iterator[str]:
     """For the server tests: $CONVERGE_TEST_POSTGRES_URL, or a throwaway PostgreSQL cluster on a Unix socket
     (Debian's postgresql package); skipped when neither is available."""
-    from converge.server.pgcluster import ClusterUnavailable, ThrowawayCluster
+    from converge.server.storage.pgcluster import ClusterUnavailable, ThrowawayCluster
 
     url = os.environ.get("CONVERGE_TEST_POSTGRES_URL")
     if url:

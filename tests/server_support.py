@@ -24,7 +24,7 @@ from fastapi.testclient import TestClient
 
 from converge import Match
 from converge.server.app import create_app
-from converge.server.pgcluster import free_port
+from converge.server.storage.pgcluster import free_port
 from tests.test_properties import known_cards
 
 #: Settings for tests: bots move at once, nobody is replaced, no rate limit gets in the way.

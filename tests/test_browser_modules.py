@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from converge.server.routes.pages import web_dir
+from converge.server.api.routes.pages import web_dir
 from tests.server_support import client_for
 
 WEB = web_dir()

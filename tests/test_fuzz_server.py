@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 from starlette.testclient import WebSocketDenialResponse
 
 from converge.server.app import create_app
-from converge.server.protocol import ERROR_STATUS
+from converge.server.protocol.errors import ERROR_STATUS
 from tests.fuzz_support import (
     BULK,
     EXAMPLES,
@@ -387,7 +387,7 @@ class Names:
     others: dict[str, str]  # key -> name
 
     def players(self) -> list[tuple[Any, ...]]:
-        from converge.server import lobby_store as store
+        from converge.server.storage import lobby_store as store
 
         with self.hub.storage.engine.connect() as conn:
             rows = conn.execute(store.players_table.select().order_by(store.players_table.c.id))
@@ -396,24 +396,22 @@ class Names:
 
 def assert_lobby_error(r: Any) -> str:
     """The documented error of a lobby door: its code is the lobby's own or the protocol's, with its status."""
-    from converge.server.lobby import LOBBY_STATUS
-
     assert r.status_code < 500, (r.status_code, r.text[:300])
     doc = r.json()
     assert set(doc) == {"error"} and set(doc["error"]) == {"code", "message"}, doc
     code = doc["error"]["code"]
-    assert {**ERROR_STATUS, **LOBBY_STATUS}.get(code) == r.status_code, (code, r.status_code)
+    assert ERROR_STATUS.get(code) == r.status_code, (code, r.status_code)  # (the lobby's codes among them)
     return check_message(doc["error"]["message"])
 
 
 def _cookie(token: str) -> dict[str, str]:
-    from converge.server.identity import COOKIE
+    from converge.server.lobby.identity import COOKIE
 
     return {"cookie": f"{COOKIE}={token}"}
 
 
 def _new_player(client: TestClient, name: str | None) -> str:
-    from converge.server.identity import COOKIE
+    from converge.server.lobby.identity import COOKIE
 
     client.cookies.clear()
     r = client.put("/api/me", json={"name": name})
@@ -424,7 +422,7 @@ def _new_player(client: TestClient, name: str | None) -> str:
 
 @pytest.fixture(scope="module")
 def names(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Names]:
-    from converge.server.identity import name_key
+    from converge.server.lobby.identity import name_key
 
     with client_for(tmp_path_factory.mktemp("fuzz-names"), players_per_hour=0, renames_per_hour=0,
                     rename_interval_s=0, sqlite_sync="NORMAL") as client:
@@ -441,8 +439,8 @@ def test_fuzz_names_with_look_alikes_and_mixed_scripts(names: Names, data: st.Da
     accepted is of one script, reads as no bot, server or seat word, and shares its key with no one."""
     import disarm
 
-    from converge.server.identity import check_name, name_key
-    from converge.server.protocol import ProtocolError
+    from converge.server.lobby.identity import check_name, name_key
+    from converge.server.protocol.errors import ProtocolError
 
     raw = name_inputs(data)
     before = names.players()
@@ -485,7 +483,7 @@ def test_fuzz_rename_floods(limited: TestClient, data: st.DataObject, burst: int
     name, each recorded once; every other answer is a documented error, and a rate_limited one says when."""
     import re
 
-    from converge.server import lobby_store as store
+    from converge.server.storage import lobby_store as store
 
     me = _new_player(limited, None)
     hub = limited.app.state.hub  # type: ignore[attr-defined]
@@ -606,7 +604,7 @@ def test_fuzz_hostile_origins(world: World, cookie: str, data: st.DataObject) ->
 
 
 def normalize_origin_or_none(text: str | None) -> str | None:
-    from converge.server.security import normalize_origin
+    from converge.server.security.origins import normalize_origin
 
     if text is None:
         return None

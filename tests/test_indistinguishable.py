@@ -231,8 +231,8 @@ def _final_boards(pair: Pair, side: int) -> str:
 
 def _server_messages(pair: Pair, side: int) -> str:
     """The welcome and a state message of the viewer's seat, from a server session around the match."""
-    from converge.server.session import Session
-    from converge.server.storage import MatchRow, SeatRow
+    from converge.server.play.session import Session
+    from converge.server.storage.rows import MatchRow, SeatRow
 
     m = _match(pair, side)
     seed = 1 + side  # the stored rows' seeds differ too

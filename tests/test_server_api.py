@@ -29,8 +29,8 @@ from fastapi.testclient import TestClient
 from converge import Match
 from converge.bots import BOTS
 from converge.server.app import create_app
-from converge.server.security import hash_token, seat_of
-from converge.server.storage import Storage
+from converge.server.security.tokens import hash_token, seat_of
+from converge.server.storage.match_store import Storage
 
 
 def view(client: TestClient, mid: str, token: str | None = None) -> dict[str, Any]:

@@ -12,7 +12,7 @@ pytest.importorskip("fastapi")
 
 from converge import Match
 from converge.bots import make_bot
-from converge.server.botpool import QUEUE_PER_WORKER, BotPool, budget, decide
+from converge.server.play.botpool import QUEUE_PER_WORKER, BotPool, budget, decide
 
 
 def test_a_worker_decides_as_the_bot_would_on_its_view() -> None:

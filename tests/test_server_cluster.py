@@ -1,4 +1,4 @@
-"""Several server processes on one PostgreSQL (converge.server.coordination): any process serves any seat,
+"""Several server processes on one PostgreSQL (converge.server.play.coordination): any process serves any seat,
 each action is stored once, what the server does by itself is done by one owner, handed over when it dies.
 
 Two apps in one test process stand for two server processes: each has its own hub, database connections
@@ -32,7 +32,8 @@ from fastapi.testclient import TestClient
 
 from converge import Match
 from converge.server.app import create_app
-from converge.server.storage import Storage, StorageError
+from converge.server.storage.database import StorageError
+from converge.server.storage.match_store import Storage
 
 #: Coordination rounds fast enough for tests.
 QUICK = {**FAST, "coordination_interval": 0.1}
@@ -241,7 +242,7 @@ def test_serve_bench_over_three_processes_survives_a_kill(postgres_url: str) -> 
 
 
 def test_an_announced_action_reads_back_whole_and_foreign_payloads_are_ignored() -> None:
-    from converge.server.coordination import LocalCoordinator, Note, parse_note
+    from converge.server.play.coordination import LocalCoordinator, Note, parse_note
 
     coord = LocalCoordinator()
     payload = coord.action_payload("m1", 7, 31, 1, None, "over", 0)

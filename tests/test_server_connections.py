@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from converge.server.config import ServerConfig
-from converge.server.connections import Connection
+from converge.server.transport.connections import Connection
 
 
 class FakeSocket:

@@ -223,7 +223,7 @@ KILLS = 20
 
 def _named(server: Server, name: str) -> str:
     """A new player's cookie token."""
-    from converge.server.identity import COOKIE
+    from converge.server.lobby.identity import COOKIE
 
     r = httpx.put(f"{server.base}/api/me", json={"name": name}, timeout=20)
     assert r.status_code == 200, r.text
@@ -231,7 +231,7 @@ def _named(server: Server, name: str) -> str:
 
 
 def _as(token: str) -> dict[str, str]:
-    from converge.server.identity import COOKIE
+    from converge.server.lobby.identity import COOKIE
 
     return {"cookie": f"{COOKIE}={token}"}
 
@@ -334,8 +334,9 @@ def test_a_table_an_older_server_left_half_made_is_reopened_when_the_database_op
     (its players' rows are kept) stays as it was."""
     from sqlalchemy import select
 
-    from converge.server import lobby_store as store
-    from converge.server.storage import MatchRow, SeatRow, Storage
+    from converge.server.storage import lobby_store as store
+    from converge.server.storage.match_store import Storage
+    from converge.server.storage.rows import MatchRow, SeatRow
 
     path = str(tmp_path / "old.sqlite3")
     storage = Storage(path)

@@ -31,7 +31,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
 from converge.server.app import create_app
-from converge.server.protocol import ERROR_STATUS
+from converge.server.protocol.errors import ERROR_STATUS
 from tests.server_support import FAST
 from tests.test_server_api import play_over_http
 
@@ -233,7 +233,7 @@ def refused_lobby(client: TestClient, address: str) -> str:
 def test_lobby_connections_are_limited_per_address_and_in_all(tmp_path: Path) -> None:
     with client_for(tmp_path, max_lobby_connections_per_address=2, max_lobby_connections=3,
                     hello_timeout=3.0) as client, closing_lobby_sockets():
-        lobby = client.app.state.hub.lobby  # type: ignore[attr-defined]
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
         a, a_too, b, c = "2001:db8:1:2::1", "2001:db8:1:2::99", "192.0.2.1", "198.51.100.7"  # a and a_too: one /64
         silent = LobbySocket(client, a, hello=False)  # counted from its opening, before any hello
         first = LobbySocket(client, a_too)
@@ -241,13 +241,13 @@ def test_lobby_connections_are_limited_per_address_and_in_all(tmp_path: Path) ->
         assert "your address" in refused_lobby(client, a)
         other = LobbySocket(client, b)
         assert "full" in refused_lobby(client, c)  # the lobby holds 3 in all
-        assert lobby.sockets.open == 3 and lobby.sockets.counts == {"2001:db8:1:2::/64": 2, b: 1}
+        assert lobby.room.sockets.open == 3 and lobby.room.sockets.counts == {"2001:db8:1:2::/64": 2, b: 1}
         # those already in are unaffected, the silent one included
         assert first.ping() == "pong" and other.ping() == "pong" and silent.hello()["type"] == "welcome"
         # a slot freed is taken again
         other.close()
         deadline = time.monotonic() + 10
-        while lobby.sockets.open > 2:
+        while lobby.room.sockets.open > 2:
             assert time.monotonic() < deadline, "the closed socket was never counted out"
             time.sleep(0.02)
         back = LobbySocket(client, c)
@@ -258,7 +258,7 @@ def test_lobby_connections_are_limited_per_address_and_in_all(tmp_path: Path) ->
         for sock in (silent, first, back):
             sock.close()
         deadline = time.monotonic() + 10
-        while lobby.sockets.open or lobby.sockets.counts:
+        while lobby.room.sockets.open or lobby.room.sockets.counts:
             assert time.monotonic() < deadline, "sockets were never counted out"
             time.sleep(0.02)
 
@@ -267,7 +267,7 @@ def test_lobby_connections_are_limited_per_address_and_in_all(tmp_path: Path) ->
 
 
 def test_a_keyed_limit_takes_from_several_keys_all_or_none() -> None:
-    from converge.server.security import KeyedRateLimit
+    from converge.server.security.limits import KeyedRateLimit
 
     limit = KeyedRateLimit(rate=1e-9, burst=3)
     assert limit.take(["a", "b"]) == [] and limit.take(["a", "a"]) == []  # a: 3 taken, b: 1
@@ -430,7 +430,7 @@ def test_an_accepted_bot_offer_is_paid_for_by_the_players_address(tmp_path: Path
 
 def _sweep(client: TestClient, now: float) -> int:
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    deleted: int = client.portal.call(hub.sweep, now)  # type: ignore[union-attr]
+    deleted: int = client.portal.call(hub.housekeeping.sweep, now)  # type: ignore[union-attr]
     return deleted
 
 

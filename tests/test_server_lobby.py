@@ -18,12 +18,14 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from converge.ratings import Rating, update_pair
-from converge.server import lobby_store as store
-from converge.server.identity import COOKIE, check_name, name_key
-from converge.server.lobby import BOT_RATINGS, OFFERED_BOTS, closest_bot
-from converge.server.matchmaking import QueueSettings, QuickMatchQueue, Waiting
-from converge.server.protocol import ProtocolError
-from converge.server.storage import MatchRow, SeatRow, Storage, matches_table
+from converge.server.lobby.identity import COOKIE, check_name, name_key
+from converge.server.lobby.matchmaking import QueueSettings, QuickMatchQueue, Waiting
+from converge.server.lobby.ratings import BOT_RATINGS, OFFERED_BOTS, closest_bot
+from converge.server.protocol.errors import ProtocolError
+from converge.server.storage import lobby_store as store
+from converge.server.storage.match_store import Storage
+from converge.server.storage.rows import MatchRow, SeatRow
+from converge.server.storage.schema import matches_table
 from tests.server_support import (  # noqa: F401 (hang_guard is a fixture)
     FAST,
     FORBIDDEN,
@@ -661,7 +663,7 @@ def test_hints_are_off_in_a_rated_match_even_against_a_bot(tmp_path: Path) -> No
         with hub.storage.engine.begin() as conn:  # rated, as a quick match against the offered bot is
             store.create_player(conn, "p-rated", hashlib.sha256(b"t").hexdigest(), "Rated", "rated")
             store.add_match_players(conn, mid, {0: "p-rated"}, rated=True, kind="quick")
-        client.portal.call(hub._evict_now, hub.sessions[mid])  # type: ignore[union-attr]  # loaded again
+        client.portal.call(hub.housekeeping.evict, hub.sessions[mid])  # type: ignore[union-attr]  # loaded again
         view = client.get(f"/api/matches/{mid}").json()
         assert view["match"]["hints"]["on"] is False
         r = client.post(f"/api/matches/{mid}/hint", headers={"Authorization": f"Bearer {doc['token']}"})

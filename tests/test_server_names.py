@@ -16,10 +16,13 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, insert, select, text
 from sqlalchemy.engine import make_url
 
-from converge.server import lobby_store as store
 from converge.server.app import create_app
-from converge.server.identity import NAME_RULES_VERSION
-from converge.server.storage import MatchRow, SeatRow, Storage, normalize_url, settings_table
+from converge.server.lobby.identity import NAME_RULES_VERSION
+from converge.server.storage import lobby_store as store
+from converge.server.storage.database import normalize_url
+from converge.server.storage.match_store import Storage
+from converge.server.storage.rows import MatchRow, SeatRow
+from converge.server.storage.schema import settings_table
 from tests.server_support import FAST, Peer, client_for, hang_guard, play_friend_match  # noqa: F401
 from tests.test_server_lobby import call, close_lobby_peers, db_rows, player  # noqa: F401 (a fixture)
 
@@ -55,8 +58,8 @@ def test_a_rename_flood_changes_the_name_only_as_often_as_the_limit_allows(tmp_p
         assert call(client, "PUT", "/api/me", ada, json={"name": "Ada 2"}).status_code == 200
         assert call(client, "PUT", "/api/me", bob, json={"name": "Robert"}).status_code == 200
         # the database's count is the one that decides (another server process has no memory of it)
-        hub = client.app.state.hub  # type: ignore[attr-defined]
-        hub.lobby.rename_after.clear()
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
+        lobby.players.rename_after.clear()
         assert call(client, "PUT", "/api/me", ada, json={"name": None}).status_code == 429
         assert len(db_rows(tmp_path, "SELECT * FROM converge_name_changes")) == 4
 

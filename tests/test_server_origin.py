@@ -17,8 +17,8 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 
-from converge.server.identity import COOKIE
-from converge.server.security import OriginPolicy, normalize_origin
+from converge.server.lobby.identity import COOKIE
+from converge.server.security.origins import OriginPolicy, normalize_origin
 from tests.server_support import client_for, create, from_address, hang_guard  # noqa: F401 (a fixture)
 from tests.test_server_limits import assert_error
 
@@ -69,7 +69,7 @@ def test_both_websockets_refuse_pages_of_other_origins_before_accepting(tmp_path
     with client_for(tmp_path) as client:
         ada = player(client, "Ada")
         mid = create(client, opponent="friend")["match_id"]
-        lobby = client.app.state.hub.lobby  # type: ignore[attr-defined]
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
         for origin in FOREIGN:
             refused_handshake(client, "/ws/lobby", as_(ada, origin))
             refused_handshake(client, f"/ws/{mid}", as_(ada, origin))
@@ -77,7 +77,8 @@ def test_both_websockets_refuse_pages_of_other_origins_before_accepting(tmp_path
         for site in ("same-site", "cross-site"):
             refused_handshake(client, "/ws/lobby", as_(ada, None, **{"sec-fetch-site": site}))
         refused_handshake(client, "/ws/lobby", {**as_(ada), "origin": OWN, "Origin": "http://evil.example"})
-        assert lobby.sockets.open == 0 and not lobby.conns and not len(lobby.queue)  # nobody got in
+        # nobody got in
+        assert lobby.room.sockets.open == 0 and not lobby.room.conns and not len(lobby.quick.queue)
         # the server's own page (any spelling of its origin), and a program without an Origin, get in
         for origin in (OWN, "HTTP://TestServer:80", None):
             assert lobby_welcome(client, as_(ada, origin))["player"]["name"] == "Ada"

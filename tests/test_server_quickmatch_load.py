@@ -23,7 +23,7 @@ httpx2 = pytest.importorskip("httpx2")
 from websockets.asyncio.client import connect  # noqa: E402
 
 from converge.server.config import ServerConfig  # noqa: E402
-from converge.server.identity import COOKIE  # noqa: E402
+from converge.server.lobby.identity import COOKIE  # noqa: E402
 
 PLAYERS = 100
 BOT_AFTER_S = 3.0

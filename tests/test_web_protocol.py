@@ -16,7 +16,7 @@ pytest.importorskip("fastapi")
 
 import converge.server.protocol_js as protocol_js
 from converge.engine.events import EventKind
-from converge.server.routes.pages import web_dir
+from converge.server.api.routes.pages import web_dir
 
 WEB = web_dir()
 SERVER = Path(protocol_js.__file__).resolve().parent
@@ -48,8 +48,8 @@ def test_it_loads_as_a_javascript_module_and_holds_the_definitions_values(tmp_pa
     # and those are the server's and the engine's
     assert set(got["MATCH_TO_SERVER"].values()) == {"hello", "action", "rematch", "hint", "hints", "ping"}
     assert {"not_found", "replaced", "unauthorized", "no_player", "bad_origin"} <= set(got["ERROR"].values())
-    assert got["CLOSE"] == {"POLICY": 1008, "HELLO": 4400, "UNAUTHORIZED": 4401, "NOT_FOUND": 4404,
-                            "REPLACED": 4409}
+    assert got["CLOSE"] == {"GOING_AWAY": 1001, "RELOADED": 1012, "TRY_AGAIN": 1013, "POLICY": 1008,
+                            "HELLO": 4400, "UNAUTHORIZED": 4401, "NOT_FOUND": 4404, "REPLACED": 4409}
     assert got["EVENT"] == {kind.name: kind.label for kind in EventKind}
     assert got["ACTION"]["CARDS"] == got["ACTION"]["DISCARD"] == 18 and got["ACTION"]["DONE"] == 25
 
@@ -62,13 +62,14 @@ _BUILT = re.compile(r"""["']type["'] \s*:\s* ["'](\w+)["']
 
 
 def test_it_names_every_message_the_server_builds_and_only_those() -> None:
-    """The server's own messages are dict literals for now: each type it builds is named in protocol.js, and each
-    type protocol.js names still appears in the server's code (a rename there fails here)."""
+    """Each message type the server's code builds is declared (protocol/messages.py, hence named in
+    protocol.js), and each type protocol.js names still appears in the server's code (a rename there fails
+    here)."""
     sources = "\n".join(p.read_text(encoding="utf-8") for p in SERVER.rglob("*.py") if p.name != "protocol_js.py")
     built = {a or b or c for a, b, c in _BUILT.findall(sources)}
     named = words("MATCH_TO_CLIENT", "LOBBY_TO_CLIENT")
     assert built - words("MATCH_TO_SERVER", "LOBBY_TO_SERVER") - named == set(), \
-        "name the server's new messages in converge.server.protocol_js"
+        "declare the server's new messages in converge.server.protocol.messages"
     assert {t for t in named if f'"{t}"' not in sources} == set(), "a message protocol_js names is gone"
 
 

@@ -11,13 +11,14 @@ import logging
 from typing import Any
 
 from converge.cli.common import BOT_NAMES, UserError, add_command, path_text, positive_int, quoted, user_catalog
-from converge.server.botpool import default_workers
 from converge.server.config import SQLITE_SYNC, ServerConfig
+from converge.server.play.botpool import default_workers
 
 
 def _need_web() -> None:
     try:
-        import disarm  # noqa: F401  (players' names: converge.server.identity)
+        import alembic  # noqa: F401  (the schema's migrations: converge.server.storage.migrate)
+        import disarm  # noqa: F401  (players' names: converge.server.lobby.identity)
         import fastapi  # noqa: F401
         import sqlalchemy  # noqa: F401
         import uvicorn  # noqa: F401
@@ -65,8 +66,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from converge.bots import BOTS
     from converge.server.app import create_app
     from converge.server.config import default_db_path
-    from converge.server.serving import uvicorn_options
-    from converge.server.storage import StorageError
+    from converge.server.storage.database import StorageError
+    from converge.server.transport.serving import uvicorn_options
 
     if args.replacement_bot is not None and args.replacement_bot not in BOTS:
         raise UserError(f"unknown bot {quoted(args.replacement_bot)} (known: {', '.join(BOT_NAMES)})")
@@ -258,7 +259,7 @@ def register(sub: Any) -> None:
 
 
 def _origin(text: str) -> str:
-    from converge.server.security import normalize_origin
+    from converge.server.security.origins import normalize_origin
 
     try:
         return normalize_origin(text)
@@ -267,7 +268,7 @@ def _origin(text: str) -> str:
 
 
 def _trusted(text: str) -> tuple[str, ...]:
-    from converge.server.serving import trusted_proxies
+    from converge.server.transport.serving import trusted_proxies
 
     try:
         return trusted_proxies(text)

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from converge.server.pgcluster import free_port
+from converge.server.storage.pgcluster import free_port
 
 
 def _cpus(text: str) -> set[int]:
@@ -322,7 +322,7 @@ def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: 
     """Start the server process(es), play ``matches`` concurrent matches against them, return the figures.
 
     ``sqlite_sync``: the SQLite server's ``synchronous`` setting, as ``converge serve --sqlite-sync`` sets it."""
-    from converge.server.pgcluster import ClusterUnavailable, ThrowawayCluster
+    from converge.server.storage.pgcluster import ClusterUnavailable, ThrowawayCluster
 
     postgres = db is not None and db.startswith(("postgresql://", "postgres://"))
     if sqlite_sync != "FULL" and (servers > 1 or postgres):
@@ -462,7 +462,7 @@ def _serve(port: int, db: str, cpus: str | None, bot_workers: int, sqlite_sync: 
     import uvicorn
 
     from converge.server.app import create_app
-    from converge.server.serving import uvicorn_options
+    from converge.server.transport.serving import uvicorn_options
 
     if cpus and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, _cpus(cpus))

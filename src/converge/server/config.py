@@ -46,7 +46,8 @@ class ServerConfig:
     max_message: int = 4096
     max_body: int = 16384
     #: Largest request head (request line and headers, bytes) and largest line of it; a head over either is
-    #: refused (431, 414 for a request line) before the application sees it (:mod:`converge.server.serving`).
+    #: refused (431, 414 for a request line) before the application sees it
+    #: (:mod:`converge.server.transport.serving`).
     max_header_bytes: int = 16384
     max_header_line: int = 8192
     #: Origins (``https://play.example.org``) whose pages may use the server besides its own, which is the
@@ -108,7 +109,7 @@ class ServerConfig:
     hint_seed: int = 0
     #: Serve the interactive API docs (/docs) — off: the page would need a looser CSP.
     docs: bool = False
-    #: The lobby and quick match (:mod:`converge.server.lobby`). Seconds a quick-match player waits before
+    #: The lobby and quick match (:mod:`converge.server.lobby.service`). Seconds a quick-match player waits before
     #: a bot is offered; the rating window a player accepts at first, how fast it widens (points a second)
     #: and its widest.
     quick_match_bot_after_s: float = 30.0

@@ -21,23 +21,29 @@ from collections.abc import Mapping
 from converge.engine.actions import DECLARE, DISCARD, DONE, MINE, NUM_ACTIONS, SKILLSET_0, THEIRS
 from converge.engine.events import SCHEMA, EventKind
 from converge.engine.sizes import NUM_CARDS
-from converge.server.connections import CLOSE_REPLACED
-from converge.server.lobby import LOBBY_STATUS
-from converge.server.protocol import _FIELDS as MATCH_CLIENT_FIELDS
-from converge.server.protocol import ERROR_STATUS
-from converge.server.routes.live import CLOSE_HELLO, CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED
-from converge.server.routes.lobby import _WS_FIELDS as LOBBY_CLIENT_FIELDS
-from converge.server.security import CLOSE_POLICY
+from converge.server.protocol.errors import (
+    CLOSE_GOING_AWAY,
+    CLOSE_HELLO,
+    CLOSE_NOT_FOUND,
+    CLOSE_POLICY,
+    CLOSE_RELOADED,
+    CLOSE_REPLACED,
+    CLOSE_TRY_AGAIN,
+    CLOSE_UNAUTHORIZED,
+    ERROR_STATUS,
+)
+from converge.server.protocol.messages import LobbyServerMessage, ServerMessage
+from converge.server.protocol.parse import LOBBY_FIELDS, MATCH_FIELDS, fields_of
 
-#: The messages the server sends, which it builds as dict literals (hub.py, session.py, lobby.py, routes/):
-#: named here until typed server messages declare them, then taken from there. tests/test_web_protocol.py
-#: checks them against the server's code.
-MATCH_SERVER_TYPES = ("welcome", "ack", "state", "meta", "rematch", "hint", "error", "pong")
-LOBBY_SERVER_TYPES = ("welcome", "tables", "queued", "unqueued", "bot_offer", "matched", "table_started",
-                      "error", "pong")
+#: The messages the server sends on each socket, from their declarations (protocol/messages.py).
+MATCH_SERVER_TYPES = tuple(fields_of(ServerMessage))
+LOBBY_SERVER_TYPES = tuple(fields_of(LobbyServerMessage))
 
 #: The WebSocket close codes a client may meet, with what each tells it.
 CLOSE_CODES: Mapping[str, tuple[int, str]] = {
+    "GOING_AWAY": (CLOSE_GOING_AWAY, "the server shuts down: reconnect"),
+    "RELOADED": (CLOSE_RELOADED, "the match is being reloaded: reconnect"),
+    "TRY_AGAIN": (CLOSE_TRY_AGAIN, "the connection fell too far behind what it is sent: reconnect"),
     "POLICY": (CLOSE_POLICY, "the connection broke a rule or a limit (too many messages, too many sockets)"),
     "HELLO": (CLOSE_HELLO, "no valid hello came first (a match's socket and the lobby's)"),
     "UNAUTHORIZED": (CLOSE_UNAUTHORIZED, "the token holds no seat in this match"),
@@ -54,7 +60,7 @@ def _key(name: str) -> str:
     return name.upper()
 
 
-def _messages(fields: Mapping[str, set[str]]) -> list[Entry]:
+def _messages(fields: Mapping[str, frozenset[str]]) -> list[Entry]:
     """The client messages of a socket, each with its fields other than ``type``."""
     return [(_key(kind), kind, ", ".join(sorted(fields[kind] - {"type"})) or "no field") for kind in fields]
 
@@ -63,21 +69,17 @@ def constants() -> dict[str, tuple[str, list[Entry]]]:
     """What protocol.js exports: each constant's name, what it is, and its entries."""
     if NUM_CARDS != DISCARD:
         raise AssertionError("the action ids of the cards are no longer followed by the modes")
-    clash = set(ERROR_STATUS) & set(LOBBY_STATUS)
-    if clash:
-        raise AssertionError(f"error codes defined twice: {sorted(clash)}")
-    errors = {**ERROR_STATUS, **LOBBY_STATUS}
     return {
         "MATCH_TO_SERVER": ("What a page sends on a match's socket (/ws/{match_id}), with the fields.",
-                            _messages(MATCH_CLIENT_FIELDS)),
+                            _messages(MATCH_FIELDS)),
         "MATCH_TO_CLIENT": ("What the server sends on a match's socket.",
                             [(_key(kind), kind, "") for kind in MATCH_SERVER_TYPES]),
         "LOBBY_TO_SERVER": ("What a page sends on the lobby's socket (/ws/lobby), with the fields.",
-                            _messages(LOBBY_CLIENT_FIELDS)),
+                            _messages(LOBBY_FIELDS)),
         "LOBBY_TO_CLIENT": ("What the server sends on the lobby's socket.",
                             [(_key(kind), kind, "") for kind in LOBBY_SERVER_TYPES]),
         "ERROR": ("The codes of \"error\" messages and of HTTP refusals ({\"error\": {code, message}}).",
-                  [(_key(code), code, f"HTTP {status}") for code, status in errors.items()]),
+                  [(_key(code), code, f"HTTP {status}") for code, status in ERROR_STATUS.items()]),
         "CLOSE": ("WebSocket close codes (4000-4999 are the server's own).",
                   [(key, code, meaning) for key, (code, meaning) in CLOSE_CODES.items()]),
         "EVENT": ("The kinds of the events in an observation's \"events\" (docs/events.md).",
@@ -103,8 +105,8 @@ def render() -> str:
         "// Regenerate: python -m converge.server.protocol_js > src/converge/web/protocol.js",
         "//",
         "// The contract of the server's sockets and of the engine's observations as the page uses it: message",
-        "// types, error codes, close codes, event kinds, action ids. The messages' fields are described in",
-        "// converge/server/protocol.py (a match's socket) and converge/server/routes/lobby.py (the lobby's).",
+        "// types, error codes, close codes, event kinds, action ids. The messages' fields are declared in",
+        "// converge/server/protocol/messages.py.",
         "",
     ]
     for name, (doc, entries) in constants().items():

@@ -2,8 +2,8 @@
 // Regenerate: python -m converge.server.protocol_js > src/converge/web/protocol.js
 //
 // The contract of the server's sockets and of the engine's observations as the page uses it: message
-// types, error codes, close codes, event kinds, action ids. The messages' fields are described in
-// converge/server/protocol.py (a match's socket) and converge/server/routes/lobby.py (the lobby's).
+// types, error codes, close codes, event kinds, action ids. The messages' fields are declared in
+// converge/server/protocol/messages.py.
 
 /** What a page sends on a match's socket (/ws/{match_id}), with the fields. */
 export const MATCH_TO_SERVER = Object.freeze({
@@ -84,6 +84,9 @@ export const ERROR = Object.freeze({
 
 /** WebSocket close codes (4000-4999 are the server's own). */
 export const CLOSE = Object.freeze({
+  GOING_AWAY: 1001,  // the server shuts down: reconnect
+  RELOADED: 1012,  // the match is being reloaded: reconnect
+  TRY_AGAIN: 1013,  // the connection fell too far behind what it is sent: reconnect
   POLICY: 1008,  // the connection broke a rule or a limit (too many messages, too many sockets)
   HELLO: 4400,  // no valid hello came first (a match's socket and the lobby's)
   UNAUTHORIZED: 4401,  // the token holds no seat in this match

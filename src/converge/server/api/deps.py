@@ -1,0 +1,116 @@
+"""What routes depend on, as ``Annotated`` types: the server's state (:data:`Server`), the lobby
+(:data:`LobbyService`), the client's address (:data:`ClientAddress`), the player cookie (:data:`PlayerCookie`)
+and the ``Authorization`` header (:data:`Authorization`), whose seat token names the seat a request speaks for
+(:func:`seat_from`). None of them refuses a request: the routes check, in the order the API has always
+checked (the body first, then the limits, the match, the seat)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import Cookie, Depends, Header
+from fastapi.responses import JSONResponse
+from starlette.requests import HTTPConnection
+
+from converge.server.config import ServerConfig
+from converge.server.lobby.identity import COOKIE
+from converge.server.lobby.service import Lobby
+from converge.server.play.hub import Hub
+from converge.server.play.session import Session
+from converge.server.protocol.errors import ProtocolError
+from converge.server.security.limits import KeyedRateLimit, address_key
+from converge.server.security.tokens import MATCH_ID_RE, seat_of
+
+
+@dataclass
+class ServerState:
+    """The hub, the lobby and the per-address limits of one server process (``app.state.server``)."""
+
+    hub: Hub
+    lobby: Lobby
+    config: ServerConfig
+    create_limit: KeyedRateLimit
+    #: HTTP actions and rematches, per client address.
+    post_limit: KeyedRateLimit
+    #: The hints being worked out for the match sockets.
+    tasks: set[Any] = field(default_factory=set)
+
+    @classmethod
+    def build(cls, hub: Hub, lobby: Lobby, cfg: ServerConfig) -> ServerState:
+        # (the matches an address may store in an hour are the hub's budget, whatever the door)
+        return cls(hub, lobby, cfg, KeyedRateLimit(cfg.create_rate, cfg.create_burst),
+                   KeyedRateLimit(cfg.rate, cfg.burst))
+
+    def limit(self, address: str, limiter: KeyedRateLimit, what: str) -> None:
+        """Refuse (``rate_limited``) a client address that has no request of this kind left now."""
+        if not limiter.allow(address):
+            raise ProtocolError("rate_limited", f"too many {what}; wait a little")
+
+
+async def server(conn: HTTPConnection) -> ServerState:
+    """The server of a request or a WebSocket (a coroutine: FastAPI would run a plain function in a worker
+    thread, a thread hop on every request)."""
+    state: ServerState = conn.app.state.server
+    return state
+
+
+async def lobby(conn: HTTPConnection) -> Lobby:
+    return (await server(conn)).lobby
+
+
+def address_of(conn: HTTPConnection) -> str:
+    """The client's address as the limits count it (an IPv6 address by its /64)."""
+    return address_key(conn.client.host if conn.client else None)
+
+
+async def client_address(conn: HTTPConnection) -> str:
+    return address_of(conn)
+
+
+Server = Annotated[ServerState, Depends(server)]
+LobbyService = Annotated[Lobby, Depends(lobby)]
+ClientAddress = Annotated[str, Depends(client_address)]
+#: The player's token (:mod:`converge.server.lobby.identity`), when the browser has one.
+PlayerCookie = Annotated[str | None, Cookie(alias=COOKIE, description="the player's token")]
+#: ``Bearer <seat token>``: the seat a request speaks for (none: a spectator's view).
+Authorization = Annotated[str | None, Header(description="Bearer <seat token>")]
+
+
+def json_response(doc: Mapping[str, Any], status: int = 200) -> JSONResponse:
+    """A route's answer, as its ``response_model`` declares it (returned as it is built: not validated again)."""
+    return JSONResponse(doc, status_code=status, headers={"cache-control": "no-store"})
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The seat token of an ``Authorization: Bearer <token>`` header (None without the header)."""
+    if authorization is None:
+        return None
+    scheme, _, value = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        raise ProtocolError("unauthorized", "use the header \"Authorization: Bearer <seat token>\"")
+    return value.strip()
+
+
+async def session_of(hub: Hub, match_id: str) -> Session:
+    """The live match ``match_id`` (``not_found`` if there is none)."""
+    if not MATCH_ID_RE.match(match_id):
+        raise ProtocolError("not_found", "no such match")
+    session = await hub.matches.get(match_id)
+    if session is None:
+        raise ProtocolError("not_found", "no such match")
+    return session
+
+
+def seat_from(authorization: str | None, session: Session, required: bool) -> int:
+    """The seat whose token the request carries (-1: none, a spectator)."""
+    token = bearer(authorization)
+    if token is None:
+        if required:
+            raise ProtocolError("unauthorized", "this needs a seat token (Authorization: Bearer <token>)")
+        return -1
+    seat = seat_of(token, [s.token_hash for s in session.row.seats])
+    if seat is None:
+        raise ProtocolError("unauthorized", "the token does not hold a seat in this match")
+    return seat

@@ -1,0 +1,76 @@
+"""The HTTP API's request bodies (Pydantic: FastAPI checks requests against them, and ``/openapi.json``
+documents them), and the error responses every route may give. What depends on the server (skillset and bot
+names, clock limits) is checked by the hub, with the same error format. The answers' types are the messages
+of :mod:`converge.server.protocol.messages`."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+from converge.server.protocol.errors import ErrorResponse
+
+
+class Body(BaseModel):
+    """A request body: a JSON object with only the documented fields."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Strict(BaseModel):
+    """A request body of the lobby: only the documented fields, each of exactly its JSON type."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NewMatch(Body):
+    """``POST /api/matches``: a new match against one of the server's bots or a friend."""
+
+    opponent: Literal["bot", "friend"] = "bot"
+    bot: StrictStr | None = Field(None, max_length=32, description="the bot level (default: the middle one)")
+    playset: list[StrictStr] | StrictStr | None = Field(
+        None, description='three skillset names, a set name, or "random" (the default)')
+    seat: StrictInt | Literal["random"] | None = Field(0, description='the creator\'s seat: 0, 1 or "random"')
+    clock: StrictInt | None = Field(None, description="seconds per player for the whole match, or none")
+
+
+class ActionRequest(Body):
+    """``POST /api/matches/{id}/actions``: one decision of the caller's seat."""
+
+    action: StrictInt | StrictStr = Field(description="an action id, or its name in the action language")
+    seq: StrictInt | None = Field(None, description="the number of actions the caller has seen (stale: refused)")
+
+
+class HintsRequest(Body):
+    """``POST /api/matches/{id}/hints``: allow hints in a friend match (both players must)."""
+
+    allow: StrictBool
+
+
+class NoBody(Body):
+    """An empty JSON object (or no body at all)."""
+
+
+class NameIn(Strict):
+    """``PUT /api/me``: the caller's name (null: anonymous)."""
+
+    name: Annotated[StrictStr, Field(max_length=200)] | None
+
+
+Name32 = Annotated[StrictStr, Field(max_length=32)]
+
+
+class TableIn(Strict):
+    """``POST /api/lobby/tables``: a table to open."""
+
+    playset: list[Name32] | Name32 | None = "random"
+    clock: StrictInt | None = None
+    seat: Literal[0, 1, "random"] = "random"
+    private: StrictBool = False
+    rated: StrictBool = True
+
+
+#: The error responses every API route may give (documented once, in /openapi.json).
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorResponse} for status in (400, 401, 404, 409, 413, 429, 503)}

@@ -1,0 +1,150 @@
+"""The lobby's HTTP API (its WebSocket: :mod:`.lobby_ws`; its pages: :mod:`.pages`).
+
+HTTP (JSON; the player is named by the ``converge_player`` cookie, see :mod:`converge.server.lobby.identity`)::
+
+    GET    /api/me                        {"player": {"name", "rating", "rd", "games", "provisional"} | null,
+                                           "tables": [my open tables]}
+    PUT    /api/me                        {"name": "Ada" | null}: choose or change a name (null: anonymous);
+                                          makes the caller a player (and sets the cookie) on first use
+    GET    /api/me/history                my finished matches: opponent, result, rating change, replay link
+    GET    /api/leaderboard               named players with a rated match, best first; the bots' ratings
+    GET    /api/lobby                     {"tables": [...]}: the open public tables
+    POST   /api/lobby/tables              {"playset", "clock", "seat", "private", "rated"} -> the host's
+                                          {"table_id", "match_id", "seat", "token", "url", "invite_url"}
+    DELETE /api/lobby/tables/{id}         close my open table
+    POST   /api/lobby/tables/{id}/join    -> {"match_id", "seat", "token", "url"}: the match starts
+    POST   /api/matches/{id}/players      (Authorization: Bearer <seat token>) record that I play that seat
+                                          (a friend match reached by an invite link: my history lists it)
+
+Errors are ``{"error": {"code", "message"}}`` as everywhere, with the statuses of
+:data:`converge.server.protocol.errors.ERROR_STATUS` (the lobby's codes among them).
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from converge.server.api.deps import (
+    Authorization,
+    ClientAddress,
+    LobbyService,
+    PlayerCookie,
+    Server,
+    json_response,
+)
+from converge.server.api.models import ERRORS, NameIn, TableIn
+from converge.server.lobby.identity import COOKIE, COOKIE_MAX_AGE
+from converge.server.lobby.ratings import BOT_RATINGS, OFFERED_BOTS
+from converge.server.protocol.answers import (
+    History,
+    Leaderboard,
+    Linked,
+    LobbyTables,
+    Me,
+    MyTable,
+    Seated,
+    TableClosed,
+    TableOpened,
+)
+from converge.server.protocol.errors import ProtocolError
+from converge.server.security.tokens import MATCH_ID_RE, seat_of
+from converge.server.storage import lobby_store as store
+
+router = APIRouter(tags=["lobby"], responses=ERRORS)
+
+
+def _me(player: store.Player | None, tables: list[MyTable] | None = None) -> Me:
+    return {"player": player.public() if player else None, "tables": tables or []}
+
+
+@router.get("/api/me", response_model=Me)
+async def get_me(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+    """The caller as a player (null: not one yet), and their open tables."""
+    player = await lobby.players.player_of(cookie)
+    return json_response(_me(player, await lobby.players.open_tables(player) if player else []))
+
+
+@router.put("/api/me", response_model=Me)
+async def put_me(body: NameIn, request: Request, lobby: LobbyService, address: ClientAddress,
+                 cookie: PlayerCookie = None) -> JSONResponse:
+    """Choose or change a name (null: anonymous); makes the caller a player (and sets the cookie) on first use."""
+    player, fresh = await lobby.players.set_name(cookie, body.name, address)
+    response = json_response(_me(player))
+    if fresh is not None:
+        response.set_cookie(COOKIE, fresh, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="lax",
+                            secure=request.url.scheme == "https")
+    return response
+
+
+@router.get("/api/me/history", response_model=History)
+async def my_history(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+    """The caller's finished matches, newest first: opponent, result, rating change, replay link."""
+    player = await lobby.players.need_player(cookie)
+    doc: History = {"player": player.public(), "matches": await lobby.players.history(player)}
+    return json_response(doc)
+
+
+@router.get("/api/leaderboard", response_model=Leaderboard)
+async def leaderboard(lobby: LobbyService) -> JSONResponse:
+    """Named players with a rated match, best first; and the bots' fixed ratings."""
+    doc: Leaderboard = {"players": await lobby.players.leaderboard(),
+                        "bots": [{"name": b, "rating": round(BOT_RATINGS[b])} for b in OFFERED_BOTS]}
+    return json_response(doc)
+
+
+@router.get("/api/lobby", response_model=LobbyTables)
+async def tables(lobby: LobbyService) -> JSONResponse:
+    """The open public tables."""
+    doc: LobbyTables = {"tables": await lobby.room.tables()}
+    return json_response(doc)
+
+
+@router.post("/api/lobby/tables", response_model=TableOpened, status_code=201)
+async def open_table(body: TableIn, lobby: LobbyService, address: ClientAddress,
+                     cookie: PlayerCookie = None) -> JSONResponse:
+    """Open a table (private: a friend match at once, with an invite link); the host's seat and links."""
+    player = await lobby.players.need_player(cookie)
+    out = await lobby.tables.open(player, address, playset=body.playset, clock=body.clock, seat=body.seat,
+                                  private=body.private, rated=body.rated)
+    return json_response(out, 201)
+
+
+@router.delete("/api/lobby/tables/{table_id}", response_model=TableClosed)
+async def close_table(table_id: str, lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+    """Close one of the caller's open tables."""
+    player = await lobby.players.need_player(cookie)
+    if not MATCH_ID_RE.match(table_id):
+        raise ProtocolError("table_gone", "you have no open table with that id")
+    await lobby.tables.close(player, table_id)
+    doc: TableClosed = {"closed": table_id}
+    return json_response(doc)
+
+
+@router.post("/api/lobby/tables/{table_id}/join", response_model=Seated, status_code=201)
+async def join_table(table_id: str, lobby: LobbyService, address: ClientAddress,
+                     cookie: PlayerCookie = None) -> JSONResponse:
+    """Take the other seat at an open table: the match starts now."""
+    player = await lobby.players.need_player(cookie)
+    if not MATCH_ID_RE.match(table_id):
+        raise ProtocolError("table_gone", "no such table")
+    ready = await lobby.tables.join(player, table_id, address)
+    return json_response(ready.seated(), 201)
+
+
+@router.post("/api/matches/{match_id}/players", response_model=Linked)
+async def link_seat(match_id: str, srv: Server, lobby: LobbyService, cookie: PlayerCookie = None,
+                    authorization: Authorization = None) -> JSONResponse:
+    """Record that the caller plays the seat whose token they hold (their history lists the match)."""
+    player = await lobby.players.need_player(cookie)
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ProtocolError("unauthorized", "this needs a seat token (Authorization: Bearer <token>)")
+    session = await srv.hub.matches.get(match_id) if MATCH_ID_RE.match(match_id) else None
+    if session is None:
+        raise ProtocolError("not_found", "no such match")
+    seat = seat_of(token.strip(), [s.token_hash for s in session.row.seats])
+    if seat is None:
+        raise ProtocolError("unauthorized", "the token does not hold a seat in this match")
+    doc: Linked = {"linked": await lobby.seating.claim_seat(player, session, seat)}
+    return json_response(doc)

@@ -1,0 +1,163 @@
+"""The WebSocket of a seat or a spectator (``/ws/{match_id}``): a hello, then actions, hints and rematches
+in, the match's views out. The messages are declared in :mod:`converge.server.protocol.messages`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+
+from fastapi import APIRouter, WebSocket
+
+from converge.server.api.deps import Server, ServerState, address_of
+from converge.server.play.hub import Hub
+from converge.server.play.session import Session
+from converge.server.protocol.errors import (
+    CLOSE_HELLO,
+    CLOSE_NOT_FOUND,
+    CLOSE_POLICY,
+    CLOSE_UNAUTHORIZED,
+    ErrorCode,
+    ProtocolError,
+)
+from converge.server.protocol.messages import HintMessage, Pong, RematchMade
+from converge.server.protocol.parse import parse_message
+from converge.server.security.tokens import MATCH_ID_RE, seat_of
+from converge.server.transport.connections import Connection
+
+log = logging.getLogger("converge.server")
+
+PONG: Pong = {"type": "pong"}
+
+router = APIRouter()
+
+
+@router.websocket("/ws/{match_id}")
+async def websocket(ws: WebSocket, match_id: str, srv: Server) -> None:
+    """The live connection of a seat or a spectator: see :mod:`converge.server.protocol.messages`."""
+    cfg, hub = srv.config, srv.hub
+    await ws.accept()
+    session, view, acks = await _hello(srv, ws, match_id)
+    if session is None:
+        return
+    conn = Connection(ws, view, cfg, address_of(ws))
+    conn.acks = acks
+    conn.start()
+    try:
+        await hub.reception.welcome(session, conn)
+    except ProtocolError as exc:
+        conn.send(exc.to_message())
+        conn.close(CLOSE_POLICY)
+        await conn.drain()
+        return
+    try:
+        await _serve(srv, ws, session, conn)
+    finally:
+        hub.reception.leave(session, conn)
+        await conn.drain()
+
+
+async def _hello(srv: ServerState, ws: WebSocket, match_id: str) -> tuple[Session | None, int, bool]:
+    """Read the first message (a hello, with a seat token or none): the session, the view it gets and whether
+    it wants acknowledgements as messages of their own."""
+    cfg, hub = srv.config, srv.hub
+
+    async def refuse(code: ErrorCode, message: str, close: int) -> tuple[None, int, bool]:
+        with contextlib.suppress(Exception):
+            await ws.send_text(json.dumps(ProtocolError(code, message).to_message()))
+            await ws.close(close)
+        return None, -1, True
+
+    try:
+        raw = await asyncio.wait_for(ws.receive(), cfg.hello_timeout)
+    except TimeoutError:
+        return await refuse("hello_required", "say hello first: {\"type\": \"hello\", \"token\": ...}",
+                            CLOSE_HELLO)
+    except Exception:
+        return None, -1, True
+    if raw["type"] == "websocket.disconnect":
+        return None, -1, True
+    text = raw.get("text")
+    if text is None:
+        return await refuse("malformed", "messages are JSON text", CLOSE_HELLO)
+    try:
+        msg = parse_message(text, cfg.max_message)
+    except ProtocolError as exc:
+        return await refuse(exc.code, exc.message, CLOSE_HELLO)
+    if msg["type"] != "hello":
+        return await refuse("hello_required", "the first message must be {\"type\": \"hello\", ...}",
+                            CLOSE_HELLO)
+    if not MATCH_ID_RE.match(match_id):
+        return await refuse("not_found", "no such match", CLOSE_NOT_FOUND)
+    try:
+        session = await hub.matches.get(match_id)
+    except ProtocolError as exc:
+        return await refuse(exc.code, exc.message, CLOSE_POLICY)
+    if session is None:
+        return await refuse("not_found", "no such match", CLOSE_NOT_FOUND)
+    token, acks = msg.get("token"), msg.get("acks", True)
+    if token is None:
+        return session, -1, acks
+    seat = seat_of(token, [s.token_hash for s in session.row.seats])
+    if seat is None:
+        return await refuse("unauthorized", "the token does not hold a seat in this match", CLOSE_UNAUTHORIZED)
+    return session, seat, acks
+
+
+async def _send_hint(hub: Hub, session: Session, conn: Connection) -> None:
+    """Search a hint without holding up the connection's other messages (its actions...)."""
+    try:
+        found = await hub.hints.hint(session, conn.view)
+        message: HintMessage = {"type": "hint", **found}
+        conn.send(message)
+    except ProtocolError as exc:
+        conn.send(exc.to_message())
+    except Exception as exc:  # the search failed: say so, never a traceback
+        log.error("match %s: hint failed: %s", session.id, exc)
+        conn.send(ProtocolError("busy", "no hint could be worked out; try again").to_message())
+    finally:
+        conn.hinting = False
+
+
+async def _serve(srv: ServerState, ws: WebSocket, session: Session, conn: Connection) -> None:
+    """Answer a connection's messages until it closes."""
+    cfg, hub = srv.config, srv.hub
+    while not conn.closed:
+        raw = await ws.receive()
+        if raw["type"] == "websocket.disconnect":
+            return
+        if conn.over_limit(cfg.rate, cfg.max_strikes):
+            continue
+        text = raw.get("text")
+        try:
+            if text is None:
+                raise ProtocolError("malformed", "messages are JSON text")
+            msg = parse_message(text, cfg.max_message)
+            if session.broken:  # evicted (storage trouble): the client reconnects to a fresh session
+                raise ProtocolError("storage", "the match is being reloaded; reconnect")
+            if msg["type"] == "ping":
+                conn.send(PONG)
+            elif msg["type"] == "hello":
+                raise ProtocolError("malformed", "hello was already said on this connection")
+            elif conn.view < 0:
+                raise ProtocolError("spectator", "spectators cannot act")
+            elif msg["type"] == "action":
+                await hub.matches.act(session, conn.view, msg["action"], msg.get("seq"), source=conn)
+            elif msg["type"] == "hint":
+                if conn.hinting:
+                    raise ProtocolError("busy", "a hint is on its way")
+                conn.hinting = True
+                task = asyncio.get_running_loop().create_task(_send_hint(hub, session, conn))
+                srv.tasks.add(task)
+                task.add_done_callback(srv.tasks.discard)
+            elif msg["type"] == "hints":
+                await hub.hints.allow(session, conn.view, msg["allow"])
+            elif msg["type"] == "rematch":
+                new, created = await hub.matches.rematch(session, conn.address)
+                if not created:
+                    made: RematchMade = {"type": "rematch", "match_id": new.id}
+                    conn.send(made)
+        except ProtocolError as exc:
+            conn.send(exc.to_message())
+

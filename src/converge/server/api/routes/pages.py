@@ -1,0 +1,71 @@
+"""The pages: the browser client's one page (``/``, ``/m/{id}``, ``/tutorial``, ``/leaderboard``,
+``/history``: the client draws each), the rules rendered on the server (:mod:`converge.server.learning.rulebook`),
+the favicon. They answer HEAD as well as GET (monitors, link checkers...)."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, HTMLResponse
+
+from converge.server.learning import rulebook
+
+
+def web_dir() -> Path:
+    """The browser client's files (index.html, app.js, style.css), shipped in the package."""
+    return Path(str(resources.files("converge").joinpath("web")))
+
+
+router = APIRouter(include_in_schema=False)
+STATIC = web_dir()
+GET_HEAD = ["GET", "HEAD"]
+
+
+def _client_page() -> FileResponse:
+    return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
+
+
+def _html(text: str) -> HTMLResponse:
+    return HTMLResponse(text, headers={"cache-control": "no-cache"})
+
+
+@router.api_route("/", methods=GET_HEAD)
+async def index() -> FileResponse:
+    return _client_page()
+
+
+@router.api_route("/m/{match_id}", methods=GET_HEAD)
+async def match_page(match_id: str) -> FileResponse:
+    return _client_page()
+
+
+@router.api_route("/tutorial", methods=GET_HEAD)
+async def tutorial_page() -> FileResponse:
+    return _client_page()
+
+
+@router.api_route("/leaderboard", methods=GET_HEAD)
+async def leaderboard_page() -> FileResponse:
+    return _client_page()
+
+
+@router.api_route("/history", methods=GET_HEAD)
+async def history_page() -> FileResponse:
+    return _client_page()
+
+
+@router.api_route("/rules", methods=GET_HEAD)
+async def rules_page() -> HTMLResponse:
+    return _html(rulebook.rules_page())
+
+
+@router.api_route("/rules/developer", methods=GET_HEAD)
+async def developer_rules_page() -> HTMLResponse:
+    return _html(rulebook.developer_page())
+
+
+@router.api_route("/favicon.ico", methods=GET_HEAD)
+async def favicon() -> FileResponse:
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")

@@ -1,0 +1,50 @@
+"""Ratings on finish: a rated match changes its players' Glicko-2 ratings in the transaction that finishes it,
+exactly once (:func:`converge.server.storage.lobby_store.record_result`); bots have fixed ratings."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from converge.bots import BOTS
+from converge.server.play.session import Session
+from converge.server.storage import lobby_store as store
+
+log = logging.getLogger("converge.server.lobby")
+
+#: The bots' fixed ratings (README, "Bots"): random = 1000 by definition; greedy 1869 from `converge ladder`
+#: (400 matches a pair). Medium and hard are rated from 400 matches each against their earlier selves
+#: (`benchmarks/versus_previous.py`), whose ratings were measured: the earlier hard was 2239 (`converge
+#: ladder`), the earlier medium 2110 (it beat greedy in 194 of 230 matches, greedy + 292 = 2161, and lost
+#: 22 of 30 to the earlier hard, 2239 - 176 = 2063: the mean). With their half-greedy playouts medium beat
+#: the earlier medium in 244 of 400 matches (+78: 2188) and hard the earlier hard in 264 of 400 (+115: 2354).
+#: Expert has no measured rating, so quick match never offers it and no match against it is rated.
+BOT_RATINGS: dict[str, float] = {"beginner": 1000.0, "random": 1000.0, "easy": 1869.0, "greedy": 1869.0,
+                                 "medium": 2188.0, "hard": 2354.0}
+#: The levels quick match may offer, weakest first.
+OFFERED_BOTS = ("beginner", "easy", "medium", "hard")
+
+
+def closest_bot(rating: float) -> str:
+    """The quick-match bot whose fixed rating is closest to ``rating``."""
+    return min(OFFERED_BOTS, key=lambda b: (abs(BOT_RATINGS[b] - rating), BOT_RATINGS[b]))
+
+
+def rate_on_finish(conn: Any, session: Session, winner: int | None) -> None:
+    """The hub's finish hook (inside the finishing transaction): rate the match if it is rated. A stand-in for
+    a player who left does not count: the result is the player's."""
+    bots: dict[int, str | None] = {s.seat: s.bot for s in session.row.seats
+                                   if s.bot is not None and not s.replaced}
+    try:
+        with conn.begin_nested():
+            store.record_result(conn, session.id, winner, bots, BOT_RATINGS)
+    except (ArithmeticError, ValueError, KeyError, TypeError) as exc:  # a bug must not lose the end
+        log.error("match %s: ratings not updated: %s", session.id, exc)
+
+
+def _check_bot_ratings() -> None:
+    unknown = [b for b in BOT_RATINGS if b not in BOTS]
+    assert not unknown, unknown
+
+
+_check_bot_ratings()

@@ -1,0 +1,69 @@
+"""The lobby of one server process: finding opponents, beside the hub (:class:`~converge.server.play.hub.Hub`),
+whose match operations it uses to make matches; the hub calls its ratings hook inside the transaction that
+finishes a match (:func:`~converge.server.lobby.ratings.rate_on_finish`: exactly once).
+
+* **Players** (:mod:`.players`): names, renamed ``renames_per_hour`` times in any hour and ``rename_interval_s``
+  apart, counted in the database; a match records the names its players have when it starts.
+* **Tables** (:mod:`.tables`): public ones listed until someone joins, private ones with an invite link.
+* **What a match costs.** Every match stored is paid for from the hourly budget of the client address of each
+  player it is stored for (:class:`~converge.server.play.budget.MatchBudget`): a private table's host; a public
+  table's host when it is opened and its guest when they join; both players of a quick match, all or none (a
+  refused side is told, the other goes back to the queue in its place); the player who takes a bot offer.
+* **Live updates** (:mod:`.room`): every lobby page holds a WebSocket, sent each change of the tables.
+* **Quick match** (:mod:`.quick`): the queue lives in this process's memory.
+
+What lobby messages hold is public (names, ratings, playsets, clocks); a seat token goes only to its own
+player's connection, in the message that tells them their match is ready.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+from converge.server.lobby.players import Players
+from converge.server.lobby.quick import QuickMatch
+from converge.server.lobby.ratings import rate_on_finish
+from converge.server.lobby.room import LobbyConnection, Room
+from converge.server.lobby.seating import Seating
+from converge.server.lobby.tables import Tables
+from converge.server.play.hub import Hub
+
+log = logging.getLogger("converge.server.lobby")
+
+
+class Lobby:
+    """Players, tables, the quick-match queue and the lobby's connections of one server process."""
+
+    def __init__(self, hub: Hub) -> None:
+        cfg, engine, writer = hub.config, hub.storage.engine, hub.writer
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.players = Players(cfg, engine, writer)
+        self.room = Room(cfg, engine, writer, hub.life, self._spawn)
+        self.seating = Seating(hub.matches, hub.catalog, writer)
+        self.tables = Tables(cfg, engine, writer, hub.catalog, hub.budget, self.seating, self.room)
+        self.quick = QuickMatch(cfg, hub.catalog, hub.budget, hub.pool, self.seating, hub.life, self._spawn)
+        hub.writes.finish_hooks.append(rate_on_finish)
+
+    def leave(self, conn: LobbyConnection) -> None:
+        """A lobby page's connection closed: out of the queue (if it was the page that waited) and the room."""
+        if self.quick.leave(conn):
+            log.debug("player left the queue (page closed)")
+        self.room.leave(conn)
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def close(self) -> None:
+        """Stop the lobby's tasks (the poll, the queue, the tables' grace)."""
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task

@@ -1,0 +1,173 @@
+"""Bot decisions in worker processes, so that no one's action waits while a bot searches.
+
+A bot's search holds the interpreter for as long as it thinks; in the server's own process it would stall
+every other match's messages. The pool sends each decision — the match's record and the seat — to a worker
+process, which replays the match, gives the bot its seat's view, and answers with the action. Each
+decision has a time budget (the level's own limit and a margin): a decision that misses it is replaced by a
+legal action the server draws itself. The pool says when it is full (more decisions waiting than its
+workers can take in a few turns), so that the server can refuse new bot matches rather than slow every
+bot down.
+
+Hints (the strong bot's suggestion to a player) are searched by the same workers, on the asking seat's
+view only.
+
+With ``workers=0`` bots think in a thread of the server's process (tests and the smallest machines).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import multiprocessing
+import os
+import statistics
+import time
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+from converge.bots import make_bot
+from converge.bots.hint import hint as strong_hint
+from converge.engine.schema import RecordDoc
+from converge.engine.state import Match
+from converge.server.protocol.answers import BotStats, Percentiles
+
+#: Decisions that may wait per worker before the pool calls itself full.
+QUEUE_PER_WORKER = 4
+#: Seconds added to a level's own time limit before a decision counts as missed.
+MARGIN = 1.0
+
+
+def default_workers() -> int:
+    """One worker per core but one (the server's own process needs a core), and at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def budget(bot: str) -> float:
+    """Seconds a decision of the bot level ``bot`` may take before the server plays for it."""
+    limit = getattr(make_bot(bot, 0), "seconds", None)
+    return (limit or 1.0) + MARGIN
+
+
+def decide(record: RecordDoc, deck_dirs: Sequence[str], seat: int, bot: str, seed: int) -> tuple[int, float]:
+    """One bot decision, in a worker: replay the match and let the bot decide on its seat's view. Returns
+    the action and the seconds the bot thought."""
+    match = Match.replay(record, deck_dirs)
+    view = match.view(seat)
+    start = time.perf_counter()
+    return make_bot(bot, seed).decide(view), time.perf_counter() - start
+
+
+def hint_options(record: RecordDoc, deck_dirs: Sequence[str], seat: int, simulations: int,
+                 seconds: float | None, seed: int) -> list[dict[str, Any]]:
+    """The strong bot's options for ``seat``'s decision, searched on that seat's view alone."""
+    view = Match.replay(record, deck_dirs).view(seat)
+    return [o.to_dict() for o in strong_hint(view, simulations=simulations, seconds=seconds, seed=seed)]
+
+
+def _summary(values: deque[float], scale: float = 1.0) -> Percentiles:
+    """The median, 99th percentile and largest of ``values``, times ``scale``."""
+    if not values:
+        return {"p50": 0.0, "p99": 0.0, "max": 0.0}
+    ordered = sorted(values)
+    return {"p50": statistics.median(ordered) * scale,
+            "p99": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * scale, "max": ordered[-1] * scale}
+
+
+def _warm_up() -> None:
+    """Import the engine and the bots once per worker, before the first decision."""
+    make_bot("hard", 0)
+
+
+class BotPool:
+    """A pool of worker processes for bot decisions (see the module doc)."""
+
+    def __init__(self, workers: int, deck_dirs: Sequence[str] = (),
+                 queue_per_worker: int = QUEUE_PER_WORKER) -> None:
+        self.workers = max(0, workers)
+        self.deck_dirs = tuple(deck_dirs)
+        self.capacity = max(1, self.workers) * max(1, queue_per_worker)
+        self.pending = 0
+        self.decisions = 0
+        self.missed = 0  # decisions that took longer than their budget
+        self.longest_budget = 0.0
+        #: Recent decisions: seconds thinking, and seconds waiting for a worker.
+        self.think: deque[float] = deque(maxlen=10_000)
+        self.wait: deque[float] = deque(maxlen=10_000)
+        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+
+    @property
+    def full(self) -> bool:
+        """Whether more decisions wait than the workers can take soon: no new bot match should start."""
+        return self.pending >= self.capacity
+
+    def start(self) -> None:
+        """Start the workers now (each imports the bots once), so that the first decisions do not wait."""
+        if self.workers > 0:
+            pool = self._pool()
+            for _ in range(self.workers):
+                pool.submit(_warm_up)
+
+    def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._executor is None:
+            # spawn, not fork: the server has threads (its database writer) that a fork would copy mid-step
+            self._executor = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up)
+        return self._executor
+
+    async def decide(self, match: Match, seat: int, bot: str, seed: int) -> int:
+        """The bot's decision for ``seat``. Its thinking has the level's budget (:func:`budget`); waiting for
+        a free worker does not count against it, but a decision that has not come back within the budget
+        times the decisions ahead of it raises ``TimeoutError``."""
+        limit = budget(bot)
+        self.longest_budget = max(self.longest_budget, limit)
+        ahead = self.pending // max(1, self.workers)
+        self.pending += 1
+        start = time.perf_counter()
+        try:
+            if self.workers == 0:
+                view = match.view(seat)  # a copy holding what the seat may know: safe in a thread
+                action = await asyncio.to_thread(make_bot(bot, seed).decide, view)
+                thought = time.perf_counter() - start
+            else:
+                record = match.record(moves=False)
+                loop = asyncio.get_running_loop()
+                future = loop.run_in_executor(self._pool(), decide, record, self.deck_dirs, seat, bot, seed)
+                try:
+                    action, thought = await asyncio.wait_for(future, limit * (1 + ahead))
+                except TimeoutError:
+                    self.missed += 1
+                    raise
+            self.decisions += 1
+            self.think.append(thought)
+            self.wait.append(max(0.0, time.perf_counter() - start - thought))
+            if thought > limit:
+                self.missed += 1
+            return action
+        finally:
+            self.pending -= 1
+
+    async def hint(self, match: Match, seat: int, simulations: int, seconds: float | None,
+                   seed: int) -> list[dict[str, Any]]:
+        """The strong bot's options for ``seat``'s decision (:func:`converge.bots.hint.hint`), searched in a
+        worker on that seat's view."""
+        if self.workers == 0:
+            view = match.view(seat)
+            found = await asyncio.to_thread(strong_hint, view, simulations=simulations, seconds=seconds, seed=seed)
+            return [o.to_dict() for o in found]
+        record = match.record(moves=False)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool(), hint_options, record, self.deck_dirs, seat, simulations,
+                                          seconds, seed)
+
+    def stats(self) -> BotStats:
+        """Figures for operators (``GET /api/status``): nothing about any match."""
+        ms = 1000.0
+        return {"workers": self.workers, "pending": self.pending, "full": self.full, "decisions": self.decisions,
+                "missed": self.missed, "budget_ms": self.longest_budget * ms,
+                "think_ms": _summary(self.think, ms), "wait_ms": _summary(self.wait, ms)}
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

@@ -1,0 +1,115 @@
+"""What this server offers a new match: the bots, the skillsets and their sets, the clock limits; the
+playsets it has built, and the checking of a new match's settings."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+
+from converge.bots import BOTS
+from converge.cards.loader import DeckError, load_catalog
+from converge.engine.errors import ConvergeError
+from converge.engine.playset import SETS, Playset, all_playsets, catalog_order
+from converge.server.config import ServerConfig
+from converge.server.protocol.answers import Options
+from converge.server.protocol.errors import ProtocolError
+
+PREFERRED_DEFAULT_BOTS = ("medium", "greedy")
+
+#: CSS-friendly colour names for the deck colours of the built-in decks (rich's names).
+COLOR_NAMES = {"orange3": "orange", "gold3": "gold"}
+
+
+def default_bot() -> str:
+    """The bot offered first: the middle level when it exists."""
+    for name in PREFERRED_DEFAULT_BOTS:
+        if name in BOTS:
+            return name
+    return next(iter(BOTS))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The checked settings of a new match."""
+
+    playset: list[str]  #: three skillset names
+    bot: str | None  #: the bot that plays the other seat (a match against a bot)
+    seat: int  #: the creator's seat
+    clock_ms: int | None  #: each player's time for the whole match
+
+
+class Catalog:
+    """The decks (the built-in ones and ``deck_dirs``), the playsets made of them so far, and the limits of a
+    new match's settings."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.decks = load_catalog(config.deck_dirs)
+        self.skillsets = catalog_order(self.decks)
+        self.playsets = all_playsets(self.decks)
+        self._built: dict[tuple[str, ...], Playset] = {}
+
+    def options(self) -> Options:
+        """The bots, skillsets, sets and clock limits a new match may be created with."""
+        return {
+            "bots": list(BOTS),
+            "default_bot": default_bot(),
+            "skillsets": [{"key": k, "name": self.decks[k].skillset, "set": self.decks[k].set_name,
+                           "keyword": self.decks[k].keyword,
+                           "color": COLOR_NAMES.get(self.decks[k].color, self.decks[k].color)}
+                          for k in self.skillsets],
+            "sets": {name: list(keys) for name, keys in SETS.items()},
+            "clock": {"min_s": self.config.clock_min_s, "max_s": self.config.clock_max_s},
+            "replace_after_s": self.config.replace_after or None,
+        }
+
+    def playset(self, names: list[str]) -> Playset:
+        """The playset of these three skillsets (built once), or a ProtocolError that says what is wrong."""
+        key = tuple(sorted(names))
+        ps = self._built.get(key)
+        if ps is None:
+            try:
+                ps = Playset.from_names(names, self.config.deck_dirs)
+            except (ConvergeError, DeckError) as exc:
+                raise ProtocolError("malformed", str(exc).splitlines()[0]) from None
+            self._built[key] = ps
+        return ps
+
+    def check(self, mode: object, playset: object, bot: object, seat: object, clock_s: object) -> Settings:
+        """The checked settings of a new match against a bot or a friend, or a ProtocolError: ``playset`` is
+        three skillset names, a set name or "random"; ``seat`` 0, 1 or "random"; ``clock_s`` seconds or None."""
+        if mode not in ("bot", "friend"):
+            raise ProtocolError("malformed", "\"opponent\" must be \"bot\" or \"friend\"")
+        if playset is None or playset == "random":
+            names = list(random.SystemRandom().choice(self.playsets))
+        elif isinstance(playset, str) and playset in SETS:
+            names = list(SETS[playset])
+        elif (isinstance(playset, list) and len(playset) == 3
+              and all(isinstance(n, str) and 0 < len(n) <= 32 for n in playset)):
+            names = [n.strip().lower() for n in playset]
+            unknown = [n for n in names if n not in self.decks]
+            if unknown:
+                raise ProtocolError("malformed", f"unknown skillset {unknown[0][:32]!r}")
+            if len(set(names)) != 3:
+                raise ProtocolError("malformed", "a playset is three different skillsets")
+        else:
+            raise ProtocolError("malformed", "\"playset\" is three skillset names, a set name or \"random\"")
+        bot_name: str | None = None
+        if mode == "bot":
+            bot_name = default_bot() if bot is None else bot if isinstance(bot, str) else ""
+            if bot_name not in BOTS:
+                raise ProtocolError("malformed", f"\"bot\" must be one of {', '.join(BOTS)}")
+        if seat is None or seat == "random":
+            seat_no = secrets.randbelow(2)
+        elif isinstance(seat, int) and not isinstance(seat, bool) and seat in (0, 1):
+            seat_no = seat
+        else:
+            raise ProtocolError("malformed", "\"seat\" must be 0, 1 or \"random\"")
+        clock_ms: int | None = None
+        if clock_s is not None:
+            lo, hi = self.config.clock_min_s, self.config.clock_max_s
+            if isinstance(clock_s, bool) or not isinstance(clock_s, int) or not lo <= clock_s <= hi:
+                raise ProtocolError("malformed", f"\"clock\" is seconds per player, {lo} to {hi}, or null")
+            clock_ms = clock_s * 1000
+        return Settings(names, bot_name, seat_no, clock_ms)

@@ -1,0 +1,83 @@
+"""Clocks: each player's time for the whole match runs down during their decisions (once every player has
+come, or the match has begun); running out loses the match. Only the process that owns a match runs its
+clock."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from converge.server.play import broadcast
+from converge.server.play.coordination import LocalCoordinator
+from converge.server.play.lifecycle import Lifecycle
+from converge.server.play.moves import CatchUp
+from converge.server.play.session import CLOCK, Session
+from converge.server.play.writes import MatchWrites
+from converge.server.storage.database import StorageError
+from converge.server.storage.match_store import Storage
+
+log = logging.getLogger("converge.server")
+
+
+class Clocks:
+    """The time losses of the matches of this process."""
+
+    def __init__(self, writes: MatchWrites, coord: LocalCoordinator, life: Lifecycle, catch_up: CatchUp) -> None:
+        self.writes = writes
+        self.coord = coord
+        self.life = life
+        self.catch_up = catch_up
+
+    def schedule(self, session: Session) -> None:
+        """Flag the player to decide when their time runs out, if it runs now (replacing the earlier timer)."""
+        session.tasks.cancel(CLOCK)
+        if (session.row.clock_ms is None or not session.active or self.life.closing or not session.clock.started
+                or not session.owned):
+            return
+        seat = session.match.current_player
+        if seat < 0 or session.is_bot(seat):
+            return
+        left = session.clock_left(seat)
+        if left is None:
+            return
+        seq = session.seq
+
+        async def flag_later() -> None:
+            await asyncio.sleep(left / 1000 + 0.05)
+            async with session.lock:
+                if session.seq == seq and session.active and session.match.current_player == seat:
+                    left_now = session.clock_left(seat)
+                    if left_now is not None and left_now <= 0:
+                        await self.flag(session, seat)
+
+        session.tasks.start(CLOCK, flag_later())
+
+    def start_when_all_came(self, session: Session) -> None:
+        """Start the clock once every seat that is not a bot's has a connection (here or elsewhere)."""
+        if not session.clock.started and all(s.bot is not None or session.presence.connected(s.seat)
+                                             for s in session.row.seats):
+            session.clock.start()
+            self.schedule(session)
+
+    async def flag(self, session: Session, seat: int) -> None:
+        """``seat`` ran out of time: the other player wins the match (the caller holds the lock)."""
+        winner = 1 - seat
+        match_id = session.id
+        idx = session.seq
+        writes = self.writes
+
+        def write(conn: Any) -> None:
+            Storage.finish(conn, match_id, winner, "time", idx, [(seat, 0)])
+            writes.finished(conn, session, winner)
+
+        try:
+            await writes.write(match_id, write)
+        except StorageError as exc:
+            if self.coord.multi and await self.catch_up(session, idx):
+                return  # the match moved on (or ended) meanwhile, on another process
+            log.error("match %s: time loss not stored: %s", match_id, exc)
+            return
+        session.row.end_on_time(seat)
+        log.info("match %s: player %d ran out of time", match_id, seat)
+        broadcast.send_state(session)

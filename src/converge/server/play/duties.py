@@ -1,0 +1,31 @@
+"""What the process that owns a match does by itself for it — its clock, its bots' moves, stand-ins for
+players who left — started again whenever the match changes or this process takes the match over."""
+
+from __future__ import annotations
+
+from converge.server.play.bots import Bots
+from converge.server.play.clocks import Clocks
+from converge.server.play.session import Session
+from converge.server.play.standins import StandIns
+
+
+class Duties:
+    """The clock, the bots and the stand-ins of the matches of this process, restarted together."""
+
+    def __init__(self, clocks: Clocks, bots: Bots, standins: StandIns) -> None:
+        self.clocks = clocks
+        self.bots = bots
+        self.standins = standins
+
+    def after_change(self, session: Session) -> None:
+        """The match moved on (or was made or loaded): a new decision began; its clock runs, and a bot plays it
+        if it is a bot's."""
+        session.clock.restart()
+        self.clocks.schedule(session)
+        self.bots.kick(session)
+
+    def take_over(self, session: Session) -> None:
+        """This process now owns the match: its clock, its bots and stand-ins for the players who are away."""
+        self.clocks.schedule(session)
+        self.bots.kick(session)
+        self.standins.schedule_absent(session)

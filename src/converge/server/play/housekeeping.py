@@ -1,0 +1,138 @@
+"""What is kept: idle matches are evicted from memory (the database holds them), and the matches the
+retention policy says have expired are deleted from the database by a clean-up that runs at start-up and
+then periodically."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from converge.server.config import ServerConfig
+from converge.server.play.coordination import LocalCoordinator
+from converge.server.play.lifecycle import Lifecycle
+from converge.server.play.session import BOTS, EVICT, INBOX, Session, stand_in
+from converge.server.play.sessions import Sessions
+from converge.server.protocol.errors import ProtocolError
+from converge.server.storage.database import StorageError
+from converge.server.storage.match_store import Storage
+from converge.server.storage.rows import Retention
+from converge.server.storage.writer import Writer
+from converge.server.transport.connections import dumps
+
+log = logging.getLogger("converge.server")
+
+#: The WebSocket close code of a connection whose match is reloaded (the standard "service restart").
+CLOSE_RELOADED = 1012
+
+
+def in_use(session: Session) -> bool:
+    """A connection, a bot thinking or a stand-in pending: the match is not evicted or deleted."""
+    return (bool(session.presence.conns) or session.tasks.running(BOTS)
+            or any(session.tasks.pending(stand_in(seat)) for seat in (0, 1)))
+
+
+class Housekeeping:
+    """Eviction from memory and the retention clean-up of one server process."""
+
+    def __init__(self, config: ServerConfig, sessions: Sessions, writer: Writer, coord: LocalCoordinator,
+                 life: Lifecycle) -> None:
+        self.config = config
+        self.sessions = sessions
+        self.writer = writer
+        self.coord = coord
+        self.life = life
+        self._task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ memory
+
+    def schedule_evict(self, session: Session) -> None:
+        """Evict ``session`` once it has been idle for ``idle_evict`` seconds (unless it is in use by then)."""
+        if session.presence.conns or self.life.closing:
+            return
+
+        async def evict() -> None:
+            await asyncio.sleep(self.config.idle_evict)
+            if not in_use(session) and self.sessions.get(session.id) is session:
+                self.evict(session)
+
+        session.tasks.start(EVICT, evict())
+
+    def evict(self, session: Session) -> None:
+        """Drop ``session`` from memory now: its tasks stop, its connections are told to reconnect (and load
+        it again from the database)."""
+        session.break_off()
+        self.sessions.remove(session)
+        if self.coord.multi and not self.life.closing:
+            self.life.spawn(self.coord.release(session.id))
+        session.tasks.cancel_all(but=(INBOX,))  # (taking in news ends by itself: the session is broken)
+        text = dumps(ProtocolError("storage", "the match is being reloaded; reconnect").to_message())
+        for conn in list(session.presence.conns):
+            conn.send(text)
+            conn.close(CLOSE_RELOADED)
+
+    # ------------------------------------------------------------------ the database
+
+    def policy(self) -> Retention:
+        cfg = self.config
+        return Retention(finished_s=max(0.0, cfg.keep_finished_days) * 86400,
+                         unstarted_s=max(0.0, cfg.delete_unstarted_after_hours) * 3600,
+                         abandoned_s=max(0.0, cfg.delete_abandoned_after_days) * 86400)
+
+    async def sweep(self, now: float | None = None, batch: int = 500) -> int:
+        """Delete the stored matches that the retention policy says have expired, except those in use (a
+        connection, a bot thinking, a stand-in pending) or being loaded; returns how many were deleted."""
+        policy = self.policy()
+        if not policy.active:
+            return 0
+        at = time.time() if now is None else now
+        total = 0
+        while not self.life.closing:
+            keep = sorted({s.id for s in self.sessions if in_use(s)} | self.sessions.loading())
+            deleted: list[str] = []
+
+            def write(conn: Any, keep: list[str] = keep, deleted: list[str] = deleted) -> None:
+                deleted.extend(Storage.delete_expired(conn, at, policy, keep, batch))
+
+            await self.writer.write(write)
+            self._forget(deleted)
+            total += len(deleted)
+            if len(deleted) < batch:
+                break
+        if total:
+            log.info("retention: deleted %d expired match(es)", total)
+        return total
+
+    def _forget(self, ids: list[str]) -> None:
+        """Drop deleted matches from memory, and the links of live matches to them."""
+        gone = set(ids)
+        for mid in ids:
+            session = self.sessions.get(mid)
+            if session is not None:
+                self.evict(session)
+        for session in self.sessions:
+            session.row.unlink(gone)
+
+    def start(self) -> None:
+        """Run :meth:`sweep` now and then every ``retention_every_s`` seconds, while the server runs."""
+        if not self.policy().active or self.config.retention_every_s <= 0 or self._task is not None:
+            return
+
+        async def run() -> None:
+            while not self.life.closing:
+                try:
+                    await self.sweep()
+                except StorageError as exc:  # the database is away: try again next time
+                    log.error("retention clean-up failed: %s", exc)
+                await asyncio.sleep(self.config.retention_every_s)
+
+        self._task = asyncio.get_running_loop().create_task(run())
+
+    def stop(self) -> asyncio.Task[None] | None:
+        """Stop the clean-up; returns its task if it was still running (the caller awaits it)."""
+        task, self._task = self._task, None
+        if task is None or task.done():
+            return None
+        task.cancel()
+        return task

@@ -1,0 +1,109 @@
+"""The hub: one server process's live matches and the units that serve them, each with its own job and
+state, composed here.
+
+* :class:`~converge.server.play.matches.Matches` — create, load, act, rematch, record, replay;
+* :class:`~converge.server.play.reception.Reception` — connections: admitted, welcomed, leaving (and
+  :mod:`~converge.server.play.broadcast`, the send path: each connection its own view);
+* :class:`~converge.server.play.duties.Duties` — what the owner does by itself: clocks
+  (:mod:`~converge.server.play.clocks`), bots (:mod:`~converge.server.play.bots`), stand-ins
+  (:mod:`~converge.server.play.standins`); hints beside them;
+* :class:`~converge.server.play.sync.Sync` — keeping in step with the other processes on one PostgreSQL;
+* :class:`~converge.server.play.housekeeping.Housekeeping` — eviction from memory, the retention clean-up;
+* under them: the sessions (:mod:`~converge.server.play.session`, :mod:`~converge.server.play.sessions`),
+  the commits (:mod:`~converge.server.play.writes`, :mod:`~converge.server.play.moves`), the catalog of
+  decks and settings, the hourly match budget."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from converge.server.config import ServerConfig
+from converge.server.play.botpool import BotPool
+from converge.server.play.bots import Bots, Hints
+from converge.server.play.budget import MatchBudget
+from converge.server.play.catalog import Catalog
+from converge.server.play.clocks import Clocks
+from converge.server.play.coordination import LocalCoordinator, coordinator_for
+from converge.server.play.duties import Duties
+from converge.server.play.housekeeping import Housekeeping
+from converge.server.play.lifecycle import Lifecycle
+from converge.server.play.matches import Matches
+from converge.server.play.moves import Moves
+from converge.server.play.reception import Reception
+from converge.server.play.session import INBOX, Session
+from converge.server.play.sessions import Sessions
+from converge.server.play.standins import StandIns
+from converge.server.play.sync import Sync
+from converge.server.play.writes import MatchWrites
+from converge.server.protocol.answers import Status
+from converge.server.storage.match_store import Storage
+from converge.server.storage.writer import Writer
+
+
+class Hub:
+    """All live sessions of one server, and the units that serve them."""
+
+    def __init__(self, config: ServerConfig, storage: Storage, writer: Writer) -> None:
+        self.config = config
+        self.storage = storage
+        self.writer = writer
+        self.life = Lifecycle()
+        self.sessions = Sessions()
+        self.catalog = Catalog(config)
+        self.budget = MatchBudget(config.matches_per_hour)
+        #: Where bots think: worker processes, so that their search never holds up anyone's action.
+        self.pool = BotPool(config.bot_workers, config.deck_dirs, config.bot_queue)
+        #: The other server processes on the same database, if any.
+        self.coord: LocalCoordinator = coordinator_for(storage.engine.url.render_as_string(hide_password=False),
+                                                       storage.engine.dialect.name, config.coordination_interval)
+        self.writes = MatchWrites(writer, self.coord)
+        self.housekeeping = Housekeeping(config, self.sessions, writer, self.coord, self.life)
+
+        async def catch_up(session: Session, seq: int) -> bool:  # (Sync is made below, from the units it uses)
+            return await self.sync.caught_up(session, seq)
+
+        self.moves = Moves(self.writes, self.coord, self.housekeeping, catch_up)
+        clocks = Clocks(self.writes, self.coord, self.life, catch_up)
+        bots = Bots(config, self.pool, self.moves, clocks, self.life)
+        self.duties = Duties(clocks, bots, StandIns(config, self.writes, clocks, bots, self.coord))
+        self.hints = Hints(config, self.pool, self.writes)
+        self.sync = Sync(storage, self.coord, self.sessions, self.duties, self.housekeeping, self.life)
+        self.matches = Matches(config, storage, self.catalog, self.budget, self.pool, self.writes, self.sessions,
+                               self.moves, self.duties, self.sync, self.housekeeping, self.coord)
+        self.reception = Reception(config, self.coord, self.duties, self.sync, self.housekeeping, self.life)
+
+    @property
+    def closing(self) -> bool:
+        return self.life.closing
+
+    async def start(self) -> None:
+        """Start coordinating with the other processes (if any), the bot workers and the retention clean-up."""
+        await self.coord.start(self.sync.on_change, self.sync.coordinate)
+        self.pool.start()
+        self.housekeeping.start()
+
+    def status(self) -> Status:
+        """This process's load, for operators: nothing about any match."""
+        live = list(self.sessions)
+        return {"matches_held": len(live), "matches_owned": sum(1 for s in live if s.owned),
+                "connections": sum(len(s.presence.conns) for s in live), "coordinated": self.coord.multi,
+                "database": self.storage.durability, "bots": self.pool.stats()}
+
+    async def close(self) -> None:
+        """Stop every task and close every connection (the database holds everything)."""
+        self.life.close()
+        tasks: list[asyncio.Task[Any]] = []
+        cleanup = self.housekeeping.stop()
+        if cleanup is not None:
+            tasks.append(cleanup)
+        for session in self.sessions:
+            tasks += session.tasks.cancel_all(but=(INBOX,))
+            for conn in list(session.presence.conns):
+                conn.close(1001)
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        await self.coord.close()
+        self.pool.close()

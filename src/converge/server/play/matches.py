@@ -1,0 +1,291 @@
+"""Match operations: create a match, load one from the database, act in it, ask for its rematch, serve its
+record and its replay.
+
+Everything that changes a match runs under its session's lock, in this order: check the action against the
+live match, commit it to the database, apply it, then send each connection its own view."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from converge.engine.errors import ConvergeError
+from converge.engine.playset import Playset
+from converge.engine.state import Match
+from converge.server.config import ServerConfig
+from converge.server.play import broadcast
+from converge.server.play.botpool import BotPool
+from converge.server.play.budget import MatchBudget
+from converge.server.play.catalog import Catalog
+from converge.server.play.coordination import LocalCoordinator, Note
+from converge.server.play.duties import Duties
+from converge.server.play.housekeeping import Housekeeping
+from converge.server.play.moves import Moves
+from converge.server.play.session import Session
+from converge.server.play.sessions import Sessions
+from converge.server.play.sync import Sync, since
+from converge.server.play.table import Scored, TurnLog
+from converge.server.play.writes import MatchWrites
+from converge.server.protocol.answers import MatchRecord, ReplayMove, ReplayStep
+from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.messages import Ack, ClockInfo
+from converge.server.security.tokens import hash_token, new_match_id, new_token
+from converge.server.storage import lobby_store
+from converge.server.storage.database import Refused, StorageError
+from converge.server.storage.match_store import Storage
+from converge.server.storage.rows import MatchRow, SeatRow
+from converge.server.transport.connections import Connection
+
+log = logging.getLogger("converge.server")
+
+
+@dataclass
+class Created:
+    """A new match: the creator's seat and token, and the invite's token (a friend match)."""
+
+    session: Session
+    seat: int
+    token: str
+    invite_token: str | None
+
+
+class Matches:
+    """The operations on the matches of this process."""
+
+    def __init__(self, config: ServerConfig, storage: Storage, catalog: Catalog, budget: MatchBudget,
+                 pool: BotPool, writes: MatchWrites, sessions: Sessions, moves: Moves, duties: Duties, sync: Sync,
+                 housekeeping: Housekeeping, coord: LocalCoordinator) -> None:
+        self.config = config
+        self.pool = pool
+        self.storage = storage
+        self.catalog = catalog
+        self.budget = budget
+        self.writes = writes
+        self.sessions = sessions
+        self.moves = moves
+        self.duties = duties
+        self.sync = sync
+        self.housekeeping = housekeeping
+        self.coord = coord
+
+    # ------------------------------------------------------------------ creating and loading
+
+    async def create(self, mode: object, playset: object = None, bot: object = None, seat: object = 0,
+                     clock_s: object = None, *, payer: str) -> Created:
+        """A new match against a bot or a friend; returns the creator's seat and token (and the invite's).
+        ``payer``: the creator's client address (:meth:`MatchBudget.charge
+        <converge.server.play.budget.MatchBudget.charge>`), charged once the settings are checked."""
+        settings = self.catalog.check(mode, playset, bot, seat, clock_s)
+        if mode == "bot" and self.pool.full:
+            raise ProtocolError("busy", "every bot on this server is thinking: try again in a minute, or play "
+                                        "a friend")
+        ps = self.catalog.playset(settings.playset)
+        token = new_token()
+        invite = new_token() if mode == "friend" else None
+        seats = [SeatRow(0, None, None), SeatRow(1, None, None)]
+        seats[settings.seat].token_hash = hash_token(token)
+        other = seats[1 - settings.seat]
+        if invite is not None:
+            other.token_hash = hash_token(invite)
+        else:
+            other.bot = settings.bot
+        for s in seats:
+            s.clock_left_ms = settings.clock_ms
+        row = MatchRow(id=new_match_id(), mode=str(mode), playset=ps.names(), seed=secrets.randbelow(2**63),
+                       start="random", decks=ps.digest, bot_seed=secrets.randbelow(2**63),
+                       clock_ms=settings.clock_ms, seats=seats)
+        session = await self.store(row, ps, payers=[payer])
+        return Created(session, settings.seat, token, invite)
+
+    async def store(self, row: MatchRow, ps: Playset, *, payers: Sequence[str], link_from: str | None = None,
+                    also: Callable[[Any], None] | None = None) -> Session:
+        """Store a new match (and ``also(conn)`` in the same transaction), then make it live. Every new match
+        comes here, and ``payers`` (the client addresses of the players it is stored for) pay for it first.
+        A :class:`~converge.server.storage.database.Refused` from ``also`` is raised as it is: nothing was
+        stored, and the caller says why."""
+        self.budget.charge(payers)
+        match = Match.new(ps, row.seed, row.start)
+        row.created_at = row.updated_at = time.time()
+
+        def write(conn: Any) -> None:
+            Storage.create_match(conn, row)
+            if link_from is not None:
+                Storage.link_rematch(conn, link_from, row.id)
+            if also is not None:
+                also(conn)
+
+        try:
+            await self.writes.write(link_from, write)
+        except Refused:
+            self.budget.give_back(payers)
+            raise
+        except StorageError as exc:
+            self.budget.give_back(payers)
+            log.error("could not store a new match: %s", exc)
+            raise ProtocolError("storage", "the match could not be saved; try again") from None
+        session = Session(row, match)
+        owned = await self.sync.claim(row.id)
+        session.claimed(owned, also is not None and await self._rated(row.id))
+        self.sessions.add(session)
+        self.duties.after_change(session)
+        self.housekeeping.schedule_evict(session)
+        return session
+
+    async def get(self, match_id: str) -> Session | None:
+        """The live session of a match, loading (replaying) it from the database on first use."""
+        return await self.sessions.load(match_id, self._load, self._loaded)
+
+    def _loaded(self, session: Session) -> None:
+        if self.coord.multi:  # what another process stored while we were reading is read now
+            self.sync.on_change(Note(session.id))
+
+    async def _load(self, match_id: str) -> Session | None:
+        try:
+            row = await asyncio.to_thread(self.storage.load, match_id)
+        except Exception as exc:  # (StorageError, or the database's own)
+            log.error("cannot load match %s: %s", match_id, exc)
+            raise ProtocolError("storage", "the match cannot be loaded now; try again") from None
+        if row is None:
+            return None
+        try:
+            match = Match.replay(row.record(), self.config.deck_dirs)
+        except ConvergeError as exc:
+            log.error("match %s does not replay: %s", match_id, exc)
+            raise ProtocolError("storage", "this match cannot be resumed by this server (its decks "
+                                           "changed)") from None
+        if row.status == "active" and match.is_terminal:  # cannot happen: the last action sets "over"
+            row.status, row.winner, row.reason = "over", match.winner, "match"
+        session = Session(row, match)
+        log.info("resumed match %s at action %d", match_id, row.n_actions)
+        owned = await self.sync.claim(match_id)
+        session.claimed(owned, await self._rated(match_id))
+        session.presence.set_remote((await self.coord.present_elsewhere([match_id])).get(match_id, set()))
+        self.duties.after_change(session)
+        session.clock.restart(since(row.updated_at))  # the decision began when the last action came
+        self.housekeeping.schedule_evict(session)
+        if row.mode == "friend" and row.status == "active":
+            self.duties.standins.schedule_absent(session)
+        return session
+
+    async def _rated(self, match_id: str) -> bool:
+        try:
+            return await asyncio.to_thread(lobby_store.is_rated, self.storage.engine, match_id)
+        except Exception as exc:  # the database is away: treat it as rated (no hints) rather than fail
+            log.warning("match %s: cannot tell whether it is rated: %s", match_id, exc)
+            return True
+
+    # ------------------------------------------------------------------ acting
+
+    async def act(self, session: Session, seat: int, action: int | str, seq: int | None,
+                  source: Connection | None = None) -> int:
+        """Apply one decision of ``seat``: checked, committed, applied and sent. Returns the new seq."""
+        async with session.lock:
+            if not session.active:
+                raise ProtocolError("over", "the match is over" if session.row.status == "over"
+                                    else "the match is unavailable")
+            if session.is_bot(seat) and not session.row.seats[seat].replaced:
+                raise ProtocolError("spectator", "a bot plays this seat")
+            if seat != session.match.current_player:
+                raise ProtocolError("not_your_turn", "it is not your decision")
+            if seq is not None and seq != session.seq:
+                raise ProtocolError("stale", f"your view is out of date (action {seq}, the match is at "
+                                             f"{session.seq}); nothing was done")
+            aid = self.moves.legal(session, action)
+            if session.row.seats[seat].bot is not None:  # a bot stood in: the player takes the seat back
+                await self.duties.standins.set_seat(session, seat, None, False)
+            left = session.clock_left(seat)
+            if left is not None and left <= 0:
+                await self.duties.clocks.flag(session, seat)
+                raise ProtocolError("over", "your time ran out")
+            await self.moves.commit(session, seat, aid, left)
+            self.duties.after_change(session)
+            ack: Ack = {"seq": session.seq, "action": aid}
+            if source is not None and source.acks:
+                source.send({"type": "ack", **ack})
+            broadcast.send_state(session, (source, ack) if source is not None and not source.acks else None)
+            return session.seq
+
+    # ------------------------------------------------------------------ rematch, record, replay
+
+    async def rematch(self, session: Session, payer: str) -> tuple[Session, bool]:
+        """The rematch of a finished match: same playset, seats and tokens; the loser starts (M2).
+        Returns it and whether it was created now (else it existed: everyone was already told).
+        ``payer``: the asker's client address, which pays for it if it is created now."""
+        async with session.lock:
+            if session.row.status != "over":
+                raise ProtocolError("not_over", "a rematch can be asked for once the match is over")
+            if session.row.rematch_id is not None:
+                existing = await self.get(session.row.rematch_id)
+                if existing is not None:
+                    return existing, False
+                session.row.link_rematch(None)  # deleted by the retention policy: make a new one
+            old = session.row
+            loser = 1 - old.winner if old.winner in (0, 1) else 0
+            seats = [SeatRow(s.seat, s.token_hash, None if s.replaced else s.bot, False, old.clock_ms)
+                     for s in old.seats]
+            row = MatchRow(id=new_match_id(), mode=old.mode, playset=list(old.playset),
+                           seed=secrets.randbelow(2**63), start=str(loser), decks=old.decks,
+                           bot_seed=secrets.randbelow(2**63), clock_ms=old.clock_ms, rematch_of=old.id,
+                           seats=seats)
+            try:
+                new = await self.store(row, session.match.playset, payers=[payer], link_from=old.id)
+            except ProtocolError:
+                # Asked on two processes at once: the other one's rematch was stored first.
+                if self.coord.multi:
+                    await self.sync.caught_up(session, session.seq)
+                    existing = await self.get(old.rematch_id) if old.rematch_id is not None else None
+                    if existing is not None:
+                        return existing, False
+                raise
+            old.link_rematch(new.id)
+            broadcast.send_rematch(session, new.id)
+            broadcast.send_meta(session)
+            return new, True
+
+    @staticmethod
+    def record(session: Session) -> MatchRecord:
+        """The record of a finished match (it holds the seed: never while the match is in progress)."""
+        if session.row.status != "over":
+            raise ProtocolError("not_over", "the record of a match is available once it is over")
+        rec = {**session.row.record(), "result": {"winner": session.row.winner, "reason": session.row.reason}}
+        return cast(MatchRecord, rec)  # (the record's fields are the engine's record format)
+
+    def replay_step(self, session: Session, step: int, viewer: int) -> ReplayStep:
+        """The view of ``viewer`` after the first ``step`` actions of a finished match."""
+        self.record(session)  # (finished matches only)
+        rec = session.row.record()
+        total = len(rec["actions"])
+        if not 0 <= step <= total:
+            raise ProtocolError("malformed", f"step is 0 to {total}")
+        match = Match.replay(rec, self.config.deck_dirs, upto=step)
+        move: ReplayMove | None = None
+        turns: list[Scored] = []
+        log = TurnLog(match)
+        if step > 0:
+            before = Match.replay(rec, self.config.deck_dirs, upto=step - 1)
+            move = {"player": before.current_player, "action": before.action_to_string(rec["actions"][step - 1])}
+            turns = [s for s in log.turns if s.index >= len(before.events)]
+        return {"step": step, "total": total, "move": move, "observation": match.observation(viewer),
+                "clock": self._replay_clock(session, step),
+                "turns": [log.summary(s, viewer) for s in turns],
+                "rounds": [log.summary(s, viewer) for s in log.rounds()]}
+
+    @staticmethod
+    def _replay_clock(session: Session, step: int) -> ClockInfo | None:
+        """Each seat's clock after the first ``step`` actions of a finished match (its final clock at the
+        end): the time left stored with each seat's last action before that point."""
+        row = session.row
+        if row.clock_ms is None:
+            return None
+        if step >= row.n_actions:
+            return {"initial_ms": row.clock_ms, "left_ms": [s.clock_left_ms for s in row.seats], "running": -1}
+        left: list[int | None] = [row.clock_ms, row.clock_ms]
+        for seat, clock in row.action_clocks[:step]:
+            if clock is not None:
+                left[seat] = clock
+        return {"initial_ms": row.clock_ms, "left_ms": left, "running": -1}

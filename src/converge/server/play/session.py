@@ -1,0 +1,370 @@
+"""One live match in a server process: the engine's match rebuilt from its record, its stored facts, its
+connections, its clock and the tasks that act for it. The session changes itself: the units of
+:mod:`converge.server.play` call its methods, and those of its parts (:class:`Presence`, :class:`MatchClock`,
+:class:`SessionTasks`, :class:`HintCache`); nothing outside writes its attributes."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from converge.engine.observation import Observer, card_catalog
+from converge.engine.schema import Observation
+from converge.engine.state import Match
+from converge.server.play.catalog import COLOR_NAMES
+from converge.server.play.table import Scored, TurnLog, follow_ups
+from converge.server.protocol.messages import (
+    ClockInfo,
+    FollowUps,
+    HintOption,
+    MatchMeta,
+    MatchView,
+    State,
+    TableExtras,
+    Welcome,
+)
+from converge.server.storage.database import StorageError
+from converge.server.storage.rows import MatchRow
+from converge.server.transport.connections import Connection
+
+
+class Presence:
+    """A match's connections in this process, and the seats that have one on another server process."""
+
+    def __init__(self) -> None:
+        #: The open (and just closed) connections here; changed by :meth:`add` and :meth:`discard` only.
+        self.conns: set[Connection] = set()
+        #: Seats with a connection on another server process.
+        self.remote: frozenset[int] = frozenset()
+
+    def add(self, conn: Connection) -> None:
+        self.conns.add(conn)
+
+    def discard(self, conn: Connection) -> None:
+        self.conns.discard(conn)
+
+    def connected(self, view: int) -> bool:
+        """Whether ``view`` has a connection open, on this server process or another."""
+        return view in self.remote or self.connected_here(view)
+
+    def connected_here(self, view: int) -> bool:
+        return any(c.view == view and not c.closed for c in self.conns)
+
+    def of_view(self, view: int) -> list[Connection]:
+        """The open connections of ``view`` here, oldest first."""
+        return sorted((c for c in self.conns if c.view == view and not c.closed), key=lambda c: c.opened)
+
+    def spectators(self) -> int:
+        return sum(1 for c in self.conns if c.view < 0 and not c.closed)
+
+    def set_remote(self, seats: set[int] | frozenset[int]) -> bool:
+        """Note which seats are connected elsewhere; whether that changed."""
+        if seats == self.remote:
+            return False
+        self.remote = frozenset(seats)
+        return True
+
+
+class MatchClock:
+    """Whether a match's clock runs yet (once every player has come, or the match has begun), and since when
+    the present decision has been running (monotonic seconds)."""
+
+    __slots__ = ("started", "turn_started")
+
+    def __init__(self, started: bool) -> None:
+        self.started = started
+        self.turn_started = time.monotonic()
+
+    def start(self, at: float | None = None) -> None:
+        """The clock runs (the players have come, or a move was made), the present decision since now (or the
+        monotonic time ``at``)."""
+        self.started = True
+        self.restart(at)
+
+    def restart(self, at: float | None = None) -> None:
+        """A decision began now (or at the monotonic time ``at``)."""
+        self.turn_started = time.monotonic() if at is None else at
+
+
+#: The names of a session's tasks (:class:`SessionTasks`): each unit keeps its own.
+CLOCK, BOTS, EVICT, INBOX = "clock", "bots", "evict", "inbox"
+
+
+def stand_in(seat: int) -> str:
+    """The task that puts a bot in ``seat`` when its player has been away long enough."""
+    return f"stand-in {seat}"
+
+
+class SessionTasks:
+    """The tasks that act for one match, by name: its clock's time loss, its bots, its eviction from memory,
+    the stand-ins for players who left, taking in other processes' news."""
+
+    def __init__(self) -> None:
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    def start(self, name: str, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run ``coro`` as the task ``name`` (the one it replaces is cancelled)."""
+        self.cancel(name)
+        task = self._tasks[name] = asyncio.get_running_loop().create_task(coro)
+        return task
+
+    def get(self, name: str) -> asyncio.Task[None] | None:
+        return self._tasks.get(name)
+
+    def running(self, name: str) -> bool:
+        task = self._tasks.get(name)
+        return task is not None and not task.done()
+
+    def pending(self, name: str) -> bool:
+        """Whether the task ``name`` is there (started and not yet taken out, done or not)."""
+        return name in self._tasks
+
+    def take(self, name: str) -> asyncio.Task[None] | None:
+        """The task ``name``, no longer kept (not cancelled)."""
+        return self._tasks.pop(name, None)
+
+    def cancel(self, name: str) -> None:
+        task = self._tasks.pop(name, None)
+        if task is not None:
+            task.cancel()
+
+    def cancel_all(self, but: tuple[str, ...] = ()) -> list[asyncio.Task[None]]:
+        """Cancel every task (but those named ``but``, and the one running this, which ends by itself);
+        returns those cancelled that had not finished."""
+        current = asyncio.current_task()
+        cancelled = [t for name, t in self._tasks.items()
+                     if name not in but and t is not current and not t.done()]
+        for task in cancelled:
+            task.cancel()
+        self._tasks = {name: t for name, t in self._tasks.items() if name in but}
+        return cancelled
+
+
+class HintCache:
+    """The hints worked out for (seat, seq), and those being worked out: each is searched once."""
+
+    def __init__(self) -> None:
+        self._done: dict[tuple[int, int], list[HintOption]] = {}
+        self._pending: dict[tuple[int, int], asyncio.Future[list[HintOption]]] = {}
+
+    async def once(self, key: tuple[int, int],
+                   search: Callable[[], Awaitable[list[HintOption]]]) -> list[HintOption]:
+        """The hint for ``key``: the one kept, the one being worked out (waited for), or ``search()``'s now,
+        kept in place of the hints of earlier decisions."""
+        options = self._done.get(key)
+        if options is not None:
+            return options
+        pending = self._pending.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        pending = self._pending[key] = asyncio.get_running_loop().create_future()
+        try:
+            options = await search()
+            self._done = {k: v for k, v in self._done.items() if k[1] >= key[1]}
+            self._done[key] = options
+            pending.set_result(options)
+            return options
+        except BaseException as exc:
+            pending.set_exception(exc)
+            pending.exception()  # mark it retrieved
+            raise
+        finally:
+            self._pending.pop(key, None)
+
+    def clear(self) -> None:
+        """Forget the hints worked out (the next asks search again)."""
+        self._done.clear()
+
+
+@dataclass(frozen=True)
+class Caught:
+    """What a session took in from the database (:meth:`Session.catch_up`)."""
+
+    moved: bool  #: actions were added
+    ended: bool  #: the status changed
+    changed: bool  #: anything players see changed (moves, the end, seats, hints, the rematch)
+    rematch: str | None  #: a rematch that appeared
+
+
+class Session:
+    """One live match."""
+
+    def __init__(self, row: MatchRow, match: Match) -> None:
+        self.row = row
+        self.id = row.id
+        self.match = match
+        self.lock = asyncio.Lock()
+        self.presence = Presence()
+        self.clock = MatchClock(row.n_actions > 0)
+        self.tasks = SessionTasks()
+        self.hints = HintCache()
+        self.catalog = card_catalog(match)
+        self.colors = {d.skillset: COLOR_NAMES.get(d.color, d.color) for d in match.playset.decks}
+        #: The ends of turn so far (for the table's summaries), and those the last actions brought.
+        self.turnlog = TurnLog(match)
+        self._new_turns: list[Scored] = []
+        #: Each view's observer (the events described so far), for sending only what is new.
+        self._observers: dict[int, Observer] = {}
+        self._owned = False
+        self._rated = False
+        self._broken = False
+
+    # ------------------------------------------------------------------ facts
+
+    @property
+    def active(self) -> bool:
+        return self.row.status == "active" and not self._broken
+
+    @property
+    def seq(self) -> int:
+        return self.row.n_actions
+
+    @property
+    def owned(self) -> bool:
+        """This process owns the match: it plays its bots, runs its clock and replaces leavers
+        (:mod:`converge.server.play.coordination`; always true with one process)."""
+        return self._owned
+
+    @property
+    def rated(self) -> bool:
+        """The match changes ratings when it ends."""
+        return self._rated
+
+    @property
+    def broken(self) -> bool:
+        """Dropped from memory (evicted, or the database is away): its connections are told to reconnect."""
+        return self._broken
+
+    def is_bot(self, seat: int) -> bool:
+        return self.row.seats[seat].bot is not None
+
+    @property
+    def hints_on(self) -> bool:
+        """Hints are off in a rated match (a hint would play for you); otherwise on against a bot, and in a
+        friend match once both players allow them."""
+        return not self._rated and (self.row.mode == "bot" or self.row.hints & 3 == 3)
+
+    def clock_left(self, seat: int, now: float | None = None) -> int | None:
+        """The time left to ``seat`` in ms (running down while it is their decision), or None."""
+        left = self.row.seats[seat].clock_left_ms
+        if left is None or self.row.clock_ms is None:
+            return None
+        if self.active and self.clock.started and self.match.current_player == seat and not self.is_bot(seat):
+            elapsed = ((now if now is not None else time.monotonic()) - self.clock.turn_started) * 1000
+            return max(0, int(left - elapsed))
+        return left
+
+    # ------------------------------------------------------------------ changes
+
+    def claimed(self, owned: bool, rated: bool | None = None) -> None:
+        """Whether this process owns the match now (and whether it is rated, when that was read)."""
+        self._owned = owned
+        if rated is not None:
+            self._rated = rated
+
+    def break_off(self) -> None:
+        """The session is dropped from memory: nothing more is done for it."""
+        self._broken = True
+
+    def apply(self, seat: int, aid: int, clock_left: int | None, status: str, winner: int | None) -> None:
+        """Apply a committed action (by this process, or announced by another)."""
+        self.match.apply(aid, player=seat)
+        self._new_turns += self.turnlog.follow(self.match)
+        self.row.add_action(seat, aid, clock_left, status, winner)
+        self.clock.start()
+
+    def catch_up(self, stored: MatchRow) -> Caught:
+        """Take in what the database holds beyond this copy: ``stored`` holds the actions from this copy's
+        :attr:`seq` on (each checked legal as it is applied: a StorageError if one is not)."""
+        mine = self.row
+        moved = stored.n_actions > mine.n_actions
+        for aid, (seat, clock) in zip(stored.actions, stored.action_clocks, strict=True):
+            if aid not in self.match.legal_actions():
+                raise StorageError(f"stored action {aid} is not legal here")
+            self.match.apply(aid, player=seat)
+            self._new_turns += self.turnlog.follow(self.match)
+            mine.extend_actions([aid], [(seat, clock)])
+        ended = mine.status != stored.status
+        seats_changed = [(s.bot, s.replaced) for s in mine.seats] != [(s.bot, s.replaced) for s in stored.seats]
+        rematch = stored.rematch_id if stored.rematch_id != mine.rematch_id else None
+        changed = moved or ended or seats_changed or rematch is not None or mine.hints != stored.hints
+        mine.take_facts(stored)
+        return Caught(moved, ended, changed, rematch)
+
+    def turns_sent(self) -> None:
+        """The ends of turn the last actions brought have been sent to every connection."""
+        self._new_turns = []
+
+    # ------------------------------------------------------------------ what its connections are sent
+
+    def meta(self) -> MatchMeta:
+        """Public facts about the match (never the seed, the record or anything hidden)."""
+        row = self.row
+        now = time.monotonic()
+        clock: ClockInfo | None = None
+        if row.clock_ms is not None:
+            running = self.match.current_player if self.active and self.clock.started else -1
+            if running >= 0 and self.is_bot(running):
+                running = -1
+            clock = {"initial_ms": row.clock_ms, "left_ms": [self.clock_left(0, now), self.clock_left(1, now)],
+                     "running": running}
+        presence = self.presence
+        return {
+            "id": row.id,
+            "mode": row.mode,
+            "status": "over" if row.status == "over" else "active",
+            "playset": list(self.match.playset.skillsets),
+            "seq": row.n_actions,
+            "seats": [{"seat": s.seat, "kind": "bot" if s.bot is not None and not s.replaced else "human",
+                       "bot": s.bot, "replaced": s.replaced, "connected": presence.connected(s.seat)}
+                      for s in row.seats],
+            "spectators": presence.spectators(),
+            "clock": clock,
+            "result": ({"winner": row.winner, "reason": row.reason} if row.status == "over" else None),
+            "rematch_id": row.rematch_id,
+            "rematch_of": row.rematch_of,
+            "hints": {"on": self.hints_on, "allowed": [row.mode == "bot" or bool(row.hints >> p & 1)
+                                                      for p in (0, 1)]},
+        }
+
+    def observer(self, viewer: int) -> Observer:
+        """The view's observer of this match (made on first use)."""
+        got = self._observers.get(viewer)
+        if got is None:
+            got = self._observers[viewer] = Observer(self.match, viewer)
+        return got
+
+    def match_view(self, viewer: int) -> MatchView:
+        """``viewer``'s whole view of the match: its facts, its cards, the observation and the table's extras
+        (the HTTP view, and the welcome of a connection)."""
+        extras = self.table(viewer, welcome=True)
+        return {"seat": viewer, "match": self.meta(), "cards": self.catalog, "colors": self.colors,
+                "seq": self.seq, "observation": self.match.observation(viewer), "next": extras["next"],
+                "rounds": extras.get("rounds", []), "last_turn": extras.get("last_turn")}
+
+    def welcome(self, viewer: int) -> Welcome:
+        """The first message of a connection of ``viewer``: the match, its cards and the whole view."""
+        return {"type": "welcome", **self.match_view(viewer)}
+
+    def state(self, viewer: int, observation: Observation, events_from: int,
+              meta: MatchMeta | None = None) -> State:
+        """The message of ``viewer``'s new state: ``observation`` holds its events from ``events_from`` on
+        (``meta``: this match's :meth:`meta`, when the caller has it already)."""
+        extras = self.table(viewer)
+        return {"type": "state", "seq": self.seq, "match": self.meta() if meta is None else meta,
+                "observation": observation, "events_from": events_from, "next": extras["next"],
+                "turns": extras.get("turns", [])}
+
+    def table(self, viewer: int, welcome: bool = False) -> TableExtras:
+        """What the table shows beyond the observation, for ``viewer``: the choices of theirs that can be
+        held and taken back (``next``), the ends of turn the last action brought (``turns``) and, for a
+        new connection, every finished round and the last end of turn."""
+        log = self.turnlog
+        nxt: FollowUps = follow_ups(self.match, viewer) if viewer >= 0 and self.active else {}
+        if welcome:
+            return {"next": nxt, "rounds": [log.summary(s, viewer) for s in log.rounds()],
+                    "last_turn": log.summary(log.turns[-1], viewer) if log.turns else None}
+        return {"next": nxt, "turns": [log.summary(s, viewer) for s in self._new_turns]}

@@ -1,0 +1,92 @@
+"""Stand-ins: a player who leaves a friend match is replaced by a bot after ``replace_after`` seconds, and
+takes the seat back by coming back (or by acting). Only the process that owns a match puts a stand-in in."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from converge.bots import BOTS
+from converge.server.config import ServerConfig
+from converge.server.play import broadcast
+from converge.server.play.bots import Bots
+from converge.server.play.catalog import default_bot
+from converge.server.play.clocks import Clocks
+from converge.server.play.coordination import LocalCoordinator
+from converge.server.play.session import Session, stand_in
+from converge.server.play.writes import MatchWrites
+from converge.server.protocol.errors import ProtocolError
+from converge.server.storage.database import StorageError
+from converge.server.storage.match_store import Storage
+
+log = logging.getLogger("converge.server")
+
+
+class StandIns:
+    """The stand-ins of the matches of this process, and who plays each seat."""
+
+    def __init__(self, config: ServerConfig, writes: MatchWrites, clocks: Clocks, bots: Bots,
+                 coord: LocalCoordinator) -> None:
+        self.config = config
+        self.writes = writes
+        self.clocks = clocks
+        self.bots = bots
+        self.coord = coord
+
+    def schedule(self, session: Session, seat: int) -> None:
+        """Put a bot in ``seat`` after ``replace_after`` seconds if its player is still away then (friend
+        matches this process owns; nothing if one is pending already)."""
+        after = self.config.replace_after
+        if (not after or session.row.mode != "friend" or not session.active or not session.owned
+                or session.row.seats[seat].bot is not None or session.tasks.pending(stand_in(seat))
+                or session.presence.connected(seat)):
+            return
+
+        async def replace() -> None:
+            await asyncio.sleep(after)
+            async with session.lock:
+                session.tasks.take(stand_in(seat))
+                if self.coord.multi:  # connected to another process meanwhile?
+                    with contextlib.suppress(Exception):
+                        found = await self.coord.present_elsewhere([session.id])
+                        session.presence.set_remote(found.get(session.id, set()))
+                if (session.active and session.owned and not session.presence.connected(seat)
+                        and session.row.seats[seat].bot is None):
+                    name = self.config.replacement_bot or default_bot()
+                    if name not in BOTS:
+                        name = default_bot()
+                    log.info("match %s: a bot (%s) stands in for player %d, who left", session.id, name, seat)
+                    with contextlib.suppress(ProtocolError):
+                        await self.set_seat(session, seat, name, True)
+
+        session.tasks.start(stand_in(seat), replace())
+
+    def schedule_absent(self, session: Session) -> None:
+        """A stand-in for each seat whose player is away, once the match has begun."""
+        if session.row.n_actions > 0:
+            for seat in (0, 1):
+                if not session.presence.connected(seat):
+                    self.schedule(session, seat)
+
+    def cancel(self, session: Session, seat: int) -> None:
+        """``seat``'s player is back (here or on another process): no stand-in."""
+        session.tasks.cancel(stand_in(seat))
+
+    async def set_seat(self, session: Session, seat: int, bot: str | None, replaced: bool) -> None:
+        """``bot`` plays ``seat`` from now on (None: its player takes it back); ``replaced``: a stand-in."""
+        match_id = session.id
+
+        def write(conn: Any) -> None:
+            Storage.set_seat(conn, match_id, seat, bot, replaced)
+
+        try:
+            await self.writes.write(match_id, write)
+        except StorageError:
+            raise ProtocolError("storage", "the seat could not be saved; try again") from None
+        session.row.set_seat(seat, bot, replaced)
+        session.clock.restart()
+        self.clocks.schedule(session)
+        self.bots.kick(session)
+        broadcast.send_meta(session)

@@ -1,0 +1,270 @@
+"""What the HTTP API answers, each declared once, as a TypedDict: FastAPI writes each route's answer's schema
+into ``/openapi.json`` from these (``response_model``), and the routes build their answers as they say (mypy
+checks it). An error's body is :class:`~converge.server.protocol.errors.ErrorResponse`; the parts shared with
+the WebSockets' messages (a match's facts, an end of turn, a player...) are :mod:`.messages`'."""
+
+# (no `from __future__ import annotations`: pydantic reads the TypedDicts' annotations as they are)
+
+from typing import Literal, NotRequired
+
+from typing_extensions import TypedDict  # (pydantic reads TypedDicts from typing_extensions on Python < 3.12)
+
+from converge.engine.schema import Observation, PrintedCard
+from converge.server.protocol.messages import (
+    ClockInfo,
+    FollowUps,
+    MatchMeta,
+    OpenTable,
+    PlayerInfo,
+    Result,
+    TurnSummary,
+)
+
+
+class MatchCreated(TypedDict):
+    """``POST /api/matches``: the creator's seat and token (keep it: it is the seat), the links to share."""
+
+    match_id: str
+    seat: int
+    token: str
+    url: str
+    invite_url: str | None  #: the friend's seat link (a friend match)
+    watch_url: str
+
+
+class ActionDone(TypedDict):
+    """``POST /api/matches/{id}/actions``: the caller's view after its action."""
+
+    seq: int
+    match: MatchMeta
+    observation: Observation
+    next: FollowUps
+
+
+class MatchFacts(TypedDict):
+    match: MatchMeta
+
+
+class RematchLink(TypedDict):
+    match_id: str
+    url: str
+
+
+class MatchRecord(TypedDict):
+    """A finished match's record (the engine's record format) and its result."""
+
+    format: Literal["converge-record"]
+    version: int
+    playset: list[str]
+    seed: int
+    start: str
+    decks: str
+    chance: bool
+    actions: list[int]
+    result: Result
+
+
+class ReplayMove(TypedDict):
+    player: int
+    action: str
+
+
+class ReplayStep(TypedDict):
+    """``viewer``'s view after the first ``step`` of the ``total`` actions of a finished match."""
+
+    step: int
+    total: int
+    move: ReplayMove | None  #: the step's action, by whom
+    observation: Observation
+    clock: ClockInfo | None
+    turns: list[TurnSummary]
+    rounds: list[TurnSummary]
+
+
+class SkillsetInfo(TypedDict):
+    key: str
+    name: str
+    set: str
+    keyword: str
+    color: str
+
+
+class ClockLimits(TypedDict):
+    min_s: int
+    max_s: int
+
+
+class Options(TypedDict):
+    """``GET /api/options``: what a new match may be created with."""
+
+    bots: list[str]
+    default_bot: str
+    skillsets: list[SkillsetInfo]
+    sets: dict[str, list[str]]
+    clock: ClockLimits
+    replace_after_s: float | None
+
+
+class Percentiles(TypedDict):
+    p50: float
+    p99: float
+    max: float
+
+
+class BotStats(TypedDict):
+    workers: int
+    pending: int
+    full: bool
+    decisions: int
+    missed: int
+    budget_ms: float
+    think_ms: Percentiles
+    wait_ms: Percentiles
+
+
+class Status(TypedDict):
+    """``GET /api/status``: this process's load, for operators (nothing about any match)."""
+
+    matches_held: int
+    matches_owned: int
+    connections: int
+    coordinated: bool
+    database: str
+    bots: BotStats
+
+
+class GlossaryEntry(TypedDict):
+    keyword: str
+    text: str
+    anchor: str
+
+
+class Rules(TypedDict):
+    """``GET /api/rules``: the rules for players as Markdown and HTML, and the glossary."""
+
+    markdown: str
+    html: str
+    glossary: list[GlossaryEntry]
+
+
+class DeveloperRules(TypedDict):
+    markdown: str
+    html: str
+
+
+class TutorialState(TypedDict):
+    seq: int
+    observation: Observation
+    next: FollowUps
+    turns: NotRequired[list[TurnSummary]]
+
+
+class TutorialStep(TypedDict):
+    text: str
+    player: int
+    expect: int | None  #: the action the player must take (None: the opponent's move, or a pause)
+    state: TutorialState | None
+
+
+class Tutorial(TypedDict):
+    """``GET /api/tutorial``: the tutorial's script, as the page plays it."""
+
+    cards: list[PrintedCard]
+    colors: dict[str, str]
+    seat: int
+    start: TutorialState
+    steps: list[TutorialStep]
+
+
+class MyTable(TypedDict):
+    id: str
+    status: str
+    private: bool
+
+
+class Me(TypedDict):
+    """``GET`` and ``PUT /api/me``: the caller as a player (None: not one yet) and their open tables."""
+
+    player: PlayerInfo | None
+    tables: list[MyTable]
+
+
+class TableOpened(TypedDict):
+    """``POST /api/lobby/tables``: the host's seat, token and links."""
+
+    table_id: str
+    match_id: str
+    seat: int
+    token: str
+    url: str
+    invite_url: str | None
+    private: bool
+    rated: bool
+
+
+class TableClosed(TypedDict):
+    closed: str
+
+
+class Seated(TypedDict):
+    """A match made for the caller (a table joined): their seat and token."""
+
+    match_id: str
+    seat: int
+    token: str
+    url: str
+
+
+class LobbyTables(TypedDict):
+    tables: list[OpenTable]
+
+
+class Ranked(TypedDict):
+    rank: int
+    name: str
+    rating: int
+    rd: int
+    games: int
+    provisional: bool
+
+
+class BotRating(TypedDict):
+    name: str
+    rating: int
+
+
+class Leaderboard(TypedDict):
+    players: list[Ranked]
+    bots: list[BotRating]
+
+
+class Opponent(TypedDict):
+    kind: Literal["human", "bot"]
+    name: str | None
+
+
+class Played(TypedDict):
+    """A finished match in a player's history."""
+
+    match_id: str
+    finished_at: float
+    seat: int
+    playset: list[str]
+    opponent: Opponent
+    result: Literal["won", "lost"]
+    reason: str | None
+    rated: bool
+    kind: str
+    rating_before: int | None
+    rating_after: int | None
+    rating_change: int | None
+    replay_url: str
+
+
+class History(TypedDict):
+    player: PlayerInfo
+    matches: list[Played]
+
+
+class Linked(TypedDict):
+    linked: bool

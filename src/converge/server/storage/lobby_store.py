@@ -1,0 +1,462 @@
+"""The lobby's tables in the database: players, open tables, who played which seat, and rating changes.
+
+Everything here that must be right across several server processes is decided by the database:
+
+* a player is found by the SHA-256 hash of their token (never the token);
+* a lobby table is taken by one ``UPDATE ... WHERE status = 'open'`` (one joiner wins);
+* a rated match changes ratings in the transaction that finishes it (:func:`record_result`), and only
+  once: the players' rows are locked first (``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite has one writer
+  at a time), a match already in ``converge_rating_changes`` is skipped, and that table's primary key
+  (match, player) refuses a second change even if two processes race;
+* a rename is counted against its player's limit in the transaction that makes it (:func:`rename`), the
+  player's row locked first, so that no two processes both let one more through;
+* a table's join (:func:`claim_table`) is committed in the transaction that stores its match, so that a
+  crash leaves the table open or the match whole; a table left half-made by an older server is reopened
+  when the database is opened (:func:`repair_tables`).
+
+The functions taking a ``conn`` run inside a transaction (the
+:class:`~converge.server.storage.writer.Writer`'s, or the caller's); the others open their own read.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    Connection,
+    Engine,
+    and_,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+
+from converge.ratings import DEFAULT_R, DEFAULT_RD, DEFAULT_VOL, Rating, update_pair
+from converge.server.lobby.identity import NAME_RULES_VERSION, check_name, name_key
+from converge.server.protocol.answers import Opponent, Played, Ranked
+from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.messages import OpenTable, PlayerInfo
+from converge.server.storage.database import Refused
+from converge.server.storage.schema import (
+    lobby_tables_table,
+    match_players_table,
+    matches_table,
+    name_changes_table,
+    players_table,
+    rating_changes_table,
+    seats_table,
+    settings_table,
+)
+
+log = logging.getLogger("converge.server.lobby")
+
+#: A bot's deviation: its rating is measured (``converge ladder``), fixed, and fairly certain.
+BOT_RD = 50.0
+
+
+@dataclass
+class Player:
+    id: str
+    name: str | None
+    rating: Rating
+    games: int
+
+    def public(self) -> PlayerInfo:
+        """What anyone may see of a player (never the id or the token hash)."""
+        return {"name": self.name, "rating": round(self.rating.r), "rd": round(self.rating.rd),
+                "games": self.games, "provisional": self.rating.rd > 110}
+
+
+def _player(row: Any) -> Player:
+    return Player(row["id"], row["name"], Rating(float(row["r"]), float(row["rd"]), float(row["vol"])),
+                  int(row["games"]))
+
+
+# ---------------------------------------------------------------------- players
+
+
+def player_by_hash(engine: Engine, token_hash: str) -> Player | None:
+    with engine.connect() as conn:
+        row = conn.execute(select(players_table).where(players_table.c.token_hash == token_hash)).mappings()\
+            .first()
+    return _player(row) if row is not None else None
+
+
+def player_by_id(engine: Engine, player_id: str) -> Player | None:
+    with engine.connect() as conn:
+        row = conn.execute(select(players_table).where(players_table.c.id == player_id)).mappings().first()
+    return _player(row) if row is not None else None
+
+
+def create_player(conn: Connection, player_id: str, token_hash: str, name: str | None, key: str | None) -> None:
+    now = time.time()
+    conn.execute(insert(players_table).values(id=player_id, token_hash=token_hash, name=name, name_key=key,
+                                              r=DEFAULT_R, rd=DEFAULT_RD, vol=DEFAULT_VOL, games=0,
+                                              created_at=now, updated_at=now))
+
+
+def name_taken(engine: Engine, key: str, except_id: str | None = None) -> bool:
+    q = select(players_table.c.id).where(players_table.c.name_key == key)
+    with engine.connect() as conn:
+        found = conn.execute(q).first()
+    return found is not None and found[0] != except_id
+
+
+@dataclass(frozen=True)
+class RenameLimit:
+    """How often a player may change their name: ``per_hour`` times in any hour, and ``interval_s`` seconds
+    apart (0: no such limit)."""
+
+    per_hour: int = 0
+    interval_s: float = 0.0
+
+    def window_s(self) -> float:
+        return max(3600.0, self.interval_s)
+
+    def wait_s(self, times: list[float], now: float) -> float:
+        """Seconds until one more rename is allowed, after the renames at ``times`` (oldest first, all in the
+        last :meth:`window_s`); 0: now."""
+        after = 0.0
+        if self.interval_s > 0 and times:
+            after = times[-1] + self.interval_s
+        if self.per_hour > 0 and len(times) >= self.per_hour:
+            after = max(after, times[-self.per_hour] + 3600.0)
+        return max(0.0, after - now)
+
+
+class RenameTooSoon(Refused):
+    """The player's rename limit is reached: they may rename again in ``wait_s`` seconds."""
+
+    def __init__(self, wait_s: float, renames: int) -> None:
+        super().__init__(f"renamed {renames} times in the window; next in {wait_s:.0f} s")
+        self.wait_s = wait_s
+        self.renames = renames
+
+
+def rename(conn: Connection, player_id: str, name: str | None, key: str | None, limit: RenameLimit,
+           now: float) -> None:
+    """Change a player's name, counted against ``limit`` (:class:`RenameTooSoon`: nothing written)."""
+    p, nc = players_table.c, name_changes_table.c
+    # Lock the player's row (PostgreSQL; SQLite's writer holds the whole database): another process renaming
+    # the same player waits here, then counts this rename too.
+    conn.execute(select(p.id).where(p.id == player_id).with_for_update()).first()
+    times = [float(at) for (at,) in conn.execute(
+        select(nc.at).where(nc.player_id == player_id, nc.reason == "rename", nc.at > now - limit.window_s())
+        .order_by(nc.at))]
+    wait = limit.wait_s(times, now)
+    if wait > 0:
+        raise RenameTooSoon(wait, sum(1 for at in times if at > now - 3600))
+    conn.execute(update(players_table).where(p.id == player_id).values(name=name, name_key=key, updated_at=now))
+    conn.execute(insert(name_changes_table).values(player_id=player_id, at=now, name=name, reason="rename"))
+
+
+def leaderboard(engine: Engine, limit: int = 100) -> list[Ranked]:
+    """Named players with at least one rated match, best first (by rating, then fewer games)."""
+    c = players_table.c
+    q = (select(c.name, c.r, c.rd, c.vol, c.games).where(c.name.is_not(None), c.games > 0)
+         .order_by(c.r.desc(), c.games.asc(), c.name_key.asc()).limit(limit))
+    with engine.connect() as conn:
+        rows = conn.execute(q).all()
+    return [{"rank": i + 1, "name": name, "rating": round(r), "rd": round(rd), "games": games,
+             "provisional": rd > 110} for i, (name, r, rd, _vol, games) in enumerate(rows)]
+
+
+# ---------------------------------------------------------------------- lobby tables
+
+
+def open_tables(engine: Engine, limit: int = 200) -> list[OpenTable]:
+    """The public open tables, oldest first, as the lobby lists them (nothing private: no token hash, no
+    player id)."""
+    t, p = lobby_tables_table.c, players_table.c
+    q = (select(t.id, t.playset, t.clock_ms, t.rated, t.created_at, p.name, p.r, p.rd)
+         .select_from(lobby_tables_table.join(players_table, players_table.c.id == t.host_id))
+         .where(t.status == "open", t.private.is_(False)).order_by(t.created_at).limit(limit))
+    with engine.connect() as conn:
+        rows = conn.execute(q).all()
+    return [{"id": tid, "playset": json.loads(ps), "clock_s": None if clock is None else clock // 1000,
+             "rated": bool(rated), "host": {"name": name, "rating": round(r), "provisional": rd > 110},
+             "created_at": round(created, 3)}
+            for tid, ps, clock, rated, created, name, r, rd in rows]
+
+
+def tables_of(engine: Engine, player_id: str, since: float = 0.0) -> list[dict[str, Any]]:
+    """A host's tables still open, or started since ``since`` (for the host's page: which became a match)."""
+    t = lobby_tables_table.c
+    q = (select(t.id, t.status, t.private, t.updated_at).where(t.host_id == player_id)
+         .where((t.status == "open") | and_(t.status == "started", t.updated_at >= since))
+         .order_by(t.created_at))
+    with engine.connect() as conn:
+        return [{"id": i, "status": s, "private": bool(pv), "updated_at": u} for i, s, pv, u in conn.execute(q)]
+
+
+def count_open(engine: Engine, player_id: str) -> int:
+    t = lobby_tables_table.c
+    with engine.connect() as conn:
+        return len(conn.execute(select(t.id).where(t.host_id == player_id, t.status == "open")).all())
+
+
+def get_table(engine: Engine, table_id: str) -> dict[str, Any] | None:
+    with engine.connect() as conn:
+        row = conn.execute(select(lobby_tables_table).where(lobby_tables_table.c.id == table_id)).mappings()\
+            .first()
+    return dict(row) if row is not None else None
+
+
+def add_table(conn: Connection, *, table_id: str, host_id: str, host_seat: int, host_token_hash: str,
+              playset: list[str], clock_ms: int | None, rated: bool, private: bool, status: str = "open") -> None:
+    now = time.time()
+    conn.execute(insert(lobby_tables_table).values(
+        id=table_id, host_id=host_id, host_seat=host_seat, host_token_hash=host_token_hash,
+        playset=json.dumps(playset), clock_ms=clock_ms, rated=rated, private=private, status=status,
+        guest_id=None, created_at=now, updated_at=now))
+
+
+class TableGone(Refused):
+    """The table was not open any more (someone else joined it, or its host closed it)."""
+
+
+def claim_table(conn: Connection, table_id: str, guest_id: str) -> None:
+    """Take an open table for ``guest_id`` (never its own host), in the transaction that stores its match;
+    :class:`TableGone` (which rolls that transaction back) if it was not open any more."""
+    t = lobby_tables_table.c
+    res = conn.execute(update(lobby_tables_table)
+                       .where(t.id == table_id, t.status == "open", t.host_id != guest_id)
+                       .values(status="started", guest_id=guest_id, updated_at=time.time()))
+    if res.rowcount != 1:
+        raise TableGone(f"table {table_id} is not open")
+
+
+def repair_tables(conn: Connection) -> int:
+    """Reopen the tables an older server left half-made: claimed (``started``) but without their match,
+    which a crash between its two commits left so (the join's answer never came). Such a table has no match
+    and no player of it recorded; a table whose match the retention policy deleted keeps its players'
+    rows. Returns how many were reopened."""
+    t, mp = lobby_tables_table.c, match_players_table.c
+    res = conn.execute(update(lobby_tables_table)
+                       .where(t.status == "started",
+                              ~select(matches_table.c.id).where(matches_table.c.id == t.id).exists(),
+                              ~select(mp.match_id).where(mp.match_id == t.id).exists())
+                       .values(status="open", guest_id=None, updated_at=time.time()))
+    return int(res.rowcount or 0)
+
+
+def close_table(conn: Connection, table_id: str, host_id: str) -> bool:
+    t = lobby_tables_table.c
+    res = conn.execute(update(lobby_tables_table).where(t.id == table_id, t.host_id == host_id, t.status == "open")
+                       .values(status="closed", updated_at=time.time()))
+    return res.rowcount == 1
+
+
+def close_stale_tables(conn: Connection, older_than: float) -> int:
+    t = lobby_tables_table.c
+    res = conn.execute(update(lobby_tables_table).where(t.status == "open", t.updated_at < older_than)
+                       .values(status="closed", updated_at=time.time()))
+    return int(res.rowcount or 0)
+
+
+# ---------------------------------------------------------------------- who played which seat
+
+
+def add_match_players(conn: Connection, match_id: str, seats: dict[int, str], rated: bool,
+                      kind: str) -> dict[int, str | None]:
+    """Record who plays which seat, with the names they have now, in the transaction that starts the match
+    (so a rename afterwards does not change what the match shows); returns those names by seat."""
+    p = players_table.c
+    found = conn.execute(select(p.id, p.name).where(p.id.in_(set(seats.values()))))
+    names: dict[str, str | None] = {str(pid): name for pid, name in found}
+    conn.execute(insert(match_players_table), [
+        {"match_id": match_id, "seat": seat, "player_id": pid, "rated": rated, "kind": kind,
+         "name": names.get(pid)} for seat, pid in sorted(seats.items())])
+    return {seat: names.get(pid) for seat, pid in seats.items()}
+
+
+def link_seat(conn: Connection, match_id: str, seat: int, player_id: str) -> bool:
+    """Record, unrated, that ``player_id`` plays ``seat`` of a match they reached by a link; False (nothing
+    written) if the seat already has a player, or the player holds the other seat."""
+    mp = match_players_table.c
+    rows = conn.execute(select(mp.seat, mp.player_id).where(mp.match_id == match_id)).all()
+    if any(int(s) == seat or str(p) == player_id for s, p in rows):
+        return False
+    add_match_players(conn, match_id, {seat: player_id}, False, "link")
+    return True
+
+
+def is_rated(engine: Engine, match_id: str) -> bool:
+    """Whether the match changes ratings when it ends."""
+    mp = match_players_table.c
+    with engine.connect() as conn:
+        return conn.execute(select(mp.seat).where(mp.match_id == match_id, mp.rated.is_(True)).limit(1)).first() \
+            is not None
+
+
+def seat_player(engine: Engine, match_id: str, seat: int) -> str | None:
+    mp = match_players_table.c
+    with engine.connect() as conn:
+        row = conn.execute(select(mp.player_id).where(mp.match_id == match_id, mp.seat == seat)).first()
+    return None if row is None else str(row[0])
+
+
+# ---------------------------------------------------------------------- ratings
+
+
+def bot_rating(bot: str | None, bot_ratings: dict[str, float]) -> Rating | None:
+    if bot is None or bot not in bot_ratings:
+        return None
+    return Rating(float(bot_ratings[bot]), BOT_RD, DEFAULT_VOL)
+
+
+def record_result(conn: Connection, match_id: str, winner: int | None, seat_bots: dict[int, str | None],
+                  bot_ratings: dict[str, float]) -> int:
+    """Update the ratings of a rated match that has just finished, in the caller's transaction, exactly
+    once; returns how many players' ratings changed (0 if the match is not rated or was rated already).
+
+    ``seat_bots``: the bot (by level) of each seat a bot plays from the start (its fixed rating is the
+    opponent's; a bot never changes rating). A stand-in for a player who left does not count: the result
+    is the player's."""
+    if winner not in (0, 1):
+        return 0
+    mp = match_players_table.c
+    rows = conn.execute(select(mp.seat, mp.player_id).where(mp.match_id == match_id, mp.rated.is_(True))).all()
+    if not rows:
+        return 0
+    seats = {int(seat): str(pid) for seat, pid in rows}
+    p = players_table.c
+    # Lock the players' rows (PostgreSQL; SQLite's writer holds the whole database): a concurrent finish of
+    # this match, or of another match of theirs, waits here and then sees what this one wrote.
+    locked = conn.execute(select(players_table).where(p.id.in_(sorted(set(seats.values()))))
+                          .order_by(p.id).with_for_update()).mappings().all()
+    players = {str(r["id"]): _player(r) for r in locked}
+    rc = rating_changes_table.c
+    if conn.execute(select(rc.player_id).where(rc.match_id == match_id).limit(1)).first() is not None:
+        return 0  # already rated (another process, or a second attempt)
+    ratings: dict[int, Rating] = {}
+    for seat in (0, 1):
+        pid = seats.get(seat)
+        if pid is not None and pid in players:
+            ratings[seat] = players[pid].rating
+        else:
+            fixed = bot_rating(seat_bots.get(seat), bot_ratings)
+            if fixed is None:
+                return 0  # an opponent with no rating (an unrated bot): nothing to rate against
+            ratings[seat] = fixed
+    new0, new1 = update_pair(ratings[0], ratings[1], 1.0 if winner == 0 else 0.0)
+    new = {0: new0, 1: new1}
+    now = time.time()
+    changed = 0
+    try:
+        with conn.begin_nested():
+            for seat, pid in sorted(seats.items()):
+                if pid not in players:
+                    continue
+                before, after = ratings[seat], new[seat]
+                conn.execute(insert(rating_changes_table).values(
+                    match_id=match_id, player_id=pid, seat=seat, score=1.0 if winner == seat else 0.0,
+                    r_before=before.r, rd_before=before.rd, r_after=after.r, rd_after=after.rd,
+                    vol_after=after.vol, at=now))
+                conn.execute(update(players_table).where(p.id == pid)
+                             .values(r=after.r, rd=after.rd, vol=after.vol, games=p.games + 1, updated_at=now))
+                changed += 1
+    except IntegrityError:
+        log.info("match %s was already rated", match_id)
+        return 0
+    return changed
+
+
+# ---------------------------------------------------------------------- when the database is opened
+
+
+def on_open(conn: Connection) -> None:
+    """Run when a server opens the database (in its opening transaction, one process at a time): reopen
+    half-made tables; check and key the names again if their rules changed."""
+    reopened = repair_tables(conn)
+    if reopened:
+        log.warning("reopened %d lobby table(s) whose join never finished (no match was stored)", reopened)
+    s = settings_table.c
+    row = conn.execute(select(s.value).where(s.key == "name_rules_version")).first()
+    if row is not None and row[0] == NAME_RULES_VERSION:
+        return
+    cleared = rekey_names(conn)
+    if row is None:
+        conn.execute(insert(settings_table).values(key="name_rules_version", value=NAME_RULES_VERSION))
+    else:
+        conn.execute(update(settings_table).where(s.key == "name_rules_version").values(value=NAME_RULES_VERSION))
+    log.info("player names checked and keyed again (%s): %d cleared", NAME_RULES_VERSION, cleared)
+
+
+def rekey_names(conn: Connection) -> int:
+    """Check every stored name against the present rules and store its present key. Where two names now share
+    a key, the older player (by creation) keeps theirs; a later look-alike, or a name the rules now refuse,
+    is cleared: that player plays on anonymous, with their rating and history, and may choose another name
+    (a cleared name is not a rename: it does not count against their limit). Returns how many were cleared."""
+    p = players_table.c
+    rows = conn.execute(select(p.id, p.name).where(p.name.is_not(None)).order_by(p.created_at, p.id)).all()
+    conn.execute(update(players_table).values(name_key=None))  # no old key stands in a new one's way
+    owners: dict[str, str] = {}
+    now = time.time()
+    cleared = 0
+    for pid, name in rows:
+        why = None
+        try:
+            key = name_key(check_name(name))
+        except ProtocolError as exc:
+            why = f"refused by the name rules: {exc.message}"
+        else:
+            if key in owners:
+                why = "a look-alike of an older player's name"
+        if why is None:
+            owners[key] = pid
+            conn.execute(update(players_table).where(p.id == pid).values(name_key=key))
+            continue
+        log.warning("player name %r cleared: %s", name, why)
+        conn.execute(update(players_table).where(p.id == pid).values(name=None))
+        conn.execute(insert(name_changes_table).values(player_id=pid, at=now, name=None, reason="cleared"))
+        cleared += 1
+    return cleared
+
+
+# ---------------------------------------------------------------------- history
+
+
+def history(engine: Engine, player_id: str, limit: int = 50) -> list[Played]:
+    """A player's finished matches, newest first: opponent (by the name they had when the match started),
+    result, rating change, replay link."""
+    mine = match_players_table.alias("mine")
+    other = match_players_table.alias("other")
+    m = matches_table.c
+    rc = rating_changes_table.c
+    s = seats_table.alias("oseat")
+    q = (select(m.id, m.updated_at, m.winner, m.reason, m.playset, mine.c.seat, mine.c.rated, mine.c.kind,
+                other.c.name, other.c.player_id, s.c.bot, rc.r_before, rc.r_after)
+         .select_from(mine.join(matches_table, matches_table.c.id == mine.c.match_id)
+                      .outerjoin(other, and_(other.c.match_id == mine.c.match_id, other.c.seat != mine.c.seat))
+                      .outerjoin(s, and_(s.c.match_id == mine.c.match_id, s.c.seat != mine.c.seat))
+                      .outerjoin(rating_changes_table, and_(rc.match_id == mine.c.match_id,
+                                                            rc.player_id == mine.c.player_id)))
+         .where(mine.c.player_id == player_id, m.status == "over")
+         .order_by(m.updated_at.desc()).limit(limit))
+    with engine.connect() as conn:
+        rows = conn.execute(q).all()
+    out: list[Played] = []
+    for mid, at, winner, reason, playset, seat, rated, kind, opp_name, opp_id, bot, r_before, r_after in rows:
+        opponent: Opponent = ({"kind": "human", "name": opp_name} if opp_id is not None
+                              else {"kind": "bot", "name": bot})
+        out.append({"match_id": mid, "finished_at": round(float(at), 3), "seat": int(seat),
+                    "playset": json.loads(playset), "opponent": opponent,
+                    "result": "won" if winner == seat else "lost", "reason": reason, "rated": bool(rated),
+                    "kind": kind,
+                    "rating_before": None if r_before is None else round(r_before),
+                    "rating_after": None if r_after is None else round(r_after),
+                    "rating_change": None if r_before is None else round(r_after) - round(r_before),
+                    "replay_url": f"/m/{mid}"})
+    return out
+
+
+__all__ = ["BOT_RD", "Player", "RenameLimit", "RenameTooSoon", "TableGone", "add_match_players", "add_table",
+           "bot_rating", "claim_table", "close_table", "create_player", "history",
+           "leaderboard", "link_seat", "name_taken", "on_open", "open_tables", "player_by_hash", "player_by_id",
+           "record_result", "rekey_names", "rename", "repair_tables"]

@@ -1,0 +1,134 @@
+"""A stored match as the server holds it (:class:`MatchRow`, its seats :class:`SeatRow`), and how long
+matches are kept (:class:`Retention`)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, or_
+
+from converge.server.storage.schema import matches_table
+
+
+@dataclass(frozen=True)
+class Retention:
+    """How long matches are kept, in seconds since their last change; 0: forever."""
+
+    #: a finished match (its record serves replays)
+    finished_s: float = 0.0
+    #: a match in which no move was ever played
+    unstarted_s: float = 0.0
+    #: a match in progress (abandoned)
+    abandoned_s: float = 0.0
+
+    @property
+    def active(self) -> bool:
+        return self.finished_s > 0 or self.unstarted_s > 0 or self.abandoned_s > 0
+
+    def expired(self, now: float) -> ColumnElement[bool]:
+        """The matches this policy says are to be deleted at time ``now`` (the policy must be active)."""
+        c = matches_table.c
+        parts: list[ColumnElement[bool]] = []
+        if self.finished_s > 0:
+            parts.append(and_(c.status == "over", c.updated_at < now - self.finished_s))
+        if self.unstarted_s > 0:
+            parts.append(and_(c.status == "active", c.n_actions == 0, c.updated_at < now - self.unstarted_s))
+        if self.abandoned_s > 0:
+            parts.append(and_(c.status == "active", c.updated_at < now - self.abandoned_s))
+        return or_(*parts)
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    token_hash: str | None
+    bot: str | None
+    replaced: bool = False
+    clock_left_ms: int | None = None
+
+
+@dataclass
+class MatchRow:
+    """A stored match: its record fields, metadata, seats and actions."""
+
+    id: str
+    mode: str
+    playset: list[str]
+    seed: int
+    start: str
+    decks: str
+    bot_seed: int
+    status: str = "active"
+    n_actions: int = 0
+    winner: int | None = None
+    reason: str | None = None
+    clock_ms: int | None = None
+    rematch_of: str | None = None
+    rematch_id: str | None = None
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    seats: list[SeatRow] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
+    #: Who took each action, and their clock after it (None: no clock, a bot, or stored before version 2).
+    action_clocks: list[tuple[int, int | None]] = field(default_factory=list)
+    #: Seats that allow hints (bit p: seat p), in a friend match.
+    hints: int = 0
+
+    def record(self) -> dict[str, Any]:
+        """The match record (the engine's save and replay format). It holds the seed: server-side only
+        while the match is in progress."""
+        return {"format": "converge-record", "version": 1, "playset": list(self.playset), "seed": self.seed,
+                "start": self.start, "decks": self.decks, "chance": False, "actions": list(self.actions)}
+
+    # ------------------------------------------------------------------ changes, as they are committed
+
+    def add_action(self, seat: int, action: int, clock_left: int | None, status: str, winner: int | None) -> None:
+        """Action number :attr:`n_actions` was stored: ``seat`` took ``action`` with ``clock_left`` ms left,
+        and the match is now ``status`` (won by ``winner``)."""
+        self.extend_actions([action], [(seat, clock_left)])
+        self.status, self.winner, self.reason = status, winner, ("match" if status == "over" else None)
+        if clock_left is not None:
+            self.seats[seat].clock_left_ms = clock_left
+        self.updated_at = time.time()
+
+    def extend_actions(self, actions: list[int], clocks: list[tuple[int, int | None]]) -> None:
+        """More stored actions, with who took each and their clock after it."""
+        self.actions += actions
+        self.action_clocks += clocks
+        self.n_actions += len(actions)
+
+    def take_facts(self, stored: MatchRow) -> None:
+        """This match's facts as the database holds them now (``stored``: read from it; its actions are taken
+        in by :meth:`extend_actions`)."""
+        self.n_actions, self.status, self.winner, self.reason = (stored.n_actions, stored.status, stored.winner,
+                                                                 stored.reason)
+        self.hints, self.rematch_id, self.updated_at = stored.hints, stored.rematch_id, stored.updated_at
+        for here, there in zip(self.seats, stored.seats, strict=True):
+            here.bot, here.replaced, here.clock_left_ms = there.bot, there.replaced, there.clock_left_ms
+
+    def set_seat(self, seat: int, bot: str | None, replaced: bool) -> None:
+        """``bot`` plays ``seat`` (None: its player); ``replaced``: a stand-in for a player who left."""
+        self.seats[seat].bot = bot
+        self.seats[seat].replaced = replaced
+
+    def set_hints(self, allowed: int) -> None:
+        """The seats that allow hints (bit p: seat p)."""
+        self.hints = allowed
+
+    def end_on_time(self, seat: int) -> None:
+        """``seat`` ran out of time: the other player won."""
+        self.status, self.winner, self.reason = "over", 1 - seat, "time"
+        self.seats[seat].clock_left_ms = 0
+
+    def link_rematch(self, match_id: str | None) -> None:
+        """This match's rematch is ``match_id`` (None: it has none, or it was deleted)."""
+        self.rematch_id = match_id
+
+    def unlink(self, gone: set[str]) -> None:
+        """The matches ``gone`` were deleted: no link to them is kept."""
+        if self.rematch_id in gone:
+            self.rematch_id = None
+        if self.rematch_of in gone:
+            self.rematch_of = None

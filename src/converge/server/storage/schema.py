@@ -1,0 +1,135 @@
+"""The database schema, in one place: every table and index the server stores, on one :data:`metadata`.
+
+A match is stored as its *record* — playset, seed, start setting, deck digest and the list of accepted
+actions (:data:`actions_table`) — plus metadata (mode, seats, clocks, result, rematch links). The state is
+never stored: it is rebuilt by replaying the record. Seat and player tokens are never stored, only their
+SHA-256 hashes. The lobby's tables hold the players, the open tables, who played which seat, the players' name
+changes and the rating changes.
+
+The migrations (:mod:`converge.server.storage.migrations`) bring a database to this schema; a test checks that
+they and this module agree.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, Boolean, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table
+
+metadata = MetaData()
+
+settings_table = Table(
+    "converge_settings", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", String(256), nullable=False),
+)
+
+matches_table = Table(
+    "converge_matches", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("mode", String(8), nullable=False),  # "bot" or "friend"
+    Column("playset", String(256), nullable=False),  # JSON list of three skillset names
+    Column("seed", BigInteger, nullable=False),
+    Column("start", String(8), nullable=False),  # "random", "0" or "1" (M2)
+    Column("decks", String(64), nullable=False),  # the playset's deck digest
+    Column("bot_seed", BigInteger, nullable=False),
+    Column("status", String(8), nullable=False),  # "active" or "over"
+    Column("n_actions", Integer, nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("reason", String(16), nullable=True),  # "match" (the engine's result) or "time"
+    Column("clock_ms", Integer, nullable=True),  # per-player time for the whole match, or None
+    Column("rematch_of", String(32), nullable=True),
+    Column("rematch_id", String(32), nullable=True),
+    Column("hints", Integer, nullable=True),  # bit p set: seat p allows hints (friend matches)
+)
+
+#: For the retention clean-up: finished / in-progress matches by the time of their last change.
+status_index = Index("converge_matches_status_updated", matches_table.c.status, matches_table.c.updated_at)
+
+seats_table = Table(
+    "converge_seats", metadata,
+    Column("match_id", String(32), ForeignKey("converge_matches.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("token_hash", String(64), nullable=True),  # None: a bot's seat (no one can act for it)
+    Column("bot", String(32), nullable=True),  # the bot playing this seat, if any
+    Column("replaced", Boolean, nullable=False, default=False),  # a bot stands in for a player who left
+    Column("clock_left_ms", Integer, nullable=True),
+)
+
+actions_table = Table(
+    "converge_actions", metadata,
+    Column("match_id", String(32), ForeignKey("converge_matches.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),  # 0, 1, 2... : a second write of the same index fails
+    Column("action", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("clock_left_ms", Integer, nullable=True),  # the acting seat's clock after the action
+)
+
+
+# ---------------------------------------------------------------------- the lobby's
+
+players_table = Table(
+    "converge_players", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("name", String(64), nullable=True),  # None: anonymous
+    Column("name_key", String(64), nullable=True, unique=True),  # folded name: two players never share one
+    Column("r", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("vol", Float, nullable=False),
+    Column("games", Integer, nullable=False),  # rated matches finished
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+lobby_tables_table = Table(
+    "converge_lobby_tables", metadata,
+    Column("id", String(32), primary_key=True),  # also the id of the match it becomes
+    Column("host_id", String(32), nullable=False),
+    Column("host_seat", Integer, nullable=False),
+    Column("host_token_hash", String(64), nullable=False),  # the host's seat token, known before the match exists
+    Column("playset", String(256), nullable=False),  # JSON list
+    Column("clock_ms", Integer, nullable=True),
+    Column("rated", Boolean, nullable=False),
+    Column("private", Boolean, nullable=False),
+    Column("status", String(8), nullable=False),  # "open", "started", "closed"
+    Column("guest_id", String(32), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+lobby_open_index = Index("converge_lobby_tables_status", lobby_tables_table.c.status,
+                         lobby_tables_table.c.created_at)
+
+match_players_table = Table(
+    "converge_match_players", metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", String(32), nullable=False, index=True),
+    Column("rated", Boolean, nullable=False),
+    Column("kind", String(8), nullable=False),  # how the match was found: "table", "quick", "invite"
+    Column("name", String(64), nullable=True),  # the player's name when the match started (None: anonymous)
+)
+
+name_changes_table = Table(
+    "converge_name_changes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(32), nullable=False, index=True),
+    Column("at", Float, nullable=False),
+    Column("name", String(64), nullable=True),  # the new name (None: anonymous)
+    Column("reason", String(8), nullable=False),  # "rename" (the player's), "cleared" (by the name rules)
+)
+
+rating_changes_table = Table(
+    "converge_rating_changes", metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("player_id", String(32), primary_key=True),  # a second change for the same match is refused
+    Column("seat", Integer, nullable=False),
+    Column("score", Float, nullable=False),
+    Column("r_before", Float, nullable=False),
+    Column("rd_before", Float, nullable=False),
+    Column("r_after", Float, nullable=False),
+    Column("rd_after", Float, nullable=False),
+    Column("vol_after", Float, nullable=False),
+    Column("at", Float, nullable=False),
+)
