@@ -12,9 +12,8 @@ PLAY_STAMP := $(VENV)/.installed-play-$(DEPS_SUM)
 TEST_STAMP := $(VENV)/.installed-test-$(DEPS_SUM)
 SOURCES := $(shell find src -name '*.py' -o -name '*.toml' -o -name '*.typed' -o -name '*.md')
 # The rules tests also run against the pure-Python engine (the source mypy checks).
-PURE_TESTS := tests/test_rules.py tests/test_goals.py tests/test_effects.py tests/test_convert.py \
-              tests/test_illegal_input.py tests/test_records.py tests/test_extension.py tests/test_worlds.py \
-              tests/test_events.py tests/test_knowledge.py tests/test_indistinguishable.py
+PURE_TESTS := $(addprefix tests/engine/test_,rules.py goals.py effects.py convert.py illegal_input.py records.py \
+              extension.py worlds.py events.py knowledge.py indistinguishable.py)
 
 .PHONY: play test lint fuzz bench clean
 
@@ -50,16 +49,16 @@ test: lint
 	$(BIN)/python -m pytest
 	PYTHONPATH=src CONVERGE_PURE=1 CONVERGE_PAIRS=2000 $(BIN)/python -m pytest $(wildcard $(PURE_TESTS))
 
-# The fuzz suites (tests/test_fuzz_*.py) at length: `make test` runs a few seconds of them, the same inputs
+# The fuzz suites (tests/*/test_fuzz.py) at length: `make test` runs a few seconds of them, the same inputs
 # each time; this runs FUZZ_EXAMPLES examples per hypothesis test, a hundred times as many inputs per seeded
 # bulk test, with fresh random inputs, and prints how many inputs each door took; then sampled worlds and
-# pairs of matches a player cannot tell apart (tests/test_indistinguishable.py) by the hundred thousand.
+# pairs of matches a player cannot tell apart (tests/engine/test_indistinguishable.py) by the hundred thousand.
 FUZZ_EXAMPLES ?= 10000
 
 fuzz: $(TEST_STAMP)
-	CONVERGE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -p tests.fuzz_support $(wildcard tests/test_fuzz_*.py)
-	CONVERGE_WORLDS=100000 $(BIN)/python -m pytest tests/test_worlds.py
-	CONVERGE_PAIRS=100000 CONVERGE_PAIRS_SEED=$$(date +%s) $(BIN)/python -m pytest tests/test_indistinguishable.py
+	CONVERGE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -p tests.fuzz_support $(wildcard tests/*/test_fuzz.py)
+	CONVERGE_WORLDS=100000 $(BIN)/python -m pytest tests/engine/test_worlds.py
+	CONVERGE_PAIRS=100000 CONVERGE_PAIRS_SEED=$$(date +%s) $(BIN)/python -m pytest tests/engine/test_indistinguishable.py
 
 bench: $(TEST_STAMP)
 	$(BIN)/converge bench

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import ROOT
+
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 CHROMIUM = os.environ.get("CONVERGE_CHROMIUM", "/usr/bin/chromium")
 if not Path(CHROMIUM).exists():
@@ -19,7 +21,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 from tests.server_support import Server  # noqa: E402
 
-SHOTS = Path(__file__).resolve().parent.parent / "out" / "screenshots"
+SHOTS = ROOT / "out" / "screenshots"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 DECISION = "[data-testid=decision]"

@@ -1,4 +1,4 @@
-"""Shared parts of the fuzz suites (``tests/test_fuzz_*.py``): how many examples to run, hostile data
+"""Shared parts of the fuzz suites (``tests/*/test_fuzz.py``): how many examples to run, hostile data
 strategies, the counter of generated inputs, and the checks every door must pass.
 
 ``make test`` runs a bounded slice (a few seconds, the same examples every time); ``make fuzz`` sets

@@ -10,6 +10,9 @@ from converge import Match
 from converge.engine.playset import Playset
 from converge.engine.sizes import NUM_CARDS
 
+#: The project's checkout: the tests read its sources, docs, examples and benchmarks.
+ROOT = Path(__file__).resolve().parent.parent
+
 CATALYSTS = ["alchemist", "mechanist", "archivist"]
 
 
@@ -97,7 +100,7 @@ def ids(match: Match, cards: list[int]) -> list[str]:
 
 def load_example(name: str) -> Any:
     """An example script of ``examples/`` as a module."""
-    path = Path(__file__).resolve().parent.parent / "examples" / f"{name}.py"
+    path = ROOT / "examples" / f"{name}.py"
     spec = importlib.util.spec_from_file_location(f"example_{name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -25,7 +25,7 @@ from fastapi.testclient import TestClient
 from converge import Match
 from converge.server.app import create_app
 from converge.server.storage.pgcluster import free_port
-from tests.test_properties import known_cards
+from tests.engine.test_properties import known_cards
 
 #: Settings for tests: bots move at once, nobody is replaced, no rate limit gets in the way.
 FAST: dict[str, Any] = {"bot_delay": 0.0, "replace_after": 0.0, "rate": 10000.0, "burst": 10000.0,

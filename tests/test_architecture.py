@@ -7,8 +7,9 @@ from pathlib import Path
 
 from converge.engine.effects import builtin_effect_kinds, effect_kinds
 from converge.engine.goals import goal_kinds
+from tests.helpers import ROOT
 
-SRC = Path(__file__).resolve().parent.parent / "src" / "converge"
+SRC = ROOT / "src" / "converge"
 ENGINE = SRC / "engine"
 
 #: What a Match holds (its attributes, and the parts whose fields are the state) and its properties that
@@ -81,3 +82,95 @@ def test_there_is_one_module_per_effect_kind() -> None:
     for kind in builtin:  # each kind's class lives in its module
         assert type(kind).__module__ == f"converge.engine.effects.{kind.name}"
 
+
+
+# ---------------------------------------------------------------------- imports
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in SRC.rglob("*.py"):
+        parts = path.relative_to(SRC.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = path
+    return out
+
+
+def _imports(path: Path, modules: dict[str, Path] | set[str], source: str | None = None) -> set[str]:
+    """The package's modules ``path`` imports, at module level or inside functions (not under TYPE_CHECKING)."""
+    found: set[str] = set()
+
+    def visit(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                continue
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                for alias in node.names:
+                    name = f"{node.module}.{alias.name}"
+                    found.add(name if name in modules else node.module)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                visit(getattr(node, field, None) or [])
+
+    visit(ast.parse(path.read_text(encoding="utf-8") if source is None else source).body)
+    return {m for m in found if m in modules}
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return cycles
+
+
+def _import_graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {name: _imports(path, modules) - {name} for name, path in modules.items()}
+
+
+def test_no_import_circle_in_the_package() -> None:
+    """No module imports one that imports it back, directly or round a circle — also through the imports
+    inside functions, which hide a circle from Python but not from a reader (those under TYPE_CHECKING,
+    for annotations only, do not count)."""
+    graph = _import_graph()
+    assert len(graph) > 100 and graph["converge.engine.state"]  # (it found the package, and its imports)
+    assert import_cycles(graph) == []
+
+
+def test_the_import_walk_catches_a_circle_and_what_hides_one() -> None:
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c"]]
+    # a circle through a function-level import is seen; an import for annotations only is not one
+    modules = {"converge.engine.state", "converge.engine.view"}
+    hidden = "def view():\n    from converge.engine.view import View\n"
+    assert _imports(SRC / "x.py", modules, hidden) == {"converge.engine.view"}
+    typing_only = ("from typing import TYPE_CHECKING\n"
+                   "if TYPE_CHECKING:\n    from converge.engine.view import View\n")
+    assert _imports(SRC / "x.py", modules, typing_only) == set()
+    graph = _import_graph()
+    graph["converge.engine.sizes"] = graph["converge.engine.sizes"] | {"converge.engine.state"}  # planted
+    assert any("converge.engine.sizes" in c for c in import_cycles(graph))

@@ -6,9 +6,10 @@ import asyncio
 import runpy
 import subprocess
 import sys
-from pathlib import Path
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+from tests.helpers import ROOT
+
+BENCHMARKS = ROOT / "benchmarks"
 
 
 def test_hub_cpu_plays_the_actions_it_is_asked_for_and_reports_the_writer_thread() -> None:

@@ -26,8 +26,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect as ws_connect
 
 from converge import Match
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
 
 
 def nginx_config(tmp: Path, listen: int, upstream: list[int]) -> Path:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import doctest
 import importlib
 import re
-from pathlib import Path
 
 import pytest
+
+from tests.helpers import ROOT
 
 MODULES = ["converge", "converge.cards.loader", "converge.engine.playset", "converge.engine.actions",
            "converge.engine.state", "converge.engine.events", "converge.engine.effects", "converge.engine.goals",
@@ -23,7 +24,7 @@ def test_docstring_examples(name: str) -> None:
 
 
 def test_readme_python_examples() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```pycon\n(.*?)```", readme, flags=re.S)
     assert blocks, "the README shows the engine API with pycon examples"
     namespace: dict[str, object] = {}  # the blocks continue one session, as a reader would type them

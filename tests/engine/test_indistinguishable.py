@@ -21,7 +21,7 @@ Pairs come two ways:
   has the cards hidden from the viewer permuted and another seed. Both are set up and played on with the
   same (renamed) actions until the round ends (the next round is dealt from the seed, which differs).
 
-``make test`` compares :data:`PAIRS` pairs; ``CONVERGE_PAIRS=100000 pytest tests/test_indistinguishable.py``
+``make test`` compares :data:`PAIRS` pairs; ``CONVERGE_PAIRS=100000 pytest tests/engine/test_indistinguishable.py``
 (run by ``make fuzz``, with a fresh ``CONVERGE_PAIRS_SEED``) that many. A planted leak of each kind a view
 once had or could get (the start position, the seed, the real deck order) fails the comparison.
 """

@@ -1,7 +1,7 @@
 -- A database as the server of schema version 4 (before Alembic, b4823e5) left it, with matches (finished,
 -- in progress, untouched; against bots and friends, with clocks and hints), players (named, renamed,
 -- anonymous), lobby tables (joined, open, private) and rating changes. Made by playing through that
--- server's HTTP API, then dumped (sqlite3's iterdump). Loaded by tests/test_server_migrations.py.
+-- server's HTTP API, then dumped (sqlite3's iterdump). Loaded by tests/server/test_migrations.py.
 BEGIN TRANSACTION;
 CREATE TABLE converge_actions (
 	match_id VARCHAR(32) NOT NULL, 

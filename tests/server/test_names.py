@@ -1,4 +1,4 @@
-"""Players' names beyond their rules (which tests/test_server_lobby.py lists): how often a player may rename,
+"""Players' names beyond their rules (which tests/server/test_lobby.py lists): how often a player may rename,
 that a match keeps the names its players had when it started, and the start-up migration that keys the
 stored names by their UTS #39 skeleton — on SQLite and PostgreSQL."""
 
@@ -23,8 +23,8 @@ from converge.server.storage.database import normalize_url
 from converge.server.storage.match_store import Storage
 from converge.server.storage.rows import MatchRow, SeatRow
 from converge.server.storage.schema import settings_table
+from tests.server.test_lobby import call, close_lobby_peers, db_rows, player  # noqa: F401 (a fixture)
 from tests.server_support import FAST, Peer, client_for, hang_guard, play_friend_match  # noqa: F401
-from tests.test_server_lobby import call, close_lobby_peers, db_rows, player  # noqa: F401 (a fixture)
 
 # ---------------------------------------------------------------------- how often a name may change
 

@@ -32,8 +32,8 @@ from fastapi.testclient import TestClient
 
 from converge.server.app import create_app
 from converge.server.protocol.errors import ERROR_STATUS
+from tests.server.test_api import play_over_http
 from tests.server_support import FAST
-from tests.test_server_api import play_over_http
 
 DAY = 86400.0
 
@@ -308,7 +308,7 @@ def test_matches_created_per_address_per_hour_are_limited(tmp_path: Path) -> Non
 def test_one_hourly_budget_per_address_for_every_door_that_stores_a_match(tmp_path: Path) -> None:
     """`--matches-per-hour` is one budget per address, charged wherever a match is stored: four doors spend
     an address's four matches, after which no door stores one more for it; another address is not touched."""
-    from tests.test_server_lobby import LobbyPeer, call
+    from tests.server.test_lobby import LobbyPeer, call
 
     with client_for(tmp_path, matches_per_hour=4, players_per_hour=0, table_rate=1000.0, table_burst=1000.0,
                     queue_rate=1000.0, queue_burst=1000.0, quick_match_bot_after_s=1000.0) as client:
@@ -349,7 +349,7 @@ def test_one_hourly_budget_per_address_for_every_door_that_stores_a_match(tmp_pa
 
 
 def _player_from(client: TestClient, name: str, address: dict[str, str]) -> str:
-    from tests.test_server_lobby import COOKIE
+    from tests.server.test_lobby import COOKIE
 
     client.cookies.clear()
     r = client.put("/api/me", json={"name": name}, headers=address)
@@ -361,7 +361,7 @@ def _player_from(client: TestClient, name: str, address: dict[str, str]) -> str:
 
 def test_a_quick_match_pairing_charges_each_side_and_a_refused_side_costs_the_other_nothing(
         tmp_path: Path) -> None:
-    from tests.test_server_lobby import LobbyPeer
+    from tests.server.test_lobby import LobbyPeer
 
     with client_for(tmp_path, matches_per_hour=1, players_per_hour=0, queue_rate=1000.0, queue_burst=1000.0,
                     quick_match_bot_after_s=1000.0, quick_match_range=5000.0) as client:
@@ -389,7 +389,7 @@ def test_a_quick_match_pairing_charges_each_side_and_a_refused_side_costs_the_ot
 
 
 def test_two_identities_of_one_address_pay_twice_for_their_quick_match(tmp_path: Path) -> None:
-    from tests.test_server_lobby import LobbyPeer
+    from tests.server.test_lobby import LobbyPeer
 
     with client_for(tmp_path, matches_per_hour=3, players_per_hour=0, queue_rate=1000.0, queue_burst=1000.0,
                     quick_match_bot_after_s=1000.0, quick_match_range=5000.0) as client:
@@ -409,7 +409,7 @@ def test_two_identities_of_one_address_pay_twice_for_their_quick_match(tmp_path:
 
 
 def test_an_accepted_bot_offer_is_paid_for_by_the_players_address(tmp_path: Path) -> None:
-    from tests.test_server_lobby import LobbyPeer
+    from tests.server.test_lobby import LobbyPeer
 
     with client_for(tmp_path, matches_per_hour=1, players_per_hour=0, quick_match_bot_after_s=0.2) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]

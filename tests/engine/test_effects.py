@@ -1,4 +1,4 @@
-"""The keyword effects and their parameters (Convert is in test_convert.py), and the project rulings
+"""The keyword effects and their parameters (Convert is in tests/engine/test_convert.py), and the project rulings
 about effects: P1 and P5-P11.
 
 Cards are chosen by their printed effect (``src/converge/cards/decks``). Readable moves: a card id

@@ -12,8 +12,8 @@ from typing import Any
 
 from tests.browser_support import OVER, Tab, browser_fixture, server_fixture  # noqa: F401 (fixtures)
 from tests.server_support import Server, hang_guard  # noqa: F401 (hang_guard is a fixture)
-from tests.test_browser import click_one, ready
-from tests.test_browser_a11y import serious
+from tests.web.test_browser import click_one, ready
+from tests.web.test_browser_a11y import serious
 
 
 def choose_name(tab: Tab, server: Server, name: str) -> None:

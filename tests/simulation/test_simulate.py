@@ -24,9 +24,9 @@ from converge.simulation.runner import play_match
 from converge.simulation.simulate import simulate
 from converge.simulation.stats import ROUND_COLUMNS, MatchReader, PlaysetTally, ScoringMismatch
 from converge.simulation.summary import summarize
-from tests.helpers import assert_user_error, run
+from tests.helpers import ROOT, assert_user_error, run
 
-BUILTIN = Path(__file__).resolve().parent.parent / "src" / "converge" / "cards" / "decks"
+BUILTIN = ROOT / "src" / "converge" / "cards" / "decks"
 CATALYSTS = SETS["catalysts"]
 SPARKS = SETS["sparks"]
 

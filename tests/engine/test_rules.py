@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 import random
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from converge import Match
 from converge.engine import DECLARE, DISCARD, DONE, MINE, THEIRS, IllegalActionError
-from tests.helpers import CATALYSTS, ids, others, play, setup
+from tests.helpers import CATALYSTS, ROOT, ids, others, play, setup
 
 ENGINES = ["protector", "searcher", "merchant"]
 
@@ -479,7 +478,7 @@ RULINGS = ([f"M{i}" for i in range(1, 4)] + [f"T{i}" for i in range(1, 9)] + [f"
 
 
 def test_rules_md_numbers_every_ruling_and_points_to_tests_that_exist() -> None:
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     text = (root / "RULES.md").read_text(encoding="utf-8")
     pointers = re.findall(r"`(tests/[\w/]+\.py)::(\w+)`", text)
     assert pointers

@@ -1,5 +1,5 @@
 """The schema's migrations (Alembic, converge.server.storage.migrate): a database the server of schema version
-4 left — before Alembic, with matches, players, tables and ratings (tests/data/schema-4.*.sql, dumped from
+4 left — before Alembic, with matches, players, tables and ratings (tests/server/data/schema-4.*.sql, dumped from
 that server) — is upgraded when a server opens it, on SQLite and on PostgreSQL, and every match replays; a new
 database and an upgraded one both have exactly the schema module's tables; a newer server's is refused."""
 

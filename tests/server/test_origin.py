@@ -2,7 +2,7 @@
 player cookie's SameSite=Lax does not keep apart — can open neither WebSocket and make no change with the
 player's cookie; the server's own pages, programs without an Origin and the operator's allowed origins can.
 Behind a trusted proxy the origin is the one the proxy says the browser used, and only a trusted proxy may
-say it. (The browser's side of it: tests/test_browser_origin.py; through deploy/nginx.conf: test_deploy.py.)"""
+say it. (The browser's side of it: tests/web/test_browser_origin.py; through deploy/nginx.conf: test_deploy.py.)"""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from starlette.testclient import WebSocketDenialResponse
 
 from converge.server.lobby.identity import COOKIE
 from converge.server.security.origins import OriginPolicy, normalize_origin
+from tests.server.test_limits import assert_error
 from tests.server_support import client_for, create, from_address, hang_guard  # noqa: F401 (a fixture)
-from tests.test_server_limits import assert_error
 
 OWN = "http://testserver"  # the test client's requests go to Host: testserver, over http
 #: Pages that are not the server's: another port of the same host (the reported attack), another scheme, a

@@ -37,8 +37,9 @@ from tests.fuzz_support import (
     mutate,
     texts,
 )
+from tests.helpers import ROOT
 
-BUILTIN = Path(__file__).resolve().parent.parent / "src" / "converge" / "cards" / "decks"
+BUILTIN = ROOT / "src" / "converge" / "cards" / "decks"
 RECORD_FIELDS = ["format", "version", "playset", "seed", "start", "decks", "chance", "actions", "moves",
                  "position"]
 POSITION_FIELDS = ["format", "version", "playset", "seed", "start", "round", "round_wins", "turn",

@@ -1,6 +1,6 @@
 """Snapshots of the full-screen game (pytest-textual-snapshot): the screens a player reads, at 80×24 and
-120×40, compared with the reviewed SVGs in tests/__snapshots__/. After a deliberate change of the screen,
-look at the new pictures and accept them with ``pytest tests/test_terminal_snapshots.py --snapshot-update``.
+120×40, compared with the reviewed SVGs in tests/cli/__snapshots__/. After a deliberate change of the screen,
+look at the new pictures and accept them with ``pytest tests/cli/test_terminal_snapshots.py --snapshot-update``.
 """
 
 from __future__ import annotations

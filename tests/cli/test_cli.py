@@ -15,9 +15,9 @@ from converge.bots import make_bot
 from converge.cards.loader import load_catalog
 from converge.cli.render import print_decks
 from converge.simulation.runner import play_match
-from tests.helpers import assert_user_error, run
+from tests.helpers import ROOT, assert_user_error, run
 
-BUILTIN = Path(__file__).resolve().parent.parent / "src" / "converge" / "cards" / "decks"
+BUILTIN = ROOT / "src" / "converge" / "cards" / "decks"
 
 
 

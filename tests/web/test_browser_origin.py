@@ -15,7 +15,7 @@ import pytest
 
 from tests.browser_support import Tab, browser_fixture, server_fixture  # noqa: F401 (fixtures)
 from tests.server_support import Server, hang_guard  # noqa: F401 (hang_guard is a fixture)
-from tests.test_browser_lobby import choose_name
+from tests.web.test_browser_lobby import choose_name
 
 #: Tries both WebSockets (a hello each: the first answer, or how the socket closed) and a write a page of
 #: any origin may send without asking first (a "no-cors" POST without a body): joining a lobby table as

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from converge import Match
 from converge.engine import all_playsets
 from converge.engine.events import SCHEMA, EventKind, PublicTracker, from_dict, reference, to_dict
-from tests.helpers import finished_matches
+from tests.helpers import ROOT, finished_matches
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "events.md"
+DOCS = ROOT / "docs" / "events.md"
 
 
 def test_the_reference_page_is_generated_from_the_schema() -> None:

@@ -35,6 +35,7 @@ from starlette.testclient import WebSocketDenialResponse
 
 from converge.server.app import create_app
 from converge.server.protocol.errors import ERROR_STATUS
+from tests.engine.test_properties import known_cards
 from tests.fuzz_support import (
     BULK,
     EXAMPLES,
@@ -52,7 +53,6 @@ from tests.fuzz_support import (
     texts,
 )
 from tests.server_support import FAST, Peer, RawResponse, Server, client_for, raw_exchange
-from tests.test_properties import known_cards
 
 CREATE_FIELDS = ["opponent", "bot", "playset", "seat", "clock"]
 

@@ -14,10 +14,11 @@ from typing_extensions import is_typeddict
 
 pytest.importorskip("fastapi")
 
+from converge.engine.schema import Decision, LegalAction, Observation
 from converge.server.protocol import messages, parse
 from converge.server.protocol.errors import ERROR_STATUS, ErrorCode, ProtocolError
+from tests.server.test_lobby import LobbyPeer, call, player
 from tests.server_support import Peer, client_for, create, hang_guard, play_friend_match  # noqa: F401
-from tests.test_server_lobby import LobbyPeer, call, player
 
 
 def test_every_error_code_has_its_status_in_the_one_table_and_only_those() -> None:
@@ -188,3 +189,8 @@ def test_openapi_describes_the_answer_of_every_api_route(tmp_path: Path) -> None
     schemas = spec["components"]["schemas"]
     assert "observation" in schemas["MatchView"]["required"] and "observation" in schemas["ReplayStep"]["required"]
     assert {"MatchMeta", "TurnSummary", "ErrorResponse"} <= set(schemas)
+    # the observation is the engine's declaration (converge.engine.schema), field by field, its parts too
+    assert schemas["MatchView"]["properties"]["observation"] == {"$ref": "#/components/schemas/Observation"}
+    for typed in (Observation, Decision, LegalAction):
+        assert set(schemas[typed.__name__]["properties"]) == typed.__required_keys__ | typed.__optional_keys__
+    assert set(schemas["Observation"]["required"]) == Observation.__required_keys__

@@ -1,6 +1,6 @@
 """Every sampled world can be played to its end, from either seat, at any decision.
 
-``make test`` samples a few thousand worlds; ``CONVERGE_WORLDS=100000 pytest tests/test_worlds.py`` (run by
+``make test`` samples a few thousand worlds; ``CONVERGE_WORLDS=100000 pytest tests/engine/test_worlds.py`` (run by
 ``make fuzz``) samples that many."""
 
 from __future__ import annotations

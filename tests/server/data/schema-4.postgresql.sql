@@ -2,7 +2,7 @@
 -- in progress, untouched; against bots and friends, with clocks and hints), players (named, renamed,
 -- anonymous), lobby tables (joined, open, private) and rating changes. Made by playing through that
 -- server's HTTP API, then dumped (pg_dump --inserts, without its psql-only \restrict lines).
--- Loaded by tests/test_server_migrations.py.
+-- Loaded by tests/server/test_migrations.py.
 --
 -- PostgreSQL database dump
 --

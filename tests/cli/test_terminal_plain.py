@@ -16,8 +16,8 @@ from rich.console import Console
 from converge import Match
 from converge.bots import make_bot
 from converge.cli.terminal import Seat, TerminalGame
+from tests.cli.test_terminal import _run_piped
 from tests.helpers import setup
-from tests.test_terminal import _run_piped
 
 
 def _replays_to_the_end(path: Path) -> Match:
