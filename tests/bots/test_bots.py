@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from converge import Match
-from converge.bots import BOTS, LEVELS, GreedyBot, ISMCTSBot, RandomBot, make_bot
+from converge.bots import BOTS, LEVELS, GreedyBot, ISMCTSBot, RandomBot, bot_display_name, make_bot
 from converge.bots.base import Bot
 from converge.engine import DISCARD, all_playsets
 from converge.simulation.runner import play_match, run_series, wilson_interval
@@ -293,3 +293,11 @@ def test_greedy_takes_over_a_play_it_did_not_start() -> None:
     m.apply(action)
     while m.current_player == 0 and m.round_no == 1:
         m.apply(bot.decide(m.view(0)))
+
+
+def test_every_bot_has_a_players_name_by_level() -> None:
+    names = {name: bot_display_name(name) for name in BOTS}
+    assert [names[level] for level in LEVELS] == ["Beginner bot", "Easy bot", "Medium bot", "Hard bot",
+                                                  "Expert bot"]
+    assert len(set(names.values())) == len(BOTS) and all(n.endswith(" bot") for n in names.values())
+    assert bot_display_name(" HARD ") == "Hard bot"

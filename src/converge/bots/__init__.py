@@ -54,6 +54,17 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 }
 
 
+def bot_display_name(name: str) -> str:
+    """How players see a bot: a level as "Hard bot", an algorithm by its own name ("ISMCTS bot").
+
+    >>> bot_display_name("hard"), bot_display_name("ismcts")
+    ('Hard bot', 'ISMCTS bot')
+    """
+    key = name.strip().lower()
+    word = key.capitalize() if key in LEVELS else {"ismcts": "ISMCTS"}.get(key, key.capitalize())
+    return f"{word} bot"
+
+
 def make_bot(name: str, seed: int = 0) -> Bot:
     """A new bot by name (a level or an algorithm), seeded; ``ValueError`` for an unknown name."""
     key = name.strip().lower() if isinstance(name, str) else name
@@ -62,4 +73,4 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     return BOTS[key](seed)
 
 
-__all__ = ["BOTS", "LEVELS", "Bot", "GreedyBot", "ISMCTSBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "GreedyBot", "ISMCTSBot", "RandomBot", "bot_display_name", "make_bot"]

@@ -2,8 +2,9 @@
 engine define it — the sockets' message types, the error codes, the WebSocket close codes, the event kinds
 and the action ids.
 
-The page has no build step, so the generated module is committed beside the others; tests/web/test_web_protocol.py
-fails when it differs from :func:`render` (as tests/engine/test_events.py keeps docs/events.md). Regenerate it with::
+The page has no build step, so the generated module is committed beside the others;
+tests/web/test_web_protocol.py fails when it differs from :func:`render` (as tests/engine/test_events.py keeps
+docs/events.md). Regenerate it with::
 
     python -m converge.server.protocol_js > src/converge/web/protocol.js
 
