@@ -10,7 +10,8 @@ import pytest
 
 from tests.helpers import ROOT
 
-MODULES = ["converge", "converge.cards.loader", "converge.engine.playset", "converge.engine.actions",
+MODULES = ["converge", "converge.cards.loader", "converge.cards.reference", "converge.engine.playset",
+           "converge.engine.actions",
            "converge.engine.state", "converge.engine.events", "converge.engine.effects", "converge.engine.goals",
            "converge.engine.view", "converge.engine.narration", "converge.engine.params", "converge.engine.errors",
            "converge.texts", "converge.bots", "converge.bots.hint"]

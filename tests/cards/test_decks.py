@@ -26,7 +26,7 @@ from converge.engine.params import OWN, Param
 BUILTIN = ["alchemist", "mechanist", "archivist", "protector", "searcher", "merchant", "delver", "astropath",
            "healer"]
 
-HEADER = 'skillset = "Tinkerer"\nset = "Home Brew"\nkeyword = "Tinker"\ncolor = "orange3"\n'
+HEADER = 'skillset = "Tinkerer"\nset = "Home Brew"\nkeyword = "Assemble"\ncolor = "orange3"\n'
 TINKERER = [
     {"id": '"TIN1"', "name": '"Cog Whittler"', "rank": "1",
      "goal": '{ kind = "highest_skillset", skillset = "own", stars = 1 }',
@@ -304,6 +304,13 @@ DECK_CASES = [
     ("skillset of two words", deck_text(header=HEADER.replace('"Tinkerer"', '"Tin Ker"')), "", "skillset"),
     ("skillset a word of actions", deck_text(header=HEADER.replace('"Tinkerer"', '"Done"')), "", "skillset"),
     ("set not a string", deck_text(header=HEADER.replace('"Home Brew"', "3")), "", "set"),
+    ("set name empty", deck_text(header=HEADER.replace('"Home Brew"', '"  "')), "", "set"),
+    ("set name too long", deck_text(header=HEADER.replace('"Home Brew"', json.dumps("x" * 41))), "", "set"),
+    ("a built-in set misspelt", deck_text(header=HEADER.replace('"Home Brew"', '"catalysts of  change"')), "",
+     "set"),
+    ("keyword of no effect", deck_text(header=HEADER.replace('"Assemble"', '"Tinker"')), "", "keyword"),
+    ("keyword of an effect no card has", deck_text(header=HEADER.replace('"Assemble"', '"Guard"')), "",
+     "keyword"),
 ]
 
 
@@ -497,3 +504,27 @@ def test_card_specs_are_immutable():
     with pytest.raises(dataclasses.FrozenInstanceError):
         card.rank = 3  # type: ignore[misc]
     assert isinstance(card.effect, Effect)
+
+
+def test_every_error_of_a_file_is_reported_in_one_run_none_hides_another(tmp_path: Path) -> None:
+    """What one error used to hide: a duplicate rank hid an id taken by a built-in deck, and an id that is
+    an action word hid a skillset defined twice."""
+    cards = changed(3, rank="3", id='"ALC1"')  # a duplicate rank, and the Alchemist's first card's id
+    cards[0]["id"] = '"done"'  # a word of the action language
+    path = write(tmp_path / "decks", deck_text(cards, HEADER.replace('"Tinkerer"', '"Alchemist"')))
+    error = rejected(tmp_path / "decks")
+    for card, field in (("ALC1", "rank"), ("ALC1", "id"), ("done", "id"), ("", "skillset")):
+        assert_names(error, path, card, field)
+
+
+def test_an_unknown_kind_or_parameter_is_answered_with_the_closest_known_names(tmp_path: Path) -> None:
+    path = write(tmp_path / "decks", deck_text(changed(1, goal='{ kind = "highest_rnak", stars = 1 }',
+                                                         effect='{ kind = "assemble", cuont = 2 }')))
+    text = str(rejected(tmp_path / "decks"))
+    assert (f"{path}: card TIN2: field 'goal.kind': unknown goal kind 'highest_rnak' (did you mean highest_rank"
+            in text)
+    assert "field 'effect.cuont': unknown parameter for assemble (did you mean count?)" in text
+    far = write(tmp_path / "far", deck_text(changed(1, effect='{ kind = "zzzzqqq" }')))
+    message = next(p.message for p in rejected(tmp_path / "far").problems if p.field == "effect.kind")
+    assert str(far) and "did you mean" not in message
+    assert all(kind in message for kind in effect_kinds())  # the whole list, not cut in the middle of a name

@@ -14,11 +14,14 @@ A deck file holds one skillset::
     goal = { kind = "highest_skillset", skillset = "own", stars = 1 }
     effect = { kind = "convert", duration = "turn" }
 
-Errors name the file, the card and the field, and a file with any error is never half-loaded.
+Errors name the file, the card and the field; every error of every file is reported in one run, and a file
+with any error is never half-loaded. ``keyword`` names the deck's effect, the keyword of its cards' effect
+kind. ``converge cards kinds`` lists every goal and effect kind with its parameters.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -86,7 +89,8 @@ def _check_params(kind: EffectKind | GoalKind, raw: Mapping[str, Any], field: st
             continue
         if not any(p.name == name for p in kind.params):
             allowed = ", ".join(p.name for p in kind.params) or "none"
-            out.add(card, f"{field}.{name}", f"unknown parameter for {kind.name} (allowed: {allowed})")
+            hint = did_you_mean(name, [p.name for p in kind.params])
+            out.add(card, f"{field}.{name}", f"unknown parameter for {kind.name}{hint} (allowed: {allowed})")
     for p in kind.params:
         where = f"{field}.{p.name}"
         if p.name not in raw:
@@ -140,13 +144,28 @@ def _parse_card(raw: Any, index: int, skillset: str, out: _Collector,
     return CardSpec(card_id, name.strip(), skillset, rank, goal, effect)
 
 
+def did_you_mean(name: object, known: Iterable[str]) -> str:
+    """``" (did you mean x or y?)"`` for the known names closest to ``name``, or ``""`` when none is close.
+
+    >>> did_you_mean("highest_rnak", ["highest_rank", "lowest_rank", "most_skillset"])
+    ' (did you mean highest_rank or lowest_rank?)'
+    >>> did_you_mean("tallest", ["highest_rank", "most_cards"])
+    ''
+    """
+    if not isinstance(name, str):
+        return ""
+    close = difflib.get_close_matches(name.strip().lower()[:64], list(known), n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
+
+
 def _kind_name(raw: Any, field: str, label: str, table: Mapping[str, object], out: _Collector) -> str | None:
     if not isinstance(raw, dict):
         out.add(label, field, "must be a table with a 'kind'")
         return None
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in table:
-        out.add(label, f"{field}.kind", f"unknown {field} kind {quote(kind)} (known: {cut(', '.join(table))})")
+        hint = did_you_mean(kind, table) or f" (known: {', '.join(table)}; `converge cards kinds` describes them)"
+        out.add(label, f"{field}.kind", f"unknown {field} kind {quote(kind)}{hint}")
         return None
     return kind
 
@@ -185,33 +204,79 @@ def _parse_effect(raw: Any, label: str, out: _Collector) -> Effect | None:
     return Effect(kind.name, params)
 
 
-def parse_deck(data: Mapping[str, Any], file: str, skillsets: set[str] | None = None) -> Deck:
-    """Validate one parsed deck table; raise :class:`DeckError` listing every problem.
+@dataclass
+class _Checked:
+    """What one deck file gave, errors and all: its skillset name (None when invalid), the cards that are
+    valid on their own, and every problem found in the file alone."""
 
-    ``skillsets`` (lower-case names) is what goal parameters may name; None accepts any name.
-    """
+    skillset: str | None
+    cards: list[CardSpec]
+    problems: list[DeckProblem]
+    deck: Deck | None
+
+
+#: The sets of the built-in decks: a deck may start a set of its own, but not misspell one of these.
+KNOWN_SETS = ("Catalysts of Change", "Engines of Progress", "Sparks of Hope")
+MAX_SET_NAME = 40
+
+
+def _set_key(name: str) -> str:
+    return " ".join(name.lower().split())
+
+
+def _check_deck_fields(data: Mapping[str, Any], cards: list[CardSpec], out: _Collector) -> None:
+    """The deck's own fields against its cards: the set's name, and the keyword, which names the deck's
+    effect (that of the nine built-in decks' six cards alike; a deck that mixes kinds names one of them)."""
+    set_name = data.get("set")
+    if "set" in data and not isinstance(set_name, str):
+        out.add("", "set", "must be a string")
+    elif isinstance(set_name, str):
+        if not set_name.strip() or len(set_name) > MAX_SET_NAME or not set_name.isprintable():
+            out.add("", "set", f"must be a name of 1 to {MAX_SET_NAME} printable characters, "
+                               f"got {quote(set_name)}")
+        else:
+            near = [k for k in KNOWN_SETS if _set_key(k) == _set_key(set_name) and k != set_name]
+            if near:
+                out.add("", "set", f"{set_name!r} is written {near[0]!r} (the set's name)")
+    keyword = data.get("keyword")
+    if "keyword" in data and not isinstance(keyword, str):
+        out.add("", "keyword", "must be a string")
+        keyword = None
+    kinds = sorted({c.effect.kind for c in cards})
+    if isinstance(keyword, str) and kinds:
+        by_keyword = {k.keyword.lower(): k.name for k in effect_kinds().values()}
+        named = by_keyword.get(keyword.strip().lower())
+        if named is None:
+            mine = ", ".join(repr(effect_kinds()[k].keyword) for k in kinds)
+            out.add("", "keyword", f"{quote(keyword)} is no effect's keyword (the keyword names the deck's "
+                                   f"effect; its cards': {mine})")
+        elif named not in kinds:
+            out.add("", "keyword", f"{keyword!r} is the keyword of the {named} effect, which no card of the deck "
+                                   f"has (its cards: {', '.join(kinds)})")
+
+
+def _check_deck(data: Mapping[str, Any], file: str, skillsets: set[str] | None) -> _Checked:
     out = _Collector(file)
     for key in data:
         if key not in _DECK_KEYS:
             out.add("", key, f"unknown field (allowed: {', '.join(sorted(_DECK_KEYS))})")
-    skillset = data.get("skillset")
-    if not isinstance(skillset, str) or not _SKILLSET.fullmatch(skillset):
+    raw_skillset = data.get("skillset")
+    name: str | None = None
+    if not isinstance(raw_skillset, str) or not _SKILLSET.fullmatch(raw_skillset):
         out.add("", "skillset", "must be one word of letters, at most 24 (actions name a skillset by one word), "
-                                f"got {quote(skillset)}")
-        skillset = "?"
-    elif skillset.strip().lower() in RESERVED_WORDS:
-        out.add("", "skillset", f"{skillset!r} is a word of the action language (an action could not name it)")
-    skillset = skillset.strip().capitalize()
-    for key in ("set", "keyword"):
-        if key in data and not isinstance(data[key], str):
-            out.add("", key, "must be a string")
+                                f"got {quote(raw_skillset)}")
+    elif raw_skillset.lower() in RESERVED_WORDS:
+        out.add("", "skillset", f"{raw_skillset!r} is a word of the action language (an action could not name it)")
+    else:
+        name = raw_skillset.capitalize()
+    skillset = name or "?"
     color = data.get("color", "white")
     if color not in COLORS:
         out.add("", "color", f"must be one of {', '.join(COLORS)}, got {quote(color)}")
     raw_cards = data.get("card")
     cards: list[CardSpec] = []
     if not isinstance(raw_cards, list):
-        out.add("", "card", "missing: a deck needs 6 [[card]] tables")
+        out.add("", "card", f"missing: a deck needs {DECK_SIZE} [[card]] tables")
         raw_cards = []
     elif len(raw_cards) != DECK_SIZE:
         out.add("", "card", f"a deck has exactly {DECK_SIZE} cards, found {len(raw_cards)}")
@@ -219,22 +284,32 @@ def parse_deck(data: Mapping[str, Any], file: str, skillsets: set[str] | None = 
         card = _parse_card(raw, i, skillset, out, skillsets)
         if card is not None:
             cards.append(card)
-    seen_ids: dict[str, int] = {}
+    seen_ids: set[str] = set()
     seen_ranks: dict[int, str] = {}
     for card in cards:
         if card.id.upper() in seen_ids:
             out.add(card.id, "id", "duplicate id in this deck (ids are compared ignoring case)")
-        seen_ids[card.id.upper()] = 1
+        seen_ids.add(card.id.upper())
         if card.rank in seen_ranks:
             out.add(card.id, "rank", f"rank {card.rank} is also used by {seen_ranks[card.rank]}")
         seen_ranks[card.rank] = card.id
-    if len(cards) == DECK_SIZE and not out.problems and set(seen_ranks) != set(RANKS):
-        out.add("", "card", "the six cards must have ranks 1 to 6")
-    if out.problems:
-        raise DeckError(out.problems)
-    keyword = str(data.get("keyword", ""))
-    return Deck(skillset, str(data.get("set", "")), keyword, str(color),
-                tuple(sorted(cards, key=lambda c: c.rank)), file)
+    _check_deck_fields(data, cards, out)
+    deck = None
+    if not out.problems:
+        deck = Deck(skillset, str(data.get("set", "")), str(data.get("keyword", "")), str(color),
+                    tuple(sorted(cards, key=lambda c: c.rank)), file)
+    return _Checked(name, cards, out.problems, deck)
+
+
+def parse_deck(data: Mapping[str, Any], file: str, skillsets: set[str] | None = None) -> Deck:
+    """Validate one parsed deck table; raise :class:`DeckError` listing every problem.
+
+    ``skillsets`` (lower-case names) is what goal parameters may name; None accepts any name.
+    """
+    checked = _check_deck(data, file, skillsets)
+    if checked.deck is None:
+        raise DeckError(checked.problems)
+    return checked.deck
 
 
 def _read_toml(path: str, text: str) -> dict[str, Any]:
@@ -269,30 +344,32 @@ def load_decks(sources: Iterable[tuple[str, str]]) -> dict[str, Deck]:
             problems.extend(exc.problems)
     known = {name for _, _, data in parsed if (name := _raw_skillset(data))}
     decks: dict[str, Deck] = {}
-    texts: dict[str, str] = {}
+    skillset_files: dict[str, tuple[str, str]] = {}  # skillset key -> (file, text)
     card_files: dict[str, str] = {}
     for path, text, data in parsed:
-        try:
-            deck = parse_deck(data, path, known)
-        except DeckError as exc:
-            problems.extend(exc.problems)
-            continue
-        if deck.key in decks:
-            if texts[deck.key] != text:
-                problems.append(DeckProblem(path, "", "skillset", f"skillset {deck.skillset} is also defined in "
-                                                                  f"{decks[deck.key].source}"))
-            continue
-        for card in deck.cards:
+        checked = _check_deck(data, path, known)
+        problems.extend(checked.problems)
+        # the checks across files run on whatever the file gave, so one error does not hide another
+        if checked.skillset is not None:
+            key = checked.skillset.lower()
+            if key in skillset_files and skillset_files[key][1] == text:
+                continue  # (an identical file is the same deck)
+            if key in skillset_files:
+                problems.append(DeckProblem(path, "", "skillset", f"skillset {checked.skillset} is also "
+                                                                  f"defined in {skillset_files[key][0]}"))
+            else:
+                skillset_files[key] = (path, text)
+        for card in checked.cards:
             if card.id.upper() in card_files:
                 problems.append(DeckProblem(path, card.id, "id",
                                             f"duplicate id: also in {card_files[card.id.upper()]}"))
             card_files[card.id.upper()] = path
-        decks[deck.key] = deck
-        texts[deck.key] = text
-    for deck in decks.values():  # an action word names a card id before a skillset: they must differ
-        if deck.skillset.upper() in card_files:
-            problems.append(DeckProblem(deck.source, "", "skillset", f"skillset {deck.skillset} has the name of "
-                                                                     f"card {deck.skillset.upper()}"))
+        if checked.deck is not None:
+            decks[checked.deck.key] = checked.deck
+    for key, (path, _) in skillset_files.items():  # an action word names a card id before a skillset
+        if key.upper() in card_files:
+            problems.append(DeckProblem(path, "", "skillset", f"skillset {key.capitalize()} has the name of "
+                                                              f"card {key.upper()}"))
     if problems:
         raise DeckError(problems)
     return decks

@@ -116,6 +116,13 @@ def cmd_cards(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_kinds(args: argparse.Namespace) -> int:
+    from converge.cards.reference import reference
+
+    sys.stdout.write(reference(markdown=args.markdown))
+    return 0
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     """Check user deck files together with the built-in decks (so goals may name any skillset); print
     every problem, one per line: file, card, field and message. Exit 1 when there are problems."""
@@ -437,12 +444,17 @@ def build_parser() -> argparse.ArgumentParser:
     deck_dir_option(p)
     p.add_argument("--skillset", metavar="NAME", help="show only this skillset")
     p.set_defaults(func=cmd_cards)
-    cards_sub = p.add_subparsers(dest="cards_command", metavar="validate", parser_class=Parser)
+    cards_sub = p.add_subparsers(dest="cards_command", metavar="{validate,kinds}", parser_class=Parser)
     v = cards_sub.add_parser("validate", help="check deck files or folders and print every error",
                              description="Check deck files or folders and print every error.")
     v.add_argument("paths", nargs="+", metavar="PATH", type=path_text,
                    help="a deck file (.toml) or a folder of them")
     v.set_defaults(func=cmd_validate)
+    k = cards_sub.add_parser("kinds", help="every goal and effect kind a card may use, with its parameters",
+                             description="Every goal and effect kind a card file may use: its parameters (type, "
+                                         "range, default), a line of TOML that loads, and what it prints.")
+    k.add_argument("--markdown", action="store_true", help="print it as docs/card-kinds.md holds it")
+    k.set_defaults(func=cmd_kinds)
 
     simulate_commands.register(sub)  # simulate, balance
 
