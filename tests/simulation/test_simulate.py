@@ -499,3 +499,25 @@ def test_the_progress_bar_on_a_terminal_shows_the_count_the_rate_and_the_eta(
     off(50, 100)
     off.close()
     assert quiet.getvalue() == ""
+
+
+def test_with_a_deck_dir_balance_plays_the_playsets_that_hold_the_users_skillsets(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, tinker_dir: Path) -> None:
+    """Without --playset, a designer's run plays the 36 of the 120 playsets that hold the new skillset, and
+    the note, the summary and the report say so; the new skillset comes first in the tables."""
+    out_dir = tmp_path / "focus"
+    code, out, err = run(capsys, "balance", "--deck-dir", str(tinker_dir), "-n", "1", "--workers", "2",
+                         "--out", str(out_dir), "--no-progress")
+    assert code in (0, 1), err
+    assert "36 of the 120 playsets, those that hold your skillset (Tinker); --all-playsets for all of them" in err
+    summary = json.loads((out_dir / "summary.json").read_text(encoding="utf-8"))
+    assert len(summary["playsets"]) == 36 and all("tinker" in p["skillsets"] for p in summary["playsets"])
+    assert summary["settings"]["yours"] == {"skillsets": ["Tinker"], "playsets": 36, "of_playsets": 120}
+    assert "your skillset: Tinker — 36 of the 120 playsets played" in out
+    assert "Tinker (yours)" in out.split("Skillsets", 1)[1].splitlines()[4]  # the first row of the table
+    page = (out_dir / "report.html").read_text(encoding="utf-8")
+    assert "36 of the 120 playsets played" in page and "Tinker (yours)" in page
+    code, _, err = run(capsys, "simulate", "--deck-dir", str(tinker_dir), "--all-playsets", "-n", "1",
+                       "--workers", "2", "--out", str(tmp_path / "all"), "--no-progress", "--no-report")
+    assert code == 0 and "--all-playsets for all" not in err
+    assert len(json.loads((tmp_path / "all" / "summary.json").read_text(encoding="utf-8"))["playsets"]) == 120

@@ -29,7 +29,7 @@ from converge.cli.common import (
     seed_int,
     user_catalog,
 )
-from converge.engine.playset import SETS, catalog_order
+from converge.engine.playset import SETS, all_playsets, catalog_order
 
 EXIT_FLAGGED = 1
 
@@ -110,15 +110,39 @@ class ProgressBar:
 # ---------------------------------------------------------------------- shared steps
 
 
+def user_skillsets(catalog: dict[str, Any]) -> list[str]:
+    """The skillsets of the catalogue that are not built in (those of ``--deck-dir``), in catalogue order."""
+    from converge.cards.loader import load_catalog
+
+    builtin = load_catalog()
+    return [k for k in catalog_order(catalog) if k not in builtin]
+
+
 def _playsets(args: argparse.Namespace, catalog: dict[str, Any]) -> list[list[str]] | None:
-    """The playsets asked for: every ``--playset`` and every ``--set``; None (all of them) when neither."""
+    """The playsets asked for: every ``--playset`` and every ``--set``; when neither, those that hold one of
+    the user's skillsets (``--deck-dir``), or None (all of them) with ``--all-playsets`` or no user deck."""
     chosen: list[list[str]] = [list(p) for p in args.playset or []]
     chosen += [list(SETS[s]) for s in args.set or []]
     for names in chosen:
         unknown = [n for n in names if n not in catalog]
         if unknown:
             raise UserError(f"unknown skillset {unknown[0]!r} (known: {', '.join(catalog_order(catalog))})")
-    return chosen or None
+    if chosen or args.all_playsets:
+        return chosen or None
+    mine = set(user_skillsets(catalog))
+    if not mine:
+        return None
+    return [list(names) for names in all_playsets(catalog) if mine & set(names)]
+
+
+def _focus(playsets: list[list[str]] | None, catalog: dict[str, Any]) -> dict[str, Any] | None:
+    """What the summary says of the user's decks: their skillsets, and how many of all the playsets ran."""
+    mine = user_skillsets(catalog)
+    if not mine:
+        return None
+    ran = len(all_playsets(catalog)) if playsets is None else len(playsets)
+    return {"skillsets": [catalog[k].skillset for k in mine], "playsets": ran,
+            "of_playsets": len(all_playsets(catalog))}
 
 
 def _out_dir(path: str) -> Path:
@@ -151,7 +175,7 @@ def _criteria(args: argparse.Namespace) -> Any:
         card = parse_band(args.card_band)
         cuts = parse_band(args.star_cuts)
         return Criteria(holder_band=holder, card_band=card, star_cuts=cuts, min_rounds=args.min_rounds,
-                        min_plays=args.min_plays, min_samples=args.min_samples)
+                        min_plays=args.min_plays, min_samples=args.min_samples, confidence=args.confidence)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 
@@ -170,6 +194,12 @@ def _simulate(args: argparse.Namespace, criteria: Any | None) -> int:
 
     catalog = user_catalog(args.deck_dir)
     playsets = _playsets(args, catalog)
+    focus = _focus(playsets, catalog)
+    if focus is not None and not (args.playset or args.set or args.all_playsets):
+        names = ", ".join(focus["skillsets"])
+        sys.stderr.write(f"converge: note: {focus['playsets']} of the {focus['of_playsets']} playsets, those that "
+                         f"hold your skillset{'s' if len(focus['skillsets']) > 1 else ''} ({names}); "
+                         "--all-playsets for all of them\n")
     try:
         fmt, table_note = resolve_format(args.format)
     except ValueError as exc:
@@ -208,6 +238,8 @@ def _simulate(args: argparse.Namespace, criteria: Any | None) -> int:
         writer.close()
 
     summary = summarize(spec, result.tallies)
+    if focus is not None:
+        summary["settings"]["yours"] = focus
     report = check(summary, criteria) if criteria is not None else None
     if report is not None:
         summary["balance"] = report.to_dict()
@@ -254,13 +286,24 @@ def cmd_balance(args: argparse.Namespace) -> int:
     try:  # a summary from a user's file: any field of the wrong shape means it is not one of ours
         report = check(summary, criteria)
         terminal_summary(summary, Console(highlight=False, file=io.StringIO()), report)  # a dry run first
-    except (KeyError, TypeError, IndexError, AttributeError, ValueError, RecursionError, MarkupError):
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError, ArithmeticError, RecursionError,
+            MarkupError):
         raise UserError(f"{args.summary} is not a summary.json written by converge simulate") from None
     terminal_summary(summary, Console(highlight=False), report)
     return EXIT_FLAGGED if not report.passed else 0
 
 
 # ---------------------------------------------------------------------- parser
+
+
+def _confidence(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number such as 0.95, got {text!r}") from None
+    if not 0.5 <= value < 1:
+        raise argparse.ArgumentTypeError(f"the confidence is at least 0.5 and below 1, got {text!r}")
+    return value
 
 
 def _fraction_pair(text: str) -> str:
@@ -279,11 +322,14 @@ def _options(p: argparse.ArgumentParser, matches: int, out: str) -> None:
     from converge.simulation.report import PLOT_FORMATS
     from converge.simulation.tables import FORMATS
 
-    which = p.add_argument_group("which playsets (default: all of them, 84 with the built-in decks)")
+    which = p.add_argument_group("which playsets (default: all of them, 84 with the built-in decks; with "
+                                 "--deck-dir, those that hold your skillsets)")
     which.add_argument("--playset", type=playset_names, action="append", metavar="A,B,C",
                        help="a playset of three skillsets; may be repeated")
     which.add_argument("--set", action="append", choices=sorted(SETS),
                        help="one of the three published sets; may be repeated")
+    which.add_argument("--all-playsets", action="store_true",
+                       help="with --deck-dir: every playset, not only those that hold your skillsets")
     deck_dir_option(p)
     p.add_argument("--per-playset", dest="n", type=positive_int, default=matches, metavar="N",
                    help=f"matches per playset (default {matches})")
@@ -323,8 +369,10 @@ def register(sub: Any) -> None:
     p = add_command(sub, "balance",
                     epilog="It simulates (or reads a summary.json with --summary) and flags playsets whose "
                            "starting-holder win rate leaves its band, goals whose fulfilment rate does not match "
-                           "their stars, and cards never or always worth playing. Exit code: 0 nothing flagged, "
-                           "1 something flagged, 2 a usage error.")
+                           "their stars, and cards never or always worth playing — each only where its interval "
+                           "clears the line (at --confidence for all the items judged together); a figure out "
+                           "of band whose interval holds the line is listed as near it. Exit code: 0 nothing "
+                           "flagged, 1 something flagged, 2 a usage error.")
     _options(p, 1000, "converge-balance")
     p.add_argument("--summary", metavar="FILE", default=None, type=path_text,
                    help="judge this summary.json of an earlier run instead of simulating")
@@ -341,6 +389,8 @@ def register(sub: Any) -> None:
     crit.add_argument("--min-plays", type=positive_int, default=200, help="plays to judge a card (default 200)")
     crit.add_argument("--min-samples", type=positive_int, default=1000,
                       help="player-ends of turn to judge a goal (default 1000)")
+    crit.add_argument("--confidence", type=_confidence, default=0.95,
+                      help="of the intervals, for all the items judged together (default 0.95)")
     p.set_defaults(func=cmd_balance)
 
 

@@ -11,15 +11,22 @@ Three checks, each with a threshold a designer may change (:class:`Criteria`):
 * **card** — the round win rate of a player after playing the card (any way) must stay within 40%-60%:
   below, the card is never worth playing; above, it is always worth playing.
 
-An item with too few observations to judge (fewer than ``min_rounds`` rounds for a playset, ``min_plays``
-plays for a card, ``min_samples`` player-ends-of-turn for a goal) is listed as not judged, not flagged.
+A figure is flagged only where its interval clears the line: the Wilson interval of its rate at
+``confidence`` (95%) for every item judged together — Bonferroni's correction, so that among a hundred fair
+items the chance of any false flag stays 5%. A figure out of its band whose interval still holds the line
+is listed as *near the line*, not flagged: more matches would tell. An item with too few observations to
+judge (fewer than ``min_rounds`` rounds for a playset, ``min_plays`` plays for a card, ``min_samples``
+player-ends-of-turn for a goal) is listed as not judged, by name.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
+from statistics import NormalDist
 from typing import Any
+
+from converge.simulation.runner import wilson_interval
 
 
 @dataclass(frozen=True)
@@ -30,8 +37,11 @@ class Criteria:
     min_rounds: int = 100
     min_plays: int = 200
     min_samples: int = 1000
+    confidence: float = 0.95  #: of all the judged items' intervals together
 
     def __post_init__(self) -> None:
+        if not 0.5 <= self.confidence < 1:
+            raise ValueError(f"the confidence must be at least 0.5 and below 1, got {self.confidence}")
         for name, (lo, hi) in (("holder band", self.holder_band), ("card band", self.card_band)):
             if not 0 <= lo < hi <= 1:
                 raise ValueError(f"the {name} must be two rates with 0 <= low < high <= 1, got {lo}, {hi}")
@@ -60,6 +70,7 @@ class Flag:
     value: float
     expected: str  # the band it should be in, in words
     message: str
+    interval: tuple[float, float] = (0.0, 1.0)  # at the report's confidence, corrected for the items judged
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -71,6 +82,8 @@ class BalanceReport:
     flags: list[Flag]
     not_judged: list[str]
     judged: dict[str, int]  # how many playsets, goals and cards were judged
+    near: list[Flag] = field(default_factory=list)  # out of band, but the interval holds the line
+    z: float = 1.959963984540054  # the intervals' normal quantile (corrected for the items judged)
 
     @property
     def passed(self) -> bool:
@@ -78,70 +91,103 @@ class BalanceReport:
 
     def to_dict(self) -> dict[str, Any]:
         c = self.criteria
-        return {"passed": self.passed, "flags": [f.to_dict() for f in self.flags], "not_judged": self.not_judged,
-                "judged": self.judged,
+        return {"passed": self.passed, "flags": [f.to_dict() for f in self.flags],
+                "near_the_line": [f.to_dict() for f in self.near], "not_judged": self.not_judged,
+                "judged": self.judged, "interval_z": self.z,
                 "criteria": {"holder_band": list(c.holder_band), "star_cuts": list(c.star_cuts),
                              "card_band": list(c.card_band), "min_rounds": c.min_rounds, "min_plays": c.min_plays,
-                             "min_samples": c.min_samples}}
+                             "min_samples": c.min_samples, "confidence": c.confidence}}
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def _interval_text(ci: tuple[float, float], c: Criteria, items: int) -> str:
+    together = f", for all {items} items judged together" if items > 1 else ""
+    return f"{c.confidence:.0%} interval {_pct(ci[0])}-{_pct(ci[1])}{together}"
+
+
+def corrected_z(confidence: float, items: int) -> float:
+    """The normal quantile of two-sided intervals that hold together at ``confidence`` over ``items``.
+
+    >>> round(corrected_z(0.95, 1), 2), round(corrected_z(0.95, 100), 2)
+    (1.96, 3.48)
+    """
+    return NormalDist().inv_cdf(1 - (1 - confidence) / (2 * max(1, items)))
+
+
 def check(summary: Mapping[str, Any], criteria: Criteria | None = None) -> BalanceReport:
     """Apply the three checks to a summary (from :func:`converge.simulation.summary.summarize`)."""
     c = criteria or Criteria()
-    flags: list[Flag] = []
     skipped: list[str] = []
-    judged = {"playsets": 0, "goals": 0, "cards": 0}
+    # what has enough observations to be judged
+    playsets, goals, cards = [], [], []
+    for p in summary["playsets"]:
+        if p["holder_win_rate"] is None or p["rounds"] < c.min_rounds:
+            skipped.append(f"playset {p['playset']}: {p['rounds']} rounds (at least {c.min_rounds} needed)")
+        else:
+            playsets.append(p)
+    for g in summary["goals"]:
+        samples = 2 * g["turn_ends"]
+        if g["fulfilment_rate"] is None or samples < c.min_samples:
+            skipped.append(f"goal {g['id']}: {samples} player-ends of turn (at least {c.min_samples} needed)")
+        else:
+            goals.append(g)
+    for card in summary["cards"]:
+        if card["all_win_rate"] is None or card["all_plays"] < c.min_plays:
+            skipped.append(f"card {card['id']}: {card['all_plays']} plays (at least {c.min_plays} needed)")
+        else:
+            cards.append(card)
+    items = len(playsets) + len(goals) + len(cards)
+    z = corrected_z(c.confidence, items)
+    report = BalanceReport(c, [], skipped, {"playsets": len(playsets), "goals": len(goals), "cards": len(cards)},
+                           z=z)
+
+    def judge(flag: Flag, ci: tuple[float, float], lo: float, hi: float) -> None:
+        clears = ci[1] < lo or ci[0] > hi
+        (report.flags if clears else report.near).append(flag)
+
+    def interval(rate: float, n: int) -> tuple[float, float]:
+        return wilson_interval(round(rate * n), n, z)
 
     lo, hi = c.holder_band
-    for p in summary["playsets"]:
+    for p in playsets:
         rate, rounds = p["holder_win_rate"], p["rounds"]
-        if rate is None or rounds < c.min_rounds:
-            skipped.append(f"playset {p['playset']}: {rounds} rounds (at least {c.min_rounds} needed)")
-            continue
-        judged["playsets"] += 1
         if not lo <= rate <= hi:
-            ci = p["holder_win_rate_ci95"]
-            flags.append(Flag("playset", p["playset"], "holder_win_rate", rate, f"{_pct(lo)}-{_pct(hi)}",
-                              f"playset {p['playset']}: the starting holder wins {_pct(rate)} of rounds "
-                              f"(95% CI {_pct(ci[0])}-{_pct(ci[1])}, {rounds} rounds); "
-                              f"expected {_pct(lo)}-{_pct(hi)}"))
+            ci = interval(rate, rounds)
+            judge(Flag("playset", p["playset"], "holder_win_rate", rate, f"{_pct(lo)}-{_pct(hi)}",
+                       f"playset {p['playset']}: the starting holder wins {_pct(rate)} of rounds "
+                       f"({_interval_text(ci, c, items)}; {rounds} rounds); expected {_pct(lo)}-{_pct(hi)}", ci),
+                  ci, lo, hi)
 
-    for g in summary["goals"]:
+    for g in goals:
         rate, samples = g["fulfilment_rate"], 2 * g["turn_ends"]
-        if rate is None or samples < c.min_samples:
-            skipped.append(f"goal {g['id']}: {samples} player-ends of turn (at least {c.min_samples} needed)")
-            continue
-        judged["goals"] += 1
         deserved = c.stars_for(rate)
         if deserved != g["stars"]:
             band_lo, band_hi = c.star_band(g["stars"])
             harder = deserved > g["stars"]
-            flags.append(Flag("goal", g["id"], "fulfilment_rate", rate,
-                              f"{_pct(band_lo)}-{_pct(band_hi)} for {g['stars']} "
-                              f"star{'s' if g['stars'] > 1 else ''}",
-                              f"goal {g['id']} '{g['goal']}' ({'★' * g['stars']}): fulfilled at {_pct(rate)} of "
-                              f"player-ends of turn, {'harder' if harder else 'easier'} than its stars say "
-                              f"({_pct(band_lo)}-{_pct(band_hi)}); it plays like a {deserved}-star goal"))
+            ci = interval(rate, samples)
+            judge(Flag("goal", g["id"], "fulfilment_rate", rate,
+                       f"{_pct(band_lo)}-{_pct(band_hi)} for {g['stars']} star{'s' if g['stars'] > 1 else ''}",
+                       f"goal {g['id']} '{g['goal']}' ({'★' * g['stars']}): fulfilled at {_pct(rate)} of "
+                       f"player-ends of turn ({_interval_text(ci, c, items)}), "
+                       f"{'harder' if harder else 'easier'} than its stars say ({_pct(band_lo)}-{_pct(band_hi)}); "
+                       f"it plays like a {deserved}-star goal", ci),
+                  ci, band_lo, band_hi)
 
     lo, hi = c.card_band
-    for card in summary["cards"]:
+    for card in cards:
         rate, plays = card["all_win_rate"], card["all_plays"]
-        if rate is None or plays < c.min_plays:
-            skipped.append(f"card {card['id']}: {plays} plays (at least {c.min_plays} needed)")
-            continue
-        judged["cards"] += 1
         if not lo <= rate <= hi:
             word = "never" if rate < lo else "always"
-            ci = card["all_win_rate_ci95"]
-            flags.append(Flag("card", card["id"], "all_win_rate", rate, f"{_pct(lo)}-{_pct(hi)}",
-                              f"card {card['id']} {card['name']}: {word} worth playing — the player who plays it "
-                              f"wins {_pct(rate)} of those rounds (95% CI {_pct(ci[0])}-{_pct(ci[1])}, {plays} "
-                              f"plays); expected {_pct(lo)}-{_pct(hi)}"))
-    return BalanceReport(c, flags, skipped, judged)
+            ci = interval(rate, plays)
+            judge(Flag("card", card["id"], "all_win_rate", rate, f"{_pct(lo)}-{_pct(hi)}",
+                       f"card {card['id']} {card['name']}: {word} worth playing — the player who plays it "
+                       f"wins {_pct(rate)} of those rounds ({_interval_text(ci, c, items)}; {plays} plays); "
+                       f"expected {_pct(lo)}-{_pct(hi)}", ci),
+                  ci, lo, hi)
+    return report
 
 
 def parse_band(text: str) -> tuple[float, float]:
@@ -162,4 +208,4 @@ def flag_lines(report: BalanceReport) -> Sequence[str]:
     return [f.message for f in report.flags]
 
 
-__all__ = ["BalanceReport", "Criteria", "Flag", "check", "flag_lines", "parse_band"]
+__all__ = ["BalanceReport", "Criteria", "Flag", "check", "corrected_z", "flag_lines", "parse_band"]

@@ -20,6 +20,9 @@ from converge.simulation.balance import BalanceReport, Criteria
 from converge.simulation.stats import MODES
 from converge.simulation.tables import have
 
+#: How many items the terminal names as not judged (the report and summary.json name them all).
+NOT_JUDGED_SHOWN = 10
+
 PLOT_FORMATS = ("png", "svg")
 NO_PLOTS = "matplotlib is not installed, so the report has no plots (pip install 'converge[sim]')"
 _MODE_COLOURS = {"discard": "#8c6bb1", "declare": "#e6a700", "mine": "#2b8cbe", "theirs": "#a6bddb"}
@@ -268,6 +271,21 @@ def _figure(fmt: str, title: str, data: bytes) -> str:
     return f"<figure>{body}<figcaption>{html.escape(title)}</figcaption></figure>"
 
 
+def yours_line(settings: Mapping[str, Any]) -> str | None:
+    """What a run with the user's decks played of them, or None for the built-in decks alone."""
+    yours = settings.get("yours")
+    if not yours:
+        return None
+    names = ", ".join(yours["skillsets"])
+    return (f"your skillset{'s' if len(yours['skillsets']) > 1 else ''}: {names} — {yours['playsets']} of the "
+            f"{yours['of_playsets']} playsets played")
+
+
+def _yours_first(summary: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    mine = set(summary["settings"].get("yours", {}).get("skillsets", ()))
+    return sorted(summary["skillsets"], key=lambda k: k["skillset"] not in mine)
+
+
 def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None,
                 figures: Mapping[str, tuple[str, bytes]] | None = None, fmt: str = "png",
                 note: str | None = None, run: Mapping[str, Any] | None = None) -> str:
@@ -282,6 +300,7 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
     parts.append(_table(["setting", "value"], [
         ["bots", bots], ["playsets", s["playsets"]], ["matches per playset", s["matches_per_playset"]],
         ["matches", s["matches"]], ["rounds", o["rounds"]], ["seed", s["seed"]], ["decks", s["decks"]],
+        *([["yours", yours_line(s)]] if yours_line(s) else []),
         *([["run", f"{run['seconds']} s on {run['workers']} {run['backend']} worker(s), "
                    f"{run['matches_per_second']} matches/s"]] if run else []),
     ]).replace("<table>", "<table class=kv>", 1))
@@ -300,10 +319,14 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
                          f"{j['goals']} goals and {j['cards']} cards judged):</p><ul>")
             parts += [f"<li>{html.escape(f.message)}</li>" for f in balance.flags]
             parts.append("</ul>")
+        if balance.near:
+            parts.append(f"<p class=note><b>{len(balance.near)} near the line</b>: out of band, but the interval "
+                         "still holds the line; more matches would tell.</p><ul>")
+            parts += [f"<li>{html.escape(f.message)}</li>" for f in balance.near]
+            parts.append("</ul>")
         if balance.not_judged:
-            parts.append(f"<p class=note>Not judged (too few observations): "
-                         f"{html.escape('; '.join(balance.not_judged[:20]))}"
-                         f"{' ...' if len(balance.not_judged) > 20 else ''}</p>")
+            parts.append(f"<p class=note>Not judged (too few observations; simulate more matches): "
+                         f"{html.escape('; '.join(balance.not_judged))}</p>")
 
     parts.append("<h2>Overview</h2>")
     ci = o["holder_win_rate_ci95"] or [0, 0]
@@ -336,10 +359,12 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
         bad=[p["holder_win_rate"] is not None and not lo <= p["holder_win_rate"] <= hi for p in items]))
 
     parts.append("<h2>Skillsets</h2>")
+    mine = set(s.get("yours", {}).get("skillsets", ()))
     parts.append(_table(["skillset", "keyword", "playsets", "rounds", "holder wins", "plays",
                          "win rate after a play"],
-                        [[k["skillset"], k["keyword"], k["playsets"], k["rounds"], _pct(k["holder_win_rate"]),
-                          k["plays"], _pct(k["play_win_rate"])] for k in summary["skillsets"]], left=2))
+                        [[k["skillset"] + (" (yours)" if k["skillset"] in mine else ""), k["keyword"],
+                          k["playsets"], k["rounds"], _pct(k["holder_win_rate"]), k["plays"],
+                          _pct(k["play_win_rate"])] for k in _yours_first(summary)], left=2))
 
     parts.append("<h2>Cards</h2>")
     if "cards" in figures:
@@ -386,6 +411,8 @@ def terminal_summary(summary: Mapping[str, Any], console: Any, balance: BalanceR
     console.print(f"[bold]{s['matches']:,} matches[/bold] ({s['playsets']} playsets × "
                   f"{s['matches_per_playset']:,}, "
                   f"{s['bots'][0]} vs {s['bots'][1]}, seed {s['seed']}), {o['rounds']:,} rounds", highlight=False)
+    if yours_line(s):
+        console.print(yours_line(s), highlight=False)
     console.print(f"starting holder wins {_pct(o['holder_win_rate'])} of rounds (95% CI {_pct(ci[0])}-"
                   f"{_pct(ci[1])}); rounds end T6 {_pct(o['end_shares']['outscored'])}, T8 "
                   f"{_pct(o['end_shares']['hands_empty'])}; {o['mean_round_turns']} turns per round, "
@@ -403,8 +430,10 @@ def terminal_summary(summary: Mapping[str, Any], console: Any, balance: BalanceR
     t = Table(title="Skillsets", title_justify="left")
     for col in ("skillset", "playsets", "holder wins", "win rate after a play"):
         t.add_column(col, justify="left" if col == "skillset" else "right")
-    for k in summary["skillsets"]:
-        t.add_row(k["skillset"], str(k["playsets"]), _pct(k["holder_win_rate"]), _pct(k["play_win_rate"]))
+    mine = set(s.get("yours", {}).get("skillsets", ()))
+    for k in _yours_first(summary):
+        name = f"{k['skillset']} (yours)" if k["skillset"] in mine else k["skillset"]
+        t.add_row(name, str(k["playsets"]), _pct(k["holder_win_rate"]), _pct(k["play_win_rate"]))
     console.print(t)
     if balance is not None:
         if balance.passed:
@@ -416,9 +445,17 @@ def terminal_summary(summary: Mapping[str, Any], console: Any, balance: BalanceR
             console.print(f"[red]balance: {len(balance.flags)} out of line[/red]", highlight=False)
             for f in balance.flags:
                 console.print(f"  - {f.message}", highlight=False, markup=False)
+        if balance.near:
+            console.print(f"near the line (out of band, but the interval holds the line; more matches would "
+                          f"tell): {len(balance.near)}", highlight=False)
+            for f in balance.near:
+                console.print(f"  - {f.message}", highlight=False, markup=False)
         if balance.not_judged:
-            console.print(f"not judged (too few observations): {len(balance.not_judged)} item(s); "
-                          "simulate more matches", highlight=False)
+            shown = balance.not_judged[:NOT_JUDGED_SHOWN]
+            more = len(balance.not_judged) - len(shown)
+            console.print(f"not judged (too few observations; simulate more matches): {'; '.join(shown)}"
+                          + (f"; and {more} more (all in summary.json)" if more else ""),
+                          highlight=False, markup=False)
 
 
 def plots_available() -> bool:
