@@ -320,9 +320,10 @@ def where(card_id: str, obs: Mapping[str, Any] | None) -> str:
 
 
 def option_body(item: Mapping[str, Any], decision: Mapping[str, Any], style: CardStyle, note: str = "",
-                obs: Mapping[str, Any] | None = None) -> Text:
+                obs: Mapping[str, Any] | None = None, short: bool = False) -> Text:
     """One choice of a menu, without its number: for a card, the card (where it is, when that is not your
-    hand) and what it does; for a way to play a card, what that does (declare: its goal)."""
+    hand) and what it does; for a way to play a card, what that does (declare: its goal). ``short``: one
+    line (a card's title, where it is and its goal, cut to the width), for a screen with little room."""
     text = Text()
     action = str(item["action"])
     card = decision.get("card")
@@ -331,6 +332,13 @@ def option_body(item: Mapping[str, Any], decision: Mapping[str, Any], style: Car
         place = where(action, obs) if decision["kind"] != "select" else ""
         if place and place != "in your hand":
             text.append(f" {place}", style="bold")
+        if short:
+            if note:
+                text.append(f"  {note}", style="bold cyan")
+            text.append(f" — {style.goal(action)}")
+            text.no_wrap = True
+            text.overflow = "ellipsis"
+            return text
         text.append(f" — {style.goal(action)}\n")
         text.append(style.cards[action].effect_text, style="italic")
     elif action == "declare" and card:
@@ -353,9 +361,9 @@ def numbered(number: int | None, body: RenderableType) -> Table:
 
 
 def option_text(item: Mapping[str, Any], decision: Mapping[str, Any], style: CardStyle, number: int | None,
-                note: str = "", obs: Mapping[str, Any] | None = None) -> Table:
+                note: str = "", obs: Mapping[str, Any] | None = None, short: bool = False) -> Table:
     """One numbered choice of a menu (see :func:`option_body`)."""
-    return numbered(number, option_body(item, decision, style, note, obs))
+    return numbered(number, option_body(item, decision, style, note, obs, short))
 
 
 def menu(obs: Mapping[str, Any], style: CardStyle) -> RenderableType:

@@ -161,7 +161,7 @@ class Narration(VerticalScroll):
     when written); it scrolls to the newest line."""
 
     DEFAULT_CSS = """
-    Narration { overflow-x: hidden; scrollbar-size-vertical: 1; }
+    Narration { overflow-x: hidden; scrollbar-size: 0 0; }
     Narration > Static { width: 1fr; height: auto; }
     """
 
@@ -180,6 +180,9 @@ class Narration(VerticalScroll):
     def write(self, line: Text) -> None:
         self.lines.append(line)
         self.text.update(Text("\n").join(self.lines))
+        self.call_after_refresh(self.scroll_end, animate=False)
+
+    def on_resize(self) -> None:
         self.call_after_refresh(self.scroll_end, animate=False)
 
 
@@ -270,6 +273,7 @@ class GameApp(App[int]):
         self.logged = [0, 0]  # events of each viewer written to the narration pane
         #: where, in each viewer's log, the other player's move they have not been told of starts
         self.moved_from = [0, 0]
+        self.crowded = False  # the decision on screen needs the narration's rows too (a narrow screen)
 
     # ------------------------------------------------------------------ layout
 
@@ -292,6 +296,20 @@ class GameApp(App[int]):
         log.can_focus = False
         log.border_title = "What happened"
         self.advance()
+
+    def on_resize(self) -> None:
+        """A decision is laid out for the screen's size: lay it out again (the narration re-flows itself)."""
+        if self.mode == "decision" and self.viewer >= 0:
+            self.call_after_refresh(self.relayout)
+
+    def relayout(self) -> None:
+        if self.mode != "decision" or self.viewer < 0:
+            return
+        options = self.query_one("#options", OptionList)
+        highlighted = options.highlighted
+        self.show_decision(self.viewer)
+        if highlighted is not None and highlighted < options.option_count:
+            options.highlighted = highlighted
 
     @property
     def wide(self) -> bool:
@@ -392,8 +410,10 @@ class GameApp(App[int]):
         self.choices = list(choices)
         self.query_one("#title", Static).update(title)
         self.query_one("#title-box").scroll_home(animate=False)
-        # a narrow screen has no room for the narration beside a summary, which says what matters of it
-        self.query_one("#log").set_class(mode in ("summary", "over"), "summary")
+        # a narrow screen has no room for the narration beside a summary, which says what matters of it, nor
+        # beside a decision whose choices need every row
+        self.query_one("#log").set_class(mode in ("summary", "over") or (mode == "decision" and self.crowded),
+                                         "summary")
         options = self.query_one("#options", OptionList)
         options.clear_options()
         options.add_options([Option(c.label) for c in self.choices])
@@ -417,12 +437,26 @@ class GameApp(App[int]):
             led = "they" if self.other(p) == "them" else self.other(p)
             title.append("  (you lead this turn)" if lead else f"  ({led} led; you reply)", style="dim")
         notes = self.hint_notes if self.hint_token == self.token_of_decision() else {}
-        choices = [Choice(option_text(a, decision, self.style, i, notes.get(int(a["id"]), ""), obs),
-                          action=int(a["id"])) for i, a in enumerate(items, start=1)]
+
+        def menu(short: bool) -> list[Choice]:
+            return [Choice(option_text(a, decision, self.style, i, notes.get(int(a["id"]), ""), obs, short),
+                           action=int(a["id"])) for i, a in enumerate(items, start=1)]
+
         s.fetch(p)
-        moved = their_move(s.log[p], self.moved_from[p], p)
-        move = self.their_move_text(p, moved)
-        hand = "none" if select else self.fit_hand(p, obs, title, choices, move)
+        move = self.their_move_text(p, their_move(s.log[p], self.moved_from[p], p))
+        # The choices get the rows they need: the hand folds first, then (narrow) the narration below gives
+        # its rows, then each choice takes one line.
+        wide = self.size.width >= 100
+        choices = menu(short=False)
+        self.crowded = False
+        hand = self.fit_hand(p, obs, title, choices, move, select, narration=True)
+        if hand is None and not wide:
+            self.crowded = True
+            hand = self.fit_hand(p, obs, title, choices, move, select, narration=False)
+        if hand is None:
+            choices = menu(short=True)
+            hand = self.fit_hand(p, obs, title, choices, move, select, narration=wide) or (
+                "none" if select else "compact")
         self.refresh_screen(p, hand=hand)
         widget = self.query_one("#their-move", Static)
         widget.set_class(move is None, "hidden")
@@ -441,27 +475,33 @@ class GameApp(App[int]):
         return text
 
     def fit_hand(self, p: int, obs: Mapping[str, Any], title: RenderableType, choices: Sequence[Choice],
-                 move: Text | None) -> str:
-        """How the hand is shown beside a decision: its cards' whole text when everything fits, else one
-        line per card, else one line: the choices always get the rows they need."""
+                 move: Text | None, select: bool, narration: bool) -> str | None:
+        """How the hand is shown beside a decision so that everything fits (with the narration below on a
+        narrow screen, or without): its cards' whole text, else one line per card, else one line ("none"
+        when the menu lists the hand); None when even that leaves the choices short of rows. Measured at
+        the screen's size now."""
         width, height = self.size
         wide = width >= 100
         left = self.query_one("#left").size.width or (width * 3 // 5 if wide else width)
         text_width = max(10, left - 2)
-        rows_left = height - 2 - (0 if wide else 5)  # the status line, the footer, the narration below
+        rows_left = height - 2 - (5 if narration and not wide else 0)  # status line, footer, narration below
         board_rows = min(self.rows(board(obs, self.style, p, obs["playset"], self.other(p)), text_width) + 1,
                          14 if wide else 11)
         needed = board_rows + min(self.rows(title, text_width), 16 if wide else 10)
         needed += sum(self.rows(c.label, left - 2) for c in choices)
         if move is not None:
             needed += self.rows(move, text_width)
+        if select:
+            return "none" if needed <= rows_left else None
         cards = obs["hand"] or []
         full = self.rows(hand_view(cards, self.style, full=True), text_width) + (1 if wide else 0)
         if full <= 16 and needed + full <= rows_left:
             return "full"
-        if needed + len(cards) + 1 <= rows_left:
+        margin = 1 if wide else 0  # below the hand on a wide screen
+        if needed + len(cards) + 1 + margin <= rows_left:
             return "lines"
-        return "compact"
+        compact = self.rows(hand_view(cards, self.style, full=False), text_width)
+        return "compact" if needed + compact + margin <= rows_left else None
 
     def rows(self, renderable: RenderableType, width: int) -> int:
         """How many rows ``renderable`` takes at ``width`` columns."""
