@@ -488,3 +488,41 @@ def test_every_choice_of_a_trade_with_four_cards_in_hand_is_visible(size: tuple[
             assert f"{i}. {item['action']}" in shown, (i, item)
 
     run(app, size, body)
+
+
+def test_quit_dialog_stays_on_enter_and_hotseat_labels_stand_apart() -> None:
+    app = make_app(seed=21, playset=("protector", "searcher", "merchant"), hotseat=True)
+
+    async def body(pilot: Pilot[int]) -> None:
+        await pilot.press("enter")  # Player 1 is ready
+        await settle(pilot)
+        text = screen_text(app)
+        assert re.search(r"^ Player 2 +\S", text, re.MULTILINE) and "Player 2(" not in text
+        assert not re.search(r"Player \d[A-Z]", text)  # "Player 2Ast AST2" ran together
+        assert "Player 2's hand" in text.splitlines()[0]
+        await pilot.press("q")
+        await pilot.pause()
+        assert "Leave the match?" in screen_text(app)
+        await pilot.press("enter")  # the default is to stay
+        await pilot.pause()
+        assert app.is_running and "Leave the match?" not in screen_text(app)
+
+    run(app, (80, 24), body)
+
+
+def test_their_move_is_told_above_the_decision() -> None:
+    app = make_app(seed=557752088, playset=("archivist", "delver", "healer"))
+
+    async def body(pilot: Pilot[int]) -> None:
+        for _ in range(40):  # to a decision after the bot led a turn
+            await settle(pilot)
+            m = app.session.match
+            if app.mode == "decision" and m.observation(0)["lead"] == 1 and m.decision_kind == "select":
+                break
+            await pilot.press("1")
+        text = _region_text(app, "#their-move")
+        log = app.session.log[0]
+        play = next(e for e in reversed(log) if e["kind"] in ("play", "pass"))
+        assert play["player"] == 1 and text.startswith("Their move: ") and _folded(play["text"]) in text
+
+    run(app, (100, 32), body)
