@@ -421,6 +421,8 @@ def test_the_round_summary_is_that_rounds_end_with_its_last_turns_narration(size
         await settle(pilot)
         after = screen_text(app)
         assert "Round 2" in after.splitlines()[0]
+        narration = " ".join(line.plain for line in app.query_one("#log", Narration).lines)
+        assert "Round 2 begins" in narration and "Round 1 begins" not in narration  # the new round's own
 
     run(app, size, body)
 

@@ -370,7 +370,7 @@ class GameApp(App[int]):
         events = s.log[viewer]
         end = len(events) if upto is None else min(upto, len(events))
         starts = [i for i in range(self.logged[viewer], end) if events[i]["kind"] == "round_start"]
-        if starts and self.logged[viewer] < starts[-1]:  # a new round: its own narration
+        if starts and self.logged[viewer] <= starts[-1]:  # a new round (not written yet): its own narration
             log.clear()
             self.logged[viewer] = starts[-1]
         for text, kind in narration_lines(events, self.logged[viewer], end, viewer, self.other(viewer),
@@ -525,6 +525,8 @@ class GameApp(App[int]):
         self.moved_from[v] = max(self.moved_from[v], end)
         log = s.log[v]
         other = self.other(v)
+        # the turn starts with its first play: not the round's set-up before it (the narration says that)
+        start = next((i for i in range(start, end) if log[i]["kind"] in ("play", "pass")), start)
         round_ends = [e for e in events if e["kind"] == "round_end"]
         over = any(e["kind"] == "match_end" for e in events)
         final = round_final_board(m, int(round_ends[-1]["round"]), v) if round_ends else None
