@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from converge import bots
 from converge.bots import make_bot
 from converge.cards.loader import load_catalog
 from converge.cli.render import print_decks
-from converge import bots
 from converge.simulation.runner import play_match
 from tests.helpers import ROOT, assert_user_error, run
 

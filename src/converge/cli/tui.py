@@ -227,6 +227,7 @@ class GameApp(App[int]):
     #message, #their-move { height: auto; padding: 0 1; }
     #title-box { height: auto; max-height: 16; }
     Screen.-narrow #title-box { max-height: 10; }
+    Screen.-narrow #title-box.summary { max-height: 16; }
     #title { height: auto; padding: 0 1; }
     #options { height: 1fr; min-height: 2; border: none; padding: 0 0; }
     #options:focus { border: none; }
@@ -410,6 +411,8 @@ class GameApp(App[int]):
         self.choices = list(choices)
         self.query_one("#title", Static).update(title)
         self.query_one("#title-box").scroll_home(animate=False)
+        # a summary (with the narration of its turn) takes the rows a decision's cards would
+        self.query_one("#title-box").set_class(mode in ("summary", "over"), "summary")
         # a narrow screen has no room for the narration beside a summary, which says what matters of it, nor
         # beside a decision whose choices need every row
         self.query_one("#log").set_class(mode in ("summary", "over") or (mode == "decision" and self.crowded),
