@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from converge import bots
 from converge.bots import make_bot
 from converge.cards.loader import load_catalog
 from converge.cli.render import print_decks
@@ -246,11 +247,12 @@ def test_replay_tells_the_match_turn_by_turn(capsys: pytest.CaptureFixture[str],
     code, out, err = run(capsys, "replay", str(record_file))
     assert code == 0 and err == ""
     assert out.startswith("Converge — Alchemist / Searcher / Healer")
-    assert "=== Round 1 ===" in out and "-- Turn 1 (lead: player " in out
-    assert "scores after the turn: player 0 " in out
+    assert "=== Round 1 ===" in out and "-- Turn 1 (lead: Player " in out
+    assert "scores after the turn: Player 1 " in out  # the seats named as hot-seat names them
+    assert "player 0" not in out
     assert " wins round 1 (" in out
     assert out.count("=== Round ") == len([1 for line in out.splitlines() if line.startswith("=== Round")])
-    assert "Result: player " in out and "wins the match 2-" in out
+    assert "Result: Player " in out and "wins the match 2-" in out
     assert "only] You were dealt" in out  # the match is over: everything is shown by default
     turns = out.count("-- Turn ")
     assert turns == out.count("scores after the turn")
@@ -271,6 +273,9 @@ def test_replay_of_an_unfinished_match(capsys: pytest.CaptureFixture[str], recor
     code, out, _ = run(capsys, "replay", str(record_file))
     assert code == 0
     assert "the match is not finished" in out
+    # a match not finished may go on: its replay is public, no hand shows (I2, I3)
+    assert "only]" not in out and "dealt" not in out and "drew" not in out
+    assert "only what a spectator saw" in out
 
 
 def test_replay_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path, record_file: Path) -> None:
@@ -313,8 +318,9 @@ def test_watch_prints_a_bot_match_and_saves_it(capsys: pytest.CaptureFixture[str
     code, out, err = run(capsys, "watch", "--seed", "5", "--bot1", "greedy", "--bot2", "greedy", "--set",
                          "engines", "--save", str(save))
     assert code == 0 and err == ""
-    assert "player 0 (greedy) against player 1 (greedy)" in out
+    assert "Player 1 (Greedy bot) against Player 2 (Greedy bot)" in out
     assert "seed 5" in out and "-- Turn 1" in out and "wins the match" in out
+    assert "replay this match with --seed 5" in out  # greedy bots: the seed repeats the match
     assert f"record saved to {save}" in out
     record = json.loads(save.read_text(encoding="utf-8"))
     assert record["seed"] == 5 and record["playset"] == ["protector", "searcher", "merchant"]
@@ -327,12 +333,21 @@ def test_watch_prints_a_bot_match_and_saves_it(capsys: pytest.CaptureFixture[str
     assert again == out.split("record saved")[0]  # the same seed plays the same match
 
 
-def test_watch_defaults_and_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_watch_defaults_and_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = run(capsys, "watch", "--public", "--seed", "3")
     # two bots of the same level by default (not a one-sided match), no pause when the output is no terminal
-    assert code == 0 and "player 0 (medium) against player 1 (medium)" in out and "only]" not in out
+    assert code == 0 and "Player 1 (Medium bot) against Player 2 (Medium bot)" in out and "only]" not in out
     # watching in public, the seed (which deals every card) is told once the match is over, not before
     assert "seed 3 (replay this match" in out.split("wins the match")[-1]
+    # a bot that thinks for a set time plays differently on each run: the seed does not repeat the match
+    # (the hard bot's budget made tiny, for the test's time)
+    monkeypatch.setitem(bots.BOTS, "hard", lambda seed: bots.ISMCTSBot(seed, iterations=0, seconds=0.001,
+                                                                         name="hard"))
+    code, out, _ = run(capsys, "watch", "--seed", "5", "--bot1", "greedy", "--bot2", "hard", "--public",
+                       "--playset", "alchemist,searcher,healer")
+    assert code == 0 and "replay this match" not in out
+    assert "seed 5: the same seed deals the same cards, but the Hard bot thinks for a set time" in out
     code, _, err = run(capsys, "watch", "--playset", "alchemist,wizard,healer")
     assert_user_error(code, err, "unknown skillset 'wizard'")
     code, _, err = run(capsys, "watch", "--bot2", "wizard")

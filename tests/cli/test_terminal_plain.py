@@ -67,8 +67,9 @@ def test_piped_match_reads_as_the_board_does(tmp_path: Path) -> None:
     assert not re.search(r"\bplayer [01]\b", out, re.IGNORECASE)  # "you" and "them", as on the board
     assert "Rematch? The loser starts with the artifact. [y/N]" in out  # the prompt keeps its [y/N]
     assert "How do you play " in out  # the mode prompt names the card
-    # each goal: who scores it, and why
-    assert re.search(r"→ (you|them|both|nobody) +you \d+ vs them \d+", out)
+    # who scores a goal, then why, which does not read "→ you you 5 vs them 3"
+    assert re.search(r"→ (you|them|both|nobody) +\(you: \d+ · them: \d+\)", out)
+    assert not re.search(r"→ you +you ", out)
     assert "the board at its end" in out and "Rounds won: you" in out  # each round's summary
 
 

@@ -15,8 +15,10 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from converge import Match
-from converge.cli.tui import GameApp, HelpScreen, PassScreen, RulesScreen
-from tests.tui_support import SIZES, FrameRecorder, make_app, play_to_end, screen_text, settle
+from converge.bots import bot_display_name, make_bot
+from converge.cli.session import Seat, Session, round_final_board
+from converge.cli.tui import GameApp, HelpScreen, Narration, PassScreen, RulesScreen
+from tests.tui_support import ALL_SIZES, SIZES, FrameRecorder, make_app, play_to_end, screen_text, settle
 
 CARD_ID = re.compile(r"\b[A-Z]{3}[1-6]\b")
 
@@ -364,3 +366,165 @@ def test_options_list_is_focused_and_numbered() -> None:
             assert f"{i}." in text
 
     run(app, (80, 24), body)
+
+
+# ---------------------------------------------------------------------- every screen true to its moment
+
+
+def _region_text(app: GameApp, selector: str) -> str:
+    """The text drawn in a widget's region of the screen, whitespace folded (wrapped lines joined)."""
+    region = app.query_one(selector).content_region
+    lines = screen_text(app).splitlines()[region.y:region.y + region.height]
+    return " ".join(" ".join(line[region.x:region.x + region.width] for line in lines).split())
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("size", ALL_SIZES)
+def test_the_round_summary_is_that_rounds_end_with_its_last_turns_narration(size: tuple[int, int]) -> None:
+    # the issue's own match: round 1 ends on the bot's Recall; the engine deals round 2 at once
+    app = make_app(seed=557752088, playset=("archivist", "delver", "healer"))
+
+    async def body(pilot: Pilot[int]) -> None:
+        for key in ("2", "1", "1", "1", "enter", "2", "2"):
+            await pilot.press(key)
+            await settle(pilot)
+        s = app.session
+        m = s.match
+        assert app.mode == "summary" and m.round_no == 2 and m.round_results
+        log = s.log[0]
+        round_two = max(i for i, e in enumerate(log) if e["kind"] == "round_start")
+        scores = [i for i, e in enumerate(log[:round_two]) if e["kind"] == "score"]
+        first_play = next(i for i in range(scores[-2], round_two) if log[i]["kind"] in ("play", "pass"))
+        last_turn = log[first_play:round_two]
+        summary = _region_text(app, "#title")
+        said = [e["text"] for e in last_turn if e["kind"] not in ("dealt", "draw") and e["player"] in (0, 1, None)]
+        assert any(e["kind"] == "move" for e in last_turn)  # the Recall's effect, said in the summary
+        for sentence in said:
+            assert _folded(sentence) in summary, sentence
+        title_box = app.query_one("#title-box")
+        assert title_box.max_scroll_y == 0  # nothing of it scrolled away
+        text = screen_text(app)
+        assert text.splitlines()[0].lstrip().startswith("Round 1 is over")
+        assert "Round 2 begins" not in text
+        final = round_final_board(m, 1, 0)
+        assert final is not None
+        on_board = {*final["goals"], *final["discard"], *(c["id"] for f in final["factions"] for c in f)}
+        on_board |= set(CARD_ID.findall(" ".join(e["text"] for e in log[:round_two])))
+        new = m.observation(0)
+        for card in [*(new["hand"] or []), *new["discard"]]:
+            if card not in on_board:
+                assert card not in text, f"round 2's {card} is on round 1's summary"
+        await pilot.press("1")  # Continue: now round 2, with its hand
+        await settle(pilot)
+        after = screen_text(app)
+        assert "Round 2" in after.splitlines()[0]
+        narration = " ".join(line.plain for line in app.query_one("#log", Narration).lines)
+        assert "Round 2 begins" in narration and "Round 1 begins" not in narration  # the new round's own
+
+    run(app, size, body)
+
+
+@pytest.mark.parametrize(("start", "then"), [((120, 40), (80, 24)), ((80, 24), (100, 32)),
+                                             ((100, 32), (120, 40)), ((100, 32), (80, 24))])
+def test_the_narration_reflows_after_a_resize(start: tuple[int, int], then: tuple[int, int]) -> None:
+    app = make_app(seed=557752088, playset=("archivist", "delver", "healer"))
+
+    async def body(pilot: Pilot[int]) -> None:
+        for key in ("2", "1", "1", "1", "enter"):  # a turn and a half: some narration to wrap
+            await pilot.press(key)
+            await settle(pilot)
+        assert app.mode == "decision"
+        for size in (start, then):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            await pilot.pause()
+            if app.query_one("#log").display is False:
+                continue
+            shown = _region_text(app, "#log")
+            lines = app.query_one("#log", Narration).lines
+            everything = _folded(" ".join(line.plain for line in lines))
+            assert shown and "Round 1 begins; you hold the artifact" in everything
+            # no line kept at the old width: the pane's text is the narration re-wrapped, nothing cut off
+            assert shown in everything
+            width = app.query_one("#log").region.width
+            assert all(len(line.rstrip()) <= size[0] for line in screen_text(app).splitlines()) and width > 0
+
+    run(app, start, body)
+
+
+def _trade_app() -> GameApp:
+    """Seed 158, merchant/searcher/healer: after these actions the player discards MER4 for its Trade with
+    SEA2, SEA3, MER5 and HEA6 in hand, and chooses the first card of the trade among 8 choices."""
+    match = Match.new(["merchant", "searcher", "healer"], seed=158, start=0)
+    bot = make_bot("easy", 1)
+    for action in [12, 19, 14, 18, 3, 20, 16, 19, 0, 18, 13, 16, 20, 13, 18, 4, 20, 14, 21, 8, 18, 25, 5, 18, 7,
+                   6, 18, 4, 15, 0, 18, 10, 9, 19, 3, 19, 7, 18]:
+        match.apply(action)
+    session = Session(match, (Seat("you"), Seat(bot_display_name("easy"), bot)))
+    session.fetch(0)
+    session.summary_from[0] = len(session.log[0])  # the turns before, read already
+    app = GameApp(session, hint_simulations=300, hint_seconds=None)
+    app.moved_from[0] = len(session.log[0])
+    return app
+
+
+@pytest.mark.parametrize("size", ALL_SIZES)
+def test_every_choice_of_a_trade_with_four_cards_in_hand_is_visible(size: tuple[int, int]) -> None:
+    app = _trade_app()
+
+    async def body(pilot: Pilot[int]) -> None:
+        m = app.session.match
+        obs = m.observation(0)
+        assert app.mode == "decision" and len(obs["hand"] or []) == 4
+        assert "trade" in obs["decision"]["prompt"]
+        items = obs["decision"]["legal_actions"]
+        options = app.query_one("#options", OptionList)
+        assert options.max_scroll_y == 0  # every choice in view, none scrolled away
+        region = options.region
+        assert region.bottom <= size[1] - 1  # above the footer
+        shown = _region_text(app, "#options")
+        for i, item in enumerate(items, start=1):
+            assert f"{i}. {item['action']}" in shown, (i, item)
+
+    run(app, size, body)
+
+
+def test_quit_dialog_stays_on_enter_and_hotseat_labels_stand_apart() -> None:
+    app = make_app(seed=21, playset=("protector", "searcher", "merchant"), hotseat=True)
+
+    async def body(pilot: Pilot[int]) -> None:
+        await pilot.press("enter")  # Player 1 is ready
+        await settle(pilot)
+        text = screen_text(app)
+        assert re.search(r"^ Player 2 +\S", text, re.MULTILINE) and "Player 2(" not in text
+        assert not re.search(r"Player \d[A-Z]", text)  # "Player 2Ast AST2" ran together
+        assert "Player 2's hand" in text.splitlines()[0]
+        await pilot.press("q")
+        await pilot.pause()
+        assert "Leave the match?" in screen_text(app)
+        await pilot.press("enter")  # the default is to stay
+        await pilot.pause()
+        assert app.is_running and "Leave the match?" not in screen_text(app)
+
+    run(app, (80, 24), body)
+
+
+def test_their_move_is_told_above_the_decision() -> None:
+    app = make_app(seed=557752088, playset=("archivist", "delver", "healer"))
+
+    async def body(pilot: Pilot[int]) -> None:
+        for _ in range(40):  # to a decision after the bot led a turn
+            await settle(pilot)
+            m = app.session.match
+            if app.mode == "decision" and m.observation(0)["lead"] == 1 and m.decision_kind == "select":
+                break
+            await pilot.press("1")
+        text = _region_text(app, "#their-move")
+        log = app.session.log[0]
+        play = next(e for e in reversed(log) if e["kind"] in ("play", "pass"))
+        assert play["player"] == 1 and text.startswith("Their move: ") and _folded(play["text"]) in text
+
+    run(app, (100, 32), body)

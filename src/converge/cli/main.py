@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from converge import __version__
-from converge.bots import make_bot
+from converge.bots import bot_display_name, make_bot
 from converge.cards.loader import DeckError, DeckProblem, builtin_sources, load_decks
 from converge.cards.model import Deck
 from converge.cli import ladder, serve_command, simulate_commands
@@ -196,12 +196,18 @@ def _replay_match(path: str, doc: Any, deck_dirs: Sequence[str]) -> Any:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from converge.cli.render import MatchPrinter
+    from converge.engine.state import Match
 
     doc = read_json_file(args.file, "match record")
     user_catalog(args.deck_dir)
     start = _replay_match(args.file, doc, args.deck_dir)
-    printer = MatchPrinter(start, sys.stdout, everything=not args.public)
+    # Hands are private while a match goes on (I2, I3): a match quit mid-way may be taken up again, so its
+    # replay shows only what a spectator saw; a finished one has no secret left.
+    finished = Match.replay(doc, args.deck_dir).is_terminal
+    printer = MatchPrinter(start, sys.stdout, everything=finished and not args.public)
     printer.header()
+    if not finished and not args.public:
+        print("This match is not finished: the replay shows only what a spectator saw, not the hands.")
     printer.flush()
     for action in doc["actions"]:
         start.apply(action)
@@ -246,7 +252,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     """Two bots play a match, told turn by turn, with a pause after each turn (``--delay``)."""
     import time
 
-    from converge.cli.render import MatchPrinter
+    from converge.cli.render import SEATS, MatchPrinter
     from converge.engine.playset import Playset
     from converge.engine.state import Match
     from converge.simulation.runner import play_match
@@ -266,7 +272,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     def on_action(match: Match, seat: int) -> None:
         printer = holder.get("printer")
         if printer is None:
-            seats = [f"player 0 ({args.bot1})", f"player 1 ({args.bot2})"]
+            seats = [f"{SEATS[0]} ({bot_display_name(args.bot1)})", f"{SEATS[1]} ({bot_display_name(args.bot2)})"]
             printer = holder["printer"] = MatchPrinter(match, out, everything=not args.public, names=seats,
                                                        pause=pause)
             printer.header()
@@ -274,7 +280,16 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 out.write(replay_line)
         printer.flush()
 
-    replay_line = f"seed {seed} (replay this match with --seed {seed} --playset {','.join(names)})\n"
+    # A bot that thinks for a set time plays as far as the machine gets in that time: with one, the same
+    # seed deals the same cards but the match goes its own way.
+    timed = [bot_display_name(n) for n, b in ((args.bot1, bots[0]), (args.bot2, bots[1]))
+             if getattr(b, "seconds", None)]
+    if timed:
+        who = " and the ".join(dict.fromkeys(timed))
+        replay_line = (f"seed {seed}: the same seed deals the same cards, but the {who} thinks for a set time, "
+                       f"so another run of it plays differently; save the match (--save) to replay it\n")
+    else:
+        replay_line = f"seed {seed} (replay this match with --seed {seed} --playset {','.join(names)})\n"
     match = play_match(playset, seed, bots, log_events=True, on_action=on_action)
     holder["printer"].summary()
     if args.public:
@@ -299,6 +314,7 @@ def _full_screen_possible() -> bool:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from converge.cli.render import SEATS
     from converge.cli.session import Seat
     from converge.cli.terminal import TerminalGame, console_for, default_record_path, play_json
     from converge.engine.playset import Playset
@@ -312,9 +328,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         return play_json(match, human, bot, sys.stdin, sys.stdout)
     seats: tuple[Seat, Seat]
     if args.hotseat:
-        seats = (Seat("Player 1"), Seat("Player 2"))
+        seats = (Seat(SEATS[0]), Seat(SEATS[1]))
     else:
-        seats = (Seat("you"), Seat(args.opponent, bot)) if human == 0 else (Seat(args.opponent, bot), Seat("you"))
+        name = bot_display_name(args.opponent)  # "Hard bot"
+        seats = (Seat("you"), Seat(name, bot)) if human == 0 else (Seat(name, bot), Seat("you"))
     save = None if args.no_save else Path(args.save) if args.save else default_record_path()
     if save is not None:
         try:
@@ -435,7 +452,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", type=path_text, help="a match record (JSON)")
     deck_dir_option(p)
     p.add_argument("--public", action="store_true",
-                   help="show only what a spectator saw (default: everything, the match being over)")
+                   help="show only what a spectator saw (default: everything for a finished match; a match "
+                        "not finished is always shown as a spectator saw it)")
     p.set_defaults(func=cmd_replay)
 
     serve_command.register(sub)  # serve, serve-bench

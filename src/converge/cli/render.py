@@ -71,6 +71,9 @@ def print_decks(decks: Sequence[Deck], out: TextIO | None = None) -> None:
 
 # ---------------------------------------------------------------------- matches
 
+#: How the seats are named wherever a match is told: the hot-seat game, replay and watch.
+SEATS: tuple[str, str] = ("Player 1", "Player 2")
+
 
 class MatchPrinter:
     """Tells a match turn by turn from its event log, as the events arrive.
@@ -79,6 +82,9 @@ class MatchPrinter:
     ``everything=True`` adds each player's private events (cards dealt, drawn, seen, taken), marked
     with the player who saw them: for a finished match or a bot-vs-bot demonstration, where nothing is
     secret any more.
+
+    The seats are "Player 1" and "Player 2", as the hot-seat game names them (``names`` adds who sits
+    there, e.g. "Player 1 (Hard bot)", in the header).
     """
 
     def __init__(self, match: Match, out: TextIO, everything: bool = False, names: Sequence[str] = (),
@@ -87,11 +93,12 @@ class MatchPrinter:
         self.pause = pause  # called after each turn's scores are told (``converge watch`` paces itself)
         self.out = out
         self.everything = everything
-        self.names = list(names) or ["player 0", "player 1"]
+        self.names = list(SEATS)
+        self.players = list(names) or list(SEATS)  # who sits there, for the header
         self.seen = 0
         self.turn = 0
         self.in_turn = False
-        self.narrators = {v: Narrator(match.playset, v) for v in (-1, 0, 1)}
+        self.narrators = {v: Narrator(match.playset, v, SEATS) for v in (-1, 0, 1)}
 
     def _line(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -99,8 +106,8 @@ class MatchPrinter:
     def header(self) -> None:
         m = self.match
         self._line(f"Converge — {' / '.join(m.playset.skillsets)}")
-        if self.names != ["player 0", "player 1"]:
-            self._line(f"{self.names[0]} against {self.names[1]}")
+        if self.players != list(SEATS):
+            self._line(f"{self.players[0]} against {self.players[1]}")
 
     def flush(self) -> None:
         """Print the events logged since the last call."""
@@ -143,6 +150,9 @@ class MatchPrinter:
             return
         self._line(indent + text)
 
+    def _name(self, player: int) -> str:
+        return self.names[player] if player in (0, 1) else "the deal"
+
     def _wins_before(self) -> str:
         wins = [0, 0]
         for w in self.match.round_winners:
@@ -160,6 +170,6 @@ class MatchPrinter:
                        f"{m.round_wins[m.winner]}-{m.round_wins[1 - m.winner]}")
         else:
             self._line(f"Result: the match is not finished (round wins {m.round_wins[0]}-{m.round_wins[1]}; "
-                       f"{m.decision_prompt()})")
+                       f"{self._name(m.current_player)} was to play)")
 
 

@@ -87,7 +87,16 @@ def score_totals(obs: Mapping[str, Any], other: str = "them") -> str:
 
 
 def _why(why: str, other: str) -> str:
-    return why if other == "them" else why.replace("them ", f"{other} ")
+    """The engine's ``you 5 vs them none`` as ``(you: 5 · them: none)``: beside "→ you" it must not read
+    "you you 5"."""
+    single = " (no single winner)"
+    tail = single if why.endswith(single) else ""
+    parts = []
+    for part in why.removesuffix(single).split(" vs "):
+        name, _, value = part.partition(" ")
+        name = other if name == "them" else name
+        parts.append(f"{name}: {value}" if value else name)
+    return f"({' · '.join(parts)}){tail}"
 
 
 def goals_table(board: Mapping[str, Any], viewer: int, style: CardStyle, other: str = "them") -> RenderableType:
@@ -111,10 +120,11 @@ def goals_table(board: Mapping[str, Any], viewer: int, style: CardStyle, other: 
 
 
 def faction_line(label: str, cards: Sequence[Mapping[str, Any]], style: CardStyle,
-                 skillsets: Sequence[str]) -> Text:
-    """``You    Alc ALC2 ALC5 · Sea SEA4 ALC3→Sea5``: a faction grouped by (current) skillset."""
+                 skillsets: Sequence[str], width: int = 7) -> Text:
+    """``You    Alc ALC2 ALC5 · Sea SEA4 ALC3→Sea5``: a faction grouped by (current) skillset, after its
+    owner's label padded to ``width`` (and always one space)."""
     line = Text()
-    line.append(f"{label:<7}", style="bold")
+    line.append(f"{label:<{width - 1}} ", style="bold")
     if not cards:
         line.append("(no cards)", style="dim")
         return line
@@ -163,8 +173,9 @@ def board(obs: Mapping[str, Any], style: CardStyle, viewer: int, skillsets: Sequ
         rows = ((other.capitalize(), factions[1 - me]), ("You", factions[me]))
     else:
         rows = (("P1", factions[1]), ("P0", factions[0]))
+    width = max(7, *(len(label) + 1 for label, _ in rows))
     for label, faction in rows:
-        parts.append(faction_line(label, faction, style, skillsets))
+        parts.append(faction_line(label, faction, style, skillsets, width))
     pile = Text()
     pile.append("Deck ", style="bold")
     pile.append(f"{obs['deck_size']}   ")
@@ -184,27 +195,45 @@ def board(obs: Mapping[str, Any], style: CardStyle, viewer: int, skillsets: Sequ
     return Group(*parts)
 
 
-def status_line(obs: Mapping[str, Any], style: CardStyle, other: str = "them") -> Text:
-    """``Round 2 · Artifact: you · Rounds won: you 1 : 0 them · Their hand 3``."""
+def status_line(obs: Mapping[str, Any], style: CardStyle, other: str = "them",
+                final: Mapping[str, Any] | None = None) -> Text:
+    """``Round 2 · Artifact: you · Rounds won: you 1 : 0 them · Their hand 3``; with a round's ``final``
+    board (:func:`converge.cli.session.round_final_board`), that round's end: ``Round 1 is over · Rounds
+    won: you 1 : 0 them · Their hand 2`` (the next round, dealt already, is not on screen yet)."""
     viewer = obs["viewer"]
     me = viewer if viewer in (0, 1) else 0
     wins = obs["round_wins"]
-    line = Text(f"Round {obs['round']}", style="bold")
-    holder = obs["artifact_holder"]
-    line.append(" · Artifact: ")
-    line.append(who(holder, viewer, other) if holder >= 0 else "—", style="bold yellow")
+    if final is not None:
+        line = Text(f"Round {final['round']} is over", style="bold")
+        hand_sizes = final["hand_sizes"]
+    else:
+        line = Text(f"Round {obs['round']}", style="bold")
+        hand_sizes = obs["hand_sizes"]
+        holder = obs["artifact_holder"]
+        line.append(" · Artifact: ")
+        line.append(who(holder, viewer, other) if holder >= 0 else "—", style="bold yellow")
     if viewer in (0, 1):
         line.append(f" · Rounds won: you {wins[me]} : {wins[1 - me]} {other}")
-        line.append(f" · {'Their' if other == 'them' else other + chr(39) + 's'} hand {obs['hand_sizes'][1 - me]}")
+        line.append(f" · {'Their' if other == 'them' else other + chr(39) + 's'} hand {hand_sizes[1 - me]}")
     else:
         line.append(f" · Rounds won: player 0 {wins[0]} : {wins[1]} player 1")
     return line
 
 
-def hand_view(cards: Sequence[str], style: CardStyle, full: bool) -> RenderableType:
-    """The viewer's hand: each card's whole text (``full``), or one short line of ids and names."""
+def hand_view(cards: Sequence[str], style: CardStyle, full: bool, lines: bool = False) -> RenderableType:
+    """The viewer's hand: each card's whole text (``full``), one line per card (``lines``: its title and
+    goal, cut to the width), or one short line of ids and names."""
     if not cards:
         return Text("Your hand is empty.", style="dim")
+    if lines and not full:
+        rows: list[RenderableType] = [Text("Your hand", style="bold")]
+        for cid in cards:
+            row = style.title(cid)
+            row.append(f" — {style.goal(cid)}")
+            row.no_wrap = True
+            row.overflow = "ellipsis"
+            rows.append(row)
+        return Group(*rows)
     if not full:
         line = Text()
         line.append("Your hand: ", style="bold")
@@ -291,9 +320,10 @@ def where(card_id: str, obs: Mapping[str, Any] | None) -> str:
 
 
 def option_body(item: Mapping[str, Any], decision: Mapping[str, Any], style: CardStyle, note: str = "",
-                obs: Mapping[str, Any] | None = None) -> Text:
+                obs: Mapping[str, Any] | None = None, short: bool = False) -> Text:
     """One choice of a menu, without its number: for a card, the card (where it is, when that is not your
-    hand) and what it does; for a way to play a card, what that does (declare: its goal)."""
+    hand) and what it does; for a way to play a card, what that does (declare: its goal). ``short``: one
+    line (a card's title, where it is and its goal, cut to the width), for a screen with little room."""
     text = Text()
     action = str(item["action"])
     card = decision.get("card")
@@ -302,6 +332,13 @@ def option_body(item: Mapping[str, Any], decision: Mapping[str, Any], style: Car
         place = where(action, obs) if decision["kind"] != "select" else ""
         if place and place != "in your hand":
             text.append(f" {place}", style="bold")
+        if short:
+            if note:
+                text.append(f"  {note}", style="bold cyan")
+            text.append(f" — {style.goal(action)}")
+            text.no_wrap = True
+            text.overflow = "ellipsis"
+            return text
         text.append(f" — {style.goal(action)}\n")
         text.append(style.cards[action].effect_text, style="italic")
     elif action == "declare" and card:
@@ -324,9 +361,9 @@ def numbered(number: int | None, body: RenderableType) -> Table:
 
 
 def option_text(item: Mapping[str, Any], decision: Mapping[str, Any], style: CardStyle, number: int | None,
-                note: str = "", obs: Mapping[str, Any] | None = None) -> Table:
+                note: str = "", obs: Mapping[str, Any] | None = None, short: bool = False) -> Table:
     """One numbered choice of a menu (see :func:`option_body`)."""
-    return numbered(number, option_body(item, decision, style, note, obs))
+    return numbered(number, option_body(item, decision, style, note, obs, short))
 
 
 def menu(obs: Mapping[str, Any], style: CardStyle) -> RenderableType:

@@ -26,6 +26,9 @@ from converge.engine.seeds import new_seed
 
 #: Event kinds that end a turn or a round: what a summary is about.
 TURN_END_KINDS = ("score", "artifact", "round_end", "match_end")
+#: Event kinds that belong to the end of a turn after its scoring: a summary of the turn goes on through
+#: them (and stops before the next play, pass or round).
+AFTER_SCORING_KINDS = (*TURN_END_KINDS, "revert", "draw", "drew")
 
 
 def default_save_dir() -> Path:
@@ -94,11 +97,25 @@ class Session:
         self.log[viewer].extend(new)
         return new
 
+    def summary_end(self, viewer: int) -> int:
+        """Where the viewer's next summary ends in their log: after the end of the first turn not yet
+        summarised (its scores, the artifact or the round's end, the draws), before anything of the next
+        turn or round (a pass, the next round's deal). The end of the log when no turn has ended."""
+        log = self.log[viewer]
+        i = self.summary_from[viewer]
+        while i < len(log) and log[i]["kind"] not in TURN_END_KINDS:
+            i += 1
+        while i < len(log) and log[i]["kind"] in AFTER_SCORING_KINDS:
+            i += 1
+        return i
+
     def take_summary(self, viewer: int) -> list[EventDoc]:
-        """The viewer's events since their last summary (fetching what is new first), and mark them read."""
+        """The viewer's events of their next summary (fetching what is new first): one turn, up to its end
+        (:meth:`summary_end`), and mark them read."""
         self.fetch(viewer)
-        events = self.log[viewer][self.summary_from[viewer]:]
-        self.summary_from[viewer] = len(self.log[viewer])
+        end = self.summary_end(viewer)
+        events = self.log[viewer][self.summary_from[viewer]:end]
+        self.summary_from[viewer] = end
         return events
 
     def unread_turn_end(self, viewer: int) -> bool:
@@ -203,6 +220,49 @@ def equal_scores_line(log: Sequence[Mapping[str, Any]], i: int, viewer: int, oth
     if holder is None:
         return None
     return f"Equal scores: the artifact stays with {who(holder, viewer, other)}."
+
+
+#: Kinds the narration says in bold: how a turn or a round ended.
+BOLD_KINDS = ("score", "artifact", "round_end", "match_end")
+
+
+def narration_lines(log: Sequence[Mapping[str, Any]], start: int, end: int, viewer: int, other: str = "them",
+                    holder_now: int | None = None) -> list[tuple[str, str]]:
+    """What happened in ``log[start:end]`` as the viewer reads it, one ``(sentence, kind)`` per line: the
+    round's start as a heading (kind ``"round_start"``), how a turn ended in bold (kind ``"bold"``), the
+    rest plain (``""``). Cards dealt and the viewer's own draws are left out: the hand on screen says them
+    (the viewer's "you drew X" follows)."""
+    lines: list[tuple[str, str]] = []
+    for i in range(start, min(end, len(log))):
+        e = log[i]
+        kind = e["kind"]
+        if kind == "dealt" or (kind == "draw" and e["player"] == viewer):
+            continue
+        if kind == "round_start":
+            lines.append((f"— {e['text']} —", "round_start"))
+            continue
+        lines.append((str(e["text"]), "bold" if kind in BOLD_KINDS else ""))
+        stays = equal_scores_line(log, i, viewer, other, holder_now)
+        if stays:
+            lines.append((stays, "bold"))
+    return lines
+
+
+def their_move(log: Sequence[Mapping[str, Any]], start: int, viewer: int) -> list[str]:
+    """What the other player did in ``log[start:]`` and what it caused, in the narration's words: their
+    plays (or passes) and the events of their effects, for the line above the viewer's decision. Empty
+    when they did nothing there."""
+    lines: list[str] = []
+    acting = False
+    for e in log[start:]:
+        kind = e["kind"]
+        if kind in ("play", "pass"):
+            acting = e["player"] not in (None, viewer)
+        elif kind in ("round_start", *TURN_END_KINDS, "draw", "drew", "dealt"):
+            acting = False
+        if acting:
+            lines.append(str(e["text"]))
+    return lines
 
 
 def turn_end_lines(log: Sequence[Mapping[str, Any]], start: int, viewer: int, other: str = "them",

@@ -150,7 +150,7 @@ class TerminalGame:
     def intro(self) -> None:
         m = self.match
         opponent = ("two players at one screen" if self.hotseat else
-                    f"you against the {next(s.name for s in self.seats if s.bot is not None)} bot")
+                    f"you against the {next(s.name for s in self.seats if s.bot is not None)}")
         self.say(f"Converge — playset {', '.join(m.playset.skillsets)}; {opponent}. Type 'help' for how to play.",
                  style="bold")
 

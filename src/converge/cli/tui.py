@@ -15,7 +15,7 @@ Everything shown to a player comes from that player's observation (:class:`~conv
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -26,7 +26,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Markdown, OptionList, RichLog, Static
+from textual.widgets import Button, Footer, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
@@ -39,7 +39,13 @@ from converge.cli.screen import (
     option_text,
     status_line,
 )
-from converge.cli.session import Session, UndoRefused, equal_scores_line, round_final_board, turn_end_lines
+from converge.cli.session import (
+    Session,
+    UndoRefused,
+    narration_lines,
+    round_final_board,
+    their_move,
+)
 from converge.engine.schema import legal_actions_of
 from converge.texts import how_to_play
 
@@ -116,7 +122,8 @@ class ConfirmQuit(ModalScreen[bool]):
         with Vertical(id="confirm-box"):
             yield Static("Leave the match?" + (" Its record is saved, to replay it later." if self.saving else ""),
                          id="confirm-text")
-            yield OptionList(Option("Quit", id="yes"), Option("Keep playing", id="no"), id="confirm-options")
+            # staying is the default: Enter on this dialog must not end the match
+            yield OptionList(Option("Keep playing", id="no"), Option("Quit", id="yes"), id="confirm-options")
 
     @on(OptionList.OptionSelected, "#confirm-options")
     def chosen(self, event: OptionList.OptionSelected) -> None:
@@ -146,6 +153,37 @@ class PassScreen(Screen[None]):
     @on(Button.Pressed, "#ready")
     def action_ready(self) -> None:
         self.dismiss(None)
+
+
+class Narration(VerticalScroll):
+    """The narration pane ("What happened"). It keeps its lines as text and draws them afresh at its own
+    width, so they re-flow at any width and after a resize (a log widget keeps each line as it was wrapped
+    when written); it scrolls to the newest line."""
+
+    DEFAULT_CSS = """
+    Narration { overflow-x: hidden; scrollbar-size: 0 0; }
+    Narration > Static { width: 1fr; height: auto; }
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.lines: list[Text] = []
+        self.text = Static()
+
+    def compose(self) -> ComposeResult:
+        yield self.text
+
+    def clear(self) -> None:
+        self.lines = []
+        self.text.update("")
+
+    def write(self, line: Text) -> None:
+        self.lines.append(line)
+        self.text.update(Text("\n").join(self.lines))
+        self.call_after_refresh(self.scroll_end, animate=False)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.scroll_end, animate=False)
 
 
 def rounds(n: int) -> str:
@@ -183,13 +221,13 @@ class GameApp(App[int]):
     Screen.-wide #left { width: 3fr; }
     #board { height: auto; max-height: 14; padding: 0 1; border-bottom: solid $panel; }
     Screen.-narrow #board { max-height: 11; }
-    Screen.-narrow #hand { max-height: 4; }
     Screen.-wide #hand { margin-bottom: 1; }
     #hand { height: auto; max-height: 16; padding: 0 1; }
-    #hand.hidden, #message.hidden { display: none; }
-    #message { height: auto; padding: 0 1; }
+    #hand.hidden, #message.hidden, #their-move.hidden { display: none; }
+    #message, #their-move { height: auto; padding: 0 1; }
     #title-box { height: auto; max-height: 16; }
     Screen.-narrow #title-box { max-height: 10; }
+    Screen.-narrow #title-box.summary { max-height: 16; }
     #title { height: auto; padding: 0 1; }
     #options { height: 1fr; min-height: 2; border: none; padding: 0 0; }
     #options:focus { border: none; }
@@ -234,6 +272,9 @@ class GameApp(App[int]):
         self.hint_seconds = hint_seconds
         self.farewell: list[str] = []
         self.logged = [0, 0]  # events of each viewer written to the narration pane
+        #: where, in each viewer's log, the other player's move they have not been told of starts
+        self.moved_from = [0, 0]
+        self.crowded = False  # the decision on screen needs the narration's rows too (a narrow screen)
 
     # ------------------------------------------------------------------ layout
 
@@ -243,18 +284,33 @@ class GameApp(App[int]):
             with Vertical(id="left"):
                 yield Static(id="board")
                 yield Static(id="hand")
+                yield Static(id="their-move", classes="hidden")
                 yield Static(id="message", classes="hidden")
                 with VerticalScroll(id="title-box"):
                     yield Static(id="title")
                 yield OptionList(id="options")
-            yield RichLog(id="log", wrap=True, markup=False, highlight=False, auto_scroll=True, min_width=20)
+            yield Narration(id="log")
         yield Footer()
 
     def on_mount(self) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", Narration)
         log.can_focus = False
         log.border_title = "What happened"
         self.advance()
+
+    def on_resize(self) -> None:
+        """A decision is laid out for the screen's size: lay it out again (the narration re-flows itself)."""
+        if self.mode == "decision" and self.viewer >= 0:
+            self.call_after_refresh(self.relayout)
+
+    def relayout(self) -> None:
+        if self.mode != "decision" or self.viewer < 0:
+            return
+        options = self.query_one("#options", OptionList)
+        highlighted = options.highlighted
+        self.show_decision(self.viewer)
+        if highlighted is not None and highlighted < options.option_count:
+            options.highlighted = highlighted
 
     @property
     def wide(self) -> bool:
@@ -287,57 +343,57 @@ class GameApp(App[int]):
             return
         self.show_decision(p)
 
-    def refresh_screen(self, viewer: int, final: dict[str, Any] | None = None, hand: str = "auto") -> None:
-        """The status line, the board (or a round's final board) and the hand of ``viewer``."""
+    def refresh_screen(self, viewer: int, final: dict[str, Any] | None = None, hand: str = "auto",
+                       upto: int | None = None) -> None:
+        """The status line, the board (or a round's final board) and the hand of ``viewer`` (``hand``: "full",
+        "lines" one line per card, "compact" one line, "none", or "auto": full on a wide screen), and the
+        narration (up to ``upto`` in the viewer's log)."""
         obs = self.session.match.observation(viewer, events_from=self.session.seen[viewer])
         other = self.other(viewer)
-        self.query_one("#status", Static).update(status_line(obs, self.style, other))
+        self.query_one("#status", Static).update(status_line(obs, self.style, other, final=final))
         self.query_one("#board", Static).update(
             board(final or obs, self.style, viewer, obs["playset"], other))
         hand_widget = self.query_one("#hand", Static)
         hand_widget.set_class(hand == "none", "hidden")
+        if hand == "auto":
+            hand = "full" if self.wide else "compact"
         if hand != "none":
-            hand_widget.update(hand_view(obs["hand"] or [], self.style, full=hand == "full" or self.wide))
-        self.write_log(viewer)
+            hand_widget.update(hand_view(obs["hand"] or [], self.style, full=hand == "full",
+                                         lines=hand == "lines"))
+        self.write_log(viewer, upto)
 
-    def write_log(self, viewer: int) -> None:
-        """Add the viewer's new events to the narration pane, which holds the current round's."""
+    def write_log(self, viewer: int, upto: int | None = None) -> None:
+        """Add the viewer's new events to the narration pane, which holds the current round's; ``upto``: only
+        the events before that index of the viewer's log (a summary's, not what came after it)."""
         s = self.session
         s.fetch(viewer)
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", Narration)
         events = s.log[viewer]
-        starts = [i for i in range(self.logged[viewer], len(events)) if events[i]["kind"] == "round_start"]
-        if starts and self.logged[viewer] < starts[-1]:  # a new round: its own narration
+        end = len(events) if upto is None else min(upto, len(events))
+        starts = [i for i in range(self.logged[viewer], end) if events[i]["kind"] == "round_start"]
+        if starts and self.logged[viewer] <= starts[-1]:  # a new round (not written yet): its own narration
             log.clear()
             self.logged[viewer] = starts[-1]
-        for i in range(self.logged[viewer], len(events)):
-            e = events[i]
-            kind = e["kind"]
-            if kind == "dealt" or (kind == "draw" and e["player"] == viewer):
-                continue
-            if kind == "round_start":
-                log.write(Text(f"— {e['text']} —", style="bold"))
-                continue
-            bold = kind in ("score", "artifact", "round_end", "match_end")
-            log.write(Text(e["text"], style="bold" if bold else ""))
-            stays = equal_scores_line(events, i, viewer, self.other(viewer), self.session.match.holder)
-            if stays:
-                log.write(Text(stays, style="bold"))
-        self.logged[viewer] = len(events)
+        for text, kind in narration_lines(events, self.logged[viewer], end, viewer, self.other(viewer),
+                                          self.session.match.holder):
+            log.write(Text(text, style="bold" if kind else ""))
+        self.logged[viewer] = max(self.logged[viewer], end)
 
     def rebuild_log(self, viewer: int) -> None:
         """The narration pane afresh, for ``viewer`` (after an undo, a rematch, or passing the device):
         this round's events as that viewer saw them."""
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", Narration)
         log.clear()
         if viewer < 0:
             return
         s = self.session
         s.fetch(viewer)
         events = s.log[viewer]
-        starts = [i for i, e in enumerate(events) if e["kind"] == "round_start"]
+        # a summary not read yet is the moment on screen: nothing after it (the next round's deal...)
+        upto = s.summary_end(viewer) if s.unread_turn_end(viewer) else len(events)
+        starts = [i for i, e in enumerate(events[:upto]) if e["kind"] == "round_start"]
         self.logged[viewer] = starts[-1] if starts else 0
-        self.write_log(viewer)
+        self.write_log(viewer, upto)
 
     def say(self, message: str, severity: str = "information") -> None:
         """A message for the player, on the line above the decision until the next one."""
@@ -350,11 +406,17 @@ class GameApp(App[int]):
         self.mode = mode
         if not keep_message:
             self.query_one("#message", Static).add_class("hidden")
+        if mode != "decision":  # the other's move is told beside a decision only
+            self.query_one("#their-move").add_class("hidden")
         self.choices = list(choices)
         self.query_one("#title", Static).update(title)
         self.query_one("#title-box").scroll_home(animate=False)
-        # a narrow screen has no room for the narration beside a summary, which says what matters of it
-        self.query_one("#log").set_class(mode in ("summary", "over"), "summary")
+        # a summary (with the narration of its turn) takes the rows a decision's cards would
+        self.query_one("#title-box").set_class(mode in ("summary", "over"), "summary")
+        # a narrow screen has no room for the narration beside a summary, which says what matters of it, nor
+        # beside a decision whose choices need every row
+        self.query_one("#log").set_class(mode in ("summary", "over") or (mode == "decision" and self.crowded),
+                                         "summary")
         options = self.query_one("#options", OptionList)
         options.clear_options()
         options.add_options([Option(c.label) for c in self.choices])
@@ -370,7 +432,6 @@ class GameApp(App[int]):
         decision = obs["decision"]
         assert decision is not None  # it is this player's decision
         select = decision["kind"] == "select"
-        self.refresh_screen(p, hand="none" if select else "auto")
         items = legal_actions_of(obs)
         cards = {str(a["action"]) for a in items}
         title = decision_title(decision, self.style, skip=cards)
@@ -379,9 +440,76 @@ class GameApp(App[int]):
             led = "they" if self.other(p) == "them" else self.other(p)
             title.append("  (you lead this turn)" if lead else f"  ({led} led; you reply)", style="dim")
         notes = self.hint_notes if self.hint_token == self.token_of_decision() else {}
-        choices = [Choice(option_text(a, decision, self.style, i, notes.get(int(a["id"]), ""), obs),
-                          action=int(a["id"])) for i, a in enumerate(items, start=1)]
+
+        def menu(short: bool) -> list[Choice]:
+            return [Choice(option_text(a, decision, self.style, i, notes.get(int(a["id"]), ""), obs, short),
+                           action=int(a["id"])) for i, a in enumerate(items, start=1)]
+
+        s.fetch(p)
+        move = self.their_move_text(p, their_move(s.log[p], self.moved_from[p], p))
+        # The choices get the rows they need: the hand folds first, then (narrow) the narration below gives
+        # its rows, then each choice takes one line.
+        wide = self.size.width >= 100
+        choices = menu(short=False)
+        self.crowded = False
+        hand = self.fit_hand(p, obs, title, choices, move, select, narration=True)
+        if hand is None and not wide:
+            self.crowded = True
+            hand = self.fit_hand(p, obs, title, choices, move, select, narration=False)
+        if hand is None:
+            choices = menu(short=True)
+            hand = self.fit_hand(p, obs, title, choices, move, select, narration=wide) or (
+                "none" if select else "compact")
+        self.refresh_screen(p, hand=hand)
+        widget = self.query_one("#their-move", Static)
+        widget.set_class(move is None, "hidden")
+        if move is not None:
+            widget.update(move)
         self.set_menu(title, choices, "decision")
+
+    def their_move_text(self, p: int, moved: Sequence[str]) -> Text | None:
+        """``Their move: they discard SEA1 for its effect: Search. …``: what the other player did since the
+        viewer's last decision or summary, and what it caused; None when they did nothing since."""
+        if not moved:
+            return None
+        other = self.other(p)
+        text = Text("Their move: " if other == "them" else f"{other}'s move: ", style="bold magenta")
+        text.append(" ".join(moved))
+        return text
+
+    def fit_hand(self, p: int, obs: Mapping[str, Any], title: RenderableType, choices: Sequence[Choice],
+                 move: Text | None, select: bool, narration: bool) -> str | None:
+        """How the hand is shown beside a decision so that everything fits (with the narration below on a
+        narrow screen, or without): its cards' whole text, else one line per card, else one line ("none"
+        when the menu lists the hand); None when even that leaves the choices short of rows. Measured at
+        the screen's size now."""
+        width, height = self.size
+        wide = width >= 100
+        left = self.query_one("#left").size.width or (width * 3 // 5 if wide else width)
+        text_width = max(10, left - 2)
+        rows_left = height - 2 - (5 if narration and not wide else 0)  # status line, footer, narration below
+        board_rows = min(self.rows(board(obs, self.style, p, obs["playset"], self.other(p)), text_width) + 1,
+                         14 if wide else 11)
+        needed = board_rows + min(self.rows(title, text_width), 16 if wide else 10)
+        needed += sum(self.rows(c.label, left - 2) for c in choices)
+        if move is not None:
+            needed += self.rows(move, text_width)
+        if select:
+            return "none" if needed <= rows_left else None
+        cards = obs["hand"] or []
+        full = self.rows(hand_view(cards, self.style, full=True), text_width) + (1 if wide else 0)
+        if full <= 16 and needed + full <= rows_left:
+            return "full"
+        margin = 1 if wide else 0  # below the hand on a wide screen
+        if needed + len(cards) + 1 + margin <= rows_left:
+            return "lines"
+        compact = self.rows(hand_view(cards, self.style, full=False), text_width)
+        return "compact" if needed + compact + margin <= rows_left else None
+
+    def rows(self, renderable: RenderableType, width: int) -> int:
+        """How many rows ``renderable`` takes at ``width`` columns."""
+        options = self.console.options.update_width(max(1, width))
+        return len(self.console.render_lines(renderable, options, pad=False))
 
     def token_of_decision(self) -> int:
         """Identifies the decision on screen (the number of actions played): a hint belongs to one."""
@@ -392,25 +520,32 @@ class GameApp(App[int]):
         m = s.match
         start = s.summary_from[v]
         events = s.take_summary(v)
+        end = s.summary_from[v]
         if self.hotseat:  # what ended a turn is public: both players read it now, at the device
             s.fetch(1 - v)
-            s.summary_from[1 - v] = len(s.log[1 - v])
+            s.summary_from[1 - v] = s.summary_end(1 - v)
+            self.moved_from[1 - v] = max(self.moved_from[1 - v], s.summary_from[1 - v])
+        self.moved_from[v] = max(self.moved_from[v], end)
         log = s.log[v]
         other = self.other(v)
+        # the turn starts with its first play: not the round's set-up before it (the narration says that)
+        start = next((i for i in range(start, end) if log[i]["kind"] in ("play", "pass")), start)
         round_ends = [e for e in events if e["kind"] == "round_end"]
+        over = any(e["kind"] == "match_end" for e in events)
         final = round_final_board(m, int(round_ends[-1]["round"]), v) if round_ends else None
-        self.refresh_screen(v, final=final, hand="compact" if not m.is_terminal else "none")
+        # a round's summary is that round's end: its final board, without the next round's hand
+        self.refresh_screen(v, final=final, hand="compact" if not round_ends else "none", upto=end)
+        self.query_one("#their-move").add_class("hidden")
         text = Text()
-        plays = [e["text"] for e in events if e["kind"] in ("play", "pass")]
         if round_ends:
-            text.append(f"Round {round_ends[-1]['round']} is over. ", style="bold")
+            text.append(f"Round {round_ends[-1]['round']} is over.", style="bold")
         else:
-            text.append("End of the turn. ", style="bold")
-        text.append(" ".join(plays))
-        for line in turn_end_lines(log, start, v, other, m.holder):
-            if not m.is_terminal or "the match" not in line:  # the match summary says who won
-                text.append(f"\n{line}", style="bold")
-        if m.is_terminal:
+            text.append("End of the turn.", style="bold")
+        for line, kind in narration_lines(log, start, end, v, other, m.holder):
+            if kind == "round_start" or (over and "the match" in line):  # the match summary says who won
+                continue
+            text.append(f"\n{line}", style="bold" if kind else "")
+        if over:
             self.show_match_end(v, text)
             return
         if round_ends:
@@ -453,7 +588,7 @@ class GameApp(App[int]):
         for widget in ("#title", "#hand", "#board", "#status"):
             self.query_one(widget, Static).update("")
         self.query_one("#options", OptionList).clear_options()
-        self.query_one("#log", RichLog).clear()
+        self.query_one("#log", Narration).clear()
         self.choices = []
 
         def ready(_: None) -> None:
@@ -485,6 +620,9 @@ class GameApp(App[int]):
 
     def play(self, action: int, player: int) -> None:
         self.session.apply(action, player)
+        if not self.session.is_bot(player):  # the other's next move is told from here
+            self.session.fetch(player)
+            self.moved_from[player] = len(self.session.log[player])
         self.hint_notes = {}
         self.advance()
 
@@ -569,6 +707,8 @@ class GameApp(App[int]):
             self.say(str(exc), severity="warning")
             return
         self.hint_notes = {}
+        for v in (0, 1):
+            self.moved_from[v] = min(self.moved_from[v], len(self.session.log[v]))
         self.rebuild_log(self.viewer)
         self.advance()
         self.say(message)
@@ -599,6 +739,7 @@ class GameApp(App[int]):
             self.farewell.append(f"Match record saved to {path}")
         self.session.rematch()
         self.logged = [0, 0]
+        self.moved_from = [0, 0]
         self.hint_notes = {}
         humans = self.session.humans()
         self.viewer = -1 if self.hotseat or not humans else humans[0]

@@ -73,9 +73,11 @@ class Narrator:
     is resolving, so feed it the viewer's events in order with :meth:`line`.
     """
 
-    def __init__(self, playset: Playset, viewer: int) -> None:
+    def __init__(self, playset: Playset, viewer: int, names: tuple[str, str] = ("player 0", "player 1")) -> None:
         self.playset = playset
         self.viewer = viewer
+        #: how a spectator's narration names the seats (a client may name them "Player 1" and "Player 2")
+        self.names = names
         self.tracker = PublicTracker(playset.printed_skill, playset.printed_rank)
 
     # ------------------------------------------------------------------ naming
@@ -84,18 +86,18 @@ class Narrator:
         """The player as the subject of a sentence: you / they / player N."""
         if self.viewer in (0, 1):
             return "you" if player == self.viewer else "they"
-        return f"player {player}"
+        return self.names[player]
 
     def object(self, player: int) -> str:
         if self.viewer in (0, 1):
             return "you" if player == self.viewer else "them"
-        return f"player {player}"
+        return self.names[player]
 
     def possessive(self, player: int, actor: int = -1, own: str = " own") -> str:
         """Whose (hand, faction): your / their; for a spectator, the ``actor``'s (their own) or player N's."""
         if self.viewer in (0, 1):
             return "your" if player == self.viewer else "their"
-        return f"their{own}" if player == actor else f"player {player}'s"
+        return f"their{own}" if player == actor else f"{self.names[player]}'s"
 
     def pronoun(self, player: int) -> str:
         """The subject named again in the same sentence: you / they."""
@@ -199,7 +201,7 @@ class Narrator:
             if self.viewer in (0, 1):
                 me, them = (a, b) if self.viewer == 0 else (b, a)
                 return f"end of turn: you score {me}, they score {them}"
-            return f"end of turn: player 0 scores {a}, player 1 scores {b}"
+            return f"end of turn: {self.names[0]} scores {a}, {self.names[1]} scores {b}"
         if kind == ARTIFACT:
             return (f"the artifact passes to {self.object(p)}: {self.pronoun(p)} scored more than the lead "
                     "this turn")
