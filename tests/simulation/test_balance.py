@@ -47,7 +47,7 @@ FAIR: dict[str, Any] = {
 def test_a_fair_summary_passes() -> None:
     report = check(FAIR)
     assert report.passed and report.flags == [] and report.not_judged == []
-    assert report.judged == {"playsets": 3, "goals": 6, "cards": 3}
+    assert report.judged == {"playsets": 3, "goals": 6, "cards": 3, "ways of playing a card": 0}
     assert report.to_dict()["passed"] is True
 
 
@@ -107,6 +107,19 @@ def test_BAL_flags_are_corrected_for_the_number_of_items_judged() -> None:
     assert report.passed and [f.subject for f in report.near] == ["C1"]
     assert "for all 100 items judged together" in report.near[0].message
     assert round(report.z, 2) == 3.48 and report.to_dict()["near_the_line"][0]["subject"] == "C1"
+
+
+def test_BAL_a_card_fair_over_all_but_a_sure_win_one_way_is_flagged_for_that_way() -> None:
+    """Declaring it wins 81% of rounds, though over all its plays the card is fair: the declare is flagged,
+    named as such; a way with too few plays is not judged."""
+    card = _card("CAR5", 0.52, plays=6000) | {
+        "plays": {"discard": 3000, "declare": 1500, "mine": 1400, "theirs": 100},
+        "win_rate": {"discard": 0.45, "declare": 0.813, "mine": 0.40, "theirs": 0.9}}
+    report = check({**FAIR, "cards": [*FAIR["cards"], card]})
+    assert [(f.subject, f.figure) for f in report.flags] == [("CAR5", "win_rate.declare")]
+    assert "card CAR5 Card CAR5 declared: its player wins 81.3% of those rounds" in report.flags[0].message
+    assert report.judged["ways of playing a card"] == 3  # theirs: 100 plays, fewer than 200
+    assert report.judged_text().endswith("4 cards and 3 ways of playing them judged")
 
 
 def test_too_few_observations_are_not_judged() -> None:

@@ -9,7 +9,9 @@ Three checks, each with a threshold a designer may change (:class:`Criteria`):
   (so it does not depend on when the bots chose to declare it). Rates at or above ``star_cuts[0]`` are
   one-star goals, rates below ``star_cuts[1]`` three-star goals, the others two-star goals;
 * **card** — the round win rate of a player after playing the card (any way) must stay within 40%-60%:
-  below, the card is never worth playing; above, it is always worth playing.
+  below, the card is never worth playing; above, it is always worth playing. The same band holds for each
+  way of playing it (discarded, declared, added to one's own or to the opponent's faction) with enough plays:
+  a card fair over all can be a sure win when declared.
 
 A figure is flagged only where its interval clears the line: the Wilson interval of its rate at
 ``confidence`` (95%) for every item judged together — Bonferroni's correction, so that among a hundred fair
@@ -27,6 +29,11 @@ from statistics import NormalDist
 from typing import Any
 
 from converge.simulation.runner import wilson_interval
+from converge.simulation.stats import MODES
+
+#: How a card played each way is said in a flag.
+PLAYED_AS = {"discard": "discarded", "declare": "declared", "mine": "added to its player's faction",
+             "theirs": "added to the opponent's faction"}
 
 
 @dataclass(frozen=True)
@@ -89,6 +96,12 @@ class BalanceReport:
     def passed(self) -> bool:
         return not self.flags
 
+    def judged_text(self) -> str:
+        """``"3 playsets, 6 goals, 3 cards and 5 ways of playing them judged"``."""
+        j = self.judged
+        return (f"{j['playsets']} playsets, {j['goals']} goals, {j['cards']} cards and "
+                f"{j['ways of playing a card']} ways of playing them judged")
+
     def to_dict(self) -> dict[str, Any]:
         c = self.criteria
         return {"passed": self.passed, "flags": [f.to_dict() for f in self.flags],
@@ -139,10 +152,12 @@ def check(summary: Mapping[str, Any], criteria: Criteria | None = None) -> Balan
             skipped.append(f"card {card['id']}: {card['all_plays']} plays (at least {c.min_plays} needed)")
         else:
             cards.append(card)
-    items = len(playsets) + len(goals) + len(cards)
+    ways = [(card, mode) for card in cards for mode in MODES
+            if card.get("plays", {}).get(mode, 0) >= c.min_plays and card["win_rate"][mode] is not None]
+    items = len(playsets) + len(goals) + len(cards) + len(ways)
     z = corrected_z(c.confidence, items)
-    report = BalanceReport(c, [], skipped, {"playsets": len(playsets), "goals": len(goals), "cards": len(cards)},
-                           z=z)
+    report = BalanceReport(c, [], skipped, {"playsets": len(playsets), "goals": len(goals), "cards": len(cards),
+                                            "ways of playing a card": len(ways)}, z=z)
 
     def judge(flag: Flag, ci: tuple[float, float], lo: float, hi: float) -> None:
         clears = ci[1] < lo or ci[0] > hi
@@ -185,6 +200,15 @@ def check(summary: Mapping[str, Any], criteria: Criteria | None = None) -> Balan
             judge(Flag("card", card["id"], "all_win_rate", rate, f"{_pct(lo)}-{_pct(hi)}",
                        f"card {card['id']} {card['name']}: {word} worth playing — the player who plays it "
                        f"wins {_pct(rate)} of those rounds ({_interval_text(ci, c, items)}; {plays} plays); "
+                       f"expected {_pct(lo)}-{_pct(hi)}", ci),
+                  ci, lo, hi)
+    for card, mode in ways:
+        rate, plays = card["win_rate"][mode], card["plays"][mode]
+        if not lo <= rate <= hi:
+            ci = interval(rate, plays)
+            judge(Flag("card", card["id"], f"win_rate.{mode}", rate, f"{_pct(lo)}-{_pct(hi)}",
+                       f"card {card['id']} {card['name']} {PLAYED_AS[mode]}: its player wins {_pct(rate)} of "
+                       f"those rounds ({_interval_text(ci, c, items)}; {plays} plays); "
                        f"expected {_pct(lo)}-{_pct(hi)}", ci),
                   ci, lo, hi)
     return report

@@ -309,14 +309,11 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
 
     if balance is not None:
         parts.append("<h2>Balance</h2>")
-        j = balance.judged
         if balance.passed:
-            parts.append(f"<p class=ok><b>Nothing out of line</b> ({j['playsets']} playsets, "
-                         f"{j['goals']} goals and "
-                         f"{j['cards']} cards judged).</p>")
+            parts.append(f"<p class=ok><b>Nothing out of line</b> ({balance.judged_text()}).</p>")
         else:
-            parts.append(f"<p class=flagged><b>{len(balance.flags)} out of line</b> ({j['playsets']} playsets, "
-                         f"{j['goals']} goals and {j['cards']} cards judged):</p><ul>")
+            parts.append(f"<p class=flagged><b>{len(balance.flags)} out of line</b> ({balance.judged_text()}):"
+                         "</p><ul>")
             parts += [f"<li>{html.escape(f.message)}</li>" for f in balance.flags]
             parts.append("</ul>")
         if balance.near:
@@ -437,10 +434,8 @@ def terminal_summary(summary: Mapping[str, Any], console: Any, balance: BalanceR
     console.print(t)
     if balance is not None:
         if balance.passed:
-            j = balance.judged
-            console.print(f"[green]balance: nothing out of line[/green] ({j['playsets']} playsets, "
-                          f"{j['goals']} goals, "
-                          f"{j['cards']} cards judged)", highlight=False)
+            console.print(f"[green]balance: nothing out of line[/green] ({balance.judged_text()})",
+                          highlight=False)
         else:
             console.print(f"[red]balance: {len(balance.flags)} out of line[/red]", highlight=False)
             for f in balance.flags:
