@@ -14,7 +14,8 @@ MODULES = ["converge", "converge.cards.loader", "converge.cards.reference", "con
            "converge.engine.actions",
            "converge.engine.state", "converge.engine.events", "converge.engine.effects", "converge.engine.goals",
            "converge.engine.view", "converge.engine.narration", "converge.engine.params", "converge.engine.errors",
-           "converge.texts", "converge.bots", "converge.bots.hint"]
+           "converge.texts", "converge.bots", "converge.bots.hint", "converge.simulation.compare",
+           "converge.simulation.balance"]
 
 
 @pytest.mark.parametrize("name", MODULES)

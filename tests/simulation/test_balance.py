@@ -225,3 +225,47 @@ def test_balance_summary_with_impossible_rates_is_a_user_error(capsys: pytest.Ca
         path.write_text(json.dumps(s), encoding="utf-8")
         code, _, err = run(capsys, "balance", "--summary", str(path))
         assert code == 2 and "is not a summary.json written by converge simulate" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------- versions compared
+
+
+def test_BAL_the_difference_interval_is_newcombes() -> None:
+    from converge.simulation.compare import difference_interval
+
+    # Newcombe (1998), method 10, its worked examples: 56/70 - 48/80 and 9/10 - 3/10
+    lo, hi = difference_interval(56, 70, 48, 80)
+    assert round(lo, 4) == 0.0524 and round(hi, 4) == 0.3339
+    lo, hi = difference_interval(9, 10, 3, 10)
+    assert round(lo, 4) == 0.1705 and round(hi, 4) == 0.8090
+
+
+def test_balance_compare_two_deck_folders_reports_the_changed_card_with_its_interval(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Two versions of a deck that differ in one card: the comparison names that card first, with each of its
+    figures old and new and the interval of the change, and plays both versions on the same seeds."""
+    builtin = Path(__file__).resolve().parents[2] / "src" / "converge" / "cards" / "decks" / "alchemist.toml"
+    text = builtin.read_text(encoding="utf-8").replace("Alchemist", "Tinker").replace("ALC", "TIN")
+    old, new = tmp_path / "v1", tmp_path / "v2"
+    for folder in (old, new):
+        folder.mkdir()
+    (old / "tinker.toml").write_text(text, encoding="utf-8")
+    head, tail = text.split('id = "TIN5"', 1)
+    card, rest = tail.split("[[card]]", 1) if "[[card]]" in tail else (tail, "")
+    easier = "\n".join('goal = { kind = "most_cards", stars = 3 }' if line.startswith("goal") else line
+                       for line in card.splitlines())
+    (new / "tinker.toml").write_text(head + 'id = "TIN5"' + easier + ("\n[[card]]" + rest if rest else ""),
+                                     encoding="utf-8")
+    out_dir = tmp_path / "cmp"
+    code, out, err = run(capsys, "balance", "--compare", str(old), str(new), "--playset", "tinker,healer,delver",
+                         "-n", "40", "--workers", "2", "--out", str(out_dir), "--no-progress")
+    assert code in (0, 1), err
+    lines = out.splitlines()
+    assert lines[lines.index(next(x for x in lines if x.startswith("cards that differ")))].endswith(": TIN5")
+    tin5 = [x for x in lines if x.startswith("  card TIN5 round win rate after a play: ")]
+    assert len(tin5) == 1 and "points, 95% interval " in tin5[0]
+    assert any(x.startswith("  goal TIN5 fulfilment rate: ") for x in lines)
+    assert (out_dir / "old" / "summary.json").is_file() and (out_dir / "new" / "summary.json").is_file()
+    # the same seeds: the old side's first figures repeat a plain run of the old decks
+    again = json.loads((out_dir / "old" / "summary.json").read_text(encoding="utf-8"))
+    assert again["settings"]["seed"] == 1 and again["settings"]["playsets"] == 1

@@ -25,6 +25,7 @@ from converge.cli.common import (
     path_text,
     playset_names,
     positive_int,
+    printable,
     read_json_file,
     seed_int,
     user_catalog,
@@ -272,8 +273,41 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return _simulate(args, None)
 
 
+def _side(args: argparse.Namespace, criteria: Any, path: str, label: str) -> dict[str, Any]:
+    """One side of ``--compare``: a summary.json as it is, or a deck folder simulated (into OUT/label) with
+    this command's options and seeds, so that both sides play the same deals where the decks agree."""
+    if Path(path).is_dir():
+        side = argparse.Namespace(**vars(args))
+        side.deck_dir, side.out, side.no_report = [*args.deck_dir, path], str(Path(args.out) / label), True
+        sys.stderr.write(f"converge: {label}: simulating with the decks of {path}\n")
+        _simulate(side, criteria)
+        path = str(Path(side.out) / "summary.json")
+    doc: dict[str, Any] = read_json_file(path, "summary.json")
+    return doc
+
+
+def _compare(args: argparse.Namespace, criteria: Any) -> int:
+    from converge.simulation.compare import compare
+
+    if args.summary is not None:
+        raise UserError("--compare takes its own two summaries or deck folders: leave out --summary")
+    old_path, new_path = args.compare
+    old, new = _side(args, criteria, old_path, "old"), _side(args, criteria, new_path, "new")
+    try:
+        comparison = compare(old, new, criteria)
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError, ArithmeticError, RecursionError):
+        raise UserError(f"{old_path} and {new_path} are not two summary.json files written by converge simulate "
+                        "(or two deck folders)") from None
+    print(f"comparing {old_path} (old) with {new_path} (new)")
+    for line in comparison.lines():
+        print(printable(line))
+    return EXIT_FLAGGED if comparison.broke else 0
+
+
 def cmd_balance(args: argparse.Namespace) -> int:
     criteria = _criteria(args)
+    if args.compare is not None:
+        return _compare(args, criteria)
     if args.summary is None:
         return _simulate(args, criteria)
     from rich.console import Console
@@ -376,6 +410,11 @@ def register(sub: Any) -> None:
     _options(p, 1000, "converge-balance")
     p.add_argument("--summary", metavar="FILE", default=None, type=path_text,
                    help="judge this summary.json of an earlier run instead of simulating")
+    p.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), default=None, type=path_text,
+                   help="compare two versions: two summary.json files, or two deck folders (each simulated "
+                        "beside the built-in decks with these options, into OUT/old and OUT/new); every "
+                        "judged figure's change with its interval, and what the new version fixed and broke "
+                        "(exit 1 when it broke something)")
     crit = p.add_argument_group("criteria")
     crit.add_argument("--holder-band", type=_fraction_pair, default="0.40,0.60", metavar="LO,HI",
                       help="fair starting-holder win rate of a playset (default 0.40,0.60)")

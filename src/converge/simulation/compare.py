@@ -1,0 +1,117 @@
+"""Two versions of the decks compared: ``converge balance --compare OLD NEW``.
+
+Each figure the balance checks judge — a playset's starting-holder win rate, a goal's fulfilment rate, a
+card's round win rate over all its plays and each way of playing it — is set beside its value in the other
+run, with the 95% interval of the difference (Newcombe's hybrid score interval, from the two Wilson
+intervals). A change is *clear* when that interval leaves out zero. The cards whose printed text differs are
+named first, then the clear changes, then what the new version fixed (flagged before, not now) and broke.
+
+>>> lo, hi = difference_interval(56, 70, 48, 80)  # Newcombe's worked example
+>>> round(lo, 4), round(hi, 4)
+(0.0524, 0.3339)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from converge.simulation.balance import BalanceReport, Criteria, check
+from converge.simulation.runner import wilson_interval
+from converge.simulation.stats import MODES
+
+
+def difference_interval(wins_new: int, n_new: int, wins_old: int, n_old: int) -> tuple[float, float]:
+    """The 95% interval of ``wins_new / n_new - wins_old / n_old`` (Newcombe's method 10)."""
+    p1, p2 = wins_new / n_new, wins_old / n_old
+    l1, u1 = wilson_interval(wins_new, n_new)
+    l2, u2 = wilson_interval(wins_old, n_old)
+    d = p1 - p2
+    return d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One figure in both runs."""
+
+    subject: str  # "card ALC3", "goal ALC3", "playset a/b/c"
+    figure: str  # what the rate is of
+    old: float
+    new: float
+    interval: tuple[float, float]  # of new - old
+
+    @property
+    def clear(self) -> bool:
+        return self.interval[0] > 0 or self.interval[1] < 0
+
+    def line(self) -> str:
+        lo, hi = self.interval
+        return (f"{self.subject} {self.figure}: {100 * self.old:.1f}% -> {100 * self.new:.1f}% "
+                f"({100 * (self.new - self.old):+.1f} points, 95% interval {100 * lo:+.1f} to {100 * hi:+.1f})")
+
+
+def _figures(summary: Mapping[str, Any]) -> Iterator[tuple[str, str, float, int]]:
+    """(subject, figure, rate, observations) of each figure the checks judge."""
+    for p in summary["playsets"]:
+        yield f"playset {p['playset']}", "starting holder's round win rate", p["holder_win_rate"], p["rounds"]
+    for g in summary["goals"]:
+        yield f"goal {g['id']}", "fulfilment rate", g["fulfilment_rate"], 2 * g["turn_ends"]
+    for c in summary["cards"]:
+        yield f"card {c['id']}", "round win rate after a play", c["all_win_rate"], c["all_plays"]
+        for mode in MODES:
+            yield f"card {c['id']}", f"round win rate when {mode}", c["win_rate"][mode], c["plays"][mode]
+
+
+@dataclass
+class Comparison:
+    changed_cards: list[str]  # ids whose printed text differs (or that one version lacks)
+    changes: list[Change]  # every figure both runs measured
+    fixed: list[str]  # flagged in the old run, not in the new
+    broke: list[str]  # flagged in the new run, not in the old
+    old_report: BalanceReport
+    new_report: BalanceReport
+
+    def lines(self) -> list[str]:
+        out = [f"cards that differ: {', '.join(self.changed_cards) or 'none'}"]
+        theirs = {f"card {k}" for k in self.changed_cards} | {f"goal {k}" for k in self.changed_cards}
+        out += [f"  {c.line()}{' (clear)' if c.clear else ''}" for c in self.changes if c.subject in theirs]
+        clear = [c for c in self.changes if c.clear and c.subject not in theirs]
+        out.append(f"other clear changes (the 95% interval of the difference leaves out zero): {len(clear)} of "
+                   f"{len(self.changes)} figures")
+        out += [f"  {c.line()}" for c in clear]
+        out.append(f"fixed (flagged before, not now): {len(self.fixed)}")
+        out += [f"  {m}" for m in self.fixed]
+        out.append(f"broke (flagged now, not before): {len(self.broke)}")
+        out += [f"  {m}" for m in self.broke]
+        return out
+
+
+def _card_texts(summary: Mapping[str, Any]) -> dict[str, str]:
+    return {c["id"]: f"{c['name']}|{c['rank']}|{c['goal']}|{c['stars']}|{c['effect']}" for c in summary["cards"]}
+
+
+def compare(old: Mapping[str, Any], new: Mapping[str, Any], criteria: Criteria | None = None) -> Comparison:
+    """Every judged figure of two summaries side by side, and what the new one fixed and broke."""
+    before = {(s, f): (r, n) for s, f, r, n in _figures(old) if r is not None and n}
+    changes = []
+    for subject, figure, rate, n in _figures(new):
+        if rate is None or not n or (subject, figure) not in before:
+            continue
+        old_rate, old_n = before[subject, figure]
+        interval = difference_interval(round(rate * n), n, round(old_rate * old_n), old_n)
+        changes.append(Change(subject, figure, old_rate, rate, interval))
+    texts_old, texts_new = _card_texts(old), _card_texts(new)
+    differ = sorted(k for k in texts_old.keys() | texts_new.keys() if texts_old.get(k) != texts_new.get(k))
+    old_report, new_report = check(old, criteria), check(new, criteria)
+
+    def keyed(report: BalanceReport) -> dict[tuple[str, str], str]:
+        return {(f.subject, f.figure): f.message for f in report.flags}
+
+    was, now = keyed(old_report), keyed(new_report)
+    fixed, broke = [was[k] for k in was if k not in now], [now[k] for k in now if k not in was]
+    return Comparison(differ, changes, fixed, broke, old_report, new_report)
+
+
+__all__ = ["Change", "Comparison", "compare", "difference_interval"]
