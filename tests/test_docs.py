@@ -15,7 +15,7 @@ MODULES = ["converge", "converge.cards.loader", "converge.cards.reference", "con
            "converge.engine.state", "converge.engine.events", "converge.engine.effects", "converge.engine.goals",
            "converge.engine.view", "converge.engine.narration", "converge.engine.params", "converge.engine.errors",
            "converge.texts", "converge.bots", "converge.bots.hint", "converge.simulation.compare",
-           "converge.simulation.balance"]
+           "converge.simulation.balance", "converge.cli.simulate_commands"]
 
 
 @pytest.mark.parametrize("name", MODULES)

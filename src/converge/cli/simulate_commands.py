@@ -66,7 +66,7 @@ class ProgressBar:
             speed = done / spent if spent > 0 else 0.0
             eta = (total - done) / speed if speed > 0 else 0.0
             sys.stderr.write(f"{self.label}: {done:,}/{total:,} matches ({done / total:.0%}), "
-                             f"{speed:,.0f} matches/s, "
+                             f"{per_second(speed)} matches/s, "
                              f"ETA {int(eta) // 60}:{int(eta) % 60:02d}\n")
 
     def _start(self, total: int) -> None:
@@ -87,7 +87,7 @@ class ProgressBar:
         class Rate(ProgressColumn):
             def render(self, task: Any) -> Text:
                 speed = rate(task)
-                return Text(f"{speed:,.0f} matches/s" if speed else "– matches/s", style="cyan")
+                return Text(f"{per_second(speed)} matches/s" if speed else "– matches/s", style="cyan")
 
         class Eta(ProgressColumn):
             def render(self, task: Any) -> Text:
@@ -106,6 +106,16 @@ class ProgressBar:
         if self._progress is not None:
             self._progress.stop()
             self._progress = None
+
+
+def per_second(rate: float) -> str:
+    """A rate as people read it: whole numbers from 10 on, two significant digits below (strong bots play
+    well under one match a second).
+
+    >>> per_second(1234.5), per_second(3.14159), per_second(0.0213)
+    ('1,234', '3.1', '0.021')
+    """
+    return f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
 
 
 # ---------------------------------------------------------------------- shared steps
@@ -261,7 +271,7 @@ def _simulate(args: argparse.Namespace, criteria: Any | None) -> int:
     terminal_summary(summary, console, report)
     workers = f"{run['workers']} {run['backend']} worker{'s' if run['workers'] != 1 else ''}"
     console.print(f"{result.matches:,} matches in {run['seconds']:.1f} s "
-                  f"({run['matches_per_second']:,.0f} matches/s, {workers})", highlight=False)
+                  f"({per_second(run['matches_per_second'])} matches/s, {workers})", highlight=False)
     console.print(f"wrote {', '.join(written)}", highlight=False, markup=False)
     return EXIT_FLAGGED if report is not None and not report.passed else 0
 

@@ -39,7 +39,7 @@ class SimulationResult:
         """How the job ran (not part of the results: it differs from run to run)."""
         rate = self.matches / self.seconds if self.seconds > 0 else 0.0
         return {"backend": self.backend, "workers": self.workers, "seconds": round(self.seconds, 2),
-                "matches_per_second": round(rate, 1)}
+                "matches_per_second": round(rate, 1) if rate >= 10 else float(f"{rate:.2g}")}
 
 
 def simulate(spec: SimulationSpec, backend: str = "local", workers: int | None = None, address: str | None = None,
