@@ -301,3 +301,19 @@ def test_every_bot_has_a_players_name_by_level() -> None:
                                                   "Expert bot"]
     assert len(set(names.values())) == len(BOTS) and all(n.endswith(" bot") for n in names.values())
     assert bot_display_name(" HARD ") == "Hard bot"
+
+
+def test_an_ismcts_bot_with_a_fixed_budget_is_made_by_name_and_repeats_from_its_seed() -> None:
+    """``ismcts:N``: N simulations per decision, no time limit, so a strong-play simulation repeats exactly."""
+    from converge.bots import is_bot_name
+
+    bot = make_bot("ismcts:300", seed=5)
+    assert isinstance(bot, ISMCTSBot) and bot.name == "ismcts:300" and bot_display_name("ismcts:300") == (
+        "ISMCTS bot (300 simulations)")
+    match = Match.new(["alchemist", "mechanist", "archivist"], seed=3)
+    assert bot.decide(match.view(match.current_player)) == make_bot("ismcts:300", seed=5).decide(
+        match.view(match.current_player))
+    for bad in ("ismcts:0", "ismcts:", "ismcts:x", "ismcts:-5", "ismcts:99999999", "greedy:3"):
+        assert not is_bot_name(bad)
+        with pytest.raises(ValueError, match="ismcts:N"):
+            make_bot(bad)

@@ -217,7 +217,7 @@ def test_match_with_a_user_deck(capsys: pytest.CaptureFixture[str], tinker_dir: 
     (["-n", "0"], ["argument -n", "positive whole number"]),
     (["-n", "many"], ["argument -n", "'many'"]),
     (["--seed", "-3"], ["argument --seed"]),
-    (["--bot1", "wizard"], ["argument --bot1", "invalid choice"]),
+    (["--bot1", "wizard"], ["argument --bot1", "unknown bot 'wizard'"]),
     (["--set", "dreams"], ["argument --set", "invalid choice"]),
     (["--playset", "alchemist,healer"], ["three skillset names"]),
     (["--playset", "alchemist,alchemist,healer"], ["three different skillsets"]),
@@ -424,7 +424,7 @@ def test_bot_names_are_listed_the_same_way_everywhere(capsys: pytest.CaptureFixt
         code, out, _ = run(capsys, *argv, "--help")
         assert code == 0 and order in " ".join(out.split()), argv
     code, _, err = run(capsys, "match", "--bot1", "wizard")
-    assert "beginner', 'easy', 'medium', 'hard', 'expert', 'random', 'greedy', 'ismcts'" in err
+    assert f"(known: {order}, or ismcts:N for N simulations per decision" in err
 
 
 def test_n_means_one_thing(capsys: pytest.CaptureFixture[str]) -> None:

@@ -422,7 +422,7 @@ def test_simulate_without_the_optional_packages_writes_csv_and_says_so(
     (["--workers", "-1"], ["positive whole number"]),
     (["--address", "ray://h:1"], ["--address is for the Ray backend"]),
     (["--backend", "spark"], ["invalid choice"]),
-    (["--bot1", "wizard"], ["invalid choice"]),
+    (["--bot1", "wizard"], ["unknown bot 'wizard'"]),
 ])
 def test_simulate_bad_values_are_one_line_user_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                       argv: list[str], fragments: list[str]) -> None:
@@ -521,3 +521,18 @@ def test_with_a_deck_dir_balance_plays_the_playsets_that_hold_the_users_skillset
                        "--workers", "2", "--out", str(tmp_path / "all"), "--no-progress", "--no-report")
     assert code == 0 and "--all-playsets for all" not in err
     assert len(json.loads((tmp_path / "all" / "summary.json").read_text(encoding="utf-8"))["playsets"]) == 120
+
+
+def test_simulate_takes_an_ismcts_bot_at_a_fixed_budget_and_repeats_exactly(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    argv = ["simulate", "--playset", "alchemist,healer,delver", "-n", "2", "--bot1", "ismcts:40", "--bot2",
+            "greedy", "--workers", "1", "--no-report", "--no-progress"]
+    docs = []
+    for name in ("a", "b"):
+        code, _, err = run(capsys, *argv, "--out", str(tmp_path / name))
+        assert code == 0, err
+        docs.append(json.loads((tmp_path / name / "summary.json").read_text(encoding="utf-8")))
+    assert docs[0]["settings"]["bots"] == ["ismcts:40", "greedy"]
+    assert docs[0]["playsets"] == docs[1]["playsets"] and docs[0]["cards"] == docs[1]["cards"]
+    code, _, err = run(capsys, "simulate", "--bot1", "ismcts:0", "--out", str(tmp_path / "c"))
+    assert code == 2 and "unknown bot 'ismcts:0'" in err and "ismcts:N for N simulations" in err

@@ -54,6 +54,28 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 }
 
 
+#: ``ismcts:N``: information-set MCTS with a fixed budget of N simulations per decision and no time limit,
+#: so that a simulation or a ladder at that strength repeats exactly from its seed.
+BUDGET_PREFIX = "ismcts:"
+MAX_BUDGET = 1_000_000
+
+
+def _budget(name: str) -> int | None:
+    """N of ``ismcts:N`` (a whole number from 1 to :data:`MAX_BUDGET`), None for any other name."""
+    if not name.startswith(BUDGET_PREFIX):
+        return None
+    digits = name[len(BUDGET_PREFIX):]
+    if not digits.isdigit() or len(digits) > 7 or not 1 <= int(digits) <= MAX_BUDGET:
+        return None
+    return int(digits)
+
+
+def is_bot_name(name: str) -> bool:
+    """A name :func:`make_bot` takes: a level, an algorithm, or ``ismcts:N``."""
+    key = name.strip().lower()
+    return key in BOTS or _budget(key) is not None
+
+
 def bot_display_name(name: str) -> str:
     """How players see a bot: a level as "Hard bot", an algorithm by its own name ("ISMCTS bot").
 
@@ -61,6 +83,8 @@ def bot_display_name(name: str) -> str:
     ('Hard bot', 'ISMCTS bot')
     """
     key = name.strip().lower()
+    if _budget(key) is not None:
+        return f"ISMCTS bot ({_budget(key):,} simulations)"
     word = key.capitalize() if key in LEVELS else {"ismcts": "ISMCTS"}.get(key, key.capitalize())
     return f"{word} bot"
 
@@ -68,9 +92,14 @@ def bot_display_name(name: str) -> str:
 def make_bot(name: str, seed: int = 0) -> Bot:
     """A new bot by name (a level or an algorithm), seeded; ``ValueError`` for an unknown name."""
     key = name.strip().lower() if isinstance(name, str) else name
+    budget = _budget(key) if isinstance(key, str) else None
+    if budget is not None:
+        return ISMCTSBot(seed, iterations=budget, name=f"{BUDGET_PREFIX}{budget}")
     if key not in BOTS:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))}, or ismcts:N for N simulations "
+                         "per decision)")
     return BOTS[key](seed)
 
 
-__all__ = ["BOTS", "LEVELS", "Bot", "GreedyBot", "ISMCTSBot", "RandomBot", "bot_display_name", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "GreedyBot", "ISMCTSBot", "RandomBot", "bot_display_name", "is_bot_name",
+           "make_bot"]

@@ -320,10 +320,21 @@ def add_command(sub: Any, name: str, **kwargs: Any) -> argparse.ArgumentParser:
     return parser
 
 
+def bot_name(text: str) -> str:
+    """A bot's name as the command line takes it: a level, an algorithm, or ``ismcts:N``."""
+    from converge.bots import is_bot_name
+
+    if not is_bot_name(text):
+        raise argparse.ArgumentTypeError(f"unknown bot {quoted(text)} (known: {', '.join(BOT_NAMES)}, or "
+                                         "ismcts:N for N simulations per decision, e.g. ismcts:2000)")
+    return text.strip().lower()
+
+
 def bot_choice(p: argparse.ArgumentParser, option: str, default: str, what: str) -> None:
-    """A ``--bot1``-style option: any bot name, listed in :data:`BOT_NAMES` order."""
-    p.add_argument(option, choices=BOT_NAMES, default=default, metavar="BOT",
-                   help=f"{what}: {', '.join(BOT_NAMES)} (default: {default})")
+    """A ``--bot1``-style option: any bot name, listed in :data:`BOT_NAMES` order, or ``ismcts:N``."""
+    p.add_argument(option, type=bot_name, default=default, metavar="BOT",
+                   help=f"{what}: {', '.join(BOT_NAMES)}, or ismcts:N (N simulations per decision, no time "
+                        f"limit) (default: {default})")
 
 
 def non_negative_seconds(text: str) -> float:
