@@ -59,10 +59,12 @@ export function icon(name, cls) {
 }
 
 let toastTimer = null;
-/** A message that fades after five seconds (role=alert: screen readers say it at once). */
-export function toast(message) {
+/** A message that fades after five seconds (role=alert: screen readers say it at once); `kind` "ok": a success,
+ *  not a problem (its own colours). */
+export function toast(message, kind) {
   const box = $("#toast");
   box.textContent = message;
+  box.className = "toast" + (kind === "ok" ? " ok" : "");
   box.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { box.hidden = true; }, 5000);
