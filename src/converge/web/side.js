@@ -36,13 +36,14 @@ export function logButton() {
 }
 
 /** What happened, newest first, under a heading for each round and each turn (a turn runs from its first play
- *  to the draws after its scoring). */
-export function logPanel(obs) {
+ *  to the draws after its scoring). `upToRound`: a round's summary is shown: the next round's deal waits. */
+export function logPanel(obs, upToRound) {
   const groups = [];
   let round = 1;
   let turn = 0;
   let scored = true;  // (the next play starts a turn)
   for (const e of obs.events) {
+    if (upToRound && e.kind === EVENT.ROUND_START && e.round > upToRound) break;
     if (!e.text) continue;
     if (e.kind === EVENT.ROUND_START) { round = e.round; turn = 0; scored = true; groups.push({ title: "Round " + round, cls: "round-sep", events: [] }); }
     if (scored && (e.kind === EVENT.PLAY || e.kind === EVENT.PASS)) {

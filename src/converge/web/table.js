@@ -96,7 +96,7 @@ function render() {
   const table = el("div", { class: "table", data: { testid: "table" } },
     parts.topZone, parts.middle, parts.bottomZone, strip, summary ? null : handZone(obs, interactive));
   const side = el("div", { class: "side" });
-  side.append(logPanel(obs));  // (first: beside the table at 1280×800 without scrolling)
+  side.append(logPanel(obs, summary ? summary.round : null));  // (first: beside the table at 1280×800 without scrolling)
   const turn = s.replay || summary ? null : turnPanel(obs);  // (a round's summary has the table itself)
   if (turn) side.append(turn);
   if (!summary) side.append(scorePanel(obs));  // (a round's summary has its own table of the points per goal)
