@@ -65,7 +65,9 @@ def play_over_http(client: TestClient, mid: str, tokens: dict[int, str], rng: ra
 def test_options_list_the_bots_the_skillsets_and_the_sets(tmp_path: Path) -> None:
     with client_for(tmp_path) as client:
         doc = client.get("/api/options").json()
-        assert doc["bots"] == list(BOTS) and doc["default_bot"] in BOTS
+        assert sorted(doc["bots"]) == sorted(BOTS) and doc["default_bot"] in BOTS
+        assert doc["bots"][:5] == ["beginner", "easy", "medium", "hard", "expert"]  # players' words first
+        assert doc["bot_names"]["hard"] == "Hard bot" and doc["bot_names"]["ismcts"] == "ISMCTS bot"
         assert len(doc["skillsets"]) == 9 and set(doc["sets"]) == {"catalysts", "engines", "sparks"}
         rules = client.get("/api/rules").json()
         assert rules["markdown"].startswith("# How to play Converge") and "<h2" in rules["html"]

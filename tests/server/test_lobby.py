@@ -412,7 +412,7 @@ def test_a_table_is_listed_live_joined_played_rated_and_in_both_histories(client
     hist = {who: call(client, "GET", "/api/me/history", tok).json() for who, tok in (("Ada", ada), ("Bob", bob))}
     for who, other, seat in (("Ada", "Bob", 0), ("Bob", "Ada", 1)):
         [row] = hist[who]["matches"]
-        assert row["opponent"] == {"kind": "human", "name": other}
+        assert row["opponent"] == {"kind": "human", "name": other, "display": other}
         assert row["result"] == ("won" if winner == seat else "lost") and row["rated"]
         assert row["rating_before"] == 1500 and row["replay_url"] == f"/m/{mid}"
         assert (row["rating_change"] > 0) == (winner == seat)
@@ -508,7 +508,7 @@ def test_a_bot_is_offered_after_the_wait_and_its_match_is_rated_against_its_fixe
         else:
             peer.until(lambda m: m["type"] in ("state", "meta"))
     [row] = call(client, "GET", "/api/me/history", ada).json()["matches"]
-    assert row["opponent"] == {"kind": "bot", "name": "easy"} and row["rated"]
+    assert row["opponent"] == {"kind": "bot", "name": "easy", "display": "Easy bot"} and row["rated"]
     won = row["result"] == "won"
     want = update_pair(Rating(), Rating(1869.0, store.BOT_RD), 1.0 if won else 0.0)[0]
     assert row["rating_after"] == round(want.r)
@@ -668,3 +668,33 @@ def test_hints_are_off_in_a_rated_match_even_against_a_bot(tmp_path: Path) -> No
         assert view["match"]["hints"]["on"] is False
         r = client.post(f"/api/matches/{mid}/hint", headers={"Authorization": f"Bearer {doc['token']}"})
         assert r.status_code == 403 and r.json()["error"]["code"] == "hints_off"
+
+
+def test_the_table_names_both_players_with_ratings_and_a_rated_resign_is_a_loss_that_moves_them(
+        client: TestClient) -> None:
+    ada, bob = player(client, "Ada"), player(client, "Bob")
+    r = call(client, "POST", "/api/lobby/tables", ada, json={"playset": "catalysts", "clock": 600, "seat": 0})
+    table = r.json()
+    ready = call(client, "POST", f"/api/lobby/tables/{table['table_id']}/join", bob).json()
+    mid = ready["match_id"]
+    peers = {0: Peer(client, mid, table["token"]), 1: Peer(client, mid, ready["token"])}
+    watcher = Peer(client, mid)
+    for peer in (*peers.values(), watcher):
+        assert peer.meta is not None and peer.meta["rated"] is True
+        names = [(s["name"], s["rating"], s["provisional"], s["rating_change"]) for s in peer.meta["seats"]]
+        assert names == [("Ada", 1500, True, None), ("Bob", 1500, True, None)]
+    # a spectator cannot resign for anyone; Ada resigns: Bob wins, and both ratings move
+    watcher.send({"type": "resign"})
+    assert watcher.until(lambda m: m["type"] == "error")["code"] == "spectator"
+    peers[0].send({"type": "resign"})
+    end = peers[1].until(lambda m: m["type"] == "state" and m["match"]["status"] == "over")
+    assert end["match"]["result"] == {"winner": 1, "reason": "resign"}
+    changes = [s["rating_change"] for s in end["match"]["seats"]]
+    assert changes[0] is not None and changes[1] is not None and changes[0] < 0 < changes[1]
+    assert [s["rating"] for s in end["match"]["seats"]] == [1500 + changes[0], 1500 + changes[1]]
+    # nothing more can be done in it, a second resign included; the histories say who resigned
+    peers[1].send({"type": "resign"})
+    assert peers[1].until(lambda m: m["type"] == "error")["code"] == "over"
+    [row] = call(client, "GET", "/api/me/history", ada).json()["matches"]
+    assert row["result"] == "lost" and row["reason"] == "resign" and row["rating_change"] == changes[0]
+    assert call(client, "GET", "/api/me", bob).json()["player"]["rating"] == 1500 + changes[1]

@@ -86,7 +86,7 @@ def by_type(union: Any) -> dict[str, Any]:
 def test_the_client_messages_fields_are_those_of_their_declarations() -> None:
     assert {"hello": {"type", "token", "acks"}, "action": {"type", "action", "seq"},
                                   "rematch": {"type"}, "hint": {"type"}, "hints": {"type", "allow"},
-                                  "ping": {"type"}} == parse.MATCH_FIELDS
+                                  "resign": {"type"}, "ping": {"type"}} == parse.MATCH_FIELDS
     assert {"hello": {"type"}, "queue": {"type", "clock"}, "unqueue": {"type"},
                                   "accept_bot": {"type"}, "ping": {"type"}} == parse.LOBBY_FIELDS
 

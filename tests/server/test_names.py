@@ -111,8 +111,8 @@ def test_a_match_shows_the_names_its_players_had_when_it_started(tmp_path: Path)
             peer.close()
         [ada_row] = call(client, "GET", "/api/me/history", ada).json()["matches"]
         [bob_row] = call(client, "GET", "/api/me/history", bob).json()["matches"]
-        assert ada_row["opponent"] == {"kind": "human", "name": "Bob"}
-        assert bob_row["opponent"] == {"kind": "human", "name": "Ada"}
+        assert ada_row["opponent"] == {"kind": "human", "name": "Bob", "display": "Bob"}
+        assert bob_row["opponent"] == {"kind": "human", "name": "Ada", "display": "Ada"}
         names = sorted(db_rows(tmp_path, "SELECT seat, name FROM converge_match_players"))
         assert names == [(0, "Ada"), (1, "Bob")]
 

@@ -297,7 +297,8 @@ def test_a_bot_match_over_websockets_and_a_rematch(tmp_path: Path) -> None:
         mid = doc["match_id"]
         me = Peer(client, mid, doc["token"])
         assert me.meta and me.meta["seats"][1] == {"seat": 1, "kind": "bot", "bot": "greedy", "replaced": False,
-                                                   "connected": False}
+                                                   "connected": False, "name": "Greedy bot", "rating": 1869,
+                                                   "provisional": False, "rating_change": None}
         rng = random.Random(4)
         while me.meta["status"] == "active":
             decision = me.obs["decision"]  # type: ignore[index]
@@ -332,7 +333,8 @@ def test_a_player_who_leaves_is_replaced_by_a_bot_and_can_come_back(tmp_path: Pa
             if stay.meta and stay.meta["seats"][1]["replaced"]:
                 break
         assert stay.meta and stay.meta["seats"][1] == {"seat": 1, "kind": "human", "bot": "random",
-                                                       "replaced": True, "connected": False}
+                                                       "replaced": True, "connected": False, "name": None,
+                                                       "rating": None, "provisional": False, "rating_change": None}
         # The stand-in plays player 1's decisions; player 0 plays on.
         rng = random.Random(6)
         for _ in range(12):

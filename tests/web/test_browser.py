@@ -65,20 +65,27 @@ def test_play_a_bot_to_the_end_by_clicking_then_replay_it(server: Server, browse
         assert clicks < 400
     banner = page.locator(OVER).inner_text()
     assert "You won the match" in banner or "You lost the match" in banner
-    assert page.locator("[data-testid=score-table]").count() == 1
+    # the points per goal once, in the match's summary (not again beside it)
+    assert page.locator("[data-testid=summary-goals]").count() == 1
+    assert page.locator("[data-testid=score-table], [data-testid=turn-goals]").count() == 0
     tab.shot("bot-match.png")
 
     page.click("[data-testid=replay]")
     page.wait_for_selector("[data-testid=replaybar]")
-    assert page.locator("[data-testid=replay-step]").inner_text().startswith("step 0 / ")
+    assert page.locator("[data-testid=replay-step]").inner_text().startswith("Step 0 of ")
     for k in range(1, 4):
         page.click("[data-testid=replay-next]")
         page.wait_for_function(f"() => document.querySelector('[data-testid=replay-step]')"
-                               f".textContent.startsWith('step {k} /')")
-    assert "player" in page.locator("[data-testid=replay-step]").inner_text()
+                               f".textContent.startsWith('Step {k} of')")
+    label = page.locator("[data-testid=replay-step]").inner_text()
+    assert re.search(r": (Greedy bot|Player [12]) (chooses|discards|declares|adds|declines)", label), label
+    assert "player 0" not in label and ": mine" not in label, label  # the mover by name, the move in words
+    # jump to the next end of turn: its explanation shows
+    page.click("[data-testid=replay-next-turn]")
+    page.wait_for_selector("[data-testid=replay-turn]")
     page.click("[data-testid=replay-last]")
     page.wait_for_function("() => { const t = document.querySelector('[data-testid=replay-step]').textContent;"
-                           " const m = /step (\\d+) \\/ (\\d+)/.exec(t); return m && m[1] === m[2]; }")
+                           " const m = /Step (\\d+) of (\\d+)/.exec(t); return m && m[1] === m[2]; }")
     tab.shot("bot-match-replay.png")
 
     page.click("[data-testid=rules-open]")

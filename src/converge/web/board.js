@@ -14,7 +14,7 @@ function fmtClock(ms) {
 }
 
 function clockText(p, viewer, left, running) {
-  return (running ? "▶ " : "") + (viewer >= 0 ? who(p, viewer) : "P" + p) + " " + fmtClock(left);
+  return (running ? "▶ " : "") + who(p, viewer) + " " + fmtClock(left);
 }
 
 /** Clocks tick between messages: rewrite their text (four times a second, from the page's timer). */
@@ -67,8 +67,8 @@ export function board(obs, interactive, summary) {
       el("span", { class: "note", text: handNote(top) }),
       summary ? null : el("span", { class: "backs", "aria-hidden": "true" }, ...Array.from({ length: obs.hand_sizes[top] }, () => el("span", { class: "back" })))),
     factionRow(factions[top], legal, "No card in this faction yet.", themName + "'s faction"));
-  if (!summary && viewer >= 0 && obs.known_opponent_hand.length) {
-    topZone.append(el("p", { class: "note", text: "You know they hold: " + obs.known_opponent_hand.join(", ") }));
+  if (!summary && viewer >= 0 && obs.known_opponent_hand.length) {  // (in the heading's line: the table stays short)
+    topZone.querySelector(".zone-head").append(el("span", { class: "note known", text: "you know they hold " + obs.known_opponent_hand.join(", ") }));
   }
   const goalZone = el("section", { class: "zone goals", "aria-labelledby": "h-goals", data: { testid: "zone-goals" } },
     el("div", { class: "zone-head" }, el("h2", { id: "h-goals", class: "h3", text: "Goals" }),
@@ -79,7 +79,8 @@ export function board(obs, interactive, summary) {
   const bottomZone = el("section", { class: "zone you", "aria-label": youName + ": faction", data: { testid: "zone-you" } },
     el("div", { class: "zone-head" }, el("h2", { class: "h3", text: viewer >= 0 ? "Your faction" : youName }), artifactTag(bottom),
       viewer < 0 ? el("span", { class: "note", text: handNote(bottom) }) : null),
-    factionRow(factions[bottom], legal, "No card in your faction yet.", viewer >= 0 ? "Your faction" : youName + "'s faction"));
+    factionRow(factions[bottom], legal, viewer >= 0 ? "No card in your faction yet." : "No card in this faction yet.",
+      viewer >= 0 ? "Your faction" : youName + "'s faction"));
   return { topZone, middle, bottomZone };
 }
 

@@ -3,7 +3,7 @@
 
 import { $, STAR, cap, el, icon } from "./dom.js";
 import { act } from "./match.js";
-import { colorClass, keywordOf, suggested, viewerOf, who } from "./selectors.js";
+import { colorClass, keywordOf, suggested, touchedCards, viewerOf, who } from "./selectors.js";
 import { getState } from "./store.js";
 
 export function cardText(card, inPlay) {
@@ -31,10 +31,11 @@ export function cardNode(id, legal, opts) {
   const staged = s.staged && s.staged.card === id;
   const hinted = playable && suggested(playable.id);
   const size = o.size || "full";
-  const full = cardText(card, inPlay);
+  const touched = size !== "full" && size !== "chip" && touchedCards().has(id);
+  const full = cardText(card, inPlay) + (touched ? (viewerOf() >= 0 ? " Their last move." : " The last move.") : "");
   const attrs = {
     class: ["card", "size-" + size, colorClass(skill), playable ? "playable" : "", staged ? "chosen" : "",
-            inPlay && inPlay.converted ? "converted" : "", hinted ? "suggested" : ""].join(" ").replace(/\s+/g, " ").trim(),
+            inPlay && inPlay.converted ? "converted" : "", hinted ? "suggested" : "", touched ? "touched" : ""].join(" ").replace(/\s+/g, " ").trim(),
     data: { card: id, testid: playable ? "playable-card" : "card", full },
   };
   let node;
@@ -51,7 +52,7 @@ export function cardNode(id, legal, opts) {
     el("span", { class: "skill" }, icon(keywordOf(skill)), el("span", { class: "skill-name", text: skill })),
     el("span", { class: "cid", text: id })));
   if (size === "mini") {
-    if (inPlay && inPlay.converted) node.append(el("span", { class: "was", text: "was " + inPlay.printed_rank }));
+    if (inPlay && inPlay.converted) node.append(el("span", { class: "was", text: wasText(inPlay) }));
   } else if (size === "goal") {
     node.append(el("span", { class: "goal big" }, el("span", { class: "stars", text: STAR.repeat(card.stars) }), " ", card.goal));
   } else if (size !== "chip") {  // (a chip is one line: rank, icon and id)
@@ -63,10 +64,19 @@ export function cardNode(id, legal, opts) {
     node.append(el("span", { class: "guard", title: "guarded by " + who(inPlay.guarded_by, viewerOf()) }, icon("Guard"),
       el("span", { class: "sr-only", text: "guarded" })));
   }
+  if (touched) node.append(el("span", { class: "moved-mark", "aria-hidden": "true", data: { testid: "touched" }, text: size === "mini" ? "last" : viewerOf() >= 0 ? "their move" : "last move" }));
   if (playable) node.append(el("span", { class: "badge", "aria-hidden": "true", text: hinted ? "hint" : "choose" }));
   if (staged) node.append(el("span", { class: "badge chosen-badge", "aria-hidden": "true", text: "chosen" }));
   attachTip(node);
   return node;
+}
+
+/** What a conversion changed, in a small card's corner: "was 6", "was ALC", "was ALC 6". */
+function wasText(inPlay) {
+  const rank = inPlay.rank !== inPlay.printed_rank;
+  const skill = inPlay.skillset !== inPlay.printed_skillset;
+  const short = String(inPlay.printed_skillset).slice(0, 3).toUpperCase();
+  return "was " + (skill && rank ? short + " " + inPlay.printed_rank : skill ? short : inPlay.printed_rank);
 }
 
 export function cardRow(ids, legal, opts, emptyText, label) {
@@ -92,7 +102,7 @@ let pressedLong = false;
 /** Follow which of keyboard and pointer was used last (once, when a page with cards starts). */
 export function watchInput() {
   document.addEventListener("keydown", () => { keyboardUsed = true; }, true);
-  document.addEventListener("pointerdown", () => { keyboardUsed = false; }, true);
+  document.addEventListener("pointerdown", () => { keyboardUsed = false; hideTip(); }, true);  // (a click closes it)
   window.addEventListener("scroll", hideTip, { passive: true });
 }
 
@@ -123,13 +133,24 @@ function attachTip(node) {
   node.addEventListener("contextmenu", (e) => { if (pressedLong) e.preventDefault(); });
 }
 
-/** The tip sits at the top of the window (over the site's header), away from the cards and the strip; no inline
- *  style positions it (the CSP forbids them). */
+/** The tip sits beside the card it explains (below it, or above it in the lower half of the window), as a
+ *  sibling of the card in its list item; no inline style positions it (the CSP forbids them): classes do. */
 function showTip(node) {
   const tip = $("#cardtip");
-  if (!tip || !node.isConnected) return;
+  const host = node.parentElement;
+  if (!tip || !node.isConnected || !host) return;
+  const r = node.getBoundingClientRect();
+  tip.className = "cardtip" + (r.top > window.innerHeight / 2 ? " above" : " below") + (r.left > window.innerWidth / 2 ? " to-left" : "");
   tip.textContent = node.dataset.full;
+  host.classList.add("tip-host");
+  host.append(tip);
   tip.hidden = false;
 }
 
-export function hideTip() { const tip = $("#cardtip"); if (tip) tip.hidden = true; }
+/** Hide the tip (and put it back where the page keeps it, out of the table that is about to be redrawn). */
+export function hideTip() {
+  const tip = $("#cardtip");
+  if (!tip) return;
+  tip.hidden = true;
+  if (tip.parentElement !== document.body) document.body.append(tip);
+}

@@ -4,7 +4,9 @@
 import { cap, el } from "./dom.js";
 import { cardNode, cardRow } from "./cards.js";
 import { act, askHint, takeBack } from "./match.js";
-import { allowed, currentStep, isCardAction, isDone, legalCards, myDecision, suggested, viewerOf } from "./selectors.js";
+import { allowed, currentStep, isCardAction, isDone, lastMove, legalCards, myDecision, named, playerName, suggested, viewerOf } from "./selectors.js";
+import { copyField } from "./side.js";
+import { loadInvite } from "./storage.js";
 import { getState } from "./store.js";
 import { coach } from "./tutorial.js";
 
@@ -27,9 +29,7 @@ const WAITING_FOR = { select: "choose a card", mode: "choose how to play it", fa
 
 function waitingText(d) {
   const s = getState().match;
-  const viewer = viewerOf();
-  const seat = s.meta && s.meta.seats[d.player];
-  const name = s.tutorial ? "your opponent" : viewer >= 0 ? (seat && (seat.kind === "bot" || seat.replaced) ? "the bot" : "your opponent") : "player " + d.player;
+  const name = s.tutorial ? "your opponent" : playerName(d.player);
   return "Waiting for " + name + " to " + (WAITING_FOR[d.kind] || "decide") + "…";
 }
 
@@ -39,14 +39,45 @@ function turnLine() {
   const t = s.lastTurn;
   if (!t || !s.turnFresh) return null;
   return el("p", { class: "turn-line", data: { testid: "turn-line" } },
-    el("strong", { text: "End of turn " + t.turn + ": " }), t.lines.slice(1).join(" "), " ",
+    el("strong", { text: "End of turn " + t.turn + ": " }), named(t.lines.slice(1).join(" ")), " ",
     el("a", { href: "#turn-panel", class: "details" }, "Points per goal"));
+}
+
+/** What the other player just did (since this viewer's last play), with the cards it touched by name: those
+ *  are marked on the board too. */
+function lastMoveLine(obs) {
+  const s = getState().match;
+  const m = lastMove(obs);
+  if (!m || s.tutorial && !m.events.length) return null;
+  const cards = m.cards.map((id) => s.cards[id]).filter(Boolean);
+  const name = viewerOf() >= 0 && s.tutorial ? "Their move" : playerName(m.player) + "'s move";
+  return el("p", { class: "last-move", data: { testid: "last-move" }, title: "Tap to read it all",
+                   onclick: (e) => e.currentTarget.classList.toggle("open") },
+    el("strong", { text: name + ": " }), named(m.events.map((e) => e.text).join(" ")),
+    cards.length ? el("span", { class: "card-names" }, " (" + cards.map((c) => c.id + " is " + c.name).join("; ") + ")") : null);
+}
+
+/** A friend match whose friend has not come yet: the invite link to send, with its copy button. */
+function friendWaiting() {
+  const s = getState().match;
+  if (s.tutorial || s.seat < 0 || s.meta.mode !== "friend" || s.meta.seq > 0 || s.meta.status !== "active") return null;
+  const other = s.meta.seats[1 - s.seat];
+  const invite = loadInvite(s.id);
+  if (!invite || other.connected) return null;
+  return el("div", { class: "waiting-friend", data: { testid: "waiting-friend" }, role: "status" },
+    el("p", { class: "prompt" }, el("strong", { text: "Waiting for your friend. " }),
+      "Send them this link: it holds their seat, so keep it private. The match begins when they open it."),
+    copyField("Invite link", invite, "invite-link-now"));
 }
 
 export function decisionStrip(obs) {
   const s = getState().match;
   const d = obs.decision;
   const strip = el("section", { id: "decision", class: "decision", "aria-label": "Your decision", data: { testid: "decision-strip" } });
+  const friend = s.replay ? null : friendWaiting();
+  if (friend) strip.append(friend);
+  const moved = s.replay ? null : lastMoveLine(obs);
+  if (moved) strip.append(moved);
   const line = turnLine();
   if (line) strip.append(line);
   if (s.tutorial) strip.append(coach());
@@ -56,7 +87,7 @@ export function decisionStrip(obs) {
   }
   if (s.tutorial && !myDecision(obs) && currentStep().player === 0) return strip;  // a pause: the coach speaks
   if (!myDecision(obs)) {
-    const text = s.pending ? "Sending…" : s.queue.length ? "The opponent is playing…" : waitingText(d);
+    const text = s.pending ? "Sending…" : s.queue.length ? playerName(d.player) + " is playing…" : waitingText(d);
     strip.classList.add("waiting");
     strip.append(el("p", { id: "prompt", class: "prompt", data: { testid: "waiting" }, text }));
     if (d.card) strip.append(el("div", { class: "row playing" }, "Playing: ", cardNode(d.card, null, { size: "chip" })));

@@ -38,7 +38,7 @@ const ICONS = {
   Search: "M10 2a8 8 0 0 1 6.3 12.9l5.4 5.4-2 2-5.4-5.4A8 8 0 1 1 10 2zm0 3a5 5 0 1 0 0 10a5 5 0 0 0 0-10z",
   Trade: "M7 3l-5 5 5 5V9.5h9v-3H7zM17 11l5 5-5 5v-3.5H8v-3h9z",
   Expand: "M11 2h2v11.2l3.6-3.6L18 11l-6 6-6-6 1.4-1.4 3.6 3.6zM3 19h18v3H3z",
-  Study: "M12 2l2.9 6.9 7.1.6-5.4 4.7 1.7 7.1L12 17.6l-6.3 3.7 1.7-7.1L2 9.5l7.1-.6z",
+  Study: "M13.5 2.2A10 10 0 1 0 21.8 13.9 7.6 7.6 0 0 1 13.5 2.2z",  // (a crescent: the goal's star is not Study's)
   Heal: "M9 2h6v7h7v6h-7v7H9v-7H2V9h7z",
   artifact: "M7 3h10l5 6.5L12 22 2 9.5z",
   other: "M12 3a9 9 0 1 1 0 18a9 9 0 0 1 0-18z",
@@ -59,10 +59,12 @@ export function icon(name, cls) {
 }
 
 let toastTimer = null;
-/** A message that fades after five seconds (role=alert: screen readers say it at once). */
-export function toast(message) {
+/** A message that fades after five seconds (role=alert: screen readers say it at once); `kind` "ok": a success,
+ *  not a problem (its own colours). */
+export function toast(message, kind) {
   const box = $("#toast");
   box.textContent = message;
+  box.className = "toast" + (kind === "ok" ? " ok" : "");
   box.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { box.hidden = true; }, 5000);

@@ -4,6 +4,7 @@
 import { absolute, appRoot, el, toast } from "./dom.js";
 import { clockSelect, playsetPicker } from "./forms.js";
 import { connectLobby, lobbyPanel, playerPanel, quickPanel } from "./lobby.js";
+import { resumePanel } from "./resume.js";
 import { saveInvite, saveToken } from "./storage.js";
 import { playerKnown } from "./store.js";
 import { api } from "./transport.js";
@@ -35,7 +36,7 @@ export async function showHome() {
   playerKnown(me.player, me.tables);
   const botPick = playsetPicker(options, "bot");
   const level = el("select", { id: "bot-level", data: { testid: "bot-level" } },
-    ...options.bots.map((b) => el("option", { value: b, text: b, selected: b === options.default_bot })));
+    ...options.bots.map((b) => el("option", { value: b, text: (options.bot_names && options.bot_names[b]) || b, selected: b === options.default_bot })));
   const seat = el("select", { id: "bot-seat", data: { testid: "bot-seat" } },
     el("option", { value: "0", text: "seat 0" }), el("option", { value: "1", text: "seat 1" }),
     el("option", { value: "random", text: "either" }));
@@ -58,9 +59,7 @@ export async function showHome() {
   } }, "Watch");
 
   appRoot().replaceChildren(el("div", { class: "home", data: { testid: "home" } },
-    playerPanel(me),
-    quickPanel(),
-    lobbyPanel(options),
+    resumePanel(),
     el("section", { class: "panel intro" },
       el("h1", { text: "Converge" }),
       el("p", { text: "Each turn the artifact holder plays a card, then the other player plays one: discard it " +
@@ -70,6 +69,9 @@ export async function showHome() {
       el("p", { class: "row" },
         el("a", { class: "button-link primary", href: "/tutorial", data: { testid: "start-tutorial" } }, "New here? Play the tutorial"),
         el("a", { href: "/rules", data: { testid: "rules-page-link" } }, "Read the rules"))),
+    playerPanel(me),
+    quickPanel(),
+    lobbyPanel(options),
     el("section", { class: "panel", "aria-labelledby": "h-bot" },
       el("h2", { id: "h-bot", text: "Play against a bot" }),
       el("p", { text: "Choose the bot's level and the playset. Hints are on." }),

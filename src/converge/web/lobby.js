@@ -79,7 +79,7 @@ export function playerPanel(me) {
     button.disabled = true;
     try {
       const doc = await api("PUT", "/api/me", { name });
-      toast(name ? "You are " + name + "." : "You play anonymously.");
+      toast(name ? "You are " + name + "." : "You play anonymously.", "ok");
       store.playerKnown(doc.player);
       box.replaceWith(playerPanel(doc));
       if (socket) socket.reopen();  // the lobby learns who is there from the new cookie

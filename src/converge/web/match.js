@@ -173,6 +173,8 @@ export function askHint() {
 
 export function allowHints(allow) { send({ type: MATCH_TO_SERVER.HINTS, allow }); }
 export function requestRematch() { send({ type: MATCH_TO_SERVER.REMATCH }); }
+/** Give up the match (the page asked first): the other player wins it. */
+export function resign() { send({ type: MATCH_TO_SERVER.RESIGN }); }
 
 /** Leave a round's summary for the next round (whose states waited meanwhile). */
 export function continueRound() {

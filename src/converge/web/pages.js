@@ -2,6 +2,7 @@
 
 import { appRoot, el, ratingText } from "./dom.js";
 import { ERROR } from "./protocol.js";
+import { resumePanel } from "./resume.js";
 import { api } from "./transport.js";
 
 function pageShell(title, testid, ...children) {
@@ -36,20 +37,27 @@ export async function showLeaderboard() {
       doc.bots.map((b) => b.name + " " + b.rating).join(", ") + "." }));
 }
 
+/** A finished match's result as its player reads it: "Won", "Lost on time", "Won (they resigned)"... */
+function resultText(m) {
+  const won = m.result === "won";
+  if (m.reason === "resign") return won ? "Won (they resigned)" : "Lost (you resigned)";
+  return (won ? "Won" : "Lost") + (m.reason === "time" ? " on time" : "");
+}
+
 export async function showHistory() {
   let doc;
   try { doc = await api("GET", "/api/me/history"); } catch (e) {
     pageShell("My matches", "history", el("p", { text: e.code === ERROR.NO_PLAYER ? "Choose a name on the home page first: your matches are listed here once you have played." : e.message }),
-      el("p", {}, el("a", { href: "/" }, "Go to the home page")));
+      el("p", {}, el("a", { href: "/" }, "Go to the home page")), resumePanel());
     return;
   }
   const p = doc.player;
   const fmt = (t) => new Date(t * 1000).toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
   const change = (m) => (m.rating_change === null ? "unrated" : (m.rating_change >= 0 ? "+" : "−") + Math.abs(m.rating_change) + " (" + m.rating_after + ")");
-  const opp = (m) => (m.opponent.kind === "bot" ? (m.opponent.name || "a") + " bot" : m.opponent.name || "Anonymous");
+  const opp = (m) => (m.opponent.kind === "bot" ? m.opponent.display || "a bot" : m.opponent.name || "Anonymous");
   const rows = doc.matches.map((m) => el("tr", { data: { testid: "history-row", match: m.match_id } },
     el("td", { text: fmt(m.finished_at) }), el("th", { scope: "row", text: opp(m) }),
-    el("td", { class: m.result === "won" ? "won" : "lost", text: m.result === "won" ? "Won" : "Lost" + (m.reason === "time" ? " on time" : "") }),
+    el("td", { class: m.result === "won" ? "won" : "lost", text: resultText(m) }),
     el("td", { class: "num", data: { testid: "history-change" }, text: change(m) }),
     el("td", {}, el("a", { href: m.replay_url + "#replay", data: { testid: "replay-link" }, "aria-label": "Replay the match against " + opp(m) }, "Replay"))));
   const table = rows.length ? listTable("My finished matches, newest first", ["When", "Opponent", "Result", "Rating change", ""], rows) :
@@ -57,5 +65,7 @@ export async function showHistory() {
   pageShell("My matches", "history",
     el("p", { class: "me-line", data: { testid: "me" } }, el("strong", { text: p.name || "Anonymous" }),
       " · rating ", el("strong", { data: { testid: "me-rating" }, text: ratingText(p) }), " ±" + p.rd + " · " + p.games + " rated"),
+    resumePanel(),
+    el("h2", { text: "Finished matches" }),
     table);
 }

@@ -12,6 +12,7 @@ export const MATCH_TO_SERVER = Object.freeze({
   REMATCH: "rematch",  // no field
   HINT: "hint",  // no field
   HINTS: "hints",  // allow
+  RESIGN: "resign",  // no field
   PING: "ping",  // no field
 });
 

@@ -2,7 +2,7 @@
 // players and seats are named for this viewer, which choices are this page's to make.
 
 import { cap, lower } from "./dom.js";
-import { ACTION } from "./protocol.js";
+import { ACTION, EVENT } from "./protocol.js";
 import { getState } from "./store.js";
 
 const match = () => getState().match;
@@ -20,30 +20,57 @@ export function currentObs() {
   return s.replay ? s.replay.data.observation : s.obs;
 }
 
-export function who(player, viewer) {
-  if (player === null || player === undefined || player < 0) return "nobody";
-  if (viewer >= 0) return player === viewer ? "you" : "them";
-  return "player " + player;
+/** How the table names a seat's player: their name, a bot by its level ("Hard bot"), or "Player 1" / "Player 2"
+ *  (an anonymous player: seats counted from 1, as players count). */
+export function playerName(p) {
+  const s = match();
+  if (s.tutorial) return p === 0 ? "You" : "Your opponent";
+  const seat = s.meta && s.meta.seats[p];
+  if (!seat) return "Player " + (p + 1);
+  if (seat.replaced) return seat.name ? seat.name + " (a bot stands in)" : "A bot standing in";
+  if (seat.name) return seat.name;
+  if (seat.kind === "bot") return "The bot";
+  return s.meta.mode === "friend" && s.seat >= 0 && p !== s.seat ? "Your friend" : "Player " + (p + 1);
 }
 
-export function seatName(p) {
+/** A seat's rating as players read it ("1512", "1500?": still uncertain), or null. */
+export function ratingOf(p) {
   const s = match();
-  if (s.tutorial) return p === 0 ? "You" : "Them — tutorial";
-  const seat = s.meta && s.meta.seats[p];
-  const label = seat && seat.kind === "bot" ? "bot (" + seat.bot + ")" : seat && seat.replaced ?
-    "bot standing in (" + seat.bot + ")" : "player " + p;
+  const seat = !s.tutorial && s.meta && s.meta.seats[p];
+  if (!seat || seat.rating === null || seat.rating === undefined || seat.replaced) return null;
+  return seat.rating + (seat.provisional ? "?" : "");
+}
+
+/** A player in running text for this viewer: "you", or the other player's name. */
+export function who(player, viewer) {
+  if (player === null || player === undefined || player < 0) return "nobody";
+  if (viewer >= 0 && player === viewer) return "you";
+  if (match().tutorial) return "them";
+  return playerName(player);
+}
+
+/** A seat's heading at the table: "You", or the name with the rating ("Bob · 1512"). */
+export function seatName(p) {
   const viewer = viewerOf();
-  if (viewer >= 0) return (p === viewer ? "You" : "Them — " + label);
-  return cap(label);
+  if (viewer >= 0 && p === viewer) return "You";
+  const rating = ratingOf(p);
+  return playerName(p) + (rating ? " · " + rating : "");
+}
+
+/** A sentence of the server's for this viewer, with the seats named: a spectator's "Player 0 adds…" reads
+ *  "Ada adds…" (a player's sentences say "you" and "they" already). */
+export function named(text) {
+  if (viewerOf() >= 0 || match().tutorial || !text) return text;
+  return text.replace(/\b([Pp])layer ([01])\b/g, (_m, _p, n) => playerName(Number(n)));
 }
 
 /** Players in the order this viewer reads them: you first, then them (player 0 first for spectators). */
 export function order(viewer) { return viewer >= 0 ? [viewer, 1 - viewer] : [0, 1]; }
 
-/** Two numbers of the players as this viewer reads them: "you 1 – 0 them", "P0 1 – 0 P1". */
+/** Two numbers of the players as this viewer reads them: "you 1 – 0 Bob", "Ada 1 – 0 Bob". */
 export function pair(values, viewer, sep) {
   const [a, b] = order(viewer);
-  return viewer >= 0 ? "you " + values[a] + sep + values[b] + " them" : "P0 " + values[0] + sep + values[1] + " P1";
+  return who(a, viewer) + " " + values[a] + sep + values[b] + " " + who(b, viewer);
 }
 
 export const colorClass = (skillset) => "col-" + lower(match().colors[skillset] || "grey");
@@ -112,4 +139,41 @@ export function clockLeft(p) {
   if (left === null || left === undefined) return null;
   if (c.running === p && !match().replay) left -= performance.now() - match().receivedAt;
   return left;
+}
+
+/** What the other player did since this viewer's last play, in this round (a spectator: the latest play and
+ *  what followed): {player, events, cards}, or null. Shown at the decision, its cards marked on the board. */
+const MOVE_KINDS = [EVENT.PLAY, EVENT.PASS, EVENT.RESOLVE, EVENT.MOVE, EVENT.CONVERT, EVENT.GUARD, EVENT.REVEAL, EVENT.SEARCH];
+export function lastMove(obs) {
+  if (!obs || !obs.events) return null;
+  const viewer = viewerOf();
+  const events = obs.events;
+  let from = 0;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.kind === EVENT.ROUND_START) { from = i + 1; break; }
+    if ((e.kind === EVENT.PLAY || e.kind === EVENT.PASS) && (viewer < 0 ? true : e.player === viewer)) {
+      from = viewer < 0 ? i : i + 1;
+      break;
+    }
+  }
+  const theirs = events.slice(from).filter((e) => MOVE_KINDS.includes(e.kind) && e.player !== null && e.player !== viewer && e.text);
+  if (!theirs.length) return null;
+  const cards = [];
+  for (const e of theirs) if (e.card && !cards.includes(e.card)) cards.push(e.card);
+  return { player: theirs[0].player, events: theirs, cards };
+}
+
+/** The cards the other player's last move touched (marked on the board until this viewer's next play). */
+let touchedFor = null;  // [observation, viewer, the set]: one reading per state shown
+export function touchedCards() {
+  const s = match();
+  if (s.replay || s.roundView) return new Set();
+  const obs = currentObs();
+  const viewer = viewerOf();
+  if (!touchedFor || touchedFor[0] !== obs || touchedFor[1] !== viewer) {
+    const m = lastMove(obs);
+    touchedFor = [obs, viewer, new Set(m ? m.cards : [])];
+  }
+  return touchedFor[2];
 }

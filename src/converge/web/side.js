@@ -2,19 +2,20 @@
 // links, and the log of what happened (each event's sentence for this viewer).
 
 import { absolute, el, toast } from "./dom.js";
+import { EVENT } from "./protocol.js";
 import { allowHints } from "./match.js";
-import { pair, viewerOf } from "./selectors.js";
+import { named, pair, viewerOf } from "./selectors.js";
 import { beep } from "./signals.js";
 import { loadInvite, saveSetting, setting, soundOn } from "./storage.js";
 import { getState } from "./store.js";
 import { goalTable } from "./summaries.js";
 
-export function turnPanel() {
+export function turnPanel(obs) {
   const t = getState().match.lastTurn;
-  if (!t) return null;
+  if (!t || (obs && t.round !== obs.round)) return null;  // (a new round: its first turn has not ended yet)
   return el("section", { id: "turn-panel", class: "panel turn-panel", "aria-labelledby": "h-turn", data: { testid: "turn-summary" } },
     el("h2", { id: "h-turn", class: "h3", text: "End of turn " + t.turn + " (round " + t.round + ")" }),
-    el("p", { class: "lines" }, t.lines.join(" ")),
+    el("p", { class: "lines" }, named(t.lines.join(" "))),
     goalTable(t.goals, viewerOf(), "turn-goals"));
 }
 
@@ -26,19 +27,56 @@ export function scorePanel(score) {
     el("p", { class: "total", data: { testid: "score-total" } }, el("strong", { text: "Total " }), pair(score.scores, viewer, " : ")));
 }
 
-export function logPanel(obs) {
-  const items = obs.events.slice(-60).reverse();
-  return el("section", { class: "panel", "aria-labelledby": "h-log" }, el("h2", { id: "h-log", class: "h3", text: "What happened" }),
-    el("ol", { class: "log", reversed: true, data: { testid: "log" } },
-      ...items.map((e) => el("li", { text: e.text }))));
+let logOpen = false;  // on a phone: the log opened over the table (one tap from the status line)
+
+/** The button that opens the log over the table on a phone (hidden where the log sits beside the table). */
+export function logButton() {
+  return el("button", { type: "button", class: "quiet log-button", data: { testid: "log-open" }, "aria-expanded": logOpen ? "true" : "false",
+    onclick: () => { logOpen = !logOpen; const p = document.querySelector("#log-panel"); if (p) p.classList.toggle("open", logOpen); } }, "Log");
 }
 
-function copyField(label, url, testid) {
+/** What happened, newest first, under a heading for each round and each turn (a turn runs from its first play
+ *  to the draws after its scoring). `upToRound`: a round's summary is shown: the next round's deal waits. */
+export function logPanel(obs, upToRound) {
+  const groups = [];
+  let round = 1;
+  let turn = 0;
+  let scored = true;  // (the next play starts a turn)
+  for (const e of obs.events) {
+    if (upToRound && e.kind === EVENT.ROUND_START && e.round > upToRound) break;
+    if (!e.text) continue;
+    if (e.kind === EVENT.ROUND_START) { round = e.round; turn = 0; scored = true; groups.push({ title: "Round " + round, cls: "round-sep", events: [] }); }
+    if (scored && (e.kind === EVENT.PLAY || e.kind === EVENT.PASS)) {
+      turn += 1;
+      scored = false;
+      groups.push({ title: "Round " + round + ", turn " + turn, cls: "", events: [] });
+    }
+    if (e.kind === EVENT.SCORE) scored = true;
+    if (!groups.length) groups.push({ title: "", cls: "", events: [] });
+    groups[groups.length - 1].events.push(e);
+  }
+  const items = [];
+  let first = true;
+  for (const g of groups.slice().reverse()) {  // (newest first, each under its heading)
+    if (g.title) items.push(el("li", { class: "sep " + g.cls, text: g.title }));
+    for (const e of g.events.slice().reverse()) {
+      items.push(el("li", { class: first ? "newest" : null, text: named(e.text) }));
+      first = false;
+    }
+  }
+  const close = el("button", { type: "button", class: "quiet log-close", onclick: () => {
+    logOpen = false; document.querySelector("#log-panel").classList.remove("open"); } }, "Close");
+  return el("section", { id: "log-panel", class: "panel log-panel" + (logOpen ? " open" : ""), "aria-labelledby": "h-log" },
+    el("div", { class: "zone-head" }, el("h2", { id: "h-log", class: "h3", text: "What happened" }), close),
+    el("ol", { class: "log", data: { testid: "log" } }, ...items.slice(0, 150)));
+}
+
+export function copyField(label, url, testid) {
   const id = "copy-" + testid;
   const input = el("input", { id, readonly: true, value: url, data: { testid }, onfocus: (e) => e.target.select() });
   const button = el("button", { type: "button", onclick: async () => {
     input.select();
-    try { await navigator.clipboard.writeText(url); toast("Copied."); } catch (_) { toast("Select the link and copy it."); }
+    try { await navigator.clipboard.writeText(url); toast("Copied: " + (testid === "watch-link" ? "anyone with it can watch." : "send it to your friend."), "ok"); } catch (_) { toast("Select the link and copy it."); }
   } }, "Copy");
   return el("div", { class: "field invite" }, el("label", { for: id, text: label }), el("div", { class: "row" }, input, button));
 }

@@ -8,8 +8,27 @@ export function saveToken(id, token) {
   try {
     sessionStorage.setItem(tokenKey(id), token);
     if (!localStorage.getItem(tokenKey(id))) localStorage.setItem(tokenKey(id), token);
+    localStorage.setItem("converge.at." + id, String(Date.now()));
   } catch (_) { /* storage disabled: the token lives in this page only */ }
 }
+
+/** The matches this browser holds a seat in and has not seen end, newest first: [{id, token}]. */
+export function heldMatches() {
+  const out = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (!key || !key.startsWith("converge.token.")) continue;
+      const id = key.slice("converge.token.".length);
+      if (localStorage.getItem("converge.over." + id)) continue;
+      out.push({ id, token: localStorage.getItem(key), at: Number(localStorage.getItem("converge.at." + id) || 0) });
+    }
+  } catch (_) { return []; }
+  return out.sort((a, b) => b.at - a.at);
+}
+
+/** A held match is over (or gone): it is no longer listed in progress (its token stays, for its rematch). */
+export function markOver(id) { try { localStorage.setItem("converge.over." + id, "1"); } catch (_) { /* */ } }
 
 export function loadToken(id) {
   try { return sessionStorage.getItem(tokenKey(id)) || localStorage.getItem(tokenKey(id)); } catch (_) { return null; }

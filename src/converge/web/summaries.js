@@ -4,7 +4,7 @@
 import { STAR, el } from "./dom.js";
 import { continueRound, requestRematch } from "./match.js";
 import { startReplay } from "./replay.js";
-import { pair, viewerOf, who } from "./selectors.js";
+import { named, pair, playerName, viewerOf, who } from "./selectors.js";
 import { getState } from "./store.js";
 import { coach } from "./tutorial.js";
 
@@ -33,11 +33,10 @@ export function goalTable(goals, viewer, testid) {
 const isMatchEnd = (r) => r.match_winner !== null && r.match_winner !== undefined;
 
 function roundLine(r, viewer) {
-  const winner = viewer >= 0 ? (r.round_end.winner === viewer ? "you" : "they") : "player " + r.round_end.winner;
+  const winner = who(r.round_end.winner, viewer);
   const reason = r.round_end.reason === "hands_empty" ? "both hands were empty; " + winner + " held the artifact" :
     winner + " held the artifact and scored more";
-  return "Round " + r.round + ": " + (viewer >= 0 ? (r.round_end.winner === viewer ? "you won" : "they won") : "player " + r.round_end.winner + " won") +
-    " — " + reason + " (" + pair(r.scores, viewer, " to ") + ")";
+  return "Round " + r.round + ": " + winner + " won — " + reason + " (" + pair(r.scores, viewer, " to ") + ")";
 }
 
 /** A round's end (or the match's), over the round's final board: it takes the decision strip's place. */
@@ -46,12 +45,12 @@ export function roundSummary(r) {
   const viewer = viewerOf();
   const over = isMatchEnd(r);
   const won = viewer >= 0 && r.round_end.winner === viewer;
-  const title = over ? (viewer >= 0 ? (r.match_winner === viewer ? "You won the match!" : "You lost the match.") : "Player " + r.match_winner + " won the match.") :
-    (viewer >= 0 ? (won ? "You won round " + r.round + "!" : "They won round " + r.round + ".") : "Player " + r.round_end.winner + " won round " + r.round + ".");
+  const title = over ? (viewer >= 0 ? (r.match_winner === viewer ? "You won the match!" : "You lost the match.") : playerName(r.match_winner) + " won the match.") :
+    (viewer >= 0 ? (won ? "You won round " + r.round + "!" : playerName(r.round_end.winner) + " won round " + r.round + ".") : playerName(r.round_end.winner) + " won round " + r.round + ".");
   const box = el("section", { id: "decision", class: "decision summary " + (won ? "good" : "bad"), "aria-labelledby": "summary-title",
     data: { testid: over ? "match-summary" : "round-summary" } },
     el("h2", { id: "summary-title", class: "summary-title", text: over ? "Match summary" : title }),
-    el("p", { class: "lines" }, r.lines.join(" ")),
+    el("p", { class: "lines" }, named(r.lines.join(" "))),
     r.goals.length ? goalTable(r.goals, viewer, "summary-goals") : null);
   if (over) {
     box.append(el("ol", { class: "rounds", data: { testid: "rounds" } }, ...s.rounds.map((x) => el("li", { text: roundLine(x, viewer) }))));
@@ -89,10 +88,32 @@ export function overBanner() {
   if (!result || s.replay) return null;
   const mine = s.seat >= 0;
   const won = mine && result.winner === s.seat;
-  const how = result.reason === "time" ? " on time" : "";
-  const text = mine ? (won ? "You won the match" + how + "!" : "You lost the match" + how + ".") :
-    "Player " + result.winner + " won the match" + how + ".";
+  const loser = 1 - result.winner;
+  let text;
+  if (result.reason === "resign") {
+    text = mine ? (won ? playerName(loser) + " resigned: you won the match!" : "You resigned: " + playerName(result.winner) + " won the match.") :
+      playerName(loser) + " resigned: " + playerName(result.winner) + " won the match.";
+  } else {
+    const how = result.reason === "time" ? " on time" : "";
+    text = mine ? (won ? "You won the match" + how + "!" : "You lost the match" + how + ".") : playerName(result.winner) + " won the match" + how + ".";
+  }
   return el("section", { class: "banner" + (mine && !won ? " lost" : ""), data: { testid: "match-over" } },
     el("span", { class: "big", text }),
+    ratingChanges(),
     s.roundView ? null : overActions());
+}
+
+/** What a rated match changed the ratings by: "Your rating 1500 → 1488 (−12) · Bob 1500 → 1512 (+12)". */
+function ratingChanges() {
+  const s = getState().match;
+  const viewer = viewerOf();
+  const parts = [];
+  for (const p of viewer >= 0 ? [viewer, 1 - viewer] : [0, 1]) {
+    const seat = s.meta.seats[p];
+    const d = seat.rating_change;
+    if (d === null || d === undefined) continue;
+    const sign = d >= 0 ? "+" : "−";
+    parts.push((p === viewer ? "Your rating" : playerName(p)) + " " + (seat.rating - d) + " → " + seat.rating + " (" + sign + Math.abs(d) + ")");
+  }
+  return parts.length ? el("span", { class: "rating-change", data: { testid: "rating-change" }, text: parts.join(" · ") }) : null;
 }

@@ -7,9 +7,10 @@ import { board, handZone, statusBar, tickClocks } from "./board.js";
 import { focusQuietly, hideTip } from "./cards.js";
 import { decisionStrip } from "./decision.js";
 import { openMatch, takeBack } from "./match.js";
+import { resignButton } from "./resign.js";
 import { replayBar, replayKey } from "./replay.js";
 import { currentObs, myDecision, viewerOf } from "./selectors.js";
-import { logPanel, scorePanel, settingsPanel, sharePanel, turnPanel } from "./side.js";
+import { logButton, logPanel, scorePanel, settingsPanel, sharePanel, turnPanel } from "./side.js";
 import { setTurnSignals } from "./signals.js";
 import { getState, subscribe } from "./store.js";
 import { overBanner, roundSummary } from "./summaries.js";
@@ -95,11 +96,11 @@ function render() {
   const table = el("div", { class: "table", data: { testid: "table" } },
     parts.topZone, parts.middle, parts.bottomZone, strip, summary ? null : handZone(obs, interactive));
   const side = el("div", { class: "side" });
-  const turn = s.replay ? null : turnPanel();
+  side.append(logPanel(obs, summary ? summary.round : null));  // (first: beside the table at 1280×800 without scrolling)
+  const turn = s.replay || summary ? null : turnPanel(obs);  // (a round's summary has the table itself)
   if (turn) side.append(turn);
-  side.append(scorePanel(summary ? { score_breakdown: summary.goals, scores: summary.scores } : obs));
+  if (!summary) side.append(scorePanel(obs));  // (a round's summary has its own table of the points per goal)
   if (!s.replay && !s.tutorial) side.append(settingsPanel(), sharePanel());
-  side.append(logPanel(obs));
   const matchEnd = summary && summary.match_winner !== null && summary.match_winner !== undefined;
   appRoot().replaceChildren(
     el("div", { class: "match", data: { testid: "match", seat: s.tutorial ? 0 : s.seat, status: s.tutorial ? "tutorial" : s.meta.status,
@@ -107,12 +108,22 @@ function render() {
                                         summary: summary ? (matchEnd ? "match" : "round") : "" } },
       s.tutorial ? null : overBanner(),
       s.replay ? replayBar() : null,
-      statusBar(summary ? { ...obs, scores: summary.scores, artifact_holder: summary.holder, round: summary.round } : obs),
+      statusLine(summary ? { ...obs, scores: summary.scores, artifact_holder: summary.holder, round: summary.round } : obs),
       el("div", { class: "layout" }, table, side)));
   animateFrom(before);
   setTurnSignals(obs);
   const again = key ? document.querySelector("#app [data-focus='" + key + "']") : null;
   if (again && !again.disabled) focusQuietly(again);
+}
+
+/** The status line, with the log's button (on a phone) and, for a seat of a match in progress, Resign. */
+function statusLine(obs) {
+  const s = getState().match;
+  const bar = statusBar(obs);
+  const tools = el("span", { class: "status-tools" }, logButton());
+  if (!s.tutorial && !s.replay && s.seat >= 0 && s.meta.status === "active") tools.append(resignButton());
+  bar.append(tools);
+  return bar;
 }
 
 // ------------------------------------------------------------------ movement of the cards (FLIP)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from converge.server.play import broadcast
 from converge.server.play.catalog import Catalog
 from converge.server.play.matches import Matches
 from converge.server.play.session import Session
@@ -87,4 +88,7 @@ class Seating:
             await self.writer.write(link)
         except StorageError:
             return False
+        if done and done[0]:  # the table names the player now
+            await self.matches.read_players(session)
+            broadcast.send_meta(session)
         return bool(done and done[0])

@@ -26,7 +26,7 @@ from typing import Any
 
 from converge.server.lobby.players import Players
 from converge.server.lobby.quick import QuickMatch
-from converge.server.lobby.ratings import rate_on_finish
+from converge.server.lobby.ratings import BOT_RATINGS, rate_on_finish
 from converge.server.lobby.room import LobbyConnection, Room
 from converge.server.lobby.seating import Seating
 from converge.server.lobby.tables import Tables
@@ -47,6 +47,7 @@ class Lobby:
         self.tables = Tables(cfg, engine, writer, hub.catalog, hub.budget, self.seating, self.room)
         self.quick = QuickMatch(cfg, hub.catalog, hub.budget, hub.pool, self.seating, hub.life, self._spawn)
         hub.writes.finish_hooks.append(rate_on_finish)
+        hub.matches.bot_ratings.update(BOT_RATINGS)  # (the table shows a bot's fixed rating)
 
     def leave(self, conn: LobbyConnection) -> None:
         """A lobby page's connection closed: out of the queue (if it was the page that waited) and the room."""

@@ -7,7 +7,7 @@ import random
 import secrets
 from dataclasses import dataclass
 
-from converge.bots import BOTS
+from converge.bots import BOTS, LEVELS, bot_display_name
 from converge.cards.loader import DeckError, load_catalog
 from converge.engine.errors import ConvergeError
 from converge.engine.playset import SETS, Playset, all_playsets, catalog_order
@@ -53,7 +53,8 @@ class Catalog:
     def options(self) -> Options:
         """The bots, skillsets, sets and clock limits a new match may be created with."""
         return {
-            "bots": list(BOTS),
+            "bots": [*LEVELS, *(b for b in BOTS if b not in LEVELS)],  # (the levels first, weakest first)
+            "bot_names": {b: bot_display_name(b) for b in BOTS},
             "default_bot": default_bot(),
             "skillsets": [{"key": k, "name": self.decks[k].skillset, "set": self.decks[k].set_name,
                            "keyword": self.decks[k].keyword,

@@ -62,22 +62,30 @@ class Clocks:
 
     async def flag(self, session: Session, seat: int) -> None:
         """``seat`` ran out of time: the other player wins the match (the caller holds the lock)."""
+        await self.lose(session, seat, "time")
+
+    async def lose(self, session: Session, seat: int, reason: str) -> bool:
+        """``seat`` loses the match outside the engine — out of time ("time") or by resigning ("resign"): the
+        other player wins, a rated match changes ratings as any end does, and everyone is sent the end (the
+        caller holds the lock). False if the match moved on or could not be ended (nothing changed here)."""
         winner = 1 - seat
         match_id = session.id
         idx = session.seq
         writes = self.writes
+        clock = [(seat, 0)] if reason == "time" else []
 
         def write(conn: Any) -> None:
-            Storage.finish(conn, match_id, winner, "time", idx, [(seat, 0)])
+            Storage.finish(conn, match_id, winner, reason, idx, clock)
             writes.finished(conn, session, winner)
 
         try:
             await writes.write(match_id, write)
         except StorageError as exc:
             if self.coord.multi and await self.catch_up(session, idx):
-                return  # the match moved on (or ended) meanwhile, on another process
-            log.error("match %s: time loss not stored: %s", match_id, exc)
-            return
-        session.row.end_on_time(seat)
-        log.info("match %s: player %d ran out of time", match_id, seat)
+                return False  # the match moved on (or ended) meanwhile, on another process
+            log.error("match %s: loss of player %d (%s) not stored: %s", match_id, seat, reason, exc)
+            return False
+        session.row.end_by(seat, reason)
+        log.info("match %s: player %d lost (%s)", match_id, seat, reason)
         broadcast.send_state(session)
+        return True

@@ -72,6 +72,8 @@ class Matches:
         self.sync = sync
         self.housekeeping = housekeeping
         self.coord = coord
+        #: The bots' fixed ratings by level, shown at the table (the lobby fills them in).
+        self.bot_ratings: dict[str, float] = {}
 
     # ------------------------------------------------------------------ creating and loading
 
@@ -129,8 +131,11 @@ class Matches:
             log.error("could not store a new match: %s", exc)
             raise ProtocolError("storage", "the match could not be saved; try again") from None
         session = Session(row, match)
+        session.seating.known(False, {}, self.bot_ratings)
         owned = await self.sync.claim(row.id)
-        session.claimed(owned, also is not None and await self._rated(row.id))
+        session.claimed(owned)
+        if also is not None:
+            await self.read_players(session)
         self.sessions.add(session)
         self.duties.after_change(session)
         self.housekeeping.schedule_evict(session)
@@ -161,9 +166,11 @@ class Matches:
         if row.status == "active" and match.is_terminal:  # cannot happen: the last action sets "over"
             row.status, row.winner, row.reason = "over", match.winner, "match"
         session = Session(row, match)
+        session.seating.known(False, {}, self.bot_ratings)
         log.info("resumed match %s at action %d", match_id, row.n_actions)
         owned = await self.sync.claim(match_id)
-        session.claimed(owned, await self._rated(match_id))
+        session.claimed(owned)
+        await self.read_players(session)
         session.presence.set_remote((await self.coord.present_elsewhere([match_id])).get(match_id, set()))
         self.duties.after_change(session)
         session.clock.restart(since(row.updated_at))  # the decision began when the last action came
@@ -172,12 +179,16 @@ class Matches:
             self.duties.standins.schedule_absent(session)
         return session
 
-    async def _rated(self, match_id: str) -> bool:
+    async def read_players(self, session: Session) -> None:
+        """Read who plays the seats (names, ratings, this match's rating changes) and whether the match is
+        rated; the database away: treat it as rated (no hints) rather than fail, and show no names."""
         try:
-            return await asyncio.to_thread(lobby_store.is_rated, self.storage.engine, match_id)
-        except Exception as exc:  # the database is away: treat it as rated (no hints) rather than fail
-            log.warning("match %s: cannot tell whether it is rated: %s", match_id, exc)
-            return True
+            rated, players = await asyncio.to_thread(lobby_store.read_seat_players, self.storage.engine,
+                                                     session.id)
+        except Exception as exc:
+            log.warning("match %s: cannot tell who plays it, nor whether it is rated: %s", session.id, exc)
+            rated, players = True, {}
+        session.seating.known(rated, players)
 
     # ------------------------------------------------------------------ acting
 
@@ -209,6 +220,17 @@ class Matches:
                 source.send({"type": "ack", **ack})
             broadcast.send_state(session, (source, ack) if source is not None and not source.acks else None)
             return session.seq
+
+    async def resign(self, session: Session, seat: int) -> None:
+        """``seat`` gives up: the other player wins the match, by the path a time loss takes (a rated match
+        changes ratings as any end does)."""
+        async with session.lock:
+            if not session.active:
+                raise ProtocolError("over", "the match is over" if session.row.status == "over"
+                                    else "the match is unavailable")
+            if not await self.duties.clocks.lose(session, seat, "resign"):
+                raise ProtocolError("storage", "the resignation could not be saved; the match goes on")
+            self.duties.after_change(session)
 
     # ------------------------------------------------------------------ rematch, record, replay
 

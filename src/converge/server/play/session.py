@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
+from converge.bots import bot_display_name
 from converge.engine.observation import Observer, card_catalog
 from converge.engine.schema import Observation
 from converge.engine.state import Match
@@ -22,11 +23,13 @@ from converge.server.protocol.messages import (
     HintOption,
     MatchMeta,
     MatchView,
+    SeatInfo,
     State,
     TableExtras,
     Welcome,
 )
 from converge.server.storage.database import StorageError
+from converge.server.storage.lobby_store import SeatPlayer
 from converge.server.storage.rows import MatchRow
 from converge.server.transport.connections import Connection
 
@@ -179,6 +182,39 @@ class HintCache:
         self._done.clear()
 
 
+class Seating:
+    """Who plays a match's seats as the table shows them: the players recorded by the lobby (names, ratings,
+    the rating changes once the match is rated), the bots by level with their fixed ratings; whether the
+    match is rated. Read when the match is loaded, a seat is linked to a player, and the match is rated."""
+
+    def __init__(self) -> None:
+        self.rated = False
+        self._players: dict[int, SeatPlayer] = {}
+        self._bot_ratings: dict[str, float] = {}
+
+    def known(self, rated: bool, players: dict[int, SeatPlayer],
+              bot_ratings: dict[str, float] | None = None) -> None:
+        """What was read of the seats' players (and the bots' fixed ratings, by level)."""
+        self.rated = rated
+        self._players = dict(players)
+        if bot_ratings is not None:
+            self._bot_ratings = dict(bot_ratings)
+
+    def info(self, seat: int, bot: str | None, replaced: bool, connected: bool) -> SeatInfo:
+        """A seat as everyone sees it: who plays it, by name and rating (a bot by its level: "Hard bot")."""
+        player = self._players.get(seat)
+        info: SeatInfo = {"seat": seat, "kind": "bot" if bot is not None and not replaced else "human",
+                          "bot": bot, "replaced": replaced, "connected": connected, "name": None,
+                          "rating": None, "provisional": False, "rating_change": None}
+        if player is not None:
+            info["name"], info["rating"] = player.name, player.rating
+            info["provisional"], info["rating_change"] = player.provisional, player.change
+        elif bot is not None and not replaced:  # (a stand-in keeps the seat's player, anonymous here)
+            fixed = self._bot_ratings.get(bot)
+            info["name"], info["rating"] = bot_display_name(bot), None if fixed is None else round(fixed)
+        return info
+
+
 @dataclass(frozen=True)
 class Caught:
     """What a session took in from the database (:meth:`Session.catch_up`)."""
@@ -209,8 +245,9 @@ class Session:
         #: Each view's observer (the events described so far), for sending only what is new.
         self._observers: dict[int, Observer] = {}
         self._owned = False
-        self._rated = False
         self._broken = False
+        #: Who plays the seats, by name and rating, and whether the match is rated.
+        self.seating = Seating()
 
     # ------------------------------------------------------------------ facts
 
@@ -231,7 +268,7 @@ class Session:
     @property
     def rated(self) -> bool:
         """The match changes ratings when it ends."""
-        return self._rated
+        return self.seating.rated
 
     @property
     def broken(self) -> bool:
@@ -245,7 +282,7 @@ class Session:
     def hints_on(self) -> bool:
         """Hints are off in a rated match (a hint would play for you); otherwise on against a bot, and in a
         friend match once both players allow them."""
-        return not self._rated and (self.row.mode == "bot" or self.row.hints & 3 == 3)
+        return not self.rated and (self.row.mode == "bot" or self.row.hints & 3 == 3)
 
     def clock_left(self, seat: int, now: float | None = None) -> int | None:
         """The time left to ``seat`` in ms (running down while it is their decision), or None."""
@@ -259,11 +296,9 @@ class Session:
 
     # ------------------------------------------------------------------ changes
 
-    def claimed(self, owned: bool, rated: bool | None = None) -> None:
-        """Whether this process owns the match now (and whether it is rated, when that was read)."""
+    def claimed(self, owned: bool) -> None:
+        """Whether this process owns the match now."""
         self._owned = owned
-        if rated is not None:
-            self._rated = rated
 
     def break_off(self) -> None:
         """The session is dropped from memory: nothing more is done for it."""
@@ -318,9 +353,7 @@ class Session:
             "status": "over" if row.status == "over" else "active",
             "playset": list(self.match.playset.skillsets),
             "seq": row.n_actions,
-            "seats": [{"seat": s.seat, "kind": "bot" if s.bot is not None and not s.replaced else "human",
-                       "bot": s.bot, "replaced": s.replaced, "connected": presence.connected(s.seat)}
-                      for s in row.seats],
+            "seats": [self.seating.info(s.seat, s.bot, s.replaced, presence.connected(s.seat)) for s in row.seats],
             "spectators": presence.spectators(),
             "clock": clock,
             "result": ({"winner": row.winner, "reason": row.reason} if row.status == "over" else None),
@@ -328,6 +361,7 @@ class Session:
             "rematch_of": row.rematch_of,
             "hints": {"on": self.hints_on, "allowed": [row.mode == "bot" or bool(row.hints >> p & 1)
                                                       for p in (0, 1)]},
+            "rated": self.rated,
         }
 
     def observer(self, viewer: int) -> Observer:

@@ -97,7 +97,8 @@ class ClockLimits(TypedDict):
 class Options(TypedDict):
     """``GET /api/options``: what a new match may be created with."""
 
-    bots: list[str]
+    bots: list[str]  #: the levels first (weakest first), then the algorithms behind them
+    bot_names: dict[str, str]  #: each bot as players read it ("Hard bot")
     default_bot: str
     skillsets: list[SkillsetInfo]
     sets: dict[str, list[str]]
@@ -240,7 +241,8 @@ class Leaderboard(TypedDict):
 
 class Opponent(TypedDict):
     kind: Literal["human", "bot"]
-    name: str | None
+    name: str | None  #: a player's name (None: anonymous), or a bot's level
+    display: str  #: as players read it: the name, "Anonymous", or the bot's ("Hard bot")
 
 
 class Played(TypedDict):

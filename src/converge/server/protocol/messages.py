@@ -20,6 +20,8 @@ Client to server, on a match's socket (JSON objects, one per message, at most ``
                                                     hints are on: always against a bot; in a friend
                                                     match once both players allow them)
     {"type": "hints", "allow": true}                allow (or not) hints in a friend match
+    {"type": "resign"}                              give up: the other player wins (a rated match
+                                                    counts it as a loss); the result's reason "resign"
     {"type": "ping"}
 
 Server to client::
@@ -87,6 +89,10 @@ class SeatInfo(TypedDict):
     bot: str | None
     replaced: bool  #: a bot stands in for the player who left
     connected: bool
+    name: str | None  #: the player's name (when the match started), or the bot's ("Hard bot"); None: anonymous
+    rating: int | None  #: the player's rating now, or the bot's fixed one; None: unknown
+    provisional: bool  #: the rating is still uncertain
+    rating_change: int | None  #: what this (rated, finished) match changed the rating by
 
 
 class ClockInfo(TypedDict):
@@ -97,7 +103,7 @@ class ClockInfo(TypedDict):
 
 class Result(TypedDict):
     winner: int | None
-    reason: str | None  #: "match" (the engine's result) or "time"
+    reason: str | None  #: "match" (the engine's result), "time" or "resign"
 
 
 class HintsInfo(TypedDict):
@@ -120,6 +126,7 @@ class MatchMeta(TypedDict):
     rematch_id: str | None
     rematch_of: str | None
     hints: HintsInfo
+    rated: bool  #: the match changes ratings when it ends
 
 
 class Choice(TypedDict):
@@ -220,11 +227,17 @@ class HintsSetting(TypedDict):
     allow: bool
 
 
+class Resign(TypedDict):
+    """Give up the match: the other player wins it (a rated match counts it as a loss)."""
+
+    type: Literal["resign"]
+
+
 class Ping(TypedDict):
     type: Literal["ping"]
 
 
-ClientMessage = Hello | ActionMessage | RematchRequest | HintRequest | HintsSetting | Ping
+ClientMessage = Hello | ActionMessage | RematchRequest | HintRequest | HintsSetting | Resign | Ping
 
 # ---------------------------------------------------------------------- a match's socket: server to client
 

@@ -114,7 +114,7 @@ def parse_message(raw: str | bytes, max_bytes: int) -> ClientMessage:
             raise ProtocolError("malformed", "\"allow\" must be true or false")
         setting: HintsSetting = {"type": "hints", "allow": allow}
         return setting
-    return cast(ClientMessage, doc)  # (a message of its type alone: rematch, hint, ping)
+    return cast(ClientMessage, doc)  # (a message of its type alone: rematch, hint, resign, ping)
 
 
 def parse_lobby_message(raw: object, max_bytes: int) -> LobbyClientMessage:

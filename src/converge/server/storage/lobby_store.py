@@ -36,6 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+from converge.bots import bot_display_name
 from converge.ratings import DEFAULT_R, DEFAULT_RD, DEFAULT_VOL, Rating, update_pair
 from converge.server.lobby.identity import NAME_RULES_VERSION, check_name, name_key
 from converge.server.protocol.answers import Opponent, Played, Ranked
@@ -70,6 +71,16 @@ class Player:
         """What anyone may see of a player (never the id or the token hash)."""
         return {"name": self.name, "rating": round(self.rating.r), "rd": round(self.rating.rd),
                 "games": self.games, "provisional": self.rating.rd > 110}
+
+
+@dataclass(frozen=True)
+class SeatPlayer:
+    """A named (or anonymous) player at a match's seat, as the table shows them."""
+
+    name: str | None  #: the name when the match started (None: anonymous)
+    rating: int  #: the rating now
+    provisional: bool
+    change: int | None  #: what this match changed the rating by (None: not rated, or not yet)
 
 
 def _player(row: Any) -> Player:
@@ -286,6 +297,31 @@ def link_seat(conn: Connection, match_id: str, seat: int, player_id: str) -> boo
     return True
 
 
+def seat_players(conn: Connection, match_id: str) -> tuple[bool, dict[int, SeatPlayer]]:
+    """Whether the match is rated, and who plays each of its seats as the table shows them: the name they had
+    when the match started, their rating now, and what this match changed it by (once it is rated)."""
+    mp, p, rc = match_players_table.c, players_table.c, rating_changes_table.c
+    rows = conn.execute(
+        select(mp.seat, mp.name, mp.rated, p.r, p.rd, rc.r_before, rc.r_after)
+        .select_from(match_players_table.join(players_table, p.id == mp.player_id)
+                     .outerjoin(rating_changes_table,
+                                and_(rc.match_id == mp.match_id, rc.player_id == mp.player_id)))
+        .where(mp.match_id == match_id)).all()
+    out: dict[int, SeatPlayer] = {}
+    rated = False
+    for seat, name, is_rated_seat, r, rd, r_before, r_after in rows:
+        rated = rated or bool(is_rated_seat)
+        out[int(seat)] = SeatPlayer(name, round(r), rd > 110,
+                                    None if r_before is None else round(r_after) - round(r_before))
+    return rated, out
+
+
+def read_seat_players(engine: Engine, match_id: str) -> tuple[bool, dict[int, SeatPlayer]]:
+    """:func:`seat_players` in a read of its own."""
+    with engine.connect() as conn:
+        return seat_players(conn, match_id)
+
+
 def is_rated(engine: Engine, match_id: str) -> bool:
     """Whether the match changes ratings when it ends."""
     mp = match_players_table.c
@@ -443,8 +479,9 @@ def history(engine: Engine, player_id: str, limit: int = 50) -> list[Played]:
         rows = conn.execute(q).all()
     out: list[Played] = []
     for mid, at, winner, reason, playset, seat, rated, kind, opp_name, opp_id, bot, r_before, r_after in rows:
-        opponent: Opponent = ({"kind": "human", "name": opp_name} if opp_id is not None
-                              else {"kind": "bot", "name": bot})
+        opponent: Opponent = ({"kind": "human", "name": opp_name, "display": opp_name or "Anonymous"}
+                              if opp_id is not None or bot is None else
+                              {"kind": "bot", "name": bot, "display": bot_display_name(bot)})
         out.append({"match_id": mid, "finished_at": round(float(at), 3), "seat": int(seat),
                     "playset": json.loads(playset), "opponent": opponent,
                     "result": "won" if winner == seat else "lost", "reason": reason, "rated": bool(rated),
@@ -456,7 +493,7 @@ def history(engine: Engine, player_id: str, limit: int = 50) -> list[Played]:
     return out
 
 
-__all__ = ["BOT_RD", "Player", "RenameLimit", "RenameTooSoon", "TableGone", "add_match_players", "add_table",
-           "bot_rating", "claim_table", "close_table", "create_player", "history",
+__all__ = ["BOT_RD", "Player", "RenameLimit", "RenameTooSoon", "SeatPlayer", "TableGone", "add_match_players",
+           "add_table", "bot_rating", "claim_table", "close_table", "create_player", "history",
            "leaderboard", "link_seat", "name_taken", "on_open", "open_tables", "player_by_hash", "player_by_id",
-           "record_result", "rekey_names", "rename", "repair_tables"]
+           "read_seat_players", "record_result", "rekey_names", "rename", "repair_tables", "seat_players"]

@@ -119,8 +119,13 @@ class MatchRow:
 
     def end_on_time(self, seat: int) -> None:
         """``seat`` ran out of time: the other player won."""
-        self.status, self.winner, self.reason = "over", 1 - seat, "time"
-        self.seats[seat].clock_left_ms = 0
+        self.end_by(seat, "time")
+
+    def end_by(self, seat: int, reason: str) -> None:
+        """``seat`` lost outside the engine (``reason``: "time", or "resign"): the other player won."""
+        self.status, self.winner, self.reason = "over", 1 - seat, reason
+        if reason == "time":
+            self.seats[seat].clock_left_ms = 0
 
     def link_rematch(self, match_id: str | None) -> None:
         """This match's rematch is ``match_id`` (None: it has none, or it was deleted)."""

@@ -153,6 +153,8 @@ async def _serve(srv: ServerState, ws: WebSocket, session: Session, conn: Connec
                 task.add_done_callback(srv.tasks.discard)
             elif msg["type"] == "hints":
                 await hub.hints.allow(session, conn.view, msg["allow"])
+            elif msg["type"] == "resign":
+                await hub.matches.resign(session, conn.view)
             elif msg["type"] == "rematch":
                 new, created = await hub.matches.rematch(session, conn.address)
                 if not created:

@@ -1,0 +1,53 @@
+// The matches in progress this browser holds a seat in (it keeps their seat tokens), for the home page and My
+// matches: each with its opponent, the score and a "your turn" mark, and the link back into it.
+
+import { el } from "./dom.js";
+import { heldMatches, markOver } from "./storage.js";
+import { api } from "./transport.js";
+
+/** Read each held match (its view through this browser's seat): those still in progress, newest first. */
+async function inProgress() {
+  const found = await Promise.all(heldMatches().slice(0, 12).map(async ({ id, token }) => {
+    try {
+      const view = await api("GET", "/api/matches/" + id, undefined, token);
+      if (view.seat < 0 || view.match.status !== "active") { markOver(id); return null; }
+      return view;
+    } catch (e) {
+      if (e.status === 404) markOver(id);
+      return null;
+    }
+  }));
+  return found.filter(Boolean);
+}
+
+function opponentOf(view) {
+  const seat = view.match.seats[1 - view.seat];
+  if (seat.name) return seat.name + (seat.rating !== null && seat.rating !== undefined ? " · " + seat.rating + (seat.provisional ? "?" : "") : "");
+  return seat.kind === "bot" ? "a bot" : "your friend";
+}
+
+function row(view) {
+  const obs = view.observation;
+  const mine = obs.decision && obs.decision.player === view.seat;
+  const me = view.seat;
+  return el("li", { class: "resume-row", data: { testid: "in-progress", match: view.match.id, turn: mine ? "yours" : "theirs" } },
+    el("a", { href: "/m/" + view.match.id, class: "button-link" + (mine ? " primary" : ""), data: { testid: "resume" } },
+      mine ? "Your turn" : "Open"),
+    el("span", { class: "who", text: "Against " + opponentOf(view) }),
+    el("span", { class: "what", text: "Round " + obs.round + " · rounds " + obs.round_wins[me] + " – " + obs.round_wins[1 - me] +
+      (mine ? "" : " · their turn") }));
+}
+
+/** The panel of matches in progress, or nothing when there is none (filled in when the reads come back). */
+export function resumePanel() {
+  const panel = el("section", { class: "panel resume", "aria-labelledby": "h-resume", data: { testid: "resume-panel" }, hidden: true });
+  inProgress().then((views) => {
+    if (!views.length) return;
+    const yours = views.filter((v) => v.observation.decision && v.observation.decision.player === v.seat).length;
+    panel.replaceChildren(
+      el("h2", { id: "h-resume", text: "Your matches in progress" + (yours ? " — your turn in " + yours : "") }),
+      el("ul", { class: "resume-list" }, ...views.map(row)));
+    panel.hidden = false;
+  });
+  return panel;
+}
