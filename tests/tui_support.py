@@ -40,6 +40,16 @@ async def settle(pilot: Pilot[int]) -> None:
     raise AssertionError("the app kept thinking")
 
 
+async def until(pilot: Pilot[int], seen: Callable[[], bool], seconds: float = 10.0) -> bool:
+    """Let the app run until ``seen()`` holds (a scroll's animation, a screen's pop take frames, more of
+    them on a busy machine); False if it never did within ``seconds``."""
+    for _ in range(int(seconds / 0.05)):
+        if seen():
+            return True
+        await pilot.pause(0.05)
+    return seen()
+
+
 def screen_text(app: GameApp) -> str:
     """The whole screen as it is drawn now (the top screen, with what shows through), as plain text."""
     width, height = app.size

@@ -18,7 +18,7 @@ from converge import Match
 from converge.bots import bot_display_name, make_bot
 from converge.cli.session import Seat, Session, round_final_board
 from converge.cli.tui import GameApp, HelpScreen, Narration, PassScreen, RulesScreen
-from tests.tui_support import ALL_SIZES, SIZES, FrameRecorder, make_app, play_to_end, screen_text, settle
+from tests.tui_support import ALL_SIZES, SIZES, FrameRecorder, make_app, play_to_end, screen_text, settle, until
 
 CARD_ID = re.compile(r"\b[A-Z]{3}[1-6]\b")
 
@@ -206,22 +206,20 @@ def test_help_and_rules_screens(size: tuple[int, int]) -> None:
         for key in ("Help", "Rules", "Undo", "Undo turn", "Hint", "Quit"):
             assert key in footer
         await pilot.press("question_mark")
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
+        assert await until(pilot, lambda: isinstance(app.screen, HelpScreen))
         assert "How a turn goes" in screen_text(app) and "undo your whole turn" in screen_text(app)
         await pilot.press("escape")
+        assert await until(pilot, lambda: not isinstance(app.screen, HelpScreen))
         await pilot.press("r")
-        await pilot.pause()
-        assert isinstance(app.screen, RulesScreen)
+        assert await until(pilot, lambda: isinstance(app.screen, RulesScreen))
         text = screen_text(app)
         assert "How to play Converge" in text
         assert "Test:" not in text and "T6" not in text  # the rules for players, not the rulebook
-        await pilot.press("end")
-        await pilot.pause()
-        assert "Glossary" in screen_text(app) or "Convert" in screen_text(app)
+        await pilot.press("end")  # (the scroll is animated: it takes frames)
+        assert await until(pilot, lambda: "Glossary" in screen_text(app) or "Convert" in screen_text(app))
         await pilot.press("escape")
-        await pilot.pause()
-        assert app.mode == "decision" and not isinstance(app.screen, (HelpScreen, RulesScreen))
+        assert await until(pilot, lambda: not isinstance(app.screen, (HelpScreen, RulesScreen)))
+        assert app.mode == "decision"
         await pilot.press("1")  # the game goes on
         await settle(pilot)
         assert len(app.session.match.history) == 1
