@@ -47,7 +47,14 @@ def test_ladder_command_prints_rates_intervals_and_elo(capsys: pytest.CaptureFix
     assert doc["pairings"][0]["matches"] == 4 and set(doc["elo"]) == {"random", "greedy"}
 
 
-@pytest.mark.parametrize("bots", ["random", "random,wizard", "random,random"])
+def test_a_ladder_takes_the_ismcts_bot_at_a_fixed_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ladder", "--bots", "ismcts:30,random", "-n", "2", "--workers", "1", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["pairings"][0]["a"] == "ismcts:30" and set(doc["elo"]) == {"ismcts:30", "random"}
+
+
+@pytest.mark.parametrize("bots", ["random", "random,wizard", "random,random", "random,ismcts:0",
+                                  "ismcts:x,random"])
 def test_ladder_rejects_bad_contestants(capsys: pytest.CaptureFixture[str], bots: str) -> None:
     assert main(["ladder", "--bots", bots]) == 2
     assert "converge: error:" in capsys.readouterr().err

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from converge.cli.main import main
+from converge.simulation import tables
 from converge.simulation.balance import Criteria, check, parse_band
 
 
@@ -263,9 +264,34 @@ def test_balance_compare_two_deck_folders_reports_the_changed_card_with_its_inte
     lines = out.splitlines()
     assert lines[lines.index(next(x for x in lines if x.startswith("cards that differ")))].endswith(": TIN5")
     tin5 = [x for x in lines if x.startswith("  card TIN5 round win rate after a play: ")]
-    assert len(tin5) == 1 and "points, 95% interval " in tin5[0]
+    assert len(tin5) == 1 and "points, interval " in tin5[0]
+    head = next(x for x in lines if x.startswith("intervals of the changes: "))
+    assert head.startswith("intervals of the changes: 95% for all ") and head.endswith(" figures compared together")
     assert any(x.startswith("  goal TIN5 fulfilment rate: ") for x in lines)
     assert (out_dir / "old" / "summary.json").is_file() and (out_dir / "new" / "summary.json").is_file()
     # the same seeds: the old side's first figures repeat a plain run of the old decks
     again = json.loads((out_dir / "old" / "summary.json").read_text(encoding="utf-8"))
     assert again["settings"]["seed"] == 1 and again["settings"]["playsets"] == 1
+    if tables.have("matplotlib"):  # the before-and-after plot, the changed card's figures first
+        from converge.simulation.compare import compare
+        from converge.simulation.report import comparison_rows
+
+        assert f"wrote {out_dir / 'compare.png'} (before and after)" in out
+        assert (out_dir / "compare.png").read_bytes().startswith(b"\x89PNG")
+        new_doc = json.loads((out_dir / "new" / "summary.json").read_text(encoding="utf-8"))
+        shown = comparison_rows(compare(again, new_doc))
+        assert {c.subject for c in shown[:6]} == {"card TIN5", "goal TIN5"}
+        assert all(c.clear for c in shown if c.subject not in ("card TIN5", "goal TIN5"))
+
+
+def test_balance_compare_of_two_summaries_without_a_change_draws_nothing(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The same summary twice: no card differs, no change is clear, so there is no plot to draw."""
+    code, _, err = run(capsys, "simulate", "--playset", "alchemist,healer,delver", "-n", "2", "--workers", "1",
+                       "--out", str(tmp_path / "run"), "--no-report", "--no-progress")
+    assert code == 0, err
+    path = tmp_path / "run" / "summary.json"
+    code, out, err = run(capsys, "balance", "--compare", str(path), str(path), "--out", str(tmp_path / "o"))
+    assert code == 0, err
+    assert "cards that differ: none" in out and "other clear changes" in out and ": 0 of" in out
+    assert "wrote" not in out and not (tmp_path / "o" / "compare.png").exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import random
@@ -536,3 +537,53 @@ def test_simulate_takes_an_ismcts_bot_at_a_fixed_budget_and_repeats_exactly(
     assert docs[0]["playsets"] == docs[1]["playsets"] and docs[0]["cards"] == docs[1]["cards"]
     code, _, err = run(capsys, "simulate", "--bot1", "ismcts:0", "--out", str(tmp_path / "c"))
     assert code == 2 and "unknown bot 'ismcts:0'" in err and "ismcts:N for N simulations" in err
+
+
+def _pixels_near(png: bytes, colour: str, tolerance: int = 12) -> int:
+    """How many pixels of the image are within ``tolerance`` of ``colour`` on every channel."""
+    import matplotlib.image
+
+    image = matplotlib.image.imread(io.BytesIO(png), format="png")
+    want = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    count = 0
+    for row in image:
+        for px in row:
+            if all(abs(float(px[c]) - want[c]) * 255 <= tolerance for c in range(3)):
+                count += 1
+    return count
+
+
+def test_the_plots_mark_the_users_skillsets_and_cards_and_keep_card_rows_readable(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, tinker_dir: Path) -> None:
+    """With --deck-dir the user's skillset leads the cards plot under its own heading, and every plot that
+    names skillsets, playsets or cards draws the user's in their colour (a run without them has none of it);
+    the cards plot gives each row room for its type, however many cards there are."""
+    pytest.importorskip("matplotlib")
+    from converge.simulation.report import YOURS_COLOUR, card_rows, draw_plots
+
+    out_dir = tmp_path / "out"
+    code, _, err = run(capsys, "simulate", "--deck-dir", str(tinker_dir), "--playset", "tinker,healer,alchemist",
+                       "--playset", "searcher,delver,healer", "-n", "2", "--workers", "2", "--out", str(out_dir),
+                       "--no-report", "--no-progress")
+    assert code == 0, err
+    summary = json.loads((out_dir / "summary.json").read_text(encoding="utf-8"))
+    rows = card_rows(summary)
+    assert rows[0] == ("Tinker (yours)", None, True)
+    assert [card["id"] for _, card, _ in rows[1:7] if card] == [f"TIN{i}" for i in range(1, 7)]
+    assert all(mine for _, _, mine in rows[:7]) and not any(mine for _, _, mine in rows[7:])
+    headings = [label for label, card, _ in rows if card is None]
+    assert len(headings) == len(summary["skillsets"]) == 5
+    assert len(rows) == len(summary["cards"]) + len(headings)
+
+    marked = draw_plots(summary, None)
+    plain_summary = copy.deepcopy(summary)
+    del plain_summary["settings"]["yours"]
+    plain = draw_plots(plain_summary, None)
+    for name in ("holder_by_playset", "skillset_pairs", "cards", "goals", "ends"):
+        assert _pixels_near(marked[name][1], YOURS_COLOUR) > 20, name
+        assert _pixels_near(plain[name][1], YOURS_COLOUR) == 0, name
+
+    import matplotlib.image
+
+    height = matplotlib.image.imread(io.BytesIO(marked["cards"][1]), format="png").shape[0]
+    assert height / len(rows) >= 20  # px a row at 110 dpi: room for 8-point type (12 px) and a gap

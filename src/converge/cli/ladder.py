@@ -8,16 +8,17 @@ import os
 import sys
 from typing import Any
 
+from converge.bots import is_bot_name
 from converge.cli.common import BOT_NAMES, add_command, positive_int, quoted, seed_int
 from converge.simulation.ladder import OPENSPIEL, run_ladder, time_summary
 
 
 def _contestants(text: str) -> list[str]:
     names = [n.strip().lower() for n in text.split(",") if n.strip()]
-    known = [*BOT_NAMES, OPENSPIEL]
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise argparse.ArgumentTypeError(f"unknown bot {quoted(unknown[0])} (known: {', '.join(known)})")
+    for name in names:
+        if name != OPENSPIEL and not is_bot_name(name):
+            raise argparse.ArgumentTypeError(f"unknown bot {quoted(name)} (known: {', '.join(BOT_NAMES)}, "
+                                             f"{OPENSPIEL}, or ismcts:N for N simulations per decision)")
     if len(names) < 2 or len(set(names)) != len(names):
         raise argparse.ArgumentTypeError("a ladder needs at least two different bots, e.g. random,greedy,hard")
     return names
@@ -72,8 +73,9 @@ def register(sub: Any) -> None:
     """Add ``converge ladder`` to the command's subparsers."""
     p = add_command(sub, "ladder")
     p.add_argument("--bots", type=_contestants, default=["random", "greedy", "hard"],
-                   help=f"comma-separated bots, of {', '.join(BOT_NAMES)} (default random,greedy,hard); also "
-                        f"'{OPENSPIEL}': OpenSpiel's ISMCTSBot (rl extra)")
+                   help=f"comma-separated bots, of {', '.join(BOT_NAMES)} (default random,greedy,hard), "
+                        f"ismcts:N (N simulations per decision); also '{OPENSPIEL}': OpenSpiel's ISMCTSBot "
+                        "(rl extra)")
     p.add_argument("--per-pair", dest="n", type=positive_int, default=100, metavar="N",
                    help="matches per pair of bots (default 100)")
     p.add_argument("-n", dest="n", type=positive_int, default=argparse.SUPPRESS,

@@ -129,7 +129,7 @@ def user_skillsets(catalog: dict[str, Any]) -> list[str]:
     return [k for k in catalog_order(catalog) if k not in builtin]
 
 
-def _playsets(args: argparse.Namespace, catalog: dict[str, Any]) -> list[list[str]] | None:
+def _playsets(args: argparse.Namespace, catalog: dict[str, Any], mine: list[str]) -> list[list[str]] | None:
     """The playsets asked for: every ``--playset`` and every ``--set``; when neither, those that hold one of
     the user's skillsets (``--deck-dir``), or None (all of them) with ``--all-playsets`` or no user deck."""
     chosen: list[list[str]] = [list(p) for p in args.playset or []]
@@ -138,17 +138,13 @@ def _playsets(args: argparse.Namespace, catalog: dict[str, Any]) -> list[list[st
         unknown = [n for n in names if n not in catalog]
         if unknown:
             raise UserError(f"unknown skillset {unknown[0]!r} (known: {', '.join(catalog_order(catalog))})")
-    if chosen or args.all_playsets:
+    if chosen or args.all_playsets or not mine:
         return chosen or None
-    mine = set(user_skillsets(catalog))
-    if not mine:
-        return None
-    return [list(names) for names in all_playsets(catalog) if mine & set(names)]
+    return [list(names) for names in all_playsets(catalog) if set(mine) & set(names)]
 
 
-def _focus(playsets: list[list[str]] | None, catalog: dict[str, Any]) -> dict[str, Any] | None:
+def _focus(playsets: list[list[str]] | None, catalog: dict[str, Any], mine: list[str]) -> dict[str, Any] | None:
     """What the summary says of the user's decks: their skillsets, and how many of all the playsets ran."""
-    mine = user_skillsets(catalog)
     if not mine:
         return None
     ran = len(all_playsets(catalog)) if playsets is None else len(playsets)
@@ -204,8 +200,9 @@ def _simulate(args: argparse.Namespace, criteria: Any | None) -> int:
     from converge.simulation.tables import open_rounds, resolve_format
 
     catalog = user_catalog(args.deck_dir)
-    playsets = _playsets(args, catalog)
-    focus = _focus(playsets, catalog)
+    mine = user_skillsets(catalog)
+    playsets = _playsets(args, catalog, mine)
+    focus = _focus(playsets, catalog, mine)
     if focus is not None and not (args.playset or args.set or args.all_playsets):
         names = ", ".join(focus["skillsets"])
         sys.stderr.write(f"converge: note: {focus['playsets']} of the {focus['of_playsets']} playsets, those that "
@@ -311,6 +308,18 @@ def _compare(args: argparse.Namespace, criteria: Any) -> int:
     print(f"comparing {old_path} (old) with {new_path} (new)")
     for line in comparison.lines():
         print(printable(line))
+    if not args.no_report:
+        from converge.simulation.report import NO_PLOTS, draw_comparison, plots_available
+
+        figure = Path(args.out) / f"compare.{args.plots}"
+        if not plots_available():
+            sys.stderr.write(f"converge: note: {NO_PLOTS}\n")
+        else:
+            try:
+                if draw_comparison(comparison, figure, args.plots):
+                    print(printable(f"wrote {figure} (before and after)"))
+            except OSError as exc:
+                raise UserError(f"cannot write {figure}: {exc.strerror or exc}") from None
     return EXIT_FLAGGED if comparison.broke else 0
 
 

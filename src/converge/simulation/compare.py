@@ -2,8 +2,10 @@
 
 Each figure the balance checks judge — a playset's starting-holder win rate, a goal's fulfilment rate, a
 card's round win rate over all its plays and each way of playing it — is set beside its value in the other
-run, with the 95% interval of the difference (Newcombe's hybrid score interval, from the two Wilson
-intervals). A change is *clear* when that interval leaves out zero. The cards whose printed text differs are
+run, with the interval of the difference (Newcombe's hybrid score interval, from the two Wilson
+intervals) at the balance checks' confidence for all the figures compared together (Bonferroni's
+correction: among two hundred figures, a handful would seem to move by chance alone at 95% each). A change
+is *clear* when that interval leaves out zero. The cards whose printed text differs are
 named first, then the clear changes, then what the new version fixed (flagged before, not now) and broke.
 
 >>> lo, hi = difference_interval(56, 70, 48, 80)  # Newcombe's worked example
@@ -18,16 +20,17 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from converge.simulation.balance import BalanceReport, Criteria, check
+from converge.simulation.balance import BalanceReport, Criteria, check, corrected_z
 from converge.simulation.runner import wilson_interval
 from converge.simulation.stats import MODES
 
 
-def difference_interval(wins_new: int, n_new: int, wins_old: int, n_old: int) -> tuple[float, float]:
-    """The 95% interval of ``wins_new / n_new - wins_old / n_old`` (Newcombe's method 10)."""
+def difference_interval(wins_new: int, n_new: int, wins_old: int, n_old: int,
+                        z: float = 1.959963984540054) -> tuple[float, float]:
+    """The interval of ``wins_new / n_new - wins_old / n_old`` (Newcombe's method 10; 95% at the default ``z``)."""
     p1, p2 = wins_new / n_new, wins_old / n_old
-    l1, u1 = wilson_interval(wins_new, n_new)
-    l2, u2 = wilson_interval(wins_old, n_old)
+    l1, u1 = wilson_interval(wins_new, n_new, z)
+    l2, u2 = wilson_interval(wins_old, n_old, z)
     d = p1 - p2
     return d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
 
@@ -49,7 +52,7 @@ class Change:
     def line(self) -> str:
         lo, hi = self.interval
         return (f"{self.subject} {self.figure}: {100 * self.old:.1f}% -> {100 * self.new:.1f}% "
-                f"({100 * (self.new - self.old):+.1f} points, 95% interval {100 * lo:+.1f} to {100 * hi:+.1f})")
+                f"({100 * (self.new - self.old):+.1f} points, interval {100 * lo:+.1f} to {100 * hi:+.1f})")
 
 
 def _figures(summary: Mapping[str, Any]) -> Iterator[tuple[str, str, float, int]]:
@@ -72,13 +75,20 @@ class Comparison:
     broke: list[str]  # flagged in the new run, not in the old
     old_report: BalanceReport
     new_report: BalanceReport
+    confidence: float  # of the intervals, for all the figures together
+
+    def changed_subjects(self) -> set[str]:
+        """The subjects ("card X", "goal X") of the cards whose printed text differs."""
+        return {f"{kind} {k}" for k in self.changed_cards for kind in ("card", "goal")}
 
     def lines(self) -> list[str]:
-        out = [f"cards that differ: {', '.join(self.changed_cards) or 'none'}"]
-        theirs = {f"card {k}" for k in self.changed_cards} | {f"goal {k}" for k in self.changed_cards}
+        out = [f"intervals of the changes: {100 * self.confidence:g}% for all {len(self.changes)} figures "
+               "compared together",
+               f"cards that differ: {', '.join(self.changed_cards) or 'none'}"]
+        theirs = self.changed_subjects()
         out += [f"  {c.line()}{' (clear)' if c.clear else ''}" for c in self.changes if c.subject in theirs]
         clear = [c for c in self.changes if c.clear and c.subject not in theirs]
-        out.append(f"other clear changes (the 95% interval of the difference leaves out zero): {len(clear)} of "
+        out.append(f"other clear changes (the interval of the change leaves out zero): {len(clear)} of "
                    f"{len(self.changes)} figures")
         out += [f"  {c.line()}" for c in clear]
         out.append(f"fixed (flagged before, not now): {len(self.fixed)}")
@@ -94,13 +104,14 @@ def _card_texts(summary: Mapping[str, Any]) -> dict[str, str]:
 
 def compare(old: Mapping[str, Any], new: Mapping[str, Any], criteria: Criteria | None = None) -> Comparison:
     """Every judged figure of two summaries side by side, and what the new one fixed and broke."""
+    criteria = criteria or Criteria()
     before = {(s, f): (r, n) for s, f, r, n in _figures(old) if r is not None and n}
+    both = [(s, f, r, n) for s, f, r, n in _figures(new) if r is not None and n and (s, f) in before]
+    z = corrected_z(criteria.confidence, len(both))  # many figures: a few would seem to move by chance alone
     changes = []
-    for subject, figure, rate, n in _figures(new):
-        if rate is None or not n or (subject, figure) not in before:
-            continue
+    for subject, figure, rate, n in both:
         old_rate, old_n = before[subject, figure]
-        interval = difference_interval(round(rate * n), n, round(old_rate * old_n), old_n)
+        interval = difference_interval(round(rate * n), n, round(old_rate * old_n), old_n, z)
         changes.append(Change(subject, figure, old_rate, rate, interval))
     texts_old, texts_new = _card_texts(old), _card_texts(new)
     differ = sorted(k for k in texts_old.keys() | texts_new.keys() if texts_old.get(k) != texts_new.get(k))
@@ -111,7 +122,7 @@ def compare(old: Mapping[str, Any], new: Mapping[str, Any], criteria: Criteria |
 
     was, now = keyed(old_report), keyed(new_report)
     fixed, broke = [was[k] for k in was if k not in now], [now[k] for k in now if k not in was]
-    return Comparison(differ, changes, fixed, broke, old_report, new_report)
+    return Comparison(differ, changes, fixed, broke, old_report, new_report, criteria.confidence)
 
 
 __all__ = ["Change", "Comparison", "compare", "difference_interval"]

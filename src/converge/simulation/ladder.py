@@ -4,8 +4,9 @@ Every match of every pairing is drawn from the ladder's seed alone (playset, dea
 alternating), so a ladder is reproducible whatever the number of worker processes — exactly so for
 bots whose budget is in simulations.
 
-A contestant is a bot name of :data:`converge.bots.BOTS`, or ``openspiel``: OpenSpiel's own Python
-``ISMCTSBot`` playing through the OpenSpiel adapter (needs the ``rl`` extra), given a time per decision.
+A contestant is a bot name of :data:`converge.bots.BOTS` or ``ismcts:N`` (N simulations a decision), or
+``openspiel``: OpenSpiel's own Python ``ISMCTSBot`` playing through the OpenSpiel adapter (needs the ``rl``
+extra), given a time per decision.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from converge.bots import BOTS, make_bot
+from converge.bots import BOTS, is_bot_name, make_bot
 from converge.engine.playset import all_playsets
 from converge.engine.state import Match
 from converge.simulation.runner import wilson_interval
@@ -193,8 +194,9 @@ def run_ladder(contestants: Sequence[str], n: int, seed: int = 1, workers: int =
     """Play the whole round-robin and gather the results (``on_outcome(done, total)`` reports progress)."""
     names = list(contestants)
     for name in names:
-        if name != OPENSPIEL and name not in BOTS:
-            raise ValueError(f"unknown contestant {name!r} (known: {', '.join([*sorted(BOTS), OPENSPIEL])})")
+        if name != OPENSPIEL and not is_bot_name(name):
+            raise ValueError(f"unknown contestant {name!r} (known: {', '.join([*sorted(BOTS), OPENSPIEL])}, "
+                             "or ismcts:N)")
     if len(set(names)) != len(names) or len(names) < 2:
         raise ValueError("a ladder needs at least two different contestants")
     tasks = plan(names, n, seed, playset, openspiel_seconds)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from converge.simulation.balance import BalanceReport, Criteria
+from converge.simulation.compare import Change, Comparison
 from converge.simulation.stats import MODES
 from converge.simulation.tables import have
 
@@ -25,6 +26,10 @@ NOT_JUDGED_SHOWN = 10
 
 PLOT_FORMATS = ("png", "svg")
 NO_PLOTS = "matplotlib is not installed, so the report has no plots (pip install 'converge[sim]')"
+#: The colour of the user's skillsets, playsets and cards in the plots.
+YOURS_COLOUR = "#c51b7d"
+#: The cards plot: inches per row and the labels' type size (60 rows stay readable).
+ROW_INCHES, CARD_FONT = 0.22, 8
 _MODE_COLOURS = {"discard": "#8c6bb1", "declare": "#e6a700", "mine": "#2b8cbe", "theirs": "#a6bddb"}
 
 
@@ -35,28 +40,45 @@ def _pct(x: float | None) -> str:
 # ---------------------------------------------------------------------- plots
 
 
+def _pyplot(fmt: str) -> Any:
+    """matplotlib's pyplot, drawing to files (there may be no display)."""
+    if fmt not in PLOT_FORMATS:
+        raise ValueError(f"unknown plot format {fmt!r} (known: {', '.join(PLOT_FORMATS)})")
+    matplotlib: Any = importlib.import_module("matplotlib")
+    matplotlib.use("Agg")
+    return importlib.import_module("matplotlib.pyplot")
+
+
+def _image(plt: Any, fig: Any, fmt: str) -> bytes:
+    """The figure as PNG or SVG bytes (no date or version in them: the same run gives the same bytes)."""
+    buf = io.BytesIO()
+    meta = {"Date": None} if fmt == "svg" else {"Software": None}
+    fig.savefig(buf, format=fmt, dpi=110, bbox_inches="tight", metadata=meta)
+    plt.close(fig)
+    return buf.getvalue()
+
+
 class Plots:
     """Draws the report's figures from a summary; each figure is saved to ``folder`` and kept as bytes."""
 
     def __init__(self, summary: Mapping[str, Any], fmt: str = "png", criteria: Criteria | None = None) -> None:
-        matplotlib: Any = importlib.import_module("matplotlib")
-        matplotlib.use("Agg")
-        plt: Any = importlib.import_module("matplotlib.pyplot")
-
-        if fmt not in PLOT_FORMATS:
-            raise ValueError(f"unknown plot format {fmt!r} (known: {', '.join(PLOT_FORMATS)})")
-        self.plt: Any = plt
+        self.plt: Any = _pyplot(fmt)
         self.summary = summary
         self.fmt = fmt
         self.criteria = criteria or Criteria()
         self.figures: dict[str, tuple[str, bytes]] = {}  # name -> (title, image bytes)
+        self.yours = your_skillsets(summary)
+        self.your_keys = {k["key"] for k in summary["skillsets"] if k["skillset"] in self.yours}
+
+    def _mark_yours(self, labels: Any, yours: Sequence[bool]) -> None:
+        """Set the user's tick labels in bold and the user's colour."""
+        for label, mine in zip(labels, yours, strict=True):
+            if mine:
+                label.set_fontweight("bold")
+                label.set_color(YOURS_COLOUR)
 
     def _save(self, fig: Any, name: str, title: str) -> None:
-        buf = io.BytesIO()
-        meta = {"Date": None} if self.fmt == "svg" else {"Software": None}
-        fig.savefig(buf, format=self.fmt, dpi=110, bbox_inches="tight", metadata=meta)
-        self.plt.close(fig)
-        self.figures[name] = (title, buf.getvalue())
+        self.figures[name] = (title, _image(self.plt, fig, self.fmt))
 
     def draw_all(self) -> dict[str, tuple[str, bytes]]:
         self.holder_by_playset()
@@ -84,31 +106,38 @@ class Plots:
         ax.scatter(rates, ys, c=colours, s=14, zorder=2)
         ax.set_yticks(ys)
         ax.set_yticklabels([p["playset"] for p in items], fontsize=6 if n > 30 else 8)
+        self._mark_yours(ax.get_yticklabels(), [bool(self.your_keys & set(p["skillsets"])) for p in items])
         ax.set_ylim(-1, n)
         ax.set_xlim(min(0.3, min(rates) - 0.05), max(0.7, max(rates) + 0.05))
         ax.set_xlabel("rounds won by the round's starting artifact holder (95% Wilson interval)")
         ax.legend(loc="lower right", fontsize=7)
-        ax.set_title("Starting-holder win rate per playset")
+        ax.set_title("Starting-holder win rate per playset"
+                     + ("\n(in colour: the playsets that hold your skillsets)" if self.yours else ""))
         self._save(fig, "holder_by_playset", "Starting-holder win rate per playset")
 
     def pair_heatmaps(self) -> None:
         plt = self.plt
         pairs = self.summary["pairs"]
-        names = pairs["skillsets"]
-        if len(names) < 2:
+        if len(pairs["skillsets"]) < 2:
             return
+        order = sorted(range(len(pairs["skillsets"])), key=lambda i: pairs["skillsets"][i] not in self.yours)
+        names = [pairs["skillsets"][i] for i in order]
+        mine = [name in self.yours for name in names]
         fig, axes = plt.subplots(1, 2, figsize=(13, 5.6))
         panels = (("holder_win_rate", "Starting-holder win rate\n(playsets with both skillsets)", "RdBu_r"),
                   ("play_win_rate", "Round win rate after playing a card of the row's skillset\n"
                                     "(playsets that also hold the column's)", "PuOr_r"))
         for ax, (key, title, cmap) in zip(axes, panels, strict=True):
-            grid = [[(v if v is not None else float("nan")) for v in row] for row in pairs[key]]
+            values = [[pairs[key][i][j] for j in order] for i in order]
+            grid = [[(v if v is not None else float("nan")) for v in row] for row in values]
             im = ax.imshow(grid, cmap=cmap, vmin=0.35, vmax=0.65)
             ax.set_xticks(range(len(names)))
             ax.set_xticklabels(names, rotation=45, ha="right", fontsize=8)
             ax.set_yticks(range(len(names)))
             ax.set_yticklabels(names, fontsize=8)
-            for i, row in enumerate(pairs[key]):
+            self._mark_yours(ax.get_xticklabels(), mine)
+            self._mark_yours(ax.get_yticklabels(), mine)
+            for i, row in enumerate(values):
                 for j, v in enumerate(row):
                     if v is not None:
                         ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=7)
@@ -118,34 +147,46 @@ class Plots:
 
     def cards(self) -> None:
         plt = self.plt
-        cards = self.summary["cards"]
-        if not cards:
+        rows = card_rows(self.summary)
+        if not rows:
             return
-        n = len(cards)
-        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, max(3, 0.17 * n + 1.2)), sharey=True)
+        n = len(rows)
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, ROW_INCHES * n + 1.4), sharey=True)
         ys = list(range(n))[::-1]
-        left = [0.0] * n
+        cards = [(card, y) for (_, card, _), y in zip(rows, ys, strict=True) if card is not None]
+        left = [0.0] * len(cards)
         for mode in MODES:
-            vals = [c["play_rate"][mode] or 0.0 for c in cards]
-            ax1.barh(ys, vals, left=left, color=_MODE_COLOURS[mode], label=mode, height=0.8)
+            vals = [c["play_rate"][mode] or 0.0 for c, _ in cards]
+            ax1.barh([y for _, y in cards], vals, left=left, color=_MODE_COLOURS[mode], label=mode, height=0.75)
             left = [a + b for a, b in zip(left, vals, strict=True)]
         ax1.set_yticks(ys)
-        ax1.set_yticklabels([f"{c['id']} {'★' * c['stars']}" for c in cards], fontsize=6 if n > 30 else 8)
+        ax1.set_yticklabels([label for label, _, _ in rows], fontsize=CARD_FONT)
+        for tick, (_, card, mine) in zip(ax1.get_yticklabels(), rows, strict=True):
+            if card is None:  # a skillset's heading
+                tick.set_fontweight("bold")
+            if mine:
+                tick.set_color(YOURS_COLOUR)
+        for ax in (ax1, ax2):
+            for (_, card, _), y in zip(rows, ys, strict=True):
+                if card is None:
+                    ax.axhline(y, color="#ddd", lw=0.6, zorder=0)
+            ax.set_ylim(-0.7, n - 0.3)
+            ax.xaxis.set_ticks_position("both")
+            ax.tick_params(axis="x", labeltop=True, labelsize=8)
         ax1.set_xlabel("plays per round of its playsets")
-        ax1.legend(fontsize=7, loc="lower right")
+        ax1.legend(fontsize=8, loc="lower right")
         ax1.set_title("How each card is played")
         lo, hi = self.criteria.card_band
         ax2.axvspan(lo, hi, color="#e5f5e0", zorder=0)
         ax2.axvline(0.5, color="#999", lw=0.8)
         for mode in MODES:
-            xs = [c["win_rate"][mode] for c in cards]
-            pts = [(x, y) for x, y in zip(xs, ys, strict=True) if x is not None]
-            ax2.scatter([p[0] for p in pts], [p[1] for p in pts], s=10, color=_MODE_COLOURS[mode], label=mode)
-        allr = [(c["all_win_rate"], y) for c, y in zip(cards, ys, strict=True) if c["all_win_rate"] is not None]
-        ax2.scatter([p[0] for p in allr], [p[1] for p in allr], marker="|", s=90, color="black", label="any way")
+            pts = [(c["win_rate"][mode], y) for c, y in cards if c["win_rate"][mode] is not None]
+            ax2.scatter([p[0] for p in pts], [p[1] for p in pts], s=14, color=_MODE_COLOURS[mode], label=mode)
+        allr = [(c["all_win_rate"], y) for c, y in cards if c["all_win_rate"] is not None]
+        ax2.scatter([p[0] for p in allr], [p[1] for p in allr], marker="|", s=110, color="black", label="any way")
         ax2.set_xlim(0.15, 0.85)
         ax2.set_xlabel("round win rate of the player after playing it")
-        ax2.legend(fontsize=7, loc="lower right")
+        ax2.legend(fontsize=8, loc="lower right")
         ax2.set_title("Round win rate after each way of playing it")
         self._save(fig, "cards", "Cards: how they are played, and the round win rate after each")
 
@@ -154,17 +195,20 @@ class Plots:
         goals = [g for g in self.summary["goals"] if g["fulfilment_rate"]]
         if not goals:
             return
+        your_cards = {c["id"] for c in self.summary["cards"] if c["skillset"] in self.yours}
         fig, ax = plt.subplots(figsize=(9, 5.5))
         one, three = self.criteria.star_cuts
         colours = {1: "#2b8cbe", 2: "#e6a700", 3: "#d7301f"}
         for i, g in enumerate(goals):
             x = g["stars"] + ((i * 37) % 11 - 5) * 0.04
             ok = self.criteria.stars_for(g["fulfilment_rate"]) == g["stars"]
+            mine = g["id"] in your_cards
             ax.scatter([x], [g["fulfilment_rate"]], color=colours.get(g["stars"], "#555"), s=22 if ok else 40,
-                       edgecolors="black" if not ok else "none", zorder=2)
-            if not ok:
+                       marker="D" if mine else "o", edgecolors="black" if not ok else "none", zorder=2)
+            if not ok or mine:
                 ax.annotate(g["id"], (x, g["fulfilment_rate"]), fontsize=7, xytext=(4, 2),
-                            textcoords="offset points")
+                            textcoords="offset points", color=YOURS_COLOUR if mine else "black",
+                            fontweight="bold" if mine else "normal")
         ax.axhline(one, color="#888", ls="--", lw=0.8)
         ax.axhline(three, color="#888", ls="--", lw=0.8)
         ax.text(3.45, one, f" 1★ above {one:.1%}", va="bottom", fontsize=7)
@@ -174,7 +218,8 @@ class Plots:
         ax.set_xticklabels(["1 star", "2 stars", "3 stars"])
         ax.set_xlim(0.5, 4.1)
         ax.set_ylabel("fulfilment rate (per player, per end of turn; log scale)")
-        ax.set_title("Goals: how often they are fulfilled, against their stars (outlined: out of line)")
+        ax.set_title("Goals: how often they are fulfilled, against their stars (outlined: out of line"
+                     + ("; diamonds, named in colour: yours)" if self.yours else ")"))
         self._save(fig, "goals", "Goals: fulfilment rate against stars")
 
     def lengths(self) -> None:
@@ -196,11 +241,10 @@ class Plots:
 
     def ends(self) -> None:
         plt = self.plt
-        skillsets = self.summary["skillsets"]
         playsets = self.summary["playsets"]
         labels, t6, t8 = ["all"], [self.summary["overall"]["end_shares"]["outscored"] or 0.0], \
             [self.summary["overall"]["end_shares"]["hands_empty"] or 0.0]
-        for s in skillsets:
+        for s in _yours_first(self.summary):
             items = [p for p in playsets if s["key"] in p["skillsets"]]
             rounds = sum(p["rounds"] for p in items) or 1
             labels.append(s["skillset"])
@@ -212,6 +256,7 @@ class Plots:
         ax.bar(xs, t8, bottom=t6, color="#fdae6b", label="hands run out (T8)")
         ax.set_xticks(xs)
         ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
+        self._mark_yours(ax.get_xticklabels(), [label in self.yours for label in labels])
         ax.set_ylabel("share of rounds")
         ax.set_ylim(0, 1.18)
         ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
@@ -229,6 +274,61 @@ def draw_plots(summary: Mapping[str, Any], folder: Path | None, fmt: str = "png"
         for name, (_, data) in figures.items():
             (folder / f"{name}.{fmt}").write_bytes(data)
     return figures
+
+
+#: The most figures the before-and-after plot shows (the changed cards' first, then the largest changes).
+COMPARE_ROWS = 40
+
+
+def comparison_rows(comparison: Comparison) -> list[Change]:
+    """The figures the before-and-after plot shows: those of the cards whose text changed, then the other
+    clear changes, largest first, up to ``COMPARE_ROWS``."""
+    theirs = comparison.changed_subjects()
+    own = [c for c in comparison.changes if c.subject in theirs]
+    clear = sorted((c for c in comparison.changes if c.clear and c.subject not in theirs),
+                   key=lambda c: -abs(c.new - c.old))
+    return (own + clear)[:COMPARE_ROWS]
+
+
+def draw_comparison(comparison: Comparison, path: Path, fmt: str = "png") -> bool:
+    """Draw two versions side by side into ``path``: each figure's old and new value, and the change with
+    its 95% interval. Returns False (and writes nothing) when there is nothing to show."""
+    rows = comparison_rows(comparison)
+    if not rows:
+        return False
+    plt = _pyplot(fmt)
+    n = len(rows)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, ROW_INCHES * n + 1.6), sharey=True,
+                                   gridspec_kw={"width_ratios": [3, 2]})
+    ys = list(range(n))[::-1]
+    theirs = comparison.changed_subjects()
+    for c, y in zip(rows, ys, strict=True):
+        colour = "#d7301f" if c.clear else "#777"
+        ax1.annotate("", (c.new, y), (c.old, y), arrowprops={"arrowstyle": "->", "color": colour, "lw": 1})
+        ax1.scatter([c.old], [y], s=22, facecolors="white", edgecolors="#555", zorder=3)
+        ax1.scatter([c.new], [y], s=22, color=colour, zorder=3)
+        lo, hi = c.interval
+        ax2.plot([100 * lo, 100 * hi], [y, y], color=colour, lw=2, solid_capstyle="butt")
+        ax2.scatter([100 * (c.new - c.old)], [y], s=16, color="black", zorder=3)
+    ax1.set_yticks(ys)
+    ax1.set_yticklabels([f"{c.subject}: {c.figure}" for c in rows], fontsize=CARD_FONT)
+    for tick, c in zip(ax1.get_yticklabels(), rows, strict=True):
+        if c.subject in theirs:
+            tick.set_fontweight("bold")
+            tick.set_color(YOURS_COLOUR)
+    ax1.set_xlim(0, 1)
+    ax1.set_xlabel("rate: old (hollow) to new (filled)")
+    ax1.set_title("Before and after (in colour: the cards whose text changed; red: a clear change)", fontsize=10)
+    ax2.axvline(0, color="#999", lw=0.8)
+    ax2.set_xlabel(f"change in points, with its interval ({100 * comparison.confidence:g}% for all "
+                   f"{len(comparison.changes)} figures together)")
+    ax2.set_title("The change", fontsize=10)
+    for ax in (ax1, ax2):
+        ax.set_ylim(-0.7, n - 0.3)
+        ax.grid(axis="x", color="#eee")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(_image(plt, fig, fmt))
+    return True
 
 
 # ---------------------------------------------------------------------- HTML
@@ -271,6 +371,27 @@ def _figure(fmt: str, title: str, data: bytes) -> str:
     return f"<figure>{body}<figcaption>{html.escape(title)}</figcaption></figure>"
 
 
+def your_skillsets(summary: Mapping[str, Any]) -> set[str]:
+    """The names of the user's skillsets in a run with ``--deck-dir`` (empty for the built-in decks alone)."""
+    return set(summary["settings"].get("yours", {}).get("skillsets", ()))
+
+
+def card_rows(summary: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any] | None, bool]]:
+    """The rows of the cards plot, top to bottom: each skillset's heading (card None), then its cards;
+    the user's skillsets first. Each row is (label, card, the user's)."""
+    yours = your_skillsets(summary)
+    rows: list[tuple[str, Mapping[str, Any] | None, bool]] = []
+    for deck in _yours_first(summary):
+        name = deck["skillset"]
+        cards = [c for c in summary["cards"] if c["skillset"] == name]
+        if not cards:
+            continue
+        mine = name in yours
+        rows.append((f"{name} (yours)" if mine else name, None, mine))
+        rows += [(f"{c['id']} {'★' * c['stars']}", c, mine) for c in cards]
+    return rows
+
+
 def yours_line(settings: Mapping[str, Any]) -> str | None:
     """What a run with the user's decks played of them, or None for the built-in decks alone."""
     yours = settings.get("yours")
@@ -282,7 +403,7 @@ def yours_line(settings: Mapping[str, Any]) -> str | None:
 
 
 def _yours_first(summary: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    mine = set(summary["settings"].get("yours", {}).get("skillsets", ()))
+    mine = your_skillsets(summary)
     return sorted(summary["skillsets"], key=lambda k: k["skillset"] not in mine)
 
 
@@ -356,7 +477,7 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
         bad=[p["holder_win_rate"] is not None and not lo <= p["holder_win_rate"] <= hi for p in items]))
 
     parts.append("<h2>Skillsets</h2>")
-    mine = set(s.get("yours", {}).get("skillsets", ()))
+    mine = your_skillsets(summary)
     parts.append(_table(["skillset", "keyword", "playsets", "rounds", "holder wins", "plays",
                          "win rate after a play"],
                         [[k["skillset"] + (" (yours)" if k["skillset"] in mine else ""), k["keyword"],
@@ -367,13 +488,14 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
     if "cards" in figures:
         parts.append(_figure(fmt, *figures["cards"]))
     clo, chi = criteria.card_band
-    cards = summary["cards"]
+    rows = [(card, mine) for _, card, mine in card_rows(summary) if card is not None]
+    cards = [card for card, _ in rows]
     parts.append(_table(
         ["card", "name", "stars", *[f"{m}/round" for m in MODES], *[f"win after {m}" for m in MODES],
          "win after any", "played in"],
-        [[c["id"], c["name"], c["stars"], *[_pct(c["play_rate"][m]) for m in MODES],
+        [[c["id"] + (" (yours)" if mine else ""), c["name"], c["stars"], *[_pct(c["play_rate"][m]) for m in MODES],
           *[_pct(c["win_rate"][m]) for m in MODES], _pct(c["all_win_rate"]), _pct(c["rounds_played_rate"])]
-         for c in cards], left=2,
+         for c, mine in rows], left=2,
         bad=[c["all_win_rate"] is not None and not clo <= c["all_win_rate"] <= chi for c in cards]))
 
     parts.append("<h2>Goals</h2>")
@@ -427,7 +549,7 @@ def terminal_summary(summary: Mapping[str, Any], console: Any, balance: BalanceR
     t = Table(title="Skillsets", title_justify="left")
     for col in ("skillset", "playsets", "holder wins", "win rate after a play"):
         t.add_column(col, justify="left" if col == "skillset" else "right")
-    mine = set(s.get("yours", {}).get("skillsets", ()))
+    mine = your_skillsets(summary)
     for k in _yours_first(summary):
         name = f"{k['skillset']} (yours)" if k["skillset"] in mine else k["skillset"]
         t.add_row(name, str(k["playsets"]), _pct(k["holder_win_rate"]), _pct(k["play_win_rate"]))
@@ -457,4 +579,5 @@ def plots_available() -> bool:
     return have("matplotlib")
 
 
-__all__ = ["NO_PLOTS", "PLOT_FORMATS", "Plots", "draw_plots", "plots_available", "render_html", "terminal_summary"]
+__all__ = ["NO_PLOTS", "PLOT_FORMATS", "Plots", "card_rows", "comparison_rows", "draw_comparison", "draw_plots",
+           "plots_available", "render_html", "terminal_summary", "your_skillsets"]
