@@ -99,7 +99,15 @@ LAYOUT_JS = """() => {
     const e = document.querySelector('#app [data-action="' + id + '"]');
     return {id, box: e ? box(e) : null};
   });
-  return {prompt: box(strip), hand: hand ? box(hand) : null, choices, kind: strip.dataset.kind,
+  // the innermost elements that reach past the window's right edge: what to mend when the page overflows
+  const wide = [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5
+                   && ![...e.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 0.5))
+    .slice(0, 5).map((e) => e.tagName.toLowerCase()
+                     + (e.className ? '.' + String(e.className).split(' ').join('.') : '')
+                     + ' ' + JSON.stringify((e.textContent || '').trim().slice(0, 60))
+                     + ' right=' + Math.round(e.getBoundingClientRect().right));
+  return {prompt: box(strip), hand: hand ? box(hand) : null, choices, kind: strip.dataset.kind, wide,
           staged: strip.dataset.staged || null, width: window.innerWidth, height: window.innerHeight,
           scrollWidth: document.documentElement.scrollWidth, bodyWidth: document.body.scrollWidth,
           scrollY: window.scrollY};
@@ -124,5 +132,6 @@ def check_layout(page: Any) -> dict[str, Any]:
         assert b is not None, f"legal choice {choice['id']} is not on the page: {where}"
         assert b["x"] >= 0 and b["y"] >= 0 and b["x"] + b["w"] <= m["width"] + 0.5 and \
             b["y"] + b["h"] <= m["height"] + 0.5, f"legal choice {choice['id']} is outside the window: {where} {b}"
-    assert m["scrollWidth"] <= m["width"] and m["bodyWidth"] <= m["width"], f"the page overflows sideways: {where}"
+    assert m["scrollWidth"] <= m["width"] and m["bodyWidth"] <= m["width"], \
+        f"the page overflows sideways: {where}; reaching past the window: {m['wide']}"
     return m

@@ -143,3 +143,21 @@ def test_equal_scores_say_the_artifact_stays() -> None:
     text = out.getvalue()
     assert "They declare ARC2" in text and "End of turn: you score 0, they score 0." in text
     assert "Equal scores: the artifact stays with you." in text  # no event says it: the screen does
+
+
+def test_a_hint_at_the_card_then_at_how_to_play_it_agrees_and_play_goes_on() -> None:
+    """Asked at the choice of a card, then again at how to play it, the hint gives the second step from the
+    same search (no second "Thinking…"), whose best chance is the card's; the match plays on afterwards."""
+    m = setup(["alchemist", "mechanist", "archivist"], hands=(["ALC3", "MEC1"], ["ARC2"]), holder=0)
+    game, out = _game(m, ["hint", "1", "hint", "1", "quit"])  # choice 1 is ALC3
+    game.hint_seconds = None
+    game.play()
+    text = out.getvalue()
+    first, second = text.split("Hint — ")[1:3]
+    chances = dict(re.findall(r"^\s+\d+\. play (ALC3|MEC1) .+?: (\d+)%", first, re.M))
+    assert set(chances) == {"ALC3", "MEC1"}
+    best = re.findall(r"^\s+\d+\. .+?: (\d+)%  ← best chance: (?:about \d in 10|fewer|more)", first + second, re.M)
+    assert len(best) == 2 and int(best[0]) == max(int(c) for c in chances.values())
+    assert best[1] == chances["ALC3"]  # ALC3's chance is that of its best placement
+    assert text.count("Thinking…") == 1  # the second step came from the first search
+    assert "Your choice" in text.split("Hint — ")[2]  # and the game went on

@@ -266,7 +266,8 @@ def test_balance_compare_two_deck_folders_reports_the_changed_card_with_its_inte
     tin5 = [x for x in lines if x.startswith("  card TIN5 round win rate after a play: ")]
     assert len(tin5) == 1 and "points, interval " in tin5[0]
     head = next(x for x in lines if x.startswith("intervals of the changes: "))
-    assert head.startswith("intervals of the changes: 95% for all ") and head.endswith(" figures compared together")
+    assert head.startswith("intervals of the changes: 95% for all ")
+    assert head.endswith(" figures compared together")
     assert any(x.startswith("  goal TIN5 fulfilment rate: ") for x in lines)
     assert (out_dir / "old" / "summary.json").is_file() and (out_dir / "new" / "summary.json").is_file()
     # the same seeds: the old side's first figures repeat a plain run of the old decks

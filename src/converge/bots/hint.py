@@ -1,23 +1,108 @@
-"""A hint: the strong bot's suggestion for the player to move, and its estimated chance to win the round
-with each option — computed from that player's view alone, so a hint never knows a hidden card.
+"""A hint: the strong bot's chance to win the round with each option of the player to move — computed from
+that player's view alone, so a hint never knows a hidden card — the option with the best chance first.
+
+The chance of an option is the search's value of its *whole play* (the card, then how it is placed and
+its targets, as the search would go on to play them), drawn towards the decision's mean value as far as
+the option was little searched, then read through a calibration map fitted on measured outcomes
+(``converge calibrate --fit``), so that of the options given "6 in 10", about 6 in 10 win the round.
 
 >>> from converge import Match
 >>> m = Match.new(["alchemist", "mechanist", "archivist"], seed=1)
 >>> options = hint(m.view(m.current_player), simulations=200, seed=1)
 >>> sorted(o.action for o in options) == m.legal_actions(), 0.0 <= options[0].win_chance <= 1.0
 (True, True)
+>>> options[0].win_chance == max(o.win_chance for o in options)
+True
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: HintOption's NotRequired key must be seen at run time (the
+# server's Pydantic models and the tests read ``__required_keys__``).
+import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from importlib import resources
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any, NotRequired
 
-from converge.bots.ismcts import ISMCTSBot
+from typing_extensions import TypedDict  # (pydantic reads TypedDicts from typing_extensions on Python < 3.12)
+
+from converge.bots.ismcts import Estimate, ISMCTSBot, prefer
 from converge.engine.schema import legal_actions_of
 
 if TYPE_CHECKING:
     from converge.engine.view import PlayerView
+
+#: How many simulations' worth of the decision's mean value an option's own value is drawn towards: an
+#: option searched 20 times is half its own value, half the mean; one searched 2,000 times, its own.
+PRIOR_SIMULATIONS = 20
+#: The calibration map shipped with the package (absent: the search's values are shown as they are).
+CALIBRATION_FILE = "hint_calibration.json"
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A monotone map from the search's value of a play to the chance a hint shows: straight lines between
+    ``knots`` ``(value, chance)``; the default is the identity.
+
+    >>> Calibration(((0.0, 0.1), (1.0, 0.7)))(0.5)
+    0.4
+    """
+
+    knots: tuple[tuple[float, float], ...] = ((0.0, 0.0), (1.0, 1.0))
+    fitted_on: int = 0  # how many measured decisions the map was fitted on (0: not fitted)
+
+    def __call__(self, value: float) -> float:
+        knots = self.knots
+        if value <= knots[0][0]:
+            return knots[0][1]
+        for (x0, y0), (x1, y1) in pairwise(knots):
+            if value <= x1:
+                return y0 if x1 == x0 else y0 + (value - x0) / (x1 - x0) * (y1 - y0)
+        return knots[-1][1]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": 1, "fitted_on": self.fitted_on, "knots": [list(k) for k in self.knots]}
+
+    @classmethod
+    def from_dict(cls, doc: dict[str, Any]) -> "Calibration":
+        """A map from :meth:`to_dict`'s form; ``ValueError`` for anything else (or a map that goes down)."""
+        try:
+            knots = tuple((float(x), float(y)) for x, y in doc["knots"])
+            fitted_on = int(doc.get("fitted_on", 0))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a calibration map: {exc}") from None
+        if len(knots) < 2 or any(b[0] < a[0] or b[1] < a[1] for a, b in pairwise(knots)) \
+                or not all(0.0 <= y <= 1.0 for _, y in knots):
+            raise ValueError("a calibration map needs two knots or more, rising, with chances from 0 to 1")
+        return cls(knots, fitted_on)
+
+    @classmethod
+    def shipped(cls) -> "Calibration":
+        """The map in the package (fitted by ``converge calibrate --fit``), or the identity."""
+        try:
+            text = resources.files("converge.bots").joinpath(CALIBRATION_FILE).read_text(encoding="utf-8")
+        except (FileNotFoundError, OSError):
+            return cls()
+        return cls.from_dict(json.loads(text))
+
+
+_SHIPPED: list[Calibration] = []
+
+
+def shipped_calibration() -> Calibration:
+    """The package's calibration map, read once."""
+    if not _SHIPPED:
+        _SHIPPED.append(Calibration.shipped())
+    return _SHIPPED[0]
+
+
+class HintOption(TypedDict):
+    """One option of a hint as the server sends it."""
+
+    action: int
+    label: str
+    win_chance: float  #: the chance to win the round with it (and the best of what follows), 0 to 1
+    simulations: int
+    then: NotRequired[list["HintOption"]]  #: the player's own next choices after it, the best chance first
 
 
 @dataclass(frozen=True)
@@ -26,17 +111,78 @@ class Option:
 
     action: int
     label: str  # the action's menu label, e.g. "play ALC3 Salt Reader (Alchemist 3)"
-    win_chance: float  # the estimated chance to win the current round after it, 0..1
+    win_chance: float  # the chance to win the current round with this option, 0..1, as the hint shows it
     simulations: int
+    raw: float = 0.0  # the search's own value of the option's whole play, before the calibration map
+    then: tuple["Option", ...] = ()  # the player's own next choices after it (a card's placement...), best first
 
-    def to_dict(self) -> dict[str, object]:
-        return {"action": self.action, "label": self.label, "win_chance": round(self.win_chance, 3),
-                "simulations": self.simulations}
+    def to_dict(self) -> HintOption:
+        doc: HintOption = {"action": self.action, "label": self.label, "win_chance": round(self.win_chance, 3),
+                           "simulations": self.simulations}
+        if self.then:
+            doc["then"] = [o.to_dict() for o in self.then]
+        return doc
 
 
-def hint(view: PlayerView, simulations: int = 3000, seconds: float | None = 1.0, seed: int = 0) -> list[Option]:
-    """The options of the view's decision, the suggested one first (the most searched). The search stops
-    after ``simulations`` or ``seconds`` (None: no time limit, so the same view and seed give the same hint)."""
+def hint(view: "PlayerView", simulations: int = 3000, seconds: float | None = 1.0, seed: int = 0,
+         calibration: Calibration | None = None) -> list[Option]:
+    """The options of the view's decision, the one with the best chance first (ties: the most searched),
+    each with the options of the player's own next choice after it, from the same search, so that the
+    steps of one play agree: a card's chance is the best chance of its placements. The search stops after
+    ``simulations`` or ``seconds`` (None: no time limit, so the same view and seed give the same hint);
+    ``calibration`` defaults to the package's map."""
     bot = ISMCTSBot(seed, iterations=simulations, seconds=seconds, name="hint")
     labels = {item["id"]: item["label"] for item in legal_actions_of(view.observation())}
-    return [Option(a, str(labels.get(a, a)), rate, n) for a, n, rate in bot.analyse(view)]
+    found = bot.analyse(view)
+    visits = sum(e.visits for e in found)
+    mean = sum(e.wins for e in found) / visits if visits else 0.5
+    cal = shipped_calibration() if calibration is None else calibration
+    return _options(found, mean, cal, labels, view)
+
+
+def _options(found: list[Estimate], prior: float, cal: Calibration, labels: dict[int, str],
+             view: "PlayerView") -> list[Option]:
+    """Options from the search's estimates: each value drawn towards ``prior`` (its decision's mean) by
+    :data:`PRIOR_SIMULATIONS`; an option whose next choice is a step of the same play (nothing comes to light
+    in between: :meth:`~converge.engine.view.PlayerView.follow_up`) is worth the best of that step's options."""
+    out = []
+    for e in found:
+        mean = e.wins / e.visits if e.visits else prior
+        then: list[Option] = []
+        step = view.follow_up(e.action) if e.then else None
+        if step is not None:
+            named = {a["id"]: a["label"] for a in legal_actions_of(step.observation())}
+            then = _options([t for t in e.then if t.action in named], mean, cal, named, step)
+        raw = then[0].raw if then else (e.wins + prior * PRIOR_SIMULATIONS) / (e.visits + PRIOR_SIMULATIONS)
+        out.append(Option(e.action, str(labels.get(e.action, e.action)), cal(raw), e.visits, raw, tuple(then)))
+    out.sort(key=lambda o: (-o.raw, -o.simulations, -prefer(o.action), o.action))
+    return out
+
+def follow_on(options: list[Option], action: int, legal: list[int]) -> list[Option] | None:
+    """The hint for the decision right after ``action`` from the same search: the chosen option's ``then``
+    when it covers exactly the new decision's ``legal`` actions; None when it does not (something came to
+    light in between, or the search left an option untried): then ask again.
+
+    >>> o = Option(5, "play X", 0.6, 90, 0.6, (Option(1, "declare", 0.6, 60), Option(2, "mine", 0.4, 30)))
+    >>> [x.action for x in follow_on([o], 5, [2, 1])], follow_on([o], 5, [1, 2, 3])
+    ([1, 2], None)
+    """
+    for o in options:
+        if o.action == action:
+            return list(o.then) if o.then and sorted(x.action for x in o.then) == sorted(legal) else None
+    return None
+
+
+def in_words(chance: float) -> str:
+    """What a hint's chance means, for players.
+
+    >>> in_words(0.62)
+    'about 6 in 10 rounds like this are won'
+    >>> in_words(0.03), in_words(0.97)[:18]
+    ('fewer than 1 in 20 rounds like this are won', 'more than 19 in 20')
+    """
+    if chance < 0.05:
+        return "fewer than 1 in 20 rounds like this are won"
+    if chance > 0.95:
+        return "more than 19 in 20 rounds like this are won"
+    return f"about {max(1, min(9, round(chance * 10)))} in 10 rounds like this are won"

@@ -37,13 +37,14 @@ if TYPE_CHECKING:
 
 
 class _Node:
-    __slots__ = ("avail", "children", "reward", "visits")
+    __slots__ = ("avail", "children", "player", "reward", "visits")
 
-    def __init__(self) -> None:
+    def __init__(self, player: int = -1) -> None:
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.avail = 0
-        self.reward = 0.0
+        self.reward = 0.0  # from the point of view of ``player``, who chose the edge into this node
+        self.player = player
 
 
 class ISMCTSBot:
@@ -76,22 +77,23 @@ class ISMCTSBot:
             return legal[0]
         root = self._search(view)
         best: int = max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
-                                              _prefer(a)))
+                                              prefer(a)))
         return best
 
-    def analyse(self, view: PlayerView) -> list[tuple[int, int, float]]:
-        """Search the view's decision and say, for each legal action, ``(action, simulations, estimated chance
-        to win the round)``, most simulated first: what a hint shows. Only the view is looked at."""
+    def analyse(self, view: PlayerView, depth: int = 3) -> list[Estimate]:
+        """Search the view's decision and say what the search made of each legal action, most simulated
+        first: what a hint is made of. Only the view is looked at.
+
+        Each :class:`Estimate` holds the action's simulations and wins (rounds won by the player, whatever
+        they did next while the search explored), and ``then``: the same for the player's own next
+        decisions after it (a card's placement, its targets), as long as the decisions stay theirs, to
+        ``depth`` steps."""
         legal = view.legal_actions()
         if not legal:
             raise ValueError("there is no decision of this player to analyse")
         root = self._search(view)
-        out = []
-        for a in legal:
-            child = root.children.get(a)
-            visits = child.visits if child is not None else 0
-            out.append((a, visits, child.reward / visits if child is not None and visits else 0.0))
-        out.sort(key=lambda item: (-item[1], -_prefer(item[0]), item[0]))
+        out = [_estimate(a, root.children.get(a), view.player, depth) for a in legal]
+        out.sort(key=lambda e: (-e.visits, -prefer(e.action), e.action))
         return out
 
     def _search(self, view: PlayerView) -> _Node:
@@ -134,7 +136,7 @@ class ISMCTSBot:
                     child.avail += 1
             if untried:
                 a = untried[int(rng.random() * len(untried))]
-                child = _Node()
+                child = _Node(player)
                 child.avail = 1
                 children[a] = child
                 world.push(a)
@@ -165,6 +167,35 @@ class ISMCTSBot:
         return f"ISMCTSBot({budget}, seed={self.seed})"
 
 
-def _prefer(action: int) -> int:
+class Estimate:
+    """What a search made of one action: its simulations, the rounds they won for the player who chose it,
+    and the estimates of that player's own next decisions (most simulated first)."""
+
+    __slots__ = ("action", "then", "visits", "wins")
+
+    def __init__(self, action: int, visits: int, wins: float, then: list[Estimate]) -> None:
+        self.action = action
+        self.visits = visits
+        self.wins = wins
+        self.then = then
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Estimate) and (self.action, self.visits, self.wins, self.then) == (
+            other.action, other.visits, other.wins, other.then)
+
+    def __repr__(self) -> str:
+        return f"Estimate({self.action}, {self.visits}, {self.wins}, {self.then!r})"
+
+
+def _estimate(action: int, node: _Node | None, me: int, depth: int) -> Estimate:
+    if node is None:
+        return Estimate(action, 0, 0.0, [])
+    then = [] if depth <= 1 else [_estimate(a, child, me, depth - 1) for a, child in node.children.items()
+                                   if child.player == me and child.visits]
+    then.sort(key=lambda e: (-e.visits, -prefer(e.action), e.action))
+    return Estimate(action, node.visits, node.reward, then)
+
+
+def prefer(action: int) -> int:
     """Tie-break between equally visited actions: keep cards in play over discarding them."""
     return 0 if action == DISCARD else 1 if action == DECLARE else 2

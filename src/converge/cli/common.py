@@ -282,6 +282,7 @@ COMMANDS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("Bots", (
         ("match", "a series of matches between two bots: wins, rounds, 95% interval"),
         ("ladder", "a round-robin between bots: win rates, 95% intervals, Elo"),
+        ("calibrate", "how far a hint's chances can be trusted: reliability, calibration error, Brier"),
     )),
     ("Speed", (
         ("bench", "engine speed: random playouts per second, clone(), legal_actions()"),

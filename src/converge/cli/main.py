@@ -23,7 +23,7 @@ from converge import __version__
 from converge.bots import bot_display_name, make_bot
 from converge.cards.loader import DeckError, DeckProblem, builtin_sources, load_decks
 from converge.cards.model import Deck
-from converge.cli import ladder, serve_command, simulate_commands
+from converge.cli import calibrate_command, ladder, serve_command, simulate_commands
 from converge.cli.common import (
     BOT_NAMES,
     EXIT_USAGE,
@@ -488,6 +488,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_match)
 
     ladder.register(sub)
+    calibrate_command.register(sub)
 
     p = add_command(sub, "bench")
     p.add_argument("--rounds", type=positive_int, default=20000, help="rounds per run (default 20000)")

@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.console import Console
 from rich.markdown import Markdown
@@ -32,6 +32,9 @@ from converge.cli.session import (
 from converge.engine import ConvergeError, IllegalActionError, Match
 from converge.engine.schema import EventDoc, LegalAction, legal_actions_of
 from converge.texts import how_to_play
+
+if TYPE_CHECKING:
+    from converge.bots.hint import Option
 
 __all__ = ["CLEAR_ALL", "HELP", "QuitGame", "Seat", "TerminalGame", "console_for", "default_record_path",
            "default_save_dir", "play_json"]
@@ -91,6 +94,8 @@ class TerminalGame:
         self.hint_seconds = hint_seconds
         self.style = CardStyle(match.playset.decks)
         self.last_viewer = -1
+        #: the last hint, the number of actions played when it was asked, and the option then played
+        self.last_hint: tuple[int, list[Option], int] | None = None
 
     @property
     def match(self) -> Match:
@@ -219,10 +224,13 @@ class TerminalGame:
                     continue
                 self.say(message, style="bold")
                 self.last_viewer = -1
+                self.last_hint = None
                 return
             action = self.parse(word, legal)
             if action is None:
                 continue
+            if self.last_hint is not None and self.last_hint[0] == len(self.match.history):
+                self.last_hint = (self.last_hint[0], self.last_hint[1], action)
             self.session.apply(action, p)
             return
 
@@ -279,18 +287,26 @@ class TerminalGame:
             self.console.print(Markdown(text))
 
     def show_hint(self, p: int) -> None:
-        from converge.bots.hint import hint
+        from converge.bots.hint import follow_on, hint, in_words
 
-        self.say("Thinking…", style="dim")
-        options = hint(self.match.view(p), simulations=HINT_SIMULATIONS, seconds=self.hint_seconds, seed=len(
-            self.match.history))
-        legal = legal_actions_of(self.match.observation(p, events_from=self.session.seen[p]))
+        m = self.match
+        legal = legal_actions_of(m.observation(p, events_from=self.session.seen[p]))
         numbers = {a["id"]: i for i, a in enumerate(legal, start=1)}
-        self.say(Text("Hint — the strong bot's estimate of your chance to win this round after each choice:",
-                      style="bold"))
+        labels = {a["id"]: a["label"] for a in legal}
+        options = None
+        if self.last_hint is not None and self.last_hint[0] == len(m.history) - 1:
+            # the next step of the play the last hint was about: the same search's figures, so they agree
+            options = follow_on(self.last_hint[1], self.last_hint[2], [a["id"] for a in legal])
+        if options is None:
+            self.say("Thinking…", style="dim")
+            options = hint(m.view(p), simulations=HINT_SIMULATIONS, seconds=self.hint_seconds, seed=len(m.history))
+        self.last_hint = (len(m.history), options, -1)
+        self.say(Text("Hint — from what you can see, never the hidden cards: your chance to win this round with "
+                      "each choice (played on as well as the bot would), the best first:", style="bold"))
         for rank, o in enumerate(options):
-            mark = "  ← suggested" if rank == 0 else ""
-            self.say(f"  {numbers.get(o.action, '?'):>2}. {o.label}: {o.win_chance:.0%}{mark}")
+            mark = f"  ← best chance: {in_words(o.win_chance)}" if rank == 0 else ""
+            label = labels.get(o.action, o.label)
+            self.say(f"  {numbers.get(o.action, '?'):>2}. {label}: {o.win_chance:.0%}{mark}")
 
     def show_end(self, viewer: int) -> None:
         self.narrate(viewer)
@@ -317,6 +333,7 @@ class TerminalGame:
         if answer.strip().lower() not in ("y", "yes"):
             return False
         self.session.rematch()
+        self.last_hint = None
         self.last_viewer = -1
         self.say(f"Match {self.session.matches_played + 1} — playset "
                  f"{', '.join(self.match.playset.skillsets)}", style="bold")

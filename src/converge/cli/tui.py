@@ -30,6 +30,8 @@ from textual.widgets import Button, Footer, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
+from converge.bots.hint import Option as HintOption
+from converge.bots.hint import follow_on, in_words
 from converge.cli.screen import (
     CardStyle,
     board,
@@ -267,6 +269,7 @@ class GameApp(App[int]):
         self.mode = "start"  # decision, summary, thinking, pass, over
         self.token = 0  # changes with every new screen state: late worker results are dropped
         self.hint_notes: dict[int, str] = {}
+        self.hint_options: list[HintOption] = []  # the hint of the decision ``hint_token``
         self.hint_token = -1
         self.hint_simulations = hint_simulations
         self.hint_seconds = hint_seconds
@@ -619,12 +622,25 @@ class GameApp(App[int]):
         self.play(choice.action, self.viewer)
 
     def play(self, action: int, player: int) -> None:
+        hinted = self.hint_options if self.hint_token == self.token_of_decision() else []
         self.session.apply(action, player)
         if not self.session.is_bot(player):  # the other's next move is told from here
             self.session.fetch(player)
             self.moved_from[player] = len(self.session.log[player])
         self.hint_notes = {}
+        m = self.session.match
+        if hinted and m.current_player == player:  # the next step of the same play: the same search's figures
+            follow = follow_on(hinted, action, m.legal_actions())
+            if follow is not None:
+                self.show_hint(self.token_of_decision(), follow)
         self.advance()
+
+    def show_hint(self, token: int, options: list[HintOption]) -> None:
+        """Note each option's chance beside it in the menu of the decision ``token``."""
+        self.hint_token = token
+        self.hint_options = options
+        self.hint_notes = {o.action: f"{o.win_chance:.0%} to win the round" + (" ← best" if rank == 0 else "")
+                           for rank, o in enumerate(options)}
 
     # ------------------------------------------------------------------ bots and hints, in threads
 
@@ -659,11 +675,9 @@ class GameApp(App[int]):
             token, options = result
             if token != self.token_of_decision() or self.mode != "decision":
                 return
-            self.hint_token = token
-            self.hint_notes = {}
-            for rank, o in enumerate(options):
-                note = f"{o.win_chance:.0%} to win the round"
-                self.hint_notes[o.action] = note + (" ← suggested" if rank == 0 else "")
+            self.show_hint(token, options)
+            self.say(f"Hint, from what you can see: with the best choice, {in_words(options[0].win_chance)} "
+                     "(played on as well as the bot would).")
             self.show_decision(self.viewer)
 
     def action_hint(self) -> None:

@@ -79,6 +79,29 @@ def decision(match: Match, viewer: int) -> Decision | None:
     return out
 
 
+#: The decisions a choice may open with nothing in between — how to play a chosen card, the faction of a card
+#: to place, the skillset to convert to — so that a client may hold the first choice and send both at once.
+STAGED_KINDS = ("mode", "faction", "skillset")
+
+
+def follow_up(world: Match, action: int, seat: int) -> Decision | None:
+    """The decision ``action`` opens when it only leads to another choice of ``seat``, with nothing in
+    between (no event at all; the card chosen may be pending; nothing else comes to light); None otherwise.
+    Worked out on ``world``: the seat's own view with the hidden cards dealt again (``match.redacted(seat)``
+    or a sampled world), so it cannot say anything hidden; ``world`` is left as it was."""
+    ids = world.playset.card_ids
+    events = len(world.events)
+    after = world.clone(history=False)
+    after.apply(action)
+    if after.current_player != seat or len(after.events) != events or after.decision_kind not in STAGED_KINDS:
+        return None
+    found = decision(after, seat)
+    chosen = ids[action] if 0 <= action < len(ids) else None
+    if found is None or "revealed" in found or found.get("pending") not in (None, chosen):
+        return None
+    return found
+
+
 def event_dicts(match: Match, viewer: int, start: int = 0) -> list[EventDoc]:
     """The events ``viewer`` may see, as observation dicts with their sentence (``text``), from the
     ``start``-th such event on (the narration follows the whole log, so it stays right)."""

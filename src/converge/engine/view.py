@@ -18,6 +18,7 @@ import random
 from typing import TYPE_CHECKING
 
 from converge.engine.effects import EffectKind
+from converge.engine.observation import follow_up
 from converge.engine.schema import Observation
 from converge.engine.turn import seat
 
@@ -49,6 +50,16 @@ class PlayerView:
         """The player's legal actions when the decision is theirs, else an empty list."""
         w = self._world
         return w.legal_actions() if w.current_player == self.player else []
+
+    def follow_up(self, action: int) -> PlayerView | None:
+        """The player's view after ``action`` when it only opens another choice of theirs with nothing in
+        between — how to play the card just chosen, the faction of a card to place — else None. Such a
+        choice is a step of one play: a client may hold it and send both at once, a hint may judge both."""
+        if follow_up(self._world, action, self.player) is None:
+            return None
+        after = self._world.clone(history=False)
+        after.apply(action)
+        return PlayerView(after, self.player)
 
     def sample_world(self, rng: random.Random, chance: bool = False) -> Match:
         """A whole match consistent with this view, the hidden cards dealt at random by ``rng`` (see

@@ -140,7 +140,12 @@ function showTip(node) {
   const host = node.parentElement;
   if (!tip || !node.isConnected || !host) return;
   const r = node.getBoundingClientRect();
-  tip.className = "cardtip" + (r.top > window.innerHeight / 2 ? " above" : " below") + (r.left > window.innerWidth / 2 ? " to-left" : "");
+  // beside the card's left edge when the tip fits to its right, else by its right edge, else centred on it
+  // (a card mid-way across a phone): never past the window's edge, where the page would scroll sideways
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  const width = Math.min(17 * rem, 0.92 * window.innerWidth);
+  const side = r.left + width <= window.innerWidth ? "" : r.right - width >= 0 ? " to-left" : " centred";
+  tip.className = "cardtip" + (r.top > window.innerHeight / 2 ? " above" : " below") + side;
   tip.textContent = node.dataset.full;
   host.classList.add("tip-host");
   host.append(tip);

@@ -4,7 +4,7 @@
 import { cap, el } from "./dom.js";
 import { cardNode, cardRow } from "./cards.js";
 import { act, askHint, takeBack } from "./match.js";
-import { allowed, currentStep, isCardAction, isDone, lastMove, legalCards, myDecision, named, playerName, suggested, viewerOf } from "./selectors.js";
+import { allowed, currentStep, hintOptions, isCardAction, isDone, lastMove, legalCards, myDecision, named, playerName, suggested, viewerOf } from "./selectors.js";
 import { copyField } from "./side.js";
 import { loadInvite } from "./storage.js";
 import { getState } from "./store.js";
@@ -123,19 +123,32 @@ export function decisionStrip(obs) {
       onclick: takeBack, "aria-keyshortcuts": "Escape" }, "Take back"));
   }
   row.append(...choices.filter(isDone).map(choiceButton));  // "Done" comes last, after Take back
-  if (!s.tutorial && s.meta.hints && s.meta.hints.on && s.seat >= 0 && !staged) {
+  const hinted = hintOptions();
+  if (!s.tutorial && s.meta.hints && s.meta.hints.on && s.seat >= 0 && !(staged && s.hint && s.hint.options)) {
     head.append(el("button", { type: "button", class: "quiet hint-button", data: { testid: "hint", focus: "hint" },
       disabled: s.hint && s.hint.loading, onclick: askHint }, s.hint && s.hint.loading ? "Thinking…" : "Hint"));
   }
   strip.append(row);
-  if (s.hint && s.hint.options && !staged) strip.append(hintBox(s.hint.options));
+  if (hinted) strip.append(hintBox(hinted));
+  else if (staged && s.hint && s.hint.options) {
+    strip.append(el("p", { class: "hint-box note", data: { testid: "hint-box" }, role: "status",
+      text: "The hint's search did not try this card enough to judge how to play it." }));
+  }
   return strip;
+}
+
+/** What a hint's chance means (as the terminal says it too). */
+function inWords(chance) {
+  if (chance < 0.05) return "fewer than 1 in 20 rounds like this are won";
+  if (chance > 0.95) return "more than 19 in 20 rounds like this are won";
+  return "about " + Math.max(1, Math.min(9, Math.round(chance * 10))) + " in 10 rounds like this are won";
 }
 
 function hintBox(options) {
   return el("div", { class: "hint-box", data: { testid: "hint-box" }, role: "status" },
-    el("p", {}, el("strong", { text: "Hint: " }), cap(options[0].label) + " (about " + Math.round(options[0].win_chance * 100) +
-      "% to win this round). Estimated from what you can see, never from hidden cards."),
+    el("p", {}, el("strong", { text: "Hint: " }), cap(options[0].label) + " has the best chance, " +
+      Math.round(options[0].win_chance * 100) + "%: " + inWords(options[0].win_chance) +
+      " (played on as well as the bot would). Judged from what you can see, never from hidden cards."),
     el("ul", { class: "hint-options" }, ...options.slice(0, 6).map((o) => el("li", {},
       el("span", { class: "bar-wrap" }, el("meter", { min: 0, max: 1, value: o.win_chance, "aria-label": o.label })),
       " " + Math.round(o.win_chance * 100) + "% — " + o.label))));

@@ -120,10 +120,21 @@ export function legalCards(obs) {
   return out;
 }
 
-/** Whether the strong bot suggests this action (the first of the hint's options). */
+/** The hint's options for the choice on screen, the best chance first: the decision's own, or, once a card
+ *  is held, how to play it — from the same search, so that the steps of one play agree. Null: no hint. */
+export function hintOptions() {
+  const s = match();
+  const h = s.hint;
+  if (!h || !h.options) return null;
+  if (!s.staged) return h.options;
+  const held = h.options.find((o) => o.action === s.staged.action);
+  return held && held.then && held.then.length ? held.then : null;
+}
+
+/** Whether the hint gives this action the best chance (the first of its options for the choice on screen). */
 export function suggested(actionId) {
-  const h = match().hint;
-  return !!(h && h.options && h.options.length && h.options[0].action === actionId);
+  const options = hintOptions();
+  return !!(options && options.length && options[0].action === actionId);
 }
 
 export function clockOf() {

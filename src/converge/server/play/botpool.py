@@ -24,9 +24,9 @@ import statistics
 import time
 from collections import deque
 from collections.abc import Sequence
-from typing import Any
 
 from converge.bots import make_bot
+from converge.bots.hint import HintOption
 from converge.bots.hint import hint as strong_hint
 from converge.engine.schema import RecordDoc
 from converge.engine.state import Match
@@ -59,7 +59,7 @@ def decide(record: RecordDoc, deck_dirs: Sequence[str], seat: int, bot: str, see
 
 
 def hint_options(record: RecordDoc, deck_dirs: Sequence[str], seat: int, simulations: int,
-                 seconds: float | None, seed: int) -> list[dict[str, Any]]:
+                 seconds: float | None, seed: int) -> list[HintOption]:
     """The strong bot's options for ``seat``'s decision, searched on that seat's view alone."""
     view = Match.replay(record, deck_dirs).view(seat)
     return [o.to_dict() for o in strong_hint(view, simulations=simulations, seconds=seconds, seed=seed)]
@@ -148,7 +148,7 @@ class BotPool:
             self.pending -= 1
 
     async def hint(self, match: Match, seat: int, simulations: int, seconds: float | None,
-                   seed: int) -> list[dict[str, Any]]:
+                   seed: int) -> list[HintOption]:
         """The strong bot's options for ``seat``'s decision (:func:`converge.bots.hint.hint`), searched in a
         worker on that seat's view."""
         if self.workers == 0:

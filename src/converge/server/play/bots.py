@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from typing import Any, cast
+from typing import Any
 
 from converge.server.config import ServerConfig
 from converge.server.play import broadcast
@@ -132,8 +132,7 @@ class Hints:
 
         async def search() -> list[HintOption]:
             async with self.slot:  # searched on the seat's view alone, off the event loop
-                found = await self.pool.hint(session.match, seat, cfg.hint_simulations, cfg.hint_seconds or None,
-                                             cfg.hint_seed)
-            return cast(list[HintOption], found)
+                return await self.pool.hint(session.match, seat, cfg.hint_simulations, cfg.hint_seconds or None,
+                                            cfg.hint_seed)
 
         return {"seq": seq, "options": await session.hints.once((seat, seq), search)}

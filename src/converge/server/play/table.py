@@ -31,15 +31,11 @@ from converge.engine.events import (
     Event,
     PublicTracker,
 )
-from converge.engine.observation import decision as decision_of
-from converge.engine.observation import in_play
+from converge.engine.observation import follow_up, in_play
 from converge.engine.playset import Playset
 from converge.engine.scoring import board_breakdown
 from converge.engine.state import Match
 from converge.server.protocol.messages import FollowUps, Outcome, RoundEnd, TurnSummary
-
-#: The choices that may follow a held choice: their legal actions never depend on a hidden card.
-STAGED_KINDS = ("mode", "faction", "skillset")
 
 
 @dataclass
@@ -220,22 +216,16 @@ def _summary(playset: Playset, scored: Scored, viewer: int) -> TurnSummary:
 
 def follow_ups(match: Match, seat: int) -> FollowUps:
     """For each legal action of ``seat`` (when the decision is theirs) that only opens another choice of
-    theirs, with no event in between: ``{action id: {"kind", "prompt", "choices": [{"id", "label"}]}}``.
-    Worked out on the seat's own view (hidden cards dealt again), so it cannot say anything hidden."""
+    theirs, with no event in between (:func:`~converge.engine.observation.follow_up`): ``{action id: {"kind",
+    "prompt", "choices": [{"id", "label"}]}}``. Worked out on the seat's own view (hidden cards dealt again),
+    so it cannot say anything hidden."""
     if match.current_player != seat or match.decision_kind not in ("select", "target"):
         return {}
     world = match.redacted(seat)
-    ids = match.playset.card_ids
-    events = len(world.events)
     out: FollowUps = {}
     for action in world.legal_actions():
-        after = world.clone(history=False)
-        after.apply(action)
-        if after.current_player != seat or len(after.events) != events or after.decision_kind not in STAGED_KINDS:
-            continue
-        decision = decision_of(after, seat)
-        # the card chosen may be pending (a card to place); nothing else may have come to light
-        if decision is None or "revealed" in decision or decision.get("pending") not in (None, ids[action]):
+        decision = follow_up(world, action, seat)
+        if decision is None:
             continue
         prompt = str(decision["prompt"]).split(": ", 1)[-1]
         out[str(action)] = {"kind": decision["kind"], "prompt": prompt,

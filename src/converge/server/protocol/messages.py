@@ -77,6 +77,7 @@ from typing import Literal, NotRequired
 
 from typing_extensions import TypedDict  # (pydantic reads TypedDicts from typing_extensions on Python < 3.12)
 
+from converge.bots.hint import HintOption as HintOption  # declared with the hint; a message field here
 from converge.engine.schema import CardInPlay, GoalScore, Observation, PrintedCard
 from converge.server.protocol.errors import ErrorMessage
 
@@ -187,13 +188,6 @@ class TableExtras(TypedDict):
     turns: NotRequired[list[TurnSummary]]
 
 
-class HintOption(TypedDict):
-    action: int
-    label: str
-    win_chance: float  #: the estimated chance to win the round after it, 0 to 1
-    simulations: int
-
-
 class Ack(TypedDict):
     seq: int
     action: int
@@ -286,7 +280,7 @@ class RematchMade(TypedDict):
 
 
 class HintResult(TypedDict):
-    """The strong bot's options for the decision at ``seq``, the suggestion first."""
+    """The strong bot's options for the decision at ``seq``, the best chance first."""
 
     seq: int
     options: list[HintOption]

@@ -1,0 +1,121 @@
+"""``converge calibrate``: the figures that say how far a hint's chances can be trusted, the calibration map
+fitted from them, and the samples they come from."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from converge.bots.hint import Calibration
+from converge.engine.turn import DECISION_KINDS
+from converge.simulation.calibration import (
+    MAX_CALIBRATION_ERROR,
+    Sample,
+    Setting,
+    fit,
+    measure,
+    read_samples,
+    sample,
+)
+from tests.helpers import assert_user_error, run
+
+SMALL = Setting(bots=("greedy", "greedy"), hint_simulations=60, playout="ismcts:30")
+
+
+def synthetic(n: int, truth: float = 1.0, seed: int = 0) -> list[Sample]:
+    """Decisions whose chance is drawn at random and whose rounds are won with probability ``truth`` times
+    that chance: calibrated at 1.0, over-confident below it."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        chance = rng.random()
+        out.append(Sample(i, chance, rng.random() < truth * chance, chance, 3, False, "select"))
+    return out
+
+
+def test_a_calibrated_source_meets_the_bars_and_an_over_confident_one_misses_them() -> None:
+    good = measure(synthetic(4000), resamples=200)
+    assert good.calibration_error.value < MAX_CALIBRATION_ERROR
+    assert abs(good.overconfidence.value) < 0.03
+    assert all(ok for _, ok in good.bars()), good.lines()
+    lo, hi = good.calibration_error.interval
+    assert lo <= good.calibration_error.value <= hi
+    bad = measure(synthetic(4000, truth=0.7), resamples=200)
+    assert bad.overconfidence.value > 0.15 and bad.overconfidence.interval[0] > 0.1
+    assert not dict(bad.bars())[next(t for t, _ in bad.bars() if t.startswith("over-confidence"))]
+    worst = bad.worst_tenth()
+    assert worst is not None and worst.gap > 0.08
+
+
+def test_the_reliability_table_counts_each_tenth() -> None:
+    samples = [Sample(0, 0.05, False, 0.05, 2, True, "mode"), Sample(1, 0.95, True, 0.95, 2, True, "mode"),
+               Sample(2, 0.99, False, 0.99, 2, False, "select"), Sample(3, 1.0, True, 1.0, 2, True, "select")]
+    r = measure(samples, resamples=50)
+    assert [t.decisions for t in r.tenths] == [1, 0, 0, 0, 0, 0, 0, 0, 0, 3]
+    assert r.tenths[9].won == pytest.approx(2 / 3) and r.tenths[0].won == 0.0
+    assert r.brier == pytest.approx((0.05 ** 2 + 0.05 ** 2 + 0.99 ** 2 + 0.0) / 4)
+    assert r.by_kind == {"mode": (2, 0.5, 0.5), "select": (2, 0.995, 0.5)}
+    with pytest.raises(ValueError):
+        measure([])
+
+
+def test_a_fitted_map_rises_and_corrects_an_over_confident_source() -> None:
+    """Fitted on one set of over-confident decisions, the map makes another set's chances true."""
+    cal = fit(synthetic(6000, truth=0.7, seed=1))
+    ys = [y for _, y in cal.knots]
+    assert ys == sorted(ys) and cal.fitted_on == 6000
+    assert Calibration.from_dict(json.loads(json.dumps(cal.to_dict()))) == cal
+    fresh = synthetic(4000, truth=0.7, seed=2)
+    before = measure(fresh, resamples=100)
+    after = measure(fresh, resamples=100, chance=lambda s: cal(s.raw))
+    assert before.calibration_error.value > 0.1
+    assert after.calibration_error.value < MAX_CALIBRATION_ERROR
+    assert cal(0.9) == pytest.approx(0.63, abs=0.06)
+
+
+def test_a_calibration_map_that_goes_down_or_is_not_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="rising"):
+        Calibration.from_dict({"knots": [[0, 0.5], [1, 0.4]]})
+    with pytest.raises(ValueError, match="not a calibration map"):
+        Calibration.from_dict({"knots": "no"})
+    assert Calibration()(0.37) == pytest.approx(0.37)
+
+
+def test_a_sample_repeats_from_its_seed_and_plays_one_of_the_hints_options() -> None:
+    a, b = sample(11, SMALL), sample(11, SMALL)
+    assert a == b
+    assert 0.0 <= a.chance <= 1.0 and a.options >= 2 and a.kind in DECISION_KINDS
+    assert Calibration()(a.raw) == a.chance  # the identity map: the chance shown is the search's value
+    others = {sample(seed, SMALL).seed for seed in range(12, 15)}
+    assert others == {12, 13, 14}
+
+
+def test_calibrate_plays_writes_its_samples_measures_them_again_and_fits_a_map(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out, fitted = tmp_path / "samples.json", tmp_path / "map.json"
+    argv = ["calibrate", "-n", "4", "--bots", "greedy,greedy", "--hint-simulations", "60", "--playout",
+            "ismcts:30", "--no-progress"]
+    code, text, err = run(capsys, *argv, "--out", str(out), "--fit", str(fitted))
+    assert code in (0, 1), err
+    assert "4 decisions; Brier score" in text and "calibration error" in text and "reliability by tenths" in text
+    assert any(line.startswith(("meets: ", "MISSES: ")) for line in text.splitlines())
+    assert "fitted on 4 decisions" in err
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert len(read_samples(doc)) == 4 and doc["setting"]["playout"] == "ismcts:30"
+    Calibration.from_dict(json.loads(fitted.read_text(encoding="utf-8")))
+    code, again, _ = run(capsys, "calibrate", "--samples", str(out))
+    assert code in (0, 1) and again.splitlines()[1:] == text.splitlines()[1:]
+
+
+def test_calibrate_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"samples": [{"seed": 1}]}', encoding="utf-8")
+    code, _, err = run(capsys, "calibrate", "--samples", str(bad))
+    assert_user_error(code, err, "is not a samples file written by converge calibrate --out")
+    code, _, err = run(capsys, "calibrate", "--bots", "greedy")
+    assert code == 2 and "expected two bots" in err
+    code, _, err = run(capsys, "calibrate", "--playout", "wizard")
+    assert code == 2 and "unknown bot 'wizard'" in err

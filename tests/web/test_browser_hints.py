@@ -1,0 +1,75 @@
+"""The hint at every step of a play, in a real browser: asked at the choice of a card, it marks the card with
+the best chance; once that card is held, it says how best to play it, from the same answer (the card's
+chance is its best placement's); the play goes on, and the next decision has no hint until it is asked.
+A screenshot of the held step goes to ``out/screenshots/``."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from tests.browser_support import SETTLED, Tab, browser_fixture, server_fixture  # noqa: F401 (fixtures)
+from tests.server_support import Server, hang_guard  # noqa: F401 (hang_guard is a fixture)
+from tests.web.test_browser import click_one
+
+BOX = "[data-testid=hint-box]"
+
+
+def _percent(text: str) -> int:
+    found = re.search(r"has the best chance, (\d+)%", text)
+    assert found, text
+    return int(found.group(1))
+
+
+def test_the_hint_answers_at_the_card_and_at_how_to_play_it(server: Server, browser: Any) -> None:
+    tab = Tab(browser, 1280, 800)
+    page = tab.page
+    rng = random.Random(3)
+    page.goto(server.base + "/")
+    page.select_option("[data-testid=bot-level]", "greedy")
+    page.select_option("[data-testid=bot-playset]", "catalysts")
+    page.click("[data-testid=create-bot]")
+    page.wait_for_selector("[data-testid=match]")
+    for _ in range(200):
+        page.wait_for_selector(SETTLED, timeout=30000)
+        kind = page.get_attribute("#decision", "data-kind") if page.locator("#decision").count() else None
+        staged = page.get_attribute("#decision", "data-staged") if kind else None
+        if kind != "select" or staged:
+            click_one(tab, rng)
+            continue
+        assert page.locator(BOX).count() == 0  # a new decision: no hint until it is asked
+        page.click("[data-testid=hint]")
+        page.wait_for_selector(BOX, timeout=30000)
+        said = page.locator(BOX).inner_text()
+        assert "rounds like this are won" in said and "never from hidden cards" in said
+        best = page.locator("[data-testid=zone-hand] .card.suggested")
+        assert best.count() == 1
+        card_chance = _percent(said)
+        before = tab.seq()
+        best.click()
+        page.wait_for_function(
+            "s => { const m = document.querySelector('[data-testid=match]');"
+            " const d = document.querySelector('#decision');"
+            " return m && (m.dataset.seq !== s || (d && d.dataset.staged)); }", arg=before, timeout=15000)
+        if not page.get_attribute("#decision", "data-staged"):
+            continue  # that card is played at once (a discard's effect, say): try the next turn
+        # how to play the held card: the same answer's next step, its best option marked
+        page.wait_for_selector(BOX, timeout=5000)
+        step = page.locator(BOX).inner_text()
+        assert _percent(step) == card_chance, (said, step)
+        marked = page.locator("[data-testid=decision] button.suggested")
+        assert marked.count() == 1
+        tab.shot("hint-held-1280x800.png")
+        before = tab.seq()
+        marked.click()
+        page.wait_for_function("s => document.querySelector('[data-testid=match]').dataset.seq !== s",
+                               arg=before, timeout=15000)
+        # the play went on: at our next decision the page works and shows no stale hint
+        page.wait_for_selector(SETTLED, timeout=30000)
+        if page.locator("#decision").count():
+            assert page.locator(BOX).count() == 0
+            click_one(tab, rng)
+        tab.close()
+        return
+    raise AssertionError("no card whose placement is chosen after it was met in 200 decisions")
