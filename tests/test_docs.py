@@ -15,7 +15,8 @@ MODULES = ["converge", "converge.cards.loader", "converge.cards.reference", "con
            "converge.engine.state", "converge.engine.events", "converge.engine.effects", "converge.engine.goals",
            "converge.engine.view", "converge.engine.narration", "converge.engine.params", "converge.engine.errors",
            "converge.texts", "converge.bots", "converge.bots.hint", "converge.simulation.compare",
-           "converge.simulation.balance", "converge.cli.simulate_commands"]
+           "converge.simulation.balance", "converge.cli.simulate_commands", "converge.bots.review",
+           "converge.simulation.calibration", "converge.cli.review_command", "converge.cli.calibrate_command"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -396,8 +396,8 @@ def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     listed = [line.split()[0] for line in out.split("commands:")[-1].splitlines() if line.startswith("    ")]
     assert listed[0] == "play"  # play first, every command listed once, in groups
-    assert sorted(listed) == sorted(["play", "watch", "replay", "serve", "cards", "simulate", "balance", "match",
-                                     "ladder", "bench", "serve-bench"])
+    assert sorted(listed) == sorted(["play", "watch", "replay", "review", "serve", "cards", "simulate", "balance",
+                                     "match", "ladder", "calibrate", "bench", "serve-bench"])
     for group in ("Play:", "Cards and balance:", "Bots:", "Speed:"):
         assert group in out
     code, out, _ = run(capsys, "--version")

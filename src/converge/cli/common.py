@@ -243,6 +243,25 @@ def read_json_file(path: str, what: str) -> Any:
                         "digits") from None
 
 
+def record_start(path: str, doc: Any, deck_dirs: Sequence[str]) -> Any:
+    """The match of the record ``doc`` before its first action, once the whole record is known to replay.
+
+    The engine raises a :class:`ConvergeError` for a bad record (reported as it is); any other error it
+    raises on a record read from a user's file is reported on one line too, naming the file."""
+    from converge.engine.errors import ConvergeError
+    from converge.engine.state import Match
+
+    try:
+        Match.replay(doc, deck_dirs)  # validates the whole record first (RecordError: exit 2)
+        return Match.replay(doc, deck_dirs, upto=0)
+    except ConvergeError:
+        raise
+    except RecursionError:
+        raise UserError(f"{shown_path(path)} is not a match record: it is nested too deeply") from None
+    except (TypeError, ValueError) as exc:
+        raise UserError(f"{shown_path(path)} is not a valid match record: {exc}") from None
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
@@ -272,6 +291,7 @@ COMMANDS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("play", "play a match in the terminal, against a bot or a friend"),
         ("watch", "watch two bots play a match, turn by turn"),
         ("replay", "tell a saved match turn by turn, with the scores"),
+        ("review", "a finished match's decisions judged, mistakes marked, and practised again"),
         ("serve", "online play in the browser: bots, friends, spectators (the web extra)"),
     )),
     ("Cards and balance", (

@@ -23,7 +23,7 @@ from converge import __version__
 from converge.bots import bot_display_name, make_bot
 from converge.cards.loader import DeckError, DeckProblem, builtin_sources, load_decks
 from converge.cards.model import Deck
-from converge.cli import calibrate_command, ladder, serve_command, simulate_commands
+from converge.cli import calibrate_command, ladder, review_command, serve_command, simulate_commands
 from converge.cli.common import (
     BOT_NAMES,
     EXIT_USAGE,
@@ -44,9 +44,9 @@ from converge.cli.common import (
     positive_int,
     printable,
     read_json_file,
+    record_start,
     resolve_playset,
     seed_int,
-    shown_path,
     user_catalog,
 )
 from converge.engine.errors import ConvergeError
@@ -176,31 +176,13 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
-def _replay_match(path: str, doc: Any, deck_dirs: Sequence[str]) -> Any:
-    """The match of the record ``doc`` before its first action, once the whole record is known to replay.
-
-    The engine raises a :class:`ConvergeError` for a bad record (reported as it is); any other error it
-    raises on a record read from a user's file is reported on one line too, naming the file."""
-    from converge.engine.state import Match
-
-    try:
-        Match.replay(doc, deck_dirs)  # validates the whole record first (RecordError: exit 2)
-        return Match.replay(doc, deck_dirs, upto=0)
-    except ConvergeError:
-        raise
-    except RecursionError:
-        raise UserError(f"{shown_path(path)} is not a match record: it is nested too deeply") from None
-    except (TypeError, ValueError) as exc:
-        raise UserError(f"{shown_path(path)} is not a valid match record: {exc}") from None
-
-
 def cmd_replay(args: argparse.Namespace) -> int:
     from converge.cli.render import MatchPrinter
     from converge.engine.state import Match
 
     doc = read_json_file(args.file, "match record")
     user_catalog(args.deck_dir)
-    start = _replay_match(args.file, doc, args.deck_dir)
+    start = record_start(args.file, doc, args.deck_dir)
     # Hands are private while a match goes on (I2, I3): a match quit mid-way may be taken up again, so its
     # replay shows only what a spectator saw; a finished one has no secret left.
     finished = Match.replay(doc, args.deck_dir).is_terminal
@@ -455,6 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="show only what a spectator saw (default: everything for a finished match; a match "
                         "not finished is always shown as a spectator saw it)")
     p.set_defaults(func=cmd_replay)
+    review_command.register(sub)
 
     serve_command.register(sub)  # serve, serve-bench
 

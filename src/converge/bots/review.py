@@ -1,0 +1,121 @@
+"""A match reviewed for one player: each of their decisions judged by the hint, from what they knew then.
+
+At every decision of the player that had a choice, the hint (:func:`~converge.bots.hint.hint`) is asked
+from the player's view at that moment — never the cards revealed later — and the option they played is
+set beside the option with the best chance. The chance lost marks the decision, as chess sites mark moves
+by the winning chances lost: an *inaccuracy* from :data:`INACCURACY` points, a *mistake* from
+:data:`MISTAKE`, a *blunder* from :data:`BLUNDER`. A decision that is the next step of the same play (how
+to play the card just chosen) is judged from the same search as the choice of the card, so the steps
+agree. The seeds follow the decision's place in the match, so a review repeats.
+
+>>> from converge import Match
+>>> from converge.bots import make_bot
+>>> from converge.simulation.runner import play_match
+>>> m = play_match(["alchemist", "mechanist", "archivist"], 3, [make_bot("greedy", 1), make_bot("random", 2)])
+>>> r = review(Match.replay(m.record(), upto=0), m.history, seat=1, simulations=60, upto=8)
+>>> all(d.best_chance >= d.played_chance - 1e-9 for d in r.decisions), r.seat
+(True, 1)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from converge.bots.hint import Option, follow_on, hint
+
+if TYPE_CHECKING:
+    from converge.engine.state import Match
+    from converge.engine.view import PlayerView
+
+#: Chance lost (0..1) from which a decision is marked; the same thresholds everywhere a review is shown.
+INACCURACY, MISTAKE, BLUNDER = 0.08, 0.15, 0.25
+MARKS = ("inaccuracy", "mistake", "blunder")
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One decision of the reviewed player."""
+
+    index: int  # of the action in the match's history
+    round_no: int
+    turn_no: int
+    kind: str  # the decision's kind (select, mode, target...)
+    played: int
+    played_label: str
+    played_chance: float
+    best: int
+    best_label: str
+    best_chance: float
+    choices: tuple[tuple[int, str, float], ...]  # every option: (action, label, chance), the best first
+
+    @property
+    def lost(self) -> float:
+        """The chance given up by the option played, against the best (0 when it was the best)."""
+        return max(0.0, self.best_chance - self.played_chance)
+
+    @property
+    def mark(self) -> str:
+        """"blunder", "mistake", "inaccuracy" or "" (see the module's thresholds)."""
+        lost = round(self.lost, 9)  # (0.6 - 0.52 is a hair under 0.08)
+        return "blunder" if lost >= BLUNDER else "mistake" if lost >= MISTAKE else \
+            "inaccuracy" if lost >= INACCURACY else ""
+
+
+@dataclass
+class Review:
+    seat: int
+    decisions: list[Judged]
+    complete: bool  # False: the time budget ran out before the last decision
+
+    def marked(self) -> list[Judged]:
+        return [d for d in self.decisions if d.mark]
+
+    def counts(self) -> dict[str, int]:
+        return {m: sum(d.mark == m for d in self.decisions) for m in MARKS}
+
+    def chances_by_turn(self) -> list[tuple[int, int, float]]:
+        """(round, turn, the chance after the player's last decision of that turn): the chart of the match."""
+        out: dict[tuple[int, int], float] = {}
+        for d in self.decisions:
+            out[d.round_no, d.turn_no] = d.played_chance
+        return [(r, t, c) for (r, t), c in out.items()]
+
+
+def review(start: Match, actions: Sequence[int], seat: int, simulations: int = 2000, seed: int = 0,
+           seconds: float | None = None, upto: int | None = None,
+           view_of: Callable[[Match, int], PlayerView] | None = None) -> Review:
+    """Review ``seat``'s decisions in the match ``start`` plays into with ``actions`` (to ``upto``
+    actions): each searched with ``simulations`` from the seat's view then. ``seconds`` bounds the whole
+    review (the decisions judged so far are kept, ``complete`` says whether it finished). ``view_of``
+    says how a decision is seen: the seat's own view (the tests plant a peek there, to show it matters)."""
+    match = start.clone()
+    see = view_of or (lambda m, p: m.view(p))
+    deadline = time.perf_counter() + seconds if seconds else None
+    judged: list[Judged] = []
+    last: tuple[int, list[Option], int] | None = None  # the previous decision's index, hint and action
+    stop = len(actions) if upto is None else min(upto, len(actions))
+    complete = True
+    for i, action in enumerate(actions[:stop]):
+        legal = match.legal_actions()
+        if match.current_player == seat and len(legal) > 1:
+            if deadline is not None and time.perf_counter() > deadline:
+                complete = False
+                break
+            options = follow_on(last[1], last[2], legal) if last is not None and last[0] == i - 1 else None
+            if options is None:
+                options = hint(see(match, seat), simulations=simulations, seconds=None, seed=seed + i)
+            chosen = next((o for o in options if o.action == action), None)
+            if chosen is not None:
+                best = options[0]
+                judged.append(Judged(i, match.round_no, match.turn_no, match.decision_kind, action, chosen.label,
+                                     chosen.win_chance, best.action, best.label, best.win_chance,
+                                     tuple((o.action, o.label, o.win_chance) for o in options)))
+            last = (i, options, action)
+        match.apply(action)
+    return Review(seat, judged, complete)
+
+
+__all__ = ["BLUNDER", "INACCURACY", "MARKS", "MISTAKE", "Judged", "Review", "review"]
