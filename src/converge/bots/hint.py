@@ -4,7 +4,8 @@ that player's view alone, so a hint never knows a hidden card — the option wit
 The chance of an option is the search's value of its *whole play* (the card, then how it is placed and
 its targets, as the search would go on to play them), drawn towards the decision's mean value as far as
 the option was little searched, then read through a calibration map fitted on measured outcomes
-(``converge calibrate --fit``), so that of the options given "6 in 10", about 6 in 10 win the round.
+(``converge calibrate --fit``), so that of the options given "6 in 10", about 6 in 10 win the round. Until
+the package ships a fitted map, the search's values are shown as they are, and said to be its estimates.
 
 >>> from converge import Match
 >>> m = Match.new(["alchemist", "mechanist", "archivist"], seed=1)
@@ -173,14 +174,21 @@ def follow_on(options: list[Option], action: int, legal: list[int]) -> list[Opti
     return None
 
 
-def in_words(chance: float) -> str:
-    """What a hint's chance means, for players.
+def in_words(chance: float, calibration: Calibration | None = None) -> str:
+    """What a hint's chance means, for players: a frequency once the chances are calibrated (the map was
+    fitted on measured outcomes), else only that it is the bot's estimate. ``calibration`` defaults to
+    the package's map.
 
-    >>> in_words(0.62)
+    >>> fitted = Calibration(fitted_on=2000)
+    >>> in_words(0.62, fitted)
     'about 6 in 10 rounds like this are won'
-    >>> in_words(0.03), in_words(0.97)[:18]
+    >>> in_words(0.03, fitted), in_words(0.97, fitted)[:18]
     ('fewer than 1 in 20 rounds like this are won', 'more than 19 in 20')
+    >>> in_words(0.62, Calibration())
+    'as the strong bot estimates it from its search'
     """
+    if not (shipped_calibration() if calibration is None else calibration).fitted_on:
+        return "as the strong bot estimates it from its search"
     if chance < 0.05:
         return "fewer than 1 in 20 rounds like this are won"
     if chance > 0.95:

@@ -304,7 +304,7 @@ class TerminalGame:
         self.say(Text("Hint — from what you can see, never the hidden cards: your chance to win this round with "
                       "each choice (played on as well as the bot would), the best first:", style="bold"))
         for rank, o in enumerate(options):
-            mark = f"  ← best chance: {in_words(o.win_chance)}" if rank == 0 else ""
+            mark = f"  ← best chance, {in_words(o.win_chance)}" if rank == 0 else ""
             label = labels.get(o.action, o.label)
             self.say(f"  {numbers.get(o.action, '?'):>2}. {label}: {o.win_chance:.0%}{mark}")
 

@@ -676,8 +676,8 @@ class GameApp(App[int]):
             if token != self.token_of_decision() or self.mode != "decision":
                 return
             self.show_hint(token, options)
-            self.say(f"Hint, from what you can see: with the best choice, {in_words(options[0].win_chance)} "
-                     "(played on as well as the bot would).")
+            self.say(f"Hint, from what you can see: the best choice has {options[0].win_chance:.0%}, "
+                     f"{in_words(options[0].win_chance)} (played on as well as the bot would).")
             self.show_decision(self.viewer)
 
     def action_hint(self) -> None:

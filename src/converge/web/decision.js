@@ -129,7 +129,7 @@ export function decisionStrip(obs) {
       disabled: s.hint && s.hint.loading, onclick: askHint }, s.hint && s.hint.loading ? "Thinking…" : "Hint"));
   }
   strip.append(row);
-  if (hinted) strip.append(hintBox(hinted));
+  if (hinted) strip.append(hintBox(hinted, !!s.hint.calibrated));
   else if (staged && s.hint && s.hint.options) {
     strip.append(el("p", { class: "hint-box note", data: { testid: "hint-box" }, role: "status",
       text: "The hint's search did not try this card enough to judge how to play it." }));
@@ -137,17 +137,19 @@ export function decisionStrip(obs) {
   return strip;
 }
 
-/** What a hint's chance means (as the terminal says it too). */
-function inWords(chance) {
+/** What a hint's chance means (as the terminal says it too): a frequency once the server's chances are
+ *  calibrated against measured outcomes, else only that it is the bot's estimate. */
+function inWords(chance, calibrated) {
+  if (!calibrated) return "as the strong bot estimates it from its search";
   if (chance < 0.05) return "fewer than 1 in 20 rounds like this are won";
   if (chance > 0.95) return "more than 19 in 20 rounds like this are won";
   return "about " + Math.max(1, Math.min(9, Math.round(chance * 10))) + " in 10 rounds like this are won";
 }
 
-function hintBox(options) {
+function hintBox(options, calibrated) {
   return el("div", { class: "hint-box", data: { testid: "hint-box" }, role: "status" },
     el("p", {}, el("strong", { text: "Hint: " }), cap(options[0].label) + " has the best chance, " +
-      Math.round(options[0].win_chance * 100) + "%: " + inWords(options[0].win_chance) +
+      Math.round(options[0].win_chance * 100) + "%, " + inWords(options[0].win_chance, calibrated) +
       " (played on as well as the bot would). Judged from what you can see, never from hidden cards."),
     el("ul", { class: "hint-options" }, ...options.slice(0, 6).map((o) => el("li", {},
       el("span", { class: "bar-wrap" }, el("meter", { min: 0, max: 1, value: o.win_chance, "aria-label": o.label })),

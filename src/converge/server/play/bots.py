@@ -9,6 +9,7 @@ import logging
 import random
 from typing import Any
 
+from converge.bots.hint import shipped_calibration
 from converge.server.config import ServerConfig
 from converge.server.play import broadcast
 from converge.server.play.botpool import BotPool
@@ -135,4 +136,5 @@ class Hints:
                 return await self.pool.hint(session.match, seat, cfg.hint_simulations, cfg.hint_seconds or None,
                                             cfg.hint_seed)
 
-        return {"seq": seq, "options": await session.hints.once((seat, seq), search)}
+        return {"seq": seq, "options": await session.hints.once((seat, seq), search),
+                "calibrated": shipped_calibration().fitted_on > 0}

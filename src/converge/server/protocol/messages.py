@@ -284,6 +284,7 @@ class HintResult(TypedDict):
 
     seq: int
     options: list[HintOption]
+    calibrated: bool  #: whether the chances were fitted to measured outcomes (a frequency), or estimates
 
 
 class HintMessage(HintResult):
