@@ -11,8 +11,7 @@ import logging
 from typing import Any
 
 from converge.cli.common import BOT_NAMES, UserError, add_command, path_text, positive_int, quoted, user_catalog
-from converge.server.config import SQLITE_SYNC, ServerConfig
-from converge.server.play.botpool import default_workers
+from converge.server.config import SQLITE_SYNC, ServerConfig, default_bot_workers
 
 
 def _need_web() -> None:
@@ -147,9 +146,9 @@ def register(sub: Any) -> None:
     p.add_argument("--replace-after", type=non_negative_float, default=120.0, metavar="SECONDS",
                    help="a bot takes the seat of a player who left a friend match after this long; 0: never "
                         "(default 120)")
-    p.add_argument("--bot-workers", type=non_negative_int, default=default_workers(), metavar="N",
+    p.add_argument("--bot-workers", type=non_negative_int, default=default_bot_workers(), metavar="N",
                    help="processes in which the server's bots think, so that no one's move waits for a bot; 0: "
-                        f"a thread of the server (default {default_workers()}: one per core but one)")
+                        f"a thread of the server (default {default_bot_workers()}: one per core but one)")
     p.add_argument("--bot-queue", type=positive_int, default=ServerConfig().bot_queue, metavar="N",
                    help="bot decisions that may wait per worker before new bot matches are refused as busy "
                         f"(default {ServerConfig().bot_queue})")

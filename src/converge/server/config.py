@@ -136,3 +136,9 @@ class ServerConfig:
 
     def resolved_db_url(self) -> str:
         return self.db_url or f"sqlite:///{default_db_path()}"
+
+
+def default_bot_workers() -> int:
+    """The server's bot processes by default: one per core but one (the server's own process needs a core),
+    and at least one. (Here, with no dependency, so that ``converge --help`` needs no web extra.)"""
+    return max(1, (os.cpu_count() or 2) - 1)

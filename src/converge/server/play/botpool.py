@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import multiprocessing
-import os
 import statistics
 import time
 from collections import deque
@@ -36,11 +35,6 @@ from converge.server.protocol.answers import BotStats, Percentiles
 QUEUE_PER_WORKER = 4
 #: Seconds added to a level's own time limit before a decision counts as missed.
 MARGIN = 1.0
-
-
-def default_workers() -> int:
-    """One worker per core but one (the server's own process needs a core), and at least one."""
-    return max(1, (os.cpu_count() or 2) - 1)
 
 
 def budget(bot: str) -> float:
