@@ -2,7 +2,7 @@
 
     python examples/openspiel_ismcts.py --games 4 --simulations 100 --opponent greedy
 
-Needs the ``rl`` extra (``pip install converge[rl]``). The ISMCTS bot searches the OpenSpiel game
+Needs the ``rl`` extra (``pip install 'converge-game[rl]'``). The ISMCTS bot searches the OpenSpiel game
 ``python_converge``: at each decision it draws worlds consistent with what it knows
 (``resample_from_infostate``) and plays random rollouts in them. The opponent is a bot of
 :mod:`converge.bots` deciding on the same match; seats alternate from game to game.

@@ -2,7 +2,7 @@
 
     python examples/pettingzoo_random_rollout.py --seed 1 --render
 
-Needs the ``rl`` extra (``pip install converge[rl]``).
+Needs the ``rl`` extra (``pip install 'converge-game[rl]'``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A short training run: a small policy learns Converge against the random bot with Stable-Baselines3.
 
-    pip install converge[rl] torch==2.13.0 stable-baselines3==2.9.2 sb3-contrib==2.9.2
+    pip install 'converge-game[rl]' torch==2.13.0 stable-baselines3==2.9.2 sb3-contrib==2.9.2
     python examples/train_maskable_ppo.py --timesteps 20000
 
 ``sb3_contrib``'s ``MaskablePPO`` trains a two-layer MLP on the Gymnasium environment

@@ -17,6 +17,19 @@ from converge.engine import (
     RecordError,
 )
 
-__version__ = "0.1.0"
-__all__ = ["ConvergeError", "IllegalActionError", "Match", "Playset", "PlaysetError", "PositionError",
-           "RecordError", "__version__"]
+__version__ = "0.1.0"  # the one place the version is written (pyproject.toml reads it)
+#: The name to install the package by (``import converge``): "converge" on PyPI is another project.
+DISTRIBUTION = "converge-game"
+
+
+def install_command(*extras: str) -> str:
+    """The pip command that installs the package with ``extras``.
+
+    >>> install_command("rl", "bench")
+    "pip install 'converge-game[rl,bench]'"
+    """
+    return f"pip install '{DISTRIBUTION}[{','.join(extras)}]'" if extras else f"pip install {DISTRIBUTION}"
+
+
+__all__ = ["DISTRIBUTION", "ConvergeError", "IllegalActionError", "Match", "Playset", "PlaysetError",
+           "PositionError", "RecordError", "__version__", "install_command"]

@@ -67,4 +67,4 @@ def test_a_match_is_played_without_any_extra(bare: dict[str, str]) -> None:
 def test_serve_without_the_web_extra_says_so_in_one_line(bare: dict[str, str]) -> None:
     done = converge(bare, "serve")
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "pip install 'converge[web]'" in done.stderr.strip().splitlines()[-1]
+    assert "pip install 'converge-game[web]'" in done.stderr.strip().splitlines()[-1]

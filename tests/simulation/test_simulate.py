@@ -303,7 +303,7 @@ def test_unknown_or_unavailable_backends_are_refused(monkeypatch: pytest.MonkeyP
         return real(name)
 
     monkeypatch.setattr(backends.importlib, "import_module", no_ray)
-    with pytest.raises(backends.BackendError, match=r"pip install 'converge\[ray\]'"):
+    with pytest.raises(backends.BackendError, match=r"pip install 'converge-game\[ray\]'"):
         simulate(spec, backend="ray")
 
 
@@ -406,7 +406,7 @@ def test_simulate_without_the_optional_packages_writes_csv_and_says_so(
                          "--out", str(tmp_path), "--no-progress")
     assert code == 0, err
     assert "pyarrow is not installed" in err and "matplotlib is not installed" in err
-    assert "pip install 'converge[sim]'" in err
+    assert "pip install 'converge-game[sim]'" in err
     assert (tmp_path / "rounds.csv").exists() and not (tmp_path / "plots").exists()
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "matplotlib is not installed" in page and "<img" not in page
@@ -459,7 +459,7 @@ def test_simulate_ray_backend_without_ray_says_how_to_install_it(
     monkeypatch.setattr(tables, "have", lambda module: False if module == "ray" else real(module))
     code, _, err = run(capsys, "simulate", "--set", "catalysts", "-n", "1", "--backend", "ray",
                        "--out", str(tmp_path))
-    assert_user_error(code, err, "the Ray backend needs Ray", "pip install 'converge[ray]'")
+    assert_user_error(code, err, "the Ray backend needs Ray", "pip install 'converge-game[ray]'")
 
 
 def test_a_custom_deck_plays_against_all_the_others(capsys: pytest.CaptureFixture[str], tmp_path: Path,

@@ -1,4 +1,4 @@
-"""Converge in the frameworks researchers already use (the ``rl`` extra: ``pip install converge[rl]``).
+"""Converge in the frameworks researchers already use (the ``rl`` extra: ``pip install 'converge-game[rl]'``).
 
 * :mod:`converge.adapters.openspiel` — the OpenSpiel game ``python_converge`` (importing it registers
   the game), with chance nodes for the deals, observers, serialisation and ``resample_from_infostate``;

@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Any
 
+from converge import install_command
 from converge.bots import is_bot_name
 from converge.cli.common import BOT_NAMES, add_command, positive_int, quoted, seed_int
 from converge.simulation.ladder import OPENSPIEL, run_ladder, time_summary
@@ -40,7 +41,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
             import converge.adapters.openspiel_bot  # noqa: F401
         except ImportError:
             sys.stderr.write("converge: error: the openspiel contestant needs the rl extra: "
-                             "pip install 'converge[rl]'\n")
+                             f"{install_command('rl')}\n")
             return 2
     out = sys.stdout
 

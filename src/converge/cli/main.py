@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from converge import __version__
+from converge import DISTRIBUTION, __version__, install_command
 from converge.bots import bot_display_name, make_bot
 from converge.cards.loader import DeckError, DeckProblem, builtin_sources, load_decks
 from converge.cards.model import Deck
@@ -204,7 +204,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             from converge.adapters.bench import report, run_adapter_bench
         except ImportError as exc:
             raise UserError(f"the adapters' benchmark needs the rl and bench extras ({exc.name} is missing): "
-                            "pip install 'converge[rl,bench]'") from None
+                            f"{install_command('rl', 'bench')}") from None
         print(f"Steps per second, random legal actions, one core (median of {args.repeats} runs of "
               f"{args.steps:,} steps)")
         print(report(run_adapter_bench(args.steps, args.repeats)))
@@ -390,7 +390,8 @@ HOTSEAT_HELP = (
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="converge", description="Converge: the card game's engine, bots and tools.",
                      epilog=commands_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"converge {__version__}")
+    parser.add_argument("--version", action="version",
+                        version=f"converge {__version__} (installed as {DISTRIBUTION}, imported as converge)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser,
                                 help="one of the commands below")
     sub.required = True

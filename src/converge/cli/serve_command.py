@@ -1,6 +1,6 @@
 """``converge serve`` (the web server and browser client) and ``converge serve-bench`` (its load benchmark).
 
-Both need the ``web`` extra (``pip install 'converge[web]'``); without it they say so in one line.
+Both need the ``web`` extra (``pip install 'converge-game[web]'``); without it they say so in one line.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import json
 import logging
 from typing import Any
 
+from converge import install_command
 from converge.cli.common import BOT_NAMES, UserError, add_command, path_text, positive_int, quoted, user_catalog
 from converge.server.config import SQLITE_SYNC, ServerConfig, default_bot_workers
 
@@ -23,7 +24,7 @@ def _need_web() -> None:
         import uvicorn  # noqa: F401
     except ImportError as exc:
         raise UserError(f"the web server needs the 'web' extra ({exc.name} is missing): "
-                          "pip install 'converge[web]'") from None
+                          f"{install_command('web')}") from None
 
 
 def non_negative_float(text: str) -> float:

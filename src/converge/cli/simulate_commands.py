@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from converge import install_command
 from converge.cli.common import (
     UserError,
     add_command,
@@ -218,7 +219,7 @@ def _simulate(args: argparse.Namespace, criteria: Any | None) -> int:
         from converge.simulation import backends, tables
 
         if not tables.have("ray"):
-            raise UserError("the Ray backend needs Ray: pip install 'converge[ray]' (or pip install ray)")
+            raise UserError(f"the Ray backend needs Ray: {install_command('ray')} (or pip install ray)")
         if args.address:
             try:
                 backends.check_reachable(args.address)
@@ -397,7 +398,7 @@ def _options(p: argparse.ArgumentParser, matches: int, out: str) -> None:
                      help="worker processes (local) or tasks in parallel (ray); "
                           "default: all cores / the cluster's")
     run.add_argument("--backend", choices=BACKENDS, default="local",
-                     help="local processes (default) or a Ray cluster (pip install 'converge[ray]')")
+                     help=f"local processes (default) or a Ray cluster ({install_command('ray')})")
     run.add_argument("--address", metavar="ADDR", default=None,
                      help="the Ray cluster, e.g. ray://head:10001 (default: start a local Ray instance)")
     run.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK,

@@ -1,6 +1,6 @@
 """Online play: a FastAPI server with a browser client, matches stored in SQLite or PostgreSQL.
 
-Install the ``web`` extra (``pip install 'converge[web]'``) and run ``converge serve``; see
+Install the ``web`` extra (``pip install 'converge-game[web]'``) and run ``converge serve``; see
 :func:`converge.server.app.create_app` for the API and :mod:`converge.server.protocol` for the
 WebSocket messages.
 """

@@ -7,7 +7,7 @@ results.
 
 * ``local`` — ``workers`` processes started with the ``spawn`` method (safe on every platform, and with
   threads around); ``workers=1`` plays in the calling process.
-* ``ray`` — Ray tasks (``pip install 'converge[ray]'``): on the cluster at ``address`` (``ray://host:10001``
+* ``ray`` — Ray tasks (``pip install 'converge-game[ray]'``): on the cluster at ``address`` (``ray://host:10001``
   or ``host:6379``, or ``auto``), or on a local Ray instance started for the job (and stopped after it). If
   the program has already called ``ray.init``, that connection is used. The nodes need ``converge``
   installed; the deck files travel with the job.
@@ -25,6 +25,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol
 
+from converge import install_command
 from converge.simulation.jobs import Chunk, ChunkResult, SimulationSpec, run_chunk
 
 BACKENDS = ("local", "ray")
@@ -139,7 +140,7 @@ class RayTasks:
         try:
             ray: Any = importlib.import_module("ray")
         except ImportError:
-            raise BackendError("the Ray backend needs Ray: pip install 'converge[ray]' "
+            raise BackendError(f"the Ray backend needs Ray: {install_command('ray')} "
                                "(or pip install ray)") from None
         self._ray: Any = ray
         self._started = False

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from converge import install_command
 from converge.simulation.balance import BalanceReport, Criteria
 from converge.simulation.compare import Change, Comparison
 from converge.simulation.stats import MODES
@@ -25,7 +26,7 @@ from converge.simulation.tables import have
 NOT_JUDGED_SHOWN = 10
 
 PLOT_FORMATS = ("png", "svg")
-NO_PLOTS = "matplotlib is not installed, so the report has no plots (pip install 'converge[sim]')"
+NO_PLOTS = f"matplotlib is not installed, so the report has no plots ({install_command('sim')})"
 #: The colour of the user's skillsets, playsets and cards in the plots.
 YOURS_COLOUR = "#c51b7d"
 #: The cards plot: inches per row and the labels' type size (60 rows stay readable).

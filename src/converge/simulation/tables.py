@@ -1,6 +1,6 @@
 """The tidy results table, streamed to disk: one row per round (:data:`~converge.simulation.stats.ROUND_COLUMNS`).
 
-Parquet needs pyarrow (``pip install 'converge[sim]'``); CSV needs nothing. Rows are written as they
+Parquet needs pyarrow (``pip install 'converge-game[sim]'``); CSV needs nothing. Rows are written as they
 arrive, a batch at a time, so the table never sits in memory.
 """
 
@@ -12,6 +12,7 @@ import importlib.util
 from pathlib import Path
 from typing import IO, Any, Protocol
 
+from converge import install_command
 from converge.simulation.stats import ROUND_COLUMNS, ROUND_TYPES, RoundRow
 
 FORMATS = ("auto", "parquet", "csv")
@@ -106,8 +107,8 @@ def resolve_format(fmt: str) -> tuple[str, str | None]:
     if have("pyarrow"):
         return "parquet", None
     if fmt == "parquet":
-        raise ValueError("Parquet output needs pyarrow: pip install 'converge[sim]' (or use --format csv)")
-    return "csv", "pyarrow is not installed, so the table is CSV (pip install 'converge[sim]' for Parquet)"
+        raise ValueError(f"Parquet output needs pyarrow: {install_command('sim')} (or use --format csv)")
+    return "csv", f"pyarrow is not installed, so the table is CSV ({install_command('sim')} for Parquet)"
 
 
 def open_rounds(folder: Path, fmt: str) -> RoundWriter:
