@@ -52,8 +52,8 @@ def main() -> None:
     import gymnasium
     import pyspiel
 
-    import converge.adapters.gymnasium  # noqa: F401  (registers converge/Converge-v0)
-    import converge.adapters.openspiel  # noqa: F401  (registers python_converge)
+    import converge.adapters.gymnasium  # (registers converge/Converge-v0)
+    import converge.adapters.openspiel  # (registers python_converge)
     from converge.adapters.pettingzoo import env as pettingzoo_env
 
     game = pyspiel.load_game("python_converge")
