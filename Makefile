@@ -10,7 +10,9 @@ BIN := $(VENV)/bin
 DEPS_SUM := $(shell cat pyproject.toml setup.py | cksum | cut -d' ' -f1)
 PLAY_STAMP := $(VENV)/.installed-play-$(DEPS_SUM)
 TEST_STAMP := $(VENV)/.installed-test-$(DEPS_SUM)
-SOURCES := $(shell find src -name '*.py' -o -name '*.toml' -o -name '*.typed' -o -name '*.md')
+# everything the package ships: a change to any of it (a deck, the browser client, a migration) reinstalls
+SOURCES := $(shell find src -name '*.py' -o -name '*.toml' -o -name '*.typed' -o -name '*.md' -o -name '*.js' \
+             -o -name '*.css' -o -name '*.html' -o -name '*.svg' -o -name '*.json' -o -name '*.mako')
 # The rules tests also run against the pure-Python engine (the source mypy checks).
 PURE_TESTS := $(addprefix tests/engine/test_,rules.py goals.py effects.py convert.py illegal_input.py records.py \
               extension.py worlds.py events.py knowledge.py indistinguishable.py)
