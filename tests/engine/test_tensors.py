@@ -61,3 +61,31 @@ def test_each_call_returns_a_new_writable_array() -> None:
     a, b = observation_array(m, 0), observation_array(m, 0)
     a[0] = 5.0
     assert b[0] != 5.0 and a.flags.writeable and a.dtype == np.float32
+
+
+def test_no_match_shows_a_player_more_events_than_its_playsets_bound() -> None:
+    """The perfect-recall history's length, ``Playset.max_events_seen()``, is a bound: random matches of
+    every playset stay within it, and each discard effect within ``max_effect_events()``."""
+    from converge.engine.actions import DISCARD
+    from converge.engine.events import DISCARDED, PLAY, RESOLVE
+
+    rng = random.Random(7)
+    most = 0
+    for k, names in enumerate(all_playsets()):
+        for seed in range(3):
+            m = Match.new(list(names), seed=1000 * k + seed)
+            while not m.is_terminal:
+                m.apply(rng.choice(m.legal_actions()))
+            bound, per_effect = m.playset.max_events_seen(), m.playset.max_effect_events()
+            for viewer in (0, 1):
+                seen = [e for e in m.events if e[1] < 0 or e[1] == viewer]
+                assert len(seen) <= bound
+                most = max(most, len(seen))
+            start = -1
+            for i, e in enumerate(m.events):
+                if e[0] == PLAY and e[4] == DISCARD:
+                    start = i
+                elif e[0] == DISCARDED:  # the effect's events lie between (a Study's resolve included)
+                    assert i - start - 1 <= per_effect, (names, m.events[start:i + 1])
+                assert e[0] != RESOLVE or start >= 0
+    assert most > 100  # the matches were real ones

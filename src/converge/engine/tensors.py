@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 from converge.engine.actions import DISCARD, MINE, NUM_ACTIONS, SKILLSET_0, THEIRS
 from converge.engine.effects import FACTION as STEP_FACTION
 from converge.engine.effects import SKILLSET as STEP_SKILLSET
-from converge.engine.events import MODES, NUM_EVENT_KINDS, SCHEMA, EventKind
+from converge.engine.events import MODES, NUM_EVENT_KINDS, SCHEMA, Event, EventKind
 from converge.engine.goals import FactionStats, goal_winners
 from converge.engine.sizes import NUM_CARDS
 from converge.engine.turn import DECISION_KINDS, EFFECT, MODE, OVER, SELECT
@@ -93,6 +93,11 @@ _TYPES: Final = {"int": F_NUMBER, "reason": F_NUMBER, "mode": F_MODE, "player": 
 FIELD_A: Final = tuple(_TYPES[SCHEMA[k].a.type] if SCHEMA[k].a is not None else F_NONE  # type: ignore[union-attr]
                        for k in EventKind)
 FIELD_B: Final = tuple(_TYPES[SCHEMA[k].b.type] if SCHEMA[k].b is not None else F_NONE  # type: ignore[union-attr]
+                       for k in EventKind)
+# The largest value of each kind's numbers (``Field.scale``): a number is written as ``value / scale``.
+SCALE_A: Final = tuple(max(1, SCHEMA[k].a.scale) if SCHEMA[k].a is not None else 1  # type: ignore[union-attr]
+                       for k in EventKind)
+SCALE_B: Final = tuple(max(1, SCHEMA[k].b.scale) if SCHEMA[k].b is not None else 1  # type: ignore[union-attr]
                        for k in EventKind)
 
 
@@ -273,18 +278,47 @@ def write_history(m: Match, viewer: int, me: int, out: Any, start: int) -> None:
         i -= 1
     rows.reverse()
     for n in range(len(rows)):
-        kind, _vis, player, card, a, b = events[rows[n]]
-        base = start + n * EVENT_FEATURES
-        out[base] = 1.0
-        out[base + E_KIND + kind] = 1.0
-        out[base + E_WHO + (0 if player == me else 1 if player == 0 or player == 1 else 2)] = 1.0
-        if card >= 0:
-            out[base + E_CARD + card] = 1.0
-        _field(out, base, 0, FIELD_A[kind], a, me)
-        _field(out, base, 1, FIELD_B[kind], b, me)
+        write_event(out, start + n * EVENT_FEATURES, events[rows[n]], me)
 
 
-def _field(out: Any, base: int, slot: int, ftype: int, value: int, me: int) -> None:
+def write_events(m: Match, viewer: int, me: int, out: Any, start: int, read: int, rows: int, capacity: int,
+                 private: bool = False) -> tuple[int, int]:
+    """Append the events of ``m.events[read:]`` that ``viewer`` sees (``private``: only those private to
+    ``viewer``) to a history at ``start`` that holds ``rows`` rows and zeros after them, one row of
+    :data:`EVENT_FEATURES` each; return the new ``(read, rows)`` for the next call.
+
+    This is how the perfect-recall tensor is kept up to date: a state one step on from the one written
+    last costs the row or two of its new events. Raises ``ValueError`` past ``capacity`` rows (a match
+    that logged more events than :meth:`~converge.engine.playset.Playset.max_events_seen` allows)."""
+    events = m.events
+    n = len(events)
+    i = read
+    while i < n:
+        e = events[i]
+        vis = e[1]
+        if vis == viewer if private else (vis < 0 or vis == viewer):
+            if rows >= capacity:
+                raise ValueError(f"the match shows more than {capacity} events, the bound of its history "
+                                 "(an effect kind's max_events is too small)")
+            write_event(out, start + rows * EVENT_FEATURES, e, me)
+            rows += 1
+        i += 1
+    return n, rows
+
+
+def write_event(out: Any, base: int, event: Event, me: int) -> None:
+    """One event as a row of :data:`EVENT_FEATURES` at ``base`` (which holds zeros), relative to ``me``."""
+    kind, _vis, player, card, a, b = event
+    out[base] = 1.0
+    out[base + E_KIND + kind] = 1.0
+    out[base + E_WHO + (0 if player == me else 1 if player == 0 or player == 1 else 2)] = 1.0
+    if card >= 0:
+        out[base + E_CARD + card] = 1.0
+    _field(out, base, 0, FIELD_A[kind], SCALE_A[kind], a, me)
+    _field(out, base, 1, FIELD_B[kind], SCALE_B[kind], b, me)
+
+
+def _field(out: Any, base: int, slot: int, ftype: int, scale: int, value: int, me: int) -> None:
     if ftype == F_NONE or value < 0:
         return
     if ftype == F_ZONE:
@@ -297,10 +331,10 @@ def _field(out: Any, base: int, slot: int, ftype: int, value: int, me: int) -> N
         out[base + E_PLAYER + (0 if value == me else 1)] = 1.0
     elif ftype == F_SKILLSET:
         out[base + E_SKILLSET + value] = 1.0
-    else:
-        out[base + E_NUMBERS + slot] = clip(value / 10.0)
+    elif value > 0:
+        out[base + E_NUMBERS + slot] = clip(value / float(scale))
 
 
 __all__ = ["CARD_FEATURES", "DECISION_FEATURES", "DECISION_SLOTS", "EFFECT_SLOTS", "EVENT_FEATURES",
            "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE", "legal_for",
-           "write_history", "write_observation"]
+           "write_event", "write_events", "write_history", "write_observation"]
