@@ -118,8 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decisions", type=int, default=20000, help="decisions per run (default 20000)")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="print the medians as JSON")
+    parser.add_argument("--reads", nargs="+", choices=READS, default=list(READS),
+                        help="what to read before each decision (default: all; nothing is always measured)")
     args = parser.parse_args(argv)
-    results = measure(args.decisions, args.repeats)
+    reads = tuple(dict.fromkeys(["nothing", *args.reads]))
+    results = measure(args.decisions, args.repeats, reads)
     if args.json:
         print(json.dumps({g: {r: statistics.median(v) for r, v in by.items()} for g, by in results.items()}))
     else:

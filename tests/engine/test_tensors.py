@@ -89,3 +89,21 @@ def test_no_match_shows_a_player_more_events_than_its_playsets_bound() -> None:
                     assert i - start - 1 <= per_effect, (names, m.events[start:i + 1])
                 assert e[0] != RESOLVE or start >= 0
     assert most > 100  # the matches were real ones
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_state_texts_equal_the_texts_of_the_observation(seed: int) -> None:
+    """The information-state strings written from the state are those of the viewer's observation."""
+    from converge.adapters.encoding import event_token, observation_string
+    from converge.engine.events import to_dict
+    from converge.engine.texts import event_text, view_text
+
+    kinds = set()
+    for m in _states(100, seed):
+        kinds.add(m.decision_kind)
+        for viewer in (-1, 0, 1):
+            assert view_text(m, viewer) == observation_string(m.observation(viewer))
+        ids, skillsets = m.playset.card_ids, m.playset.skillsets
+        assert [event_text(e, ids, skillsets) for e in m.events] == \
+            [event_token(to_dict(e, ids, skillsets)) for e in m.events]
+    assert {"select", "mode", "target", "over"} <= kinds

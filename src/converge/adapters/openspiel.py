@@ -54,19 +54,18 @@ from converge.adapters.encoding import (
     MATCH_FEATURES,
     OBSERVATION_SIZE,
     PRIVATE_COLUMNS,
-    event_token,
     observation_string,
     private_string,
 )
 from converge.adapters.resample import resample_history
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.errors import PlaysetError, quote
-from converge.engine.events import to_dict
 from converge.engine.playset import Playset
 from converge.engine.schema import Observation
 from converge.engine.sizes import MAX_PLAYS_PER_ROUND, MAX_ROUNDS, NUM_CARDS
 from converge.engine.state import Match
 from converge.engine.tensors import write_events, write_observation
+from converge.engine.texts import event_text, view_text
 
 SHORT_NAME = "python_converge"
 DEFAULT_PLAYSET = "alchemist/mechanist/archivist"
@@ -216,7 +215,7 @@ class _Core:
         events = self.match.events
         if read < len(events):
             ids, skillsets = self.playset.card_ids, self.playset.skillsets
-            tokens = [event_token(to_dict(e, ids, skillsets)) for e in events[read:]
+            tokens = [event_text(e, ids, skillsets) for e in events[read:]
                       if (e[1] == viewer if private else e[1] < 0 or e[1] == viewer)]
             if tokens:
                 text = text + " " + " ".join(tokens) if text else " ".join(tokens)
@@ -384,8 +383,10 @@ class ConvergeObserver:
         # The tensor's history is a copy of the buffer of player ``_shown``, of its first ``_shown_rows`` rows.
         width = self.rows * EVENT_FEATURES
         self._caches = [array.array("f", bytes(4 * width)) for _ in (0, 1)]
-        self._cache_views = [np.frombuffer(c, np.float32) if width else np.zeros(0, np.float32)
-                             for c in self._caches]
+        # memoryviews copy and clear rows without a temporary copy (array and numpy slices make one)
+        self._cache_rows = [memoryview(c) for c in self._caches]
+        self._rows_view = memoryview(self._buffer)[self.view_size:]
+        self._zeros = memoryview(array.array("f", bytes(4 * width)))
         self._lines: list[tuple[int, int, object]] = [(0, 0, None), (0, 0, None)]
         self._shown = -1
         self._shown_rows = 0
@@ -417,23 +418,24 @@ class ConvergeObserver:
     def _history(self, m: Match, player: int) -> None:
         events = m.events
         read, rows, last = self._lines[player]
-        cache = self._cache_views[player]
+        cache = self._cache_rows[player]
         fresh = read > len(events) or (read and events[read - 1] is not last)
         if fresh:  # another line of play: write the player's rows again from the first
-            cache[:rows * EVENT_FEATURES] = 0.0
+            cache[:rows * EVENT_FEATURES] = self._zeros[:rows * EVENT_FEATURES]
             read = rows = 0
         viewer = player if self.private else -1
         read, new_rows = write_events(m, viewer, player, self._caches[player], 0, read, rows, self.rows,
                                       not self.public)
         self._lines[player] = (read, new_rows, events[read - 1] if read else None)
-        history = self.tensor[self.view_size:]
+        shown, a, b = self._rows_view, rows * EVENT_FEATURES, new_rows * EVENT_FEATURES
         if self._shown == player and not fresh:  # the tensor holds the rows before: add the new ones
-            history[rows * EVENT_FEATURES:new_rows * EVENT_FEATURES] = cache[rows * EVENT_FEATURES:
-                                                                              new_rows * EVENT_FEATURES]
+            if b > a:
+                shown[a:b] = cache[a:b]
         else:
-            history[:new_rows * EVENT_FEATURES] = cache[:new_rows * EVENT_FEATURES]
-            if self._shown_rows > new_rows:
-                history[new_rows * EVENT_FEATURES:self._shown_rows * EVENT_FEATURES] = 0.0
+            shown[:b] = cache[:b]
+            c = self._shown_rows * EVENT_FEATURES
+            if c > b:
+                shown[b:c] = self._zeros[:c - b]
         self._shown, self._shown_rows = player, new_rows
 
     def string_from(self, state: ConvergeState, player: int) -> str:
@@ -451,9 +453,9 @@ class ConvergeObserver:
 
     def _string(self, core: _Core, player: int) -> str:
         if self.public and self.private:
-            text = observation_string(core.view(player))
+            text = view_text(core.match, player)
         elif self.public:
-            text = f"public view for player {player}\n" + observation_string(core.view(-1))
+            text = f"public view for player {player}\n" + view_text(core.match, -1)
         elif self.private:
             text = private_string(core.view(player), core.view(-1))
         else:
