@@ -643,3 +643,11 @@ def test_every_observation_type_but_all_players_is_offered() -> None:
     with pytest.raises(ValueError, match="all players"):
         game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True,
                                                          private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+
+
+def test_the_docs_hold_the_tensor_layouts_generated_from_the_code() -> None:
+    from converge.adapters.encoding import layout_reference
+    from tests.helpers import ROOT
+
+    text = (ROOT / "docs" / "openspiel.md").read_text(encoding="utf-8")
+    assert text.endswith(layout_reference()), "regenerate the end of docs/openspiel.md from layout_reference()"

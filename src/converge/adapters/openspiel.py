@@ -64,7 +64,7 @@ from converge.engine.playset import Playset
 from converge.engine.schema import Observation
 from converge.engine.sizes import MAX_PLAYS_PER_ROUND, MAX_ROUNDS, NUM_CARDS
 from converge.engine.state import Match
-from converge.engine.tensors import write_events, write_observation
+from converge.engine.tensors import DiffSink, write_events, write_observation
 from converge.engine.texts import event_text, view_text
 
 SHORT_NAME = "python_converge"
@@ -324,9 +324,6 @@ class ConvergeState(pyspiel.State):  # type: ignore[misc]
         return "\n".join(parts)
 
 
-_OBSERVATION_ZEROS = array.array("f", bytes(4 * OBSERVATION_SIZE))
-
-
 class ConvergeObserver:
     """OpenSpiel observer: tensors and strings of what one player may know, for each observation type.
 
@@ -338,9 +335,11 @@ class ConvergeObserver:
     the match can show one player (private only: the player's private events). ALL_PLAYERS is refused:
     no view holds both hands (I3).
 
-    :meth:`set_from` writes into :attr:`tensor` in place: the view part afresh, the history from where it
-    left off when the state continues the one written last (its log holds the same events up to there),
-    otherwise from the start.
+    :meth:`set_from` writes into :attr:`tensor` in place, and only what changed: the entries of the view
+    that differ from the last write, the history from where it left off when the state continues the one
+    read last for that player (its log holds the same events up to there), otherwise from the start. So
+    :attr:`tensor` must hold what it wrote: copy it to keep it or change it (as OpenSpiel's observer
+    documentation asks).
     """
 
     def __init__(self, game: ConvergeGame, iig_obs_type: pyspiel.IIGObservationType,
@@ -365,11 +364,12 @@ class ConvergeObserver:
         self.view_size = sum(size for _, size, _ in pieces)
         #: Rows of the history piece (0: none).
         self.rows = game.history_rows if self.perfect_recall and (self.public or self.private) else 0
-        if self.rows:
-            pieces.append(("history", self.rows * EVENT_FEATURES, (self.rows, EVENT_FEATURES)))
         size = self.view_size + self.rows * EVENT_FEATURES
         # an array.array the engine's compiled writers fill, seen by numpy without a copy
         self._buffer = array.array("f", bytes(4 * size))
+        self._view_sink = DiffSink(self._buffer, OBSERVATION_SIZE) if self.public else None
+        if self.rows:
+            pieces.append(("history", self.rows * EVENT_FEATURES, (self.rows, EVENT_FEATURES)))
         self.tensor = np.frombuffer(self._buffer, np.float32) if size else np.zeros(0, np.float32)
         self.dict: dict[str, npt.NDArray[np.float32]] = {}
         offset = 0
@@ -395,9 +395,8 @@ class ConvergeObserver:
         if player not in (0, 1):
             raise ValueError(f"a player is 0 or 1, got {player}")
         m = state.core.match
-        if self.public:
-            self._buffer[0:OBSERVATION_SIZE] = _OBSERVATION_ZEROS
-            write_observation(m, player if self.private else -1, player, self._buffer)
+        if self.public:  # only what changed since the last write
+            write_observation(m, player if self.private else -1, player, self._view_sink)
         elif self.private:
             self._private_cards(m, player)
         if self.rows:

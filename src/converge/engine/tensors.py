@@ -101,6 +101,59 @@ SCALE_B: Final = tuple(max(1, SCHEMA[k].b.scale) if SCHEMA[k].b is not None else
                        for k in EventKind)
 
 
+class Sink:
+    """Where :func:`write_observation` puts its values, one ``set(index, value)`` each (every other entry
+    is zero), then ``finish()``."""
+
+    def set(self, i: int, v: float) -> None:
+        raise NotImplementedError
+
+    def finish(self) -> None:
+        pass
+
+
+class ArraySink(Sink):
+    """Into a buffer of zeros (an ``array.array("f")``, a NumPy array...)."""
+
+    def __init__(self, buf: Any) -> None:
+        self.buf = buf
+
+    def set(self, i: int, v: float) -> None:
+        self.buf[i] = v
+
+
+class DiffSink(Sink):
+    """Into the buffer it wrote last, writing only what changed: an observer reads state after state, and
+    from one to the next few entries of the observation change (a write costs more than a comparison).
+    It keeps a copy of the buffer's values: nobody else may write into the buffer."""
+
+    def __init__(self, buf: Any, size: int) -> None:
+        self.buf = buf
+        self.shadow = [0.0] * size  # the buffer's values
+        self.mark = [False] * size  # set during this write
+        self.prev: list[int] = []  # the entries set by the last write
+        self.cur: list[int] = []
+
+    def set(self, i: int, v: float) -> None:
+        if self.shadow[i] != v:
+            self.buf[i] = v
+            self.shadow[i] = v
+        if not self.mark[i]:
+            self.mark[i] = True
+            self.cur.append(i)
+
+    def finish(self) -> None:
+        shadow, mark = self.shadow, self.mark
+        for i in self.prev:  # set last time, not this time: zero now
+            if not mark[i] and shadow[i] != 0.0:
+                self.buf[i] = 0.0
+                shadow[i] = 0.0
+        for i in self.cur:
+            mark[i] = False
+        self.prev, self.cur = self.cur, self.prev
+        self.cur.clear()
+
+
 def clip(x: float) -> float:
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
@@ -115,52 +168,58 @@ def relative_zone(zone: int, me: int) -> int:
 
 
 def write_observation(m: Match, viewer: int, me: int, out: Any) -> None:
-    """Write the observation tensor of ``viewer`` (oriented to ``me``) into ``out``, which holds zeros
-    (``OBSERVATION_SIZE`` floats)."""
+    """Write the observation tensor of ``viewer`` (oriented to ``me``) into ``out``: a buffer of
+    ``OBSERVATION_SIZE`` zeros, or a :class:`Sink`."""
+    sink = out if isinstance(out, Sink) else ArraySink(out)
+    _write_observation(m, viewer, me, sink)
+    sink.finish()
+
+
+def _write_observation(m: Match, viewer: int, me: int, out: Sink) -> None:
     z, t, e, ps = m.zones, m.turn, m.effect, m.playset
     them = 1 - me
     located = [False] * NUM_CARDS
     # cards
     if viewer >= 0:
         for c in z.hands[viewer]:
-            out[c * CARD_FEATURES + C_MY_HAND] = 1.0
+            out.set(c * CARD_FEATURES + C_MY_HAND, 1.0)
             located[c] = True
     for owner in (0, 1):
         where = C_MY_FACTION if owner == me else C_THEIR_FACTION
         for c in z.factions[owner]:
             row = c * CARD_FEATURES
-            out[row + where] = 1.0
+            out.set(row + where, 1.0)
             located[c] = True
-            out[row + C_SKILL_0 + z.skill[c]] = 1.0
-            out[row + C_RANK] = clip(z.rank[c] / 6.0)
+            out.set(row + C_SKILL_0 + z.skill[c], 1.0)
+            out.set(row + C_RANK, clip(z.rank[c] / 6.0))
             if z.skill[c] != ps.printed_skill[c] or z.rank[c] != ps.printed_rank[c]:
-                out[row + C_CONVERTED] = 1.0
+                out.set(row + C_CONVERTED, 1.0)
             g = z.guard[c]
             if g >= 0:
-                out[row + (C_GUARDED_BY_ME if g == me else C_GUARDED_BY_THEM)] = 1.0
+                out.set(row + (C_GUARDED_BY_ME if g == me else C_GUARDED_BY_THEM), 1.0)
     for tmp in z.temp:
         if z.faction_of(tmp[0]) >= 0:
-            out[tmp[0] * CARD_FEATURES + C_UNTIL_END_OF_TURN] = 1.0
+            out.set(tmp[0] * CARD_FEATURES + C_UNTIL_END_OF_TURN, 1.0)
     for c in z.goals:
-        out[c * CARD_FEATURES + C_GOAL] = 1.0
+        out.set(c * CARD_FEATURES + C_GOAL, 1.0)
         located[c] = True
     for c in z.discard:
-        out[c * CARD_FEATURES + C_DISCARD] = 1.0
+        out.set(c * CARD_FEATURES + C_DISCARD, 1.0)
         located[c] = True
     for c in range(NUM_CARDS):
         if z.recalled[c]:
-            out[c * CARD_FEATURES + C_RECALLED] = 1.0
+            out.set(c * CARD_FEATURES + C_RECALLED, 1.0)
     if viewer >= 0:
         bit = 1 << viewer
         for c in m._opponent_pool(viewer):
             if z.known[c] & bit:
-                out[c * CARD_FEATURES + C_KNOWN_THEIR_HAND] = 1.0
+                out.set(c * CARD_FEATURES + C_KNOWN_THEIR_HAND, 1.0)
         top = len(z.deck) - 1
         for i in range(top, -1, -1):
             c = z.deck[i]
             if z.known[c] & bit:
-                out[c * CARD_FEATURES + C_KNOWN_DECK] = 1.0
-                out[c * CARD_FEATURES + C_DECK_DEPTH] = clip((top - i + 1.0) / 10.0)
+                out.set(c * CARD_FEATURES + C_KNOWN_DECK, 1.0)
+                out.set(c * CARD_FEATURES + C_DECK_DEPTH, clip((top - i + 1.0) / 10.0))
     s0 = s1 = 0
     if z.goals:
         st0 = FactionStats(z.factions[0], z.skill, z.rank)
@@ -169,94 +228,95 @@ def write_observation(m: Match, viewer: int, me: int, out: Any) -> None:
             w0, w1 = goal_winners(ps.goal_kind[g], ps.goal_arg[g], st0, st1)
             mine, theirs = (w0, w1) if me == 0 else (w1, w0)
             if mine:
-                out[g * CARD_FEATURES + C_GOAL_MINE] = 1.0
+                out.set(g * CARD_FEATURES + C_GOAL_MINE, 1.0)
             if theirs:
-                out[g * CARD_FEATURES + C_GOAL_THEIRS] = 1.0
+                out.set(g * CARD_FEATURES + C_GOAL_THEIRS, 1.0)
             s0 += ps.goal_stars[g] * w0
             s1 += ps.goal_stars[g] * w1
     deciding = t.phase != OVER and t.player == viewer
     if t.phase != OVER:
         if t.active >= 0 and (deciding or t.phase != MODE):
-            out[t.active * CARD_FEATURES + C_ACTIVE] = 1.0
+            out.set(t.active * CARD_FEATURES + C_ACTIVE, 1.0)
             located[t.active] = True
         kind = e.kind
         if t.phase == EFFECT and kind is not None:
             if e.card != t.active:
-                out[e.card * CARD_FEATURES + C_STUDIED] = 1.0
+                out.set(e.card * CARD_FEATURES + C_STUDIED, 1.0)
             if deciding or kind.public_choice(e.step):
                 if e.pending >= 0:
-                    out[e.pending * CARD_FEATURES + C_PENDING] = 1.0
+                    out.set(e.pending * CARD_FEATURES + C_PENDING, 1.0)
                 for c in e.revealed:
-                    out[c * CARD_FEATURES + C_REVEALED] = 1.0
+                    out.set(c * CARD_FEATURES + C_REVEALED, 1.0)
     for c in range(NUM_CARDS):
         if not located[c]:
-            out[c * CARD_FEATURES + C_HIDDEN] = 1.0
+            out.set(c * CARD_FEATURES + C_HIDDEN, 1.0)
     # match
     i = MATCH_START
     if 1 <= t.round_no <= 3:
-        out[i + t.round_no - 1] = 1.0
+        out.set(i + t.round_no - 1, 1.0)
     i += 3
-    out[i] = clip(t.turn_no / 30.0)
+    out.set(i, clip(t.turn_no / 30.0))
     i += 1
     for p in (me, them):
         w = t.round_wins[p]
         if 0 <= w <= 2:
-            out[i + w] = 1.0
+            out.set(i + w, 1.0)
         i += 3
     for v in (t.holder, t.lead):
         if v == me:
-            out[i] = 1.0
+            out.set(i, 1.0)
         elif v == them:
-            out[i + 1] = 1.0
+            out.set(i + 1, 1.0)
         i += 2
     current = m.current_player
-    out[i + (0 if current == me else 1 if current == them else 2)] = 1.0
+    out.set(i + (0 if current == me else 1 if current == them else 2), 1.0)
     i += 3
     if t.phase == OVER:
-        out[i] = 1.0
+        out.set(i, 1.0)
         if t.winner == me:
-            out[i + 1] = 1.0
+            out.set(i + 1, 1.0)
         elif t.winner == them:
-            out[i + 2] = 1.0
+            out.set(i + 2, 1.0)
     i += 3
     mine_s, their_s = (s0, s1) if me == 0 else (s1, s0)
-    out[i] = clip(mine_s / 10.0)
-    out[i + 1] = clip(their_s / 10.0)
+    out.set(i, clip(mine_s / 10.0))
+    out.set(i + 1, clip(their_s / 10.0))
     i += 2
-    out[i] = clip(len(z.hands[me]) / 10.0)
-    out[i + 1] = clip(len(z.hands[them]) / 10.0)
+    out.set(i, clip(len(z.hands[me]) / 10.0))
+    out.set(i + 1, clip(len(z.hands[them]) / 10.0))
     i += 2
-    out[i] = clip(len(z.deck) / 10.0)
-    out[i + 1] = clip(len(z.discard) / float(NUM_CARDS))
+    out.set(i, clip(len(z.deck) / 10.0))
+    out.set(i + 1, clip(len(z.discard) / float(NUM_CARDS)))
     # decision
     if t.phase == OVER:
         return
-    out[DECISION_START + _SLOT_OF.get(m.decision_kind, len(DECISION_SLOTS) - 1)] = 1.0
+    out.set(DECISION_START + _SLOT_OF.get(m.decision_kind, len(DECISION_SLOTS) - 1), 1.0)
     if t.phase == EFFECT and e.kind is not None:
         index = e.kind.index
-        out[DECISION_START + len(DECISION_SLOTS) + (index if index < EFFECT_SLOTS else EFFECT_SLOTS - 1)] = 1.0
+        out.set(DECISION_START + len(DECISION_SLOTS) + (index if index < EFFECT_SLOTS else EFFECT_SLOTS - 1), 1.0)
     if viewer == me and t.player == me:
-        write_legal(m, out, LEGAL_START)
+        for a in _legal(m):
+            out.set(LEGAL_START + a, 1.0)
 
 
 def write_legal(m: Match, out: Any, start: int) -> None:
     """1 at ``start + a`` for each legal action ``a`` of the player to decide."""
+    for a in _legal(m):
+        out[start + a] = 1
+
+
+def _legal(m: Match) -> list[int]:
+    """The legal actions, without sorting or building the lists the common decisions do not need."""
     t = m.turn
     if t.phase == SELECT:
-        for c in m.zones.hands[t.player]:
-            out[start + c] = 1
-    elif t.phase == MODE:
-        for a in range(DISCARD, THEIRS + 1):
-            out[start + a] = 1
-    elif t.phase == EFFECT and m.effect.step == STEP_SKILLSET:
-        for a in range(SKILLSET_0, SKILLSET_0 + 3):
-            out[start + a] = 1
-    elif t.phase == EFFECT and m.effect.step == STEP_FACTION:
-        out[start + MINE] = 1
-        out[start + THEIRS] = 1
-    else:
-        for a in m.legal_actions():
-            out[start + a] = 1
+        return m.zones.hands[t.player]
+    if t.phase == MODE:
+        return list(range(DISCARD, THEIRS + 1))
+    if t.phase == EFFECT and m.effect.step == STEP_SKILLSET:
+        return list(range(SKILLSET_0, SKILLSET_0 + 3))
+    if t.phase == EFFECT and m.effect.step == STEP_FACTION:
+        return [MINE, THEIRS]
+    return m.legal_actions()
 
 
 def legal_for(m: Match, me: int, out: Any) -> None:
@@ -336,5 +396,6 @@ def _field(out: Any, base: int, slot: int, ftype: int, scale: int, value: int, m
 
 
 __all__ = ["CARD_FEATURES", "DECISION_FEATURES", "DECISION_SLOTS", "EFFECT_SLOTS", "EVENT_FEATURES",
-           "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE", "legal_for",
+           "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE", "ArraySink", "DiffSink",
+           "Sink", "legal_for",
            "write_event", "write_events", "write_history", "write_observation"]
