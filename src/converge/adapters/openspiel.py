@@ -64,7 +64,7 @@ from converge.engine.playset import Playset
 from converge.engine.schema import Observation
 from converge.engine.sizes import MAX_PLAYS_PER_ROUND, MAX_ROUNDS, NUM_CARDS
 from converge.engine.state import Match
-from converge.engine.tensors import DiffSink, write_events, write_observation
+from converge.engine.tensors import RecallRows, write_observation
 from converge.engine.texts import event_text, view_text
 
 SHORT_NAME = "python_converge"
@@ -324,6 +324,9 @@ class ConvergeState(pyspiel.State):  # type: ignore[misc]
         return "\n".join(parts)
 
 
+_OBSERVATION_ZEROS = array.array("f", bytes(4 * OBSERVATION_SIZE))
+
+
 class ConvergeObserver:
     """OpenSpiel observer: tensors and strings of what one player may know, for each observation type.
 
@@ -335,11 +338,10 @@ class ConvergeObserver:
     the match can show one player (private only: the player's private events). ALL_PLAYERS is refused:
     no view holds both hands (I3).
 
-    :meth:`set_from` writes into :attr:`tensor` in place, and only what changed: the entries of the view
-    that differ from the last write, the history from where it left off when the state continues the one
-    read last for that player (its log holds the same events up to there), otherwise from the start. So
-    :attr:`tensor` must hold what it wrote: copy it to keep it or change it (as OpenSpiel's observer
-    documentation asks).
+    :meth:`set_from` writes into :attr:`tensor` in place: the view afresh, the history from where it left
+    off when the state continues the one read last for that player (its log holds the same events up to
+    there), otherwise from the start (:class:`~converge.engine.tensors.RecallRows`). So :attr:`tensor` must
+    hold what it wrote: copy it to keep it or change it (as OpenSpiel's observer documentation asks).
     """
 
     def __init__(self, game: ConvergeGame, iig_obs_type: pyspiel.IIGObservationType,
@@ -367,7 +369,6 @@ class ConvergeObserver:
         size = self.view_size + self.rows * EVENT_FEATURES
         # an array.array the engine's compiled writers fill, seen by numpy without a copy
         self._buffer = array.array("f", bytes(4 * size))
-        self._view_sink = DiffSink(self._buffer, OBSERVATION_SIZE) if self.public else None
         if self.rows:
             pieces.append(("history", self.rows * EVENT_FEATURES, (self.rows, EVENT_FEATURES)))
         self.tensor = np.frombuffer(self._buffer, np.float32) if size else np.zeros(0, np.float32)
@@ -376,31 +377,21 @@ class ConvergeObserver:
         for name, n, shape in pieces:
             self.dict[name] = self.tensor[offset:offset + n].reshape(shape)
             offset += n
-        # Each player's history is kept in its own buffer (``_lines``), from the events of the state read last
-        # for them: ``(read, rows, last)``, the events of the log read, the rows written, and the last event
-        # read. A state continues that line when its log holds that very event at that place (logs are
-        # copied, never rewritten, so it then holds all those before): only its new events are written.
-        # The tensor's history is a copy of the buffer of player ``_shown``, of its first ``_shown_rows`` rows.
-        width = self.rows * EVENT_FEATURES
-        self._caches = [array.array("f", bytes(4 * width)) for _ in (0, 1)]
-        # memoryviews copy and clear rows without a temporary copy (array and numpy slices make one)
-        self._cache_rows = [memoryview(c) for c in self._caches]
-        self._rows_view = memoryview(self._buffer)[self.view_size:]
-        self._zeros = memoryview(array.array("f", bytes(4 * width)))
-        self._lines: list[tuple[int, int, object]] = [(0, 0, None), (0, 0, None)]
-        self._shown = -1
-        self._shown_rows = 0
+        # each player's history rows, kept from the state read last for them (only new events are written)
+        self._history = (RecallRows(memoryview(self._buffer)[self.view_size:], self.rows, not self.public)
+                         if self.rows else None)
 
     def set_from(self, state: ConvergeState, player: int) -> None:
         if player not in (0, 1):
             raise ValueError(f"a player is 0 or 1, got {player}")
         m = state.core.match
-        if self.public:  # only what changed since the last write
-            write_observation(m, player if self.private else -1, player, self._view_sink)
+        if self.public:
+            self._buffer[0:OBSERVATION_SIZE] = _OBSERVATION_ZEROS
+            write_observation(m, player if self.private else -1, player, self._buffer)
         elif self.private:
             self._private_cards(m, player)
-        if self.rows:
-            self._history(m, player)
+        if self._history is not None:
+            self._history.update(m, player, player if self.private else -1)
 
     def _private_cards(self, m: Match, player: int) -> None:
         """The private columns of each card: shown in the player's view and not in the public one."""
@@ -413,29 +404,6 @@ class ConvergeObserver:
         a = mine[:n_cards].reshape(NUM_CARDS, CARD_FEATURES)[:, cols]
         b = public[:n_cards].reshape(NUM_CARDS, CARD_FEATURES)[:, cols]
         self.dict["private_cards"][:] = np.where(a != b, a, 0.0)
-
-    def _history(self, m: Match, player: int) -> None:
-        events = m.events
-        read, rows, last = self._lines[player]
-        cache = self._cache_rows[player]
-        fresh = read > len(events) or (read and events[read - 1] is not last)
-        if fresh:  # another line of play: write the player's rows again from the first
-            cache[:rows * EVENT_FEATURES] = self._zeros[:rows * EVENT_FEATURES]
-            read = rows = 0
-        viewer = player if self.private else -1
-        read, new_rows = write_events(m, viewer, player, self._caches[player], 0, read, rows, self.rows,
-                                      not self.public)
-        self._lines[player] = (read, new_rows, events[read - 1] if read else None)
-        shown, a, b = self._rows_view, rows * EVENT_FEATURES, new_rows * EVENT_FEATURES
-        if self._shown == player and not fresh:  # the tensor holds the rows before: add the new ones
-            if b > a:
-                shown[a:b] = cache[a:b]
-        else:
-            shown[:b] = cache[:b]
-            c = self._shown_rows * EVENT_FEATURES
-            if c > b:
-                shown[b:c] = self._zeros[:c - b]
-        self._shown, self._shown_rows = player, new_rows
 
     def string_from(self, state: ConvergeState, player: int) -> str:
         if player not in (0, 1):

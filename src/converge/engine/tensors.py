@@ -14,6 +14,7 @@ public (spectator's) view oriented to ``me``.
 
 from __future__ import annotations
 
+import array
 from typing import TYPE_CHECKING, Any, Final
 
 from converge.engine.actions import DISCARD, MINE, NUM_ACTIONS, SKILLSET_0, THEIRS
@@ -101,59 +102,6 @@ SCALE_B: Final = tuple(max(1, SCHEMA[k].b.scale) if SCHEMA[k].b is not None else
                        for k in EventKind)
 
 
-class Sink:
-    """Where :func:`write_observation` puts its values, one ``set(index, value)`` each (every other entry
-    is zero), then ``finish()``."""
-
-    def set(self, i: int, v: float) -> None:
-        raise NotImplementedError
-
-    def finish(self) -> None:
-        pass
-
-
-class ArraySink(Sink):
-    """Into a buffer of zeros (an ``array.array("f")``, a NumPy array...)."""
-
-    def __init__(self, buf: Any) -> None:
-        self.buf = buf
-
-    def set(self, i: int, v: float) -> None:
-        self.buf[i] = v
-
-
-class DiffSink(Sink):
-    """Into the buffer it wrote last, writing only what changed: an observer reads state after state, and
-    from one to the next few entries of the observation change (a write costs more than a comparison).
-    It keeps a copy of the buffer's values: nobody else may write into the buffer."""
-
-    def __init__(self, buf: Any, size: int) -> None:
-        self.buf = buf
-        self.shadow = [0.0] * size  # the buffer's values
-        self.mark = [False] * size  # set during this write
-        self.prev: list[int] = []  # the entries set by the last write
-        self.cur: list[int] = []
-
-    def set(self, i: int, v: float) -> None:
-        if self.shadow[i] != v:
-            self.buf[i] = v
-            self.shadow[i] = v
-        if not self.mark[i]:
-            self.mark[i] = True
-            self.cur.append(i)
-
-    def finish(self) -> None:
-        shadow, mark = self.shadow, self.mark
-        for i in self.prev:  # set last time, not this time: zero now
-            if not mark[i] and shadow[i] != 0.0:
-                self.buf[i] = 0.0
-                shadow[i] = 0.0
-        for i in self.cur:
-            mark[i] = False
-        self.prev, self.cur = self.cur, self.prev
-        self.cur.clear()
-
-
 def clip(x: float) -> float:
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
@@ -168,58 +116,52 @@ def relative_zone(zone: int, me: int) -> int:
 
 
 def write_observation(m: Match, viewer: int, me: int, out: Any) -> None:
-    """Write the observation tensor of ``viewer`` (oriented to ``me``) into ``out``: a buffer of
-    ``OBSERVATION_SIZE`` zeros, or a :class:`Sink`."""
-    sink = out if isinstance(out, Sink) else ArraySink(out)
-    _write_observation(m, viewer, me, sink)
-    sink.finish()
-
-
-def _write_observation(m: Match, viewer: int, me: int, out: Sink) -> None:
+    """Write the observation tensor of ``viewer`` (oriented to ``me``) into ``out``, which holds zeros
+    (``OBSERVATION_SIZE`` floats)."""
     z, t, e, ps = m.zones, m.turn, m.effect, m.playset
     them = 1 - me
     located = [False] * NUM_CARDS
     # cards
     if viewer >= 0:
         for c in z.hands[viewer]:
-            out.set(c * CARD_FEATURES + C_MY_HAND, 1.0)
+            out[c * CARD_FEATURES + C_MY_HAND] = 1.0
             located[c] = True
     for owner in (0, 1):
         where = C_MY_FACTION if owner == me else C_THEIR_FACTION
         for c in z.factions[owner]:
             row = c * CARD_FEATURES
-            out.set(row + where, 1.0)
+            out[row + where] = 1.0
             located[c] = True
-            out.set(row + C_SKILL_0 + z.skill[c], 1.0)
-            out.set(row + C_RANK, clip(z.rank[c] / 6.0))
+            out[row + C_SKILL_0 + z.skill[c]] = 1.0
+            out[row + C_RANK] = clip(z.rank[c] / 6.0)
             if z.skill[c] != ps.printed_skill[c] or z.rank[c] != ps.printed_rank[c]:
-                out.set(row + C_CONVERTED, 1.0)
+                out[row + C_CONVERTED] = 1.0
             g = z.guard[c]
             if g >= 0:
-                out.set(row + (C_GUARDED_BY_ME if g == me else C_GUARDED_BY_THEM), 1.0)
+                out[row + (C_GUARDED_BY_ME if g == me else C_GUARDED_BY_THEM)] = 1.0
     for tmp in z.temp:
         if z.faction_of(tmp[0]) >= 0:
-            out.set(tmp[0] * CARD_FEATURES + C_UNTIL_END_OF_TURN, 1.0)
+            out[tmp[0] * CARD_FEATURES + C_UNTIL_END_OF_TURN] = 1.0
     for c in z.goals:
-        out.set(c * CARD_FEATURES + C_GOAL, 1.0)
+        out[c * CARD_FEATURES + C_GOAL] = 1.0
         located[c] = True
     for c in z.discard:
-        out.set(c * CARD_FEATURES + C_DISCARD, 1.0)
+        out[c * CARD_FEATURES + C_DISCARD] = 1.0
         located[c] = True
     for c in range(NUM_CARDS):
         if z.recalled[c]:
-            out.set(c * CARD_FEATURES + C_RECALLED, 1.0)
+            out[c * CARD_FEATURES + C_RECALLED] = 1.0
     if viewer >= 0:
         bit = 1 << viewer
         for c in m._opponent_pool(viewer):
             if z.known[c] & bit:
-                out.set(c * CARD_FEATURES + C_KNOWN_THEIR_HAND, 1.0)
+                out[c * CARD_FEATURES + C_KNOWN_THEIR_HAND] = 1.0
         top = len(z.deck) - 1
         for i in range(top, -1, -1):
             c = z.deck[i]
             if z.known[c] & bit:
-                out.set(c * CARD_FEATURES + C_KNOWN_DECK, 1.0)
-                out.set(c * CARD_FEATURES + C_DECK_DEPTH, clip((top - i + 1.0) / 10.0))
+                out[c * CARD_FEATURES + C_KNOWN_DECK] = 1.0
+                out[c * CARD_FEATURES + C_DECK_DEPTH] = clip((top - i + 1.0) / 10.0)
     s0 = s1 = 0
     if z.goals:
         st0 = FactionStats(z.factions[0], z.skill, z.rank)
@@ -228,95 +170,94 @@ def _write_observation(m: Match, viewer: int, me: int, out: Sink) -> None:
             w0, w1 = goal_winners(ps.goal_kind[g], ps.goal_arg[g], st0, st1)
             mine, theirs = (w0, w1) if me == 0 else (w1, w0)
             if mine:
-                out.set(g * CARD_FEATURES + C_GOAL_MINE, 1.0)
+                out[g * CARD_FEATURES + C_GOAL_MINE] = 1.0
             if theirs:
-                out.set(g * CARD_FEATURES + C_GOAL_THEIRS, 1.0)
+                out[g * CARD_FEATURES + C_GOAL_THEIRS] = 1.0
             s0 += ps.goal_stars[g] * w0
             s1 += ps.goal_stars[g] * w1
     deciding = t.phase != OVER and t.player == viewer
     if t.phase != OVER:
         if t.active >= 0 and (deciding or t.phase != MODE):
-            out.set(t.active * CARD_FEATURES + C_ACTIVE, 1.0)
+            out[t.active * CARD_FEATURES + C_ACTIVE] = 1.0
             located[t.active] = True
         kind = e.kind
         if t.phase == EFFECT and kind is not None:
             if e.card != t.active:
-                out.set(e.card * CARD_FEATURES + C_STUDIED, 1.0)
+                out[e.card * CARD_FEATURES + C_STUDIED] = 1.0
             if deciding or kind.public_choice(e.step):
                 if e.pending >= 0:
-                    out.set(e.pending * CARD_FEATURES + C_PENDING, 1.0)
+                    out[e.pending * CARD_FEATURES + C_PENDING] = 1.0
                 for c in e.revealed:
-                    out.set(c * CARD_FEATURES + C_REVEALED, 1.0)
+                    out[c * CARD_FEATURES + C_REVEALED] = 1.0
     for c in range(NUM_CARDS):
         if not located[c]:
-            out.set(c * CARD_FEATURES + C_HIDDEN, 1.0)
+            out[c * CARD_FEATURES + C_HIDDEN] = 1.0
     # match
     i = MATCH_START
     if 1 <= t.round_no <= 3:
-        out.set(i + t.round_no - 1, 1.0)
+        out[i + t.round_no - 1] = 1.0
     i += 3
-    out.set(i, clip(t.turn_no / 30.0))
+    out[i] = clip(t.turn_no / 30.0)
     i += 1
     for p in (me, them):
         w = t.round_wins[p]
         if 0 <= w <= 2:
-            out.set(i + w, 1.0)
+            out[i + w] = 1.0
         i += 3
     for v in (t.holder, t.lead):
         if v == me:
-            out.set(i, 1.0)
+            out[i] = 1.0
         elif v == them:
-            out.set(i + 1, 1.0)
+            out[i + 1] = 1.0
         i += 2
     current = m.current_player
-    out.set(i + (0 if current == me else 1 if current == them else 2), 1.0)
+    out[i + (0 if current == me else 1 if current == them else 2)] = 1.0
     i += 3
     if t.phase == OVER:
-        out.set(i, 1.0)
+        out[i] = 1.0
         if t.winner == me:
-            out.set(i + 1, 1.0)
+            out[i + 1] = 1.0
         elif t.winner == them:
-            out.set(i + 2, 1.0)
+            out[i + 2] = 1.0
     i += 3
     mine_s, their_s = (s0, s1) if me == 0 else (s1, s0)
-    out.set(i, clip(mine_s / 10.0))
-    out.set(i + 1, clip(their_s / 10.0))
+    out[i] = clip(mine_s / 10.0)
+    out[i + 1] = clip(their_s / 10.0)
     i += 2
-    out.set(i, clip(len(z.hands[me]) / 10.0))
-    out.set(i + 1, clip(len(z.hands[them]) / 10.0))
+    out[i] = clip(len(z.hands[me]) / 10.0)
+    out[i + 1] = clip(len(z.hands[them]) / 10.0)
     i += 2
-    out.set(i, clip(len(z.deck) / 10.0))
-    out.set(i + 1, clip(len(z.discard) / float(NUM_CARDS)))
+    out[i] = clip(len(z.deck) / 10.0)
+    out[i + 1] = clip(len(z.discard) / float(NUM_CARDS))
     # decision
     if t.phase == OVER:
         return
-    out.set(DECISION_START + _SLOT_OF.get(m.decision_kind, len(DECISION_SLOTS) - 1), 1.0)
+    out[DECISION_START + _SLOT_OF.get(m.decision_kind, len(DECISION_SLOTS) - 1)] = 1.0
     if t.phase == EFFECT and e.kind is not None:
         index = e.kind.index
-        out.set(DECISION_START + len(DECISION_SLOTS) + (index if index < EFFECT_SLOTS else EFFECT_SLOTS - 1), 1.0)
+        out[DECISION_START + len(DECISION_SLOTS) + (index if index < EFFECT_SLOTS else EFFECT_SLOTS - 1)] = 1.0
     if viewer == me and t.player == me:
-        for a in _legal(m):
-            out.set(LEGAL_START + a, 1.0)
+        write_legal(m, out, LEGAL_START)
 
 
 def write_legal(m: Match, out: Any, start: int) -> None:
     """1 at ``start + a`` for each legal action ``a`` of the player to decide."""
-    for a in _legal(m):
-        out[start + a] = 1
-
-
-def _legal(m: Match) -> list[int]:
-    """The legal actions, without sorting or building the lists the common decisions do not need."""
     t = m.turn
     if t.phase == SELECT:
-        return m.zones.hands[t.player]
-    if t.phase == MODE:
-        return list(range(DISCARD, THEIRS + 1))
-    if t.phase == EFFECT and m.effect.step == STEP_SKILLSET:
-        return list(range(SKILLSET_0, SKILLSET_0 + 3))
-    if t.phase == EFFECT and m.effect.step == STEP_FACTION:
-        return [MINE, THEIRS]
-    return m.legal_actions()
+        for c in m.zones.hands[t.player]:
+            out[start + c] = 1
+    elif t.phase == MODE:
+        for a in range(DISCARD, THEIRS + 1):
+            out[start + a] = 1
+    elif t.phase == EFFECT and m.effect.step == STEP_SKILLSET:
+        for a in range(SKILLSET_0, SKILLSET_0 + 3):
+            out[start + a] = 1
+    elif t.phase == EFFECT and m.effect.step == STEP_FACTION:
+        out[start + MINE] = 1
+        out[start + THEIRS] = 1
+    else:
+        for a in m.legal_actions():
+            out[start + a] = 1
 
 
 def legal_for(m: Match, me: int, out: Any) -> None:
@@ -366,6 +307,57 @@ def write_events(m: Match, viewer: int, me: int, out: Any, start: int, read: int
     return n, rows
 
 
+class RecallRows:
+    """Each player's perfect-recall history, kept from the state read last for them, shown in ``out``.
+
+    A player's rows live in their own buffer, written by :func:`write_events` from the events of the state
+    read last for them: ``read`` events of its log read, ``rows`` rows written, ``last`` the last event
+    read. A state continues that line when its log holds that very event at that place (logs are copied,
+    never rewritten, so it then holds all those before): only its new events are written; otherwise the
+    player's rows are written again from the first. ``out`` (a memoryview of floats) shows the rows of
+    the player read last: it gets the new rows, or all of them when the player changes.
+    """
+
+    def __init__(self, out: Any, capacity: int, private: bool) -> None:
+        self.out = out
+        self.capacity = capacity
+        self.private = private
+        width = capacity * EVENT_FEATURES
+        self.buffers = [array.array("f", bytes(4 * width)), array.array("f", bytes(4 * width))]
+        self.views = [memoryview(self.buffers[0]), memoryview(self.buffers[1])]
+        self.zeros = memoryview(array.array("f", bytes(4 * width)))
+        self.read = [0, 0]
+        self.rows = [0, 0]
+        self.last: list[object] = [None, None]
+        self.shown = -1
+        self.shown_rows = 0
+
+    def update(self, m: Match, player: int, viewer: int) -> None:
+        """Show ``player``'s rows of ``m`` (the events ``viewer`` sees; private: only theirs)."""
+        events = m.events
+        read, rows = self.read[player], self.rows[player]
+        cache = self.views[player]
+        fresh = read > len(events) or (read > 0 and events[read - 1] is not self.last[player])
+        if fresh:
+            cache[0:rows * EVENT_FEATURES] = self.zeros[0:rows * EVENT_FEATURES]
+            read = rows = 0
+        read, new_rows = write_events(m, viewer, player, self.buffers[player], 0, read, rows, self.capacity,
+                                      self.private)
+        self.read[player], self.rows[player] = read, new_rows
+        self.last[player] = events[read - 1] if read > 0 else None
+        a, b = rows * EVENT_FEATURES, new_rows * EVENT_FEATURES
+        if self.shown == player and not fresh:
+            if b > a:
+                self.out[a:b] = cache[a:b]
+        else:
+            self.out[0:b] = cache[0:b]
+            c = self.shown_rows * EVENT_FEATURES
+            if c > b:
+                self.out[b:c] = self.zeros[0:c - b]
+        self.shown = player
+        self.shown_rows = new_rows
+
+
 def write_event(out: Any, base: int, event: Event, me: int) -> None:
     """One event as a row of :data:`EVENT_FEATURES` at ``base`` (which holds zeros), relative to ``me``."""
     kind, _vis, player, card, a, b = event
@@ -396,6 +388,5 @@ def _field(out: Any, base: int, slot: int, ftype: int, scale: int, value: int, m
 
 
 __all__ = ["CARD_FEATURES", "DECISION_FEATURES", "DECISION_SLOTS", "EFFECT_SLOTS", "EVENT_FEATURES",
-           "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE", "ArraySink", "DiffSink",
-           "Sink", "legal_for",
+           "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE", "RecallRows", "legal_for",
            "write_event", "write_events", "write_history", "write_observation"]
