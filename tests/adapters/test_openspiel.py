@@ -651,3 +651,23 @@ def test_the_docs_hold_the_tensor_layouts_generated_from_the_code() -> None:
 
     text = (ROOT / "docs" / "openspiel.md").read_text(encoding="utf-8")
     assert text.endswith(layout_reference()), "regenerate the end of docs/openspiel.md from layout_reference()"
+
+
+def test_the_observer_writes_only_the_new_rows_of_a_state_that_continues_the_last() -> None:
+    """Along one line of play (each state the previous one stepped on, or a clone of it), the observer
+    never writes rows again; a state of another line does."""
+    game = load()
+    observer = _observer(game)
+    history = observer._history
+    assert history is not None
+    rng = random.Random(12)
+    state = game.new_initial_state()
+    reads = 0
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            observer.set_from(state if reads % 2 else state.clone(), reads % 2)
+            reads += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert reads > 20 and history.restarts == 0
+    observer.set_from(random_state(game, random.Random(13), 60), 0)
+    assert history.restarts == 1

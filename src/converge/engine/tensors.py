@@ -331,16 +331,21 @@ class RecallRows:
         self.last: list[object] = [None, None]
         self.shown = -1
         self.shown_rows = 0
+        #: How many times a player's rows were written again from the first (another line of play).
+        self.restarts = 0
 
     def update(self, m: Match, player: int, viewer: int) -> None:
         """Show ``player``'s rows of ``m`` (the events ``viewer`` sees; private: only theirs)."""
-        events = m.events
+        # typed as Any so that an event stays the object in the log: compiled, an item of a list of
+        # tuples is unpacked and boxed anew, and the identity test would never hold
+        events: Any = m.events
         read, rows = self.read[player], self.rows[player]
         cache = self.views[player]
         fresh = read > len(events) or (read > 0 and events[read - 1] is not self.last[player])
         if fresh:
             cache[0:rows * EVENT_FEATURES] = self.zeros[0:rows * EVENT_FEATURES]
             read = rows = 0
+            self.restarts += 1
         read, new_rows = write_events(m, viewer, player, self.buffers[player], 0, read, rows, self.capacity,
                                       self.private)
         self.read[player], self.rows[player] = read, new_rows
