@@ -13,10 +13,16 @@ the loop reads, for the player to move:
 * ``information_state_string``, and the list-returning ``information_state_tensor`` and
   ``observation_tensor``.
 
-The ratios to each game's own plain rate are the figures to compare (the machine's speed cancels out)::
+Rates are per second of this process's CPU time, so that other work on a busy machine counts less; the
+ratios to each game's own plain rate are the figures to compare (the machine's speed cancels out)::
 
     python benchmarks/openspiel_rates.py --decisions 20000 --repeats 5
     python benchmarks/openspiel_rates.py --json   # the medians as JSON
+
+``--previous PYTHON`` measures another installation too (a virtual environment of an earlier version), each
+repeat in this one then that one, and gives both tables and this version's rates over the other's::
+
+    python benchmarks/openspiel_rates.py --previous /tmp/prev/bin/python --repeats 5
 
 Issue 28's bars: ``python_converge`` through the perfect-recall observer at least 0.6x its plain rate
 (Kuhn poker: 0.85x), and ``information_state_string`` at least 3 x 7,516 decisions/s.
@@ -28,6 +34,8 @@ import argparse
 import json
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -64,7 +72,7 @@ def rate(game: Any, read: Reader, decisions: int, rng: random.Random) -> float:
     """Decisions per second of random play (chance nodes included, not counted), reading before each."""
     state = game.new_initial_state()
     done = 0
-    begin = time.perf_counter()
+    begin = time.process_time()
     while done < decisions:
         if state.is_terminal():
             state = game.new_initial_state()
@@ -80,7 +88,7 @@ def rate(game: Any, read: Reader, decisions: int, rng: random.Random) -> float:
             legal = state.legal_actions()
             state.apply_action(legal[int(rng.random() * len(legal))])
             done += 1
-    return decisions / (time.perf_counter() - begin)
+    return decisions / (time.process_time() - begin)
 
 
 def measure(decisions: int, repeats: int, reads: tuple[str, ...] = READS) -> dict[str, dict[str, list[float]]]:
@@ -113,6 +121,26 @@ def report(results: dict[str, dict[str, list[float]]]) -> str:
     return "\n".join(lines)
 
 
+def versus(previous: str, decisions: int, repeats: int, reads: tuple[str, ...]) -> str:
+    """This installation and ``previous`` (a Python executable), a repeat of each in turn."""
+    runs: dict[str, dict[str, dict[str, list[float]]]] = {"this version": {}, "previous": {}}
+    for _ in range(repeats):
+        for name, python in (("this version", sys.executable), ("previous", previous)):
+            out = subprocess.run([python, __file__, "--json", "--repeats", "1", "--decisions", str(decisions),
+                                  "--reads", *reads], capture_output=True, text=True, check=True)
+            for game, by_read in json.loads(out.stdout.strip().splitlines()[-1]).items():
+                for r, value in by_read.items():
+                    runs[name].setdefault(game, {}).setdefault(r, []).append(value)
+    parts = [f"### {name}\n\n{report(results)}" for name, results in runs.items()]
+    lines = ["| this version / previous (medians) | " + " | ".join(reads) + " |",
+             "| --- |" + " --- |" * len(reads)]
+    now, before = runs["this version"], runs["previous"]
+    for game in now:
+        cells = [f"{statistics.median(now[game][r]) / statistics.median(before[game][r]):.2f}x" for r in reads]
+        lines.append(f"| `{game}` | " + " | ".join(cells) + " |")
+    return "\n\n".join([*parts, "### ratio\n\n" + "\n".join(lines)])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--decisions", type=int, default=20000, help="decisions per run (default 20000)")
@@ -120,8 +148,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the medians as JSON")
     parser.add_argument("--reads", nargs="+", choices=READS, default=list(READS),
                         help="what to read before each decision (default: all; nothing is always measured)")
+    parser.add_argument("--previous", help="the python of another installation to measure beside this one")
     args = parser.parse_args(argv)
     reads = tuple(dict.fromkeys(["nothing", *args.reads]))
+    if args.previous:
+        print(versus(args.previous, args.decisions, args.repeats, reads))
+        return 0
     results = measure(args.decisions, args.repeats, reads)
     if args.json:
         print(json.dumps({g: {r: statistics.median(v) for r, v in by.items()} for g, by in results.items()}))
