@@ -324,7 +324,7 @@ class ConvergeState(pyspiel.State):  # type: ignore[misc]
         return "\n".join(parts)
 
 
-_OBSERVATION_ZEROS = array.array("f", bytes(4 * OBSERVATION_SIZE))
+_OBSERVATION_ZEROS = memoryview(array.array("f", bytes(4 * OBSERVATION_SIZE)))
 
 
 class ConvergeObserver:
@@ -367,8 +367,10 @@ class ConvergeObserver:
         #: Rows of the history piece (0: none).
         self.rows = game.history_rows if self.perfect_recall and (self.public or self.private) else 0
         size = self.view_size + self.rows * EVENT_FEATURES
-        # an array.array the engine's compiled writers fill, seen by numpy without a copy
+        # an array.array the engine's compiled writers fill, seen by numpy without a copy; they write
+        # through a memoryview (its item assignment costs half the array's)
         self._buffer = array.array("f", bytes(4 * size))
+        self._view = memoryview(self._buffer)
         if self.rows:
             pieces.append(("history", self.rows * EVENT_FEATURES, (self.rows, EVENT_FEATURES)))
         self.tensor = np.frombuffer(self._buffer, np.float32) if size else np.zeros(0, np.float32)
@@ -378,7 +380,7 @@ class ConvergeObserver:
             self.dict[name] = self.tensor[offset:offset + n].reshape(shape)
             offset += n
         # each player's history rows, kept from the state read last for them (only new events are written)
-        self._history = (RecallRows(memoryview(self._buffer)[self.view_size:], self.rows, not self.public)
+        self._history = (RecallRows(self._view[self.view_size:], self.rows, not self.public)
                          if self.rows else None)
 
     def set_from(self, state: ConvergeState, player: int) -> None:
@@ -386,8 +388,9 @@ class ConvergeObserver:
             raise ValueError(f"a player is 0 or 1, got {player}")
         m = state.core.match
         if self.public:
-            self._buffer[0:OBSERVATION_SIZE] = _OBSERVATION_ZEROS
-            write_observation(m, player if self.private else -1, player, self._buffer)
+            view = self._view
+            view[0:OBSERVATION_SIZE] = _OBSERVATION_ZEROS
+            write_observation(m, player if self.private else -1, player, view)
         elif self.private:
             self._private_cards(m, player)
         if self._history is not None:

@@ -324,6 +324,7 @@ class RecallRows:
         self.private = private
         width = capacity * EVENT_FEATURES
         self.buffers = [array.array("f", bytes(4 * width)), array.array("f", bytes(4 * width))]
+        # rows are written through memoryviews: their item assignment costs half an array's
         self.views = [memoryview(self.buffers[0]), memoryview(self.buffers[1])]
         self.zeros = memoryview(array.array("f", bytes(4 * width)))
         self.read = [0, 0]
@@ -346,8 +347,7 @@ class RecallRows:
             cache[0:rows * EVENT_FEATURES] = self.zeros[0:rows * EVENT_FEATURES]
             read = rows = 0
             self.restarts += 1
-        read, new_rows = write_events(m, viewer, player, self.buffers[player], 0, read, rows, self.capacity,
-                                      self.private)
+        read, new_rows = write_events(m, viewer, player, cache, 0, read, rows, self.capacity, self.private)
         self.read[player], self.rows[player] = read, new_rows
         self.last[player] = events[read - 1] if read > 0 else None
         a, b = rows * EVENT_FEATURES, new_rows * EVENT_FEATURES
