@@ -60,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     size, actions = env.observation_spec()["info_state"][0], env.action_spec()["num_actions"]
     agents = [dqn.DQN(player_id=p, state_representation_size=size, num_actions=actions,
                       hidden_layers_sizes=[64], replay_buffer_capacity=10_000, batch_size=32,
-                      min_buffer_size_to_learn=64, learn_every=4) for p in range(2)]
+                      min_buffer_size_to_learn=64, learn_every=4, seed=args.seed + p) for p in range(2)]
     for _ in range(args.episodes):
         time_step = env.reset()
         while not time_step.last():
