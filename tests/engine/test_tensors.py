@@ -107,3 +107,18 @@ def test_state_texts_equal_the_texts_of_the_observation(seed: int) -> None:
         assert [event_text(e, ids, skillsets) for e in m.events] == \
             [event_token(to_dict(e, ids, skillsets)) for e in m.events]
     assert {"select", "mode", "target", "over"} <= kinds
+
+
+def test_a_history_longer_than_its_bound_is_refused_not_cut() -> None:
+    """A perfect-recall history never drops an event: past its rows (an effect kind that logs more than its
+    max_events says), writing raises."""
+    import array
+
+    from converge.engine.tensors import EVENT_FEATURES, write_events
+
+    m = Match.new(["alchemist", "mechanist", "archivist"], seed=3)
+    seen = len([e for e in m.events if e[1] < 0 or e[1] == 0])
+    buf = array.array("f", bytes(4 * EVENT_FEATURES * seen))
+    assert write_events(m, 0, 0, buf, 0, 0, 0, seen) == (len(m.events), seen)
+    with pytest.raises(ValueError, match=f"more than {seen - 1} events"):
+        write_events(m, 0, 0, array.array("f", bytes(4 * EVENT_FEATURES * seen)), 0, 0, 0, seen - 1)
