@@ -62,6 +62,8 @@ from converge.engine.tensors import (
 from converge.engine.tensors import clip as _clip
 from converge.engine.zones import NUM_ZONES
 
+_KINDS = {kind.label: kind for kind in EventKind}
+
 
 class Encoder:
     """Turns observation dicts of one playset into fixed-size float32 tensors.
@@ -239,7 +241,7 @@ class Encoder:
             elif field.type == "skillset":
                 out[E_SKILLSET + value] = 1.0
             else:
-                out[E_NUMBERS + slot] = _clip(value / 10.0)
+                out[E_NUMBERS + slot] = _clip(value / float(max(1, field.scale)))
 
     # ------------------------------------------------------------------ tensors
 
@@ -263,6 +265,20 @@ class Encoder:
         events = list(obs.get("events") or [])[-HISTORY_EVENTS:]
         for row, event in zip(history, events, strict=False):
             self._event(event, me, row)
+
+    def recall_tensor(self, obs: Mapping[str, Any], rows: int, perspective: int | None = None,
+                      private: bool = False) -> FloatArray:
+        """The perfect-recall information-state tensor of ``obs``: the observation, then every event of its
+        log as a row, in ``rows`` rows (zero padded). ``private``: the events private to the viewer only."""
+        me = self._me(obs, perspective)
+        out = np.zeros(OBSERVATION_SIZE + rows * EVENT_FEATURES, dtype=np.float32)
+        self.observation_into(obs, out[:OBSERVATION_SIZE], me)
+        history = out[OBSERVATION_SIZE:].reshape(rows, EVENT_FEATURES)
+        events = [e for e in obs.get("events") or [] if not private or SCHEMA[_KINDS[str(e["kind"])]].private]
+        assert len(events) <= rows
+        for row, event in zip(history, events, strict=False):
+            self._event(event, me, row)
+        return out
 
     def observation_tensor(self, obs: Mapping[str, Any], perspective: int | None = None) -> FloatArray:
         out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)

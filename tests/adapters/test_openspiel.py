@@ -16,10 +16,10 @@ from open_spiel.python.observation import make_observation  # noqa: E402
 
 from converge.adapters import openspiel as cvos  # noqa: E402  (registers python_converge)
 from converge.adapters.encoding import (  # noqa: E402
-    INFO_STATE_SIZE,
     OBSERVATION_SIZE,
     info_state_string,
     observation_string,
+    recall_size,
 )
 from converge.adapters.resample import resample_history  # noqa: E402
 from converge.engine.errors import PlaysetError  # noqa: E402
@@ -71,7 +71,7 @@ def test_the_game_is_registered_with_its_parameters() -> None:
     assert str(game) == "python_converge(playset=protector/searcher/merchant,start=player1)"
     assert game.num_distinct_actions() == 26 and game.max_chance_outcomes() == 18
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-    assert game.information_state_tensor_size() == INFO_STATE_SIZE
+    assert game.information_state_tensor_size() == recall_size(game.playset)
     assert game.observation_tensor_size() == OBSERVATION_SIZE
     default = pyspiel.load_game("python_converge")
     assert default.get_parameters() == {"playset": "alchemist/mechanist/archivist", "start": "random"}
@@ -142,7 +142,7 @@ def test_strings_and_tensors_are_built_from_the_players_observation() -> None:
             assert state.information_state_string(p) == info_state_string(obs)
             assert state.observation_string(p) == observation_string(obs)
             np.testing.assert_array_equal(np.asarray(state.information_state_tensor(p), np.float32),
-                                          enc.info_state_tensor(obs, p))
+                                          enc.recall_tensor(obs, game.history_rows, p))
             np.testing.assert_array_equal(np.asarray(state.observation_tensor(p), np.float32),
                                           enc.observation_tensor(obs, p))
             view = state.information_state_string(p).split("\nlog:")[0]
@@ -173,9 +173,10 @@ def test_changing_hidden_cards_changes_no_tensor_or_string() -> None:
     other[8], other[9] = other[9], other[8]
     moves = [PRO1, 20, SEA3, 20]  # player 0 adds PRO1 to its faction, player 1 adds SEA3 to its own
     a, b = dealt(game, ENGINES_DEAL), dealt(game, other)
-    observers = [make_observation(game, pyspiel.IIGObservationType(perfect_recall=r, private_info=pi))
-                 for r in (False, True) for pi in (pyspiel.PrivateInfoType.SINGLE_PLAYER,
-                                                   pyspiel.PrivateInfoType.NONE)]
+    observers = [make_observation(game, pyspiel.IIGObservationType(public_info=pub, perfect_recall=r,
+                                                                   private_info=pi))
+                 for pub in (True, False) for r in (False, True)
+                 for pi in (pyspiel.PrivateInfoType.SINGLE_PLAYER, pyspiel.PrivateInfoType.NONE)]
     for move in [None, *moves]:
         if move is not None:
             a.apply_action(move)
@@ -339,3 +340,334 @@ def test_the_ismcts_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     example = load_example("openspiel_ismcts")
     assert example.main(["--games", "2", "--simulations", "4", "--opponent", "greedy"]) == 0
     assert "won" in capsys.readouterr().out.splitlines()[-1]
+
+
+# ---------------------------------------------------------------------- perfect recall
+
+def _observer(game: cvos.ConvergeGame, recall: bool = True, public: bool = True,
+              private: bool = True) -> cvos.ConvergeObserver:
+    kind = pyspiel.PrivateInfoType.SINGLE_PLAYER if private else pyspiel.PrivateInfoType.NONE
+    observer: cvos.ConvergeObserver = make_observation(
+        game, pyspiel.IIGObservationType(public_info=public, perfect_recall=recall, private_info=kind))
+    return observer
+
+
+def _relative(event: tuple[int, ...], me: int) -> tuple[int, ...]:
+    """An event as the perfect-recall rows can tell it: its fields relative to ``me``."""
+    from converge.engine.tensors import F_MODE, F_NONE, F_PLAYER, F_ZONE, FIELD_A, FIELD_B, relative_zone
+
+    kind, _vis, player, card, a, b = event
+    fields = []
+    for ftype, value in ((FIELD_A[kind], a), (FIELD_B[kind], b)):
+        if ftype == F_NONE or value < 0:
+            fields.append(-1)
+        elif ftype == F_ZONE:
+            fields.append(relative_zone(value, me))
+        elif ftype == F_PLAYER:
+            fields.append(0 if value == me else 1)
+        elif ftype == F_MODE:
+            fields.append(value)
+        else:
+            fields.append(value)
+    return (kind, 0 if player == me else 1 if player in (0, 1) else 2, card, *fields)
+
+
+def _decode(rows: np.ndarray) -> list[tuple[int, ...]]:
+    """The events written in perfect-recall rows, read back (the rows lose nothing of what they encode)."""
+    from converge.engine.events import MODES, NUM_EVENT_KINDS
+    from converge.engine.tensors import (
+        E_CARD,
+        E_KIND,
+        E_MODE,
+        E_NUMBERS,
+        E_PLAYER,
+        E_SKILLSET,
+        E_WHO,
+        E_ZONES,
+        F_MODE,
+        F_NONE,
+        F_NUMBER,
+        F_PLAYER,
+        F_SKILLSET,
+        F_ZONE,
+        FIELD_A,
+        FIELD_B,
+        SCALE_A,
+        SCALE_B,
+    )
+    from converge.engine.zones import NUM_ZONES
+
+    out = []
+    for row in rows:
+        if row[0] == 0:
+            assert not row.any()  # padding is all zero, and only at the end
+            continue
+        kind = int(np.argmax(row[E_KIND:E_KIND + NUM_EVENT_KINDS]))
+        who = int(np.argmax(row[E_WHO:E_WHO + 3]))
+        cards = np.flatnonzero(row[E_CARD:E_CARD + 18])
+        fields = []
+        for slot, ftype, scale in ((0, FIELD_A[kind], SCALE_A[kind]), (1, FIELD_B[kind], SCALE_B[kind])):
+            if ftype == F_ZONE:
+                hot = np.flatnonzero(row[E_ZONES + slot * NUM_ZONES:E_ZONES + (slot + 1) * NUM_ZONES])
+                fields.append(int(hot[0]) if len(hot) else -1)
+            elif ftype == F_MODE:
+                hot = np.flatnonzero(row[E_MODE:E_MODE + 4])
+                fields.append(MODES[int(hot[0])] if len(hot) else -1)
+            elif ftype == F_PLAYER:
+                hot = np.flatnonzero(row[E_PLAYER:E_PLAYER + 2])
+                fields.append(int(hot[0]) if len(hot) else -1)
+            elif ftype == F_SKILLSET:
+                hot = np.flatnonzero(row[E_SKILLSET:E_SKILLSET + 3])
+                fields.append(int(hot[0]) if len(hot) else -1)
+            elif ftype == F_NUMBER:
+                fields.append(round(float(row[E_NUMBERS + slot]) * scale))
+            else:
+                assert ftype == F_NONE
+                fields.append(-1)
+        out.append((kind, who, int(cards[0]) if len(cards) else -1, *fields))
+    return out
+
+
+def _expected(event: tuple[int, ...], me: int) -> tuple[int, ...]:
+    """``_relative`` with what the rows cannot hold marked as such: a number field of an unused slot."""
+    from converge.engine.tensors import F_NONE, F_NUMBER, FIELD_A, FIELD_B
+
+    rel = list(_relative(event, me))
+    for i, ftype in ((3, FIELD_A[event[0]]), (4, FIELD_B[event[0]])):
+        if ftype == F_NUMBER and rel[i] < 0:
+            rel[i] = 0
+        if ftype == F_NONE:
+            rel[i] = -1
+    return tuple(rel)
+
+
+@pytest.mark.parametrize("playset", ["alchemist/mechanist/archivist", ENGINES, "delver/astropath/healer",
+                                     "searcher/delver/astropath"])
+def test_the_perfect_recall_tensor_holds_every_event_the_player_saw_in_order(playset: str) -> None:
+    game = load(playset)
+    observers = {(pub, priv): _observer(game, public=pub, private=priv)
+                 for pub, priv in ((True, True), (True, False), (False, True))}
+    rng = random.Random(playset)
+    longest = 0
+    for steps in (30, 120, 400, 10_000):
+        state = random_state(game, rng, steps)
+        for p in (0, 1):
+            for (pub, priv), observer in observers.items():
+                observer.set_from(state, p)
+                history = observer.dict["history"]
+                viewer = p if priv else -1
+                seen = [e for e in state.match.events
+                        if (e[1] == viewer if not pub else e[1] < 0 or e[1] == viewer)]
+                assert _decode(history) == [_expected(e, p) for e in seen]
+                assert history[len(seen):].sum() == 0 and history.min() >= 0.0 and history.max() <= 1.0
+                longest = max(longest, len(seen))
+    assert longest > 50 and state.is_terminal()
+
+
+def _family(game: cvos.ConvergeGame, seed: int, prefix: int, branches: int) -> list[cvos.ConvergeState]:
+    """States that share a long history: a random prefix, then random branches from it, and the worlds
+    each player cannot tell from them."""
+    rng = random.Random(seed)
+    root = random_state(game, rng, prefix)
+    out = [root]
+    for _ in range(branches):
+        state = root.clone()
+        for _ in range(rng.randrange(1, 12)):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        out.append(state)
+        if not state.is_terminal() and not state.is_chance_node():
+            out.append(state.resample_from_infostate(rng.randrange(2), rng.random))
+    return out
+
+
+def _assert_tensors_tell_information_states_apart(game: cvos.ConvergeGame,
+                                                  states: Sequence[cvos.ConvergeState]) -> None:
+    """Equal information-state strings <=> equal perfect-recall tensors, for both players."""
+    observer = _observer(game)
+    for p in (0, 1):
+        by_tensor: dict[bytes, str] = {}
+        by_string: dict[str, bytes] = {}
+        for state in states:
+            if state.is_chance_node():
+                continue
+            observer.set_from(state, p)
+            tensor, text = observer.tensor.tobytes(), state.information_state_string(p)
+            assert by_tensor.setdefault(tensor, text) == text, "two information states share a tensor"
+            assert by_string.setdefault(text, tensor) == tensor, "one information state, two tensors"
+
+
+def test_information_states_with_different_histories_never_share_a_tensor() -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    games = [load(), load(ENGINES, "player0"), load("searcher/delver/astropath")]
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.integers(0, len(games) - 1), st.integers(0, 2**32), st.integers(20, 400), st.integers(2, 8))
+    def check(which: int, seed: int, prefix: int, branches: int) -> None:
+        game = games[which]
+        _assert_tensors_tell_information_states_apart(game, _family(game, seed, prefix, branches))
+
+    check()
+
+
+def _round_one(game: cvos.ConvergeGame, seed: int) -> cvos.ConvergeState:
+    """A state at the deal of round 2, after a round 1 played at random."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while state.match.round_no < 2 or not state.is_chance_node():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.legal_actions()))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_histories_that_differ_only_before_the_last_32_events_get_different_tensors() -> None:
+    """Two matches whose first rounds differ (same winner, same number of turns) and whose second rounds
+    are the same deal and the same moves: after 32 events of round 2 the current view and the last 32
+    events are the same — the former information-state tensor (the recent-history tensor) cannot tell
+    them apart — but the information states differ, and so do the perfect-recall tensors."""
+    from converge.adapters.encoding import HISTORY_EVENTS, info_state_array
+
+    game = load(ENGINES, "player0")
+    by_key: dict[tuple[int, int], cvos.ConvergeState] = {}
+    pairs = []
+    for seed in range(200):
+        state = _round_one(game, seed)
+        key = (state.match.round_winners[0], state.match.turn_no)
+        if key in by_key:  # each state in one pair only: the pair's moves change it
+            pairs.append((by_key.pop(key), state))
+        else:
+            by_key[key] = state
+    observer = _observer(game)
+    collided = 0
+    for n, (a, b) in enumerate(pairs):
+        if collided >= 3:
+            break
+        rng = random.Random(n)
+        deal = list(range(18))
+        rng.shuffle(deal)
+        for card in deal[:17]:
+            a.apply_action(card)
+            b.apply_action(card)
+        checked = 0
+        while not a.is_terminal() and a.match.round_no == 2:
+            p = a.current_player()
+            round_two = [e for e in a.match.events[-200:] if e[1] in (-1, p)]
+            start = max(i for i, e in enumerate(round_two) if e[0] == 0)  # this round's start
+            if len(round_two) - start > HISTORY_EVENTS + 4:
+                assert np.array_equal(info_state_array(a.match, p), info_state_array(b.match, p))
+                assert a.information_state_string(p) != b.information_state_string(p)
+                observer.set_from(a, p)
+                ta = observer.tensor.copy()
+                observer.set_from(b, p)
+                assert not np.array_equal(ta, observer.tensor)
+                checked += 1
+            action = rng.choice(a.legal_actions())
+            a.apply_action(action)
+            b.apply_action(action)
+        collided += checked > 0
+    assert collided == 3  # three pairs of matches reached such states (round 2 often ends sooner)
+
+
+def test_the_observer_writes_the_same_tensor_whatever_it_read_before() -> None:
+    """The observer keeps each player's history from the state it read last; read in any order — the
+    next state, a clone's branch, an earlier state, the other player — it writes what a new one writes."""
+    game = load("searcher/delver/astropath")
+    rng = random.Random(11)
+    states = _family(game, 5, 150, 6) + _family(game, 6, 40, 4)
+    line = game.new_initial_state()
+    while not line.is_terminal():
+        if not line.is_chance_node():
+            states.append(line.clone())
+        line.apply_action(rng.choice(line.legal_actions()))
+    kinds = [(True, True, True), (True, False, True), (False, True, True), (True, True, False)]
+    observers = [_observer(game, recall, public, private) for recall, public, private in kinds]
+    order = list(range(len(states))) * 2
+    rng.shuffle(order)
+    order += list(range(len(states)))  # and in the order played
+    for i in order:
+        state = states[i]
+        if state.is_chance_node():
+            continue
+        p = rng.randrange(2)
+        for (recall, public, private), observer in zip(kinds, observers, strict=True):
+            observer.set_from(state, p)
+            fresh = _observer(game, recall, public, private)
+            fresh.set_from(state, p)
+            np.testing.assert_array_equal(observer.tensor, fresh.tensor)
+            assert observer.string_from(state, p) == fresh.string_from(state, p)
+    for state in states:  # the strings of states copied and stepped on match the reference
+        if not state.is_chance_node():
+            for p in (0, 1):
+                assert state.information_state_string(p) == info_state_string(state.match.observation(p))
+
+
+def test_every_observation_type_but_all_players_is_offered() -> None:
+    game = load(ENGINES, "player0")
+    state = dealt(game, ENGINES_DEAL, [SEA2, DISCARD])  # player 0 searches: MER3, MER4, MER5 shown to it
+    rows = game.history_rows
+    mine = state.match.observation(0)
+    for public in (True, False):
+        for private in (True, False):
+            for recall in (True, False):
+                observer = _observer(game, recall, public, private)
+                observer.set_from(state, 0)
+                text = observer.string_from(state, 0)
+                view = OBSERVATION_SIZE if public else 18 * 7 if private else 0
+                has_history = recall and (public or private)
+                assert observer.tensor.size == view + (rows * 68 if has_history else 0)
+                assert ("log: " in text) == has_history
+                if public:
+                    assert ("hand: " in text) == private and "faction 0:" in text
+                elif private:
+                    cards = observer.dict["private_cards"]
+                    assert text.startswith("hand: " + " ".join(mine["hand"])) and "faction" not in text
+                    assert "revealed MER3 MER4 MER5" in text  # shown to player 0 alone
+                    assert set(np.flatnonzero(cards[:, 0])) == {state.match.playset.card_ids.index(c)
+                                                                for c in mine["hand"]}
+                    assert cards[:, 6].sum() == 3  # the three revealed cards
+                    if recall:  # only the private events: the cards dealt to and seen by player 0
+                        assert all(t.split("/")[0] in ("dealt", "saw") for t in text.split("log: ")[1].split())
+                else:
+                    assert text == "" and observer.tensor.size == 0
+    public_view = _observer(game, False, True, False).string_from(state, 0)
+    assert not any(card in public_view for card in ("MER3", "MER4", "MER5"))
+    with pytest.raises(ValueError, match="all players"):
+        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True,
+                                                         private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+
+
+def test_the_docs_hold_the_tensor_layouts_generated_from_the_code() -> None:
+    from converge.adapters.encoding import layout_reference
+    from tests.helpers import ROOT
+
+    text = (ROOT / "docs" / "openspiel.md").read_text(encoding="utf-8")
+    assert text.endswith(layout_reference()), "regenerate the end of docs/openspiel.md from layout_reference()"
+
+
+def test_the_observer_writes_only_the_new_rows_of_a_state_that_continues_the_last() -> None:
+    """Along one line of play (each state the previous one stepped on, or a clone of it), the observer
+    never writes rows again; a state of another line does."""
+    game = load()
+    observer = _observer(game)
+    history = observer._history
+    assert history is not None
+    rng = random.Random(12)
+    state = game.new_initial_state()
+    reads = 0
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            observer.set_from(state if reads % 2 else state.clone(), reads % 2)
+            reads += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert reads > 20 and history.restarts == 0
+    observer.set_from(random_state(game, random.Random(13), 60), 0)
+    assert history.restarts == 1

@@ -27,27 +27,43 @@ The tensors are relative to the viewer: "me" is the viewer, "them" is the other 
 ``legal`` (26)
     the legal action mask when the decision is the viewer's (all zero otherwise).
 
-*Information-state tensor* (:data:`INFO_STATE_SIZE` floats): the observation tensor, then ``history``,
-the :data:`HISTORY_EVENTS` most recent events of the viewer's event log (oldest first, zero padded),
-each as :data:`EVENT_FEATURES` floats: kind, who (me / them / nobody), card, and the event's two fields
-encoded by their type in the engine's event schema (:data:`converge.engine.events.SCHEMA`): zones (the
-zone a card left and the zone it entered, relative to the viewer), a mode, a player (me / them), a
-skillset, or a number. The information-state *string* holds the whole log; the tensor keeps a fixed
-window of it.
+*Recent-history tensor* (:data:`INFO_STATE_SIZE` floats; PettingZoo's and Gymnasium's ``info_state``):
+the observation tensor, then ``history``, the :data:`HISTORY_EVENTS` most recent events of the viewer's
+event log (oldest first, zero padded), each as :data:`EVENT_FEATURES` floats: valid, kind, who (me /
+them / nobody), card, and the event's two fields encoded by their type in the engine's event schema
+(:data:`converge.engine.events.SCHEMA`): zones (the zone a card left and the zone it entered, relative to
+the viewer), a mode, a player (me / them), a skillset, or a number (``value / scale``, the field's
+largest value, so each value keeps its own float).
+
+*Perfect-recall tensor* (:func:`recall_size` floats; OpenSpiel's information-state tensor): the
+observation tensor, then every event of the viewer's log in the same rows, as many rows as the match can
+show one player (:meth:`~converge.engine.playset.Playset.max_events_seen`). Two information states with
+different histories never share it. :func:`layout_reference` describes both layouts (``docs/openspiel.md``
+is generated from it).
+
+The information-state *string* holds the current view and the whole log.
 """
 
 from __future__ import annotations
 
 import array
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.playset import Playset
+from converge.engine.sizes import NUM_CARDS
 from converge.engine.tensors import (
+    C_ACTIVE,
+    C_DECK_DEPTH,
+    C_KNOWN_DECK,
+    C_KNOWN_THEIR_HAND,
+    C_MY_HAND,
+    C_PENDING,
+    C_REVEALED,
     CARD_FEATURES,
     DECISION_FEATURES,
     DECISION_SLOTS,
@@ -68,8 +84,21 @@ if TYPE_CHECKING:
 FloatArray = npt.NDArray[np.float32]
 
 __all__ = ["CARD_FEATURES", "DECISION_FEATURES", "DECISION_SLOTS", "EFFECT_SLOTS", "EVENT_FEATURES",
-           "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE",
-           "info_state_array", "legal_array", "observation_array"]
+           "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE", "PRIVATE_COLUMNS",
+           "info_state_array", "layout_reference", "legal_array", "observation_array", "private_string",
+           "recall_size"]
+
+#: The card features a player's view can show and the public view cannot (the private-only observation's
+#: columns): the cards in my hand, those I know in their hand or in the deck (and how deep), and, while I
+#: decide, the card I chose, the one pending and those revealed to me alone.
+PRIVATE_COLUMNS: Final = (C_MY_HAND, C_KNOWN_THEIR_HAND, C_KNOWN_DECK, C_DECK_DEPTH, C_ACTIVE, C_PENDING,
+                          C_REVEALED)
+
+
+def recall_size(playset: Playset) -> int:
+    """The length of the perfect-recall tensor of a playset's matches: the observation, then a row for
+    each event a match can show one player."""
+    return OBSERVATION_SIZE + playset.max_events_seen() * EVENT_FEATURES
 
 _OBSERVATION_ZEROS = array.array("f", bytes(4 * OBSERVATION_SIZE))
 _INFO_STATE_ZEROS = array.array("f", bytes(4 * INFO_STATE_SIZE))
@@ -85,7 +114,7 @@ def observation_array(match: Match, player: int, public: bool = False) -> FloatA
     (507,)
     """
     buf = _OBSERVATION_ZEROS[:]
-    write_observation(match, -1 if public else player, player, buf)
+    write_observation(match, -1 if public else player, player, memoryview(buf))  # (faster item writes)
     return np.frombuffer(buf, np.float32)
 
 
@@ -93,8 +122,9 @@ def info_state_array(match: Match, player: int, public: bool = False) -> FloatAr
     """The information-state tensor (the observation, then the recent events the view holds)."""
     buf = _INFO_STATE_ZEROS[:]
     viewer = -1 if public else player
-    write_observation(match, viewer, player, buf)
-    write_history(match, viewer, player, buf, OBSERVATION_SIZE)
+    view = memoryview(buf)  # (faster item writes)
+    write_observation(match, viewer, player, view)
+    write_history(match, viewer, player, view, OBSERVATION_SIZE)
     return np.frombuffer(buf, np.float32)
 
 
@@ -179,9 +209,115 @@ def info_state_string(obs: Mapping[str, Any]) -> str:
     return observation_string(obs) + "\nlog: " + log
 
 
+def private_string(mine: Mapping[str, Any], public: Mapping[str, Any]) -> str:
+    """What a player's view ``mine`` shows beyond the public view ``public`` of the same state (I2): the
+    hand, the cards they know in the other hand and in the deck, and what of their decision the public
+    does not see; "" when nothing (a spectator's view has no private part)."""
+    if mine.get("viewer") not in (0, 1):
+        return ""
+    lines = ["hand: " + " ".join(mine.get("hand") or [])]
+    if mine.get("known_opponent_hand"):
+        lines.append("known in their hand: " + " ".join(mine.get("known_opponent_hand") or []))
+    if mine.get("known_deck"):
+        lines.append("known in the deck: " + " ".join(f"{d.get('id')}@{d.get('from_top')}"
+                                                       for d in mine.get("known_deck") or []))
+    decision, seen = mine.get("decision") or {}, public.get("decision") or {}
+    parts = [f"{key} {decision[key]}" for key in ("card", "pending") if key in decision and key not in seen]
+    if decision.get("revealed") and not seen.get("revealed"):
+        parts.append("revealed " + " ".join(decision["revealed"]))
+    if parts:
+        lines.append("decision: " + " | ".join(parts))
+    return "\n".join(lines)
+
+
 def as_playset(playset: Playset | Sequence[str] | str, deck_dirs: Sequence[str] = ()) -> Playset:
     """A playset from a :class:`Playset`, skillset names, or one string ``"a/b/c"`` (or ``"a,b,c"``)."""
     if isinstance(playset, Playset):
         return playset
     names = playset.replace(",", "/").split("/") if isinstance(playset, str) else list(playset)
     return Playset.from_names([n.strip() for n in names if n.strip()], deck_dirs)
+
+
+# ---------------------------------------------------------------------- the layouts, for the docs
+
+# The match part, in the writer's order (converge.engine.tensors.write_observation): name, floats, meaning.
+MATCH_LAYOUT: Final = (
+    ("round", 3, "one-hot round 1..3"), ("turn", 1, "turn number / 30"),
+    ("my round wins", 3, "one-hot 0..2"), ("their round wins", 3, "one-hot 0..2"),
+    ("artifact holder", 2, "me, them"), ("lead", 2, "me, them"), ("to decide", 3, "me, them, nobody (chance)"),
+    ("over", 3, "match over, I won, they won"), ("scores", 2, "mine, theirs (/ 10)"),
+    ("hand sizes", 2, "mine, theirs (/ 10)"), ("deck and discard sizes", 2, "deck / 10, discard / 18"),
+)
+
+
+def _card_columns() -> list[str]:
+    from converge.engine import tensors
+
+    names = {v: k[2:].lower().replace("_", " ") for k, v in vars(tensors).items()
+             if k.startswith("C_") and isinstance(v, int)}
+    return [names.get(i, f"skill {i - tensors.C_SKILL_0}") if i != tensors.C_SKILL_0 else "skill 0"
+            for i in range(CARD_FEATURES)]
+
+
+def _event_columns() -> list[tuple[str, int, str]]:
+    from converge.engine.events import MODE_NAMES, SCHEMA, EventKind
+    from converge.engine.zones import NUM_ZONES, ZONE_NAMES
+
+    numbers = sorted({f"`{f.name}` / {f.scale}" for spec in SCHEMA.values() for f in (spec.a, spec.b)
+                      if f is not None and f.scale})
+    zones = ", ".join(["my hand", "their hand", "my faction", "their faction", *ZONE_NAMES[4:NUM_ZONES]])
+    return [
+        ("valid", 1, "1 for an event, 0 for padding"),
+        ("kind", len(EventKind), ", ".join(k.label for k in EventKind)),
+        ("who", 3, "the event's player: me, them, nobody"),
+        ("card", NUM_CARDS, "the card id, one-hot (none: all zero)"),
+        ("from zone", NUM_ZONES, zones), ("to zone", NUM_ZONES, zones),
+        ("mode", 4, ", ".join(MODE_NAMES)), ("player", 2, "a player field: me, them"),
+        ("skillset", 3, "a skillset field: the playset's three"),
+        ("numbers", 2, "the kind's first and second number fields: " + ", ".join(numbers)),
+    ]
+
+
+def layout_reference() -> str:
+    """The tensors' layouts in Markdown (``docs/openspiel.md`` holds it; a test keeps it in sync)."""
+    from converge.engine.playset import all_playsets
+
+    n_cards = NUM_CARDS * CARD_FEATURES
+    lines = [
+        "<!-- generated by converge.adapters.encoding.layout_reference(); tests/adapters/test_openspiel.py "
+        "keeps it in sync -->", "",
+        f"The observation tensor has {OBSERVATION_SIZE} floats, in [0, 1], relative to the viewer (\"me\"):", "",
+        "| part | offset | floats | what |", "| --- | --- | --- | --- |",
+        f"| `cards` | 0 | {NUM_CARDS} x {CARD_FEATURES} | one row per card id: "
+        + ", ".join(_card_columns()) + " |",
+    ]
+    offset = n_cards
+    for name, size, what in MATCH_LAYOUT:
+        lines.append(f"| `match`: {name} | {offset} | {size} | {what} |")
+        offset += size
+    lines.append(f"| `decision` | {offset} | {DECISION_FEATURES} | what is decided: "
+                 + ", ".join(DECISION_SLOTS) + f"; then the kind of the effect resolving ({EFFECT_SLOTS} slots, "
+                 "in registry order) |")
+    offset += DECISION_FEATURES
+    lines.append(f"| `legal` | {offset} | {NUM_ACTIONS} | my legal actions when the decision is mine |")
+    lines += ["", f"An event row has {EVENT_FEATURES} floats:", "", "| part | offset | floats | what |",
+              "| --- | --- | --- | --- |"]
+    offset = 0
+    for name, size, what in _event_columns():
+        lines.append(f"| {name} | {offset} | {size} | {what} |")
+        offset += size
+    sizes = sorted(Playset.from_names(list(names)).max_events_seen() for names in all_playsets())
+    default = Playset.from_names(["alchemist", "mechanist", "archivist"]).max_events_seen()
+    lines += [
+        "",
+        f"The recent-history tensor (PettingZoo's and Gymnasium's `info_state`) is the observation, then the "
+        f"{HISTORY_EVENTS} latest events the viewer saw, oldest first, zero padded: {INFO_STATE_SIZE} floats.",
+        "",
+        "The perfect-recall tensor (OpenSpiel's information-state tensor) is the observation, then every event "
+        "the viewer saw, in order, one row each, zero padded to the most a match of the playset can show one "
+        "player (`Playset.max_events_seen()`: per round 6 + 34 x (8 + the most events one discard effect "
+        "logs), for 3 rounds, and the match's end) — "
+        f"{default} rows ({OBSERVATION_SIZE + default * EVENT_FEATURES:,} floats) for the default playset, "
+        f"{sizes[0]} to {sizes[-1]} over the {len(sizes)} built-in playsets.",
+    ]
+    return "\n".join(lines) + "\n"

@@ -17,53 +17,59 @@ when ``start`` is random, then each card of every round's deal order. Actions ar
 action ids; chance outcomes are card ids 0..17 (or the player 0/1 for the artifact holder). Returns are
 +1 for the match winner and -1 for the loser.
 
-Observation and information-state strings and tensors come from an observer that reads only
-``Match.observation(player)`` (see :mod:`converge.adapters.encoding`): the information state is the
-player's view with its whole event log, the observation is the current view only. States serialise as
-their history (OpenSpiel's Python-game format) and ``resample_from_infostate`` draws a whole history the
-player cannot tell from the real one (see :mod:`converge.adapters.resample`), so OpenSpiel's Python
-``ISMCTSBot`` plays the game.
+Observation and information-state strings and tensors come from an observer that reads only what
+``Match.observation(player)`` shows (see :mod:`converge.adapters.encoding`): the information state is
+perfect recall — the player's view with every event of its log, in order (the tensor has a row for each
+event a match of the playset can show one player) — and the observation is the current view only. The
+observer offers every observation type OpenSpiel defines but all players' private information (I3):
+public and private, public only (a spectator's view, oriented to the player), private only (what the
+player's view shows beyond the public one), or neither; perfect recall or not.
+
+The fast path is OpenSpiel's observer API: ``make_observation(game, IIGObservationType(...))`` and
+``set_from(state, player)`` write into one numpy buffer, the event rows incrementally (a state one step on
+from the one written last costs its new rows). ``state.information_state_tensor()`` turns the whole
+perfect-recall tensor (tens of thousands of floats) into a Python list at each call: about a millisecond.
+
+States serialise as their history (OpenSpiel's Python-game format) and ``resample_from_infostate`` draws
+a whole history the player cannot tell from the real one (see :mod:`converge.adapters.resample`), so
+OpenSpiel's Python ``ISMCTSBot`` plays the game.
 """
 
 from __future__ import annotations
 
+import array
 import os
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyspiel
 
 from converge.adapters.encoding import (
     CARD_FEATURES,
     DECISION_FEATURES,
     EVENT_FEATURES,
-    HISTORY_EVENTS,
-    INFO_STATE_SIZE,
     MATCH_FEATURES,
     OBSERVATION_SIZE,
-    info_state_array,
-    info_state_string,
-    observation_array,
+    PRIVATE_COLUMNS,
     observation_string,
+    private_string,
 )
 from converge.adapters.resample import resample_history
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.errors import PlaysetError, quote
 from converge.engine.playset import Playset
 from converge.engine.schema import Observation
-from converge.engine.sizes import MAX_ROUNDS, NUM_CARDS
+from converge.engine.sizes import MAX_PLAYS_PER_ROUND, MAX_ROUNDS, NUM_CARDS
 from converge.engine.state import Match
+from converge.engine.tensors import RecallRows, write_observation
+from converge.engine.texts import event_text, view_text
 
 SHORT_NAME = "python_converge"
 DEFAULT_PLAYSET = "alchemist/mechanist/archivist"
 DEFAULT_START = "random"
-
-# Upper bound on plays in a round: every play takes a card from a hand, and cards enter hands at most
-# 3 + 3 (the deal) + 10 (the deck, drawn or taken by Search) + 18 (each card is recalled at most once
-# a round) times; a Trade puts one card in a hand for each it takes out.
-MAX_PLAYS_PER_ROUND = 34
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -148,6 +154,8 @@ class ConvergeGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=max_game_length(self.playset),
         )
+        #: Rows of the perfect-recall history: the most events a match of this playset shows one player.
+        self.history_rows = self.playset.max_events_seen()
         params = {"playset": "/".join(self.playset.names()), "start": start_parameter(self.start)}
         if self.playset.deck_dirs:
             params["decks"] = os.pathsep.join(self.playset.deck_dirs)
@@ -167,25 +175,52 @@ class _Core:
     """The Python side of a state: the match and its history as ``(player, action)`` pairs.
 
     Copied with :meth:`Match.clone` (OpenSpiel deep-copies a state's attributes to clone it) and pickled
-    as its history (OpenSpiel pickles them to serialise it), replayed on load.
+    as its history (OpenSpiel pickles them to serialise it), replayed on load. It caches the strings of
+    the current state (``texts``, cleared at each step) and each viewer's event log as text (``logs``:
+    how many events of the match were read, and the text; kept across steps and copies, since the log
+    only grows, so a string costs the tokens of the new events).
     """
 
-    __slots__ = ("playset", "start", "match", "moves", "views", "texts")
+    __slots__ = ("playset", "start", "match", "moves", "views", "texts", "logs")
 
     def __init__(self, playset: Playset, start: str, match: Match | None = None,
-                 moves: list[tuple[int, int]] | None = None) -> None:
+                 moves: list[tuple[int, int]] | None = None,
+                 logs: dict[tuple[int, bool], tuple[int, str]] | None = None) -> None:
         self.playset = playset
         self.start = start
         self.match = match if match is not None else Match.new(playset, seed=0, start=start, chance=True)
         self.moves: list[tuple[int, int]] = moves if moves is not None else []
-        self.views: dict[int, Observation] = {}
-        self.texts: dict[tuple[bool, bool, int], str] = {}
+        self.views: dict[tuple[int, bool], Observation] = {}
+        self.texts: dict[tuple[int, int], str] = {}
+        self.logs: dict[tuple[int, bool], tuple[int, str]] = logs if logs is not None else {}
 
     def observation(self, viewer: int) -> Observation:
-        view = self.views.get(viewer)
+        """``viewer``'s whole observation, events included (cached until the next step)."""
+        view = self.views.get((viewer, True))
         if view is None:
-            view = self.views[viewer] = self.match.observation(viewer)
+            view = self.views[viewer, True] = self.match.observation(viewer)
         return view
+
+    def view(self, viewer: int) -> Observation:
+        """``viewer``'s observation without its events (cheaper: the strings keep the log themselves)."""
+        view = self.views.get((viewer, False))
+        if view is None:
+            view = self.views[viewer, False] = self.match.observation(viewer, events=False)
+        return view
+
+    def log(self, viewer: int, private: bool) -> str:
+        """The tokens of the events ``viewer`` sees (``private``: only those private to them), in order."""
+        key = (viewer, private)
+        read, text = self.logs.get(key, (0, ""))
+        events = self.match.events
+        if read < len(events):
+            ids, skillsets = self.playset.card_ids, self.playset.skillsets
+            tokens = [event_text(e, ids, skillsets) for e in events[read:]
+                      if (e[1] == viewer if private else e[1] < 0 or e[1] == viewer)]
+            if tokens:
+                text = text + " " + " ".join(tokens) if text else " ".join(tokens)
+            self.logs[key] = (len(events), text)
+        return text
 
     def apply(self, action: int) -> None:
         player = self.match.current_player
@@ -195,7 +230,7 @@ class _Core:
         self.texts.clear()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
-        return _Core(self.playset, self.start, self.match.clone(), self.moves[:])
+        return _Core(self.playset, self.start, self.match.clone(), self.moves[:], dict(self.logs))
 
     def __getstate__(self) -> dict[str, Any]:
         return {"playset": self.playset.names(), "decks": list(self.playset.deck_dirs), "start": self.start,
@@ -208,6 +243,7 @@ class _Core:
         self.moves = []
         self.views = {}
         self.texts = {}
+        self.logs = {}
         for _, action in data["moves"]:
             self.apply(action)
 
@@ -281,19 +317,31 @@ class ConvergeState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         """Both players' views (the whole state, for debugging; not a player's information)."""
         core = self.core
-        parts = [observation_string(core.observation(-1))]
+        parts = [observation_string(core.view(-1))]
         for p in (0, 1):
-            parts.append(f"hand {p}: " + " ".join(core.observation(p)["hand"] or []))
+            parts.append(f"hand {p}: " + " ".join(core.view(p)["hand"] or []))
         parts.append("history: " + " ".join(str(a) for _, a in core.moves))
         return "\n".join(parts)
 
 
-class ConvergeObserver:
-    """OpenSpiel observer: tensors and strings from ``Match.observation`` only.
+_OBSERVATION_ZEROS = memoryview(array.array("f", bytes(4 * OBSERVATION_SIZE)))
 
-    ``perfect_recall`` gives the information state (view and event log); otherwise the current view.
-    ``private_info`` SINGLE_PLAYER reads ``observation(player)``; NONE reads the public (spectator)
-    observation, oriented to ``player``. ALL_PLAYERS is not offered: no view holds both hands.
+
+class ConvergeObserver:
+    """OpenSpiel observer: tensors and strings of what one player may know, for each observation type.
+
+    ``public_info`` and ``private_info`` SINGLE_PLAYER: the player's view (``observation(player)``);
+    public only: the public (spectator) view, oriented to the player; private only: what the player's
+    view shows beyond the public one (the :data:`~converge.adapters.encoding.PRIVATE_COLUMNS` of each
+    card; the hand and what the player alone knows, as text); neither: an empty tensor and string.
+    ``perfect_recall`` adds the events of that view, in order: a ``history`` piece of one row per event
+    the match can show one player (private only: the player's private events). ALL_PLAYERS is refused:
+    no view holds both hands (I3).
+
+    :meth:`set_from` writes into :attr:`tensor` in place: the view afresh, the history from where it left
+    off when the state continues the one read last for that player (its log holds the same events up to
+    there), otherwise from the start (:class:`~converge.engine.tensors.RecallRows`). So :attr:`tensor` must
+    hold what it wrote: copy it to keep it or change it (as OpenSpiel's observer documentation asks).
     """
 
     def __init__(self, game: ConvergeGame, iig_obs_type: pyspiel.IIGObservationType,
@@ -301,45 +349,89 @@ class ConvergeObserver:
         if params:
             raise ValueError(f"observation parameters are not supported; passed {dict(params)}")
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            raise ValueError("python_converge offers no observer of all players' private information")
-        if not iig_obs_type.public_info:
-            raise ValueError("python_converge offers no observer without public information")
-        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+            raise ValueError("python_converge offers no observer of all players' private information: "
+                             "no view holds both hands (I3)")
+        self.public = bool(iig_obs_type.public_info)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        size = INFO_STATE_SIZE if self.perfect_recall else OBSERVATION_SIZE
-        self.tensor = np.zeros(size, np.float32)
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
         n_cards = NUM_CARDS * CARD_FEATURES
-        i = n_cards + MATCH_FEATURES
-        pieces: list[tuple[str, int, int, tuple[int, ...]]] = [
-            ("cards", 0, n_cards, (NUM_CARDS, CARD_FEATURES)),
-            ("match", n_cards, i, (MATCH_FEATURES,)),
-            ("decision", i, i + DECISION_FEATURES, (DECISION_FEATURES,)),
-            ("legal", i + DECISION_FEATURES, OBSERVATION_SIZE, (NUM_ACTIONS,)),
-        ]
-        if self.perfect_recall:
-            pieces.append(("history", OBSERVATION_SIZE, INFO_STATE_SIZE, (HISTORY_EVENTS, EVENT_FEATURES)))
-        self.dict = {name: self.tensor[a:b].reshape(shape) for name, a, b, shape in pieces}
-
-    def _view(self, state: ConvergeState, player: int) -> Observation:
-        if player not in (0, 1):
-            raise ValueError(f"a player is 0 or 1, got {player}")
-        return state.observation_dict(player if self.private else -1)
+        pieces: list[tuple[str, int, tuple[int, ...]]] = []
+        if self.public:
+            pieces += [("cards", n_cards, (NUM_CARDS, CARD_FEATURES)),
+                       ("match", MATCH_FEATURES, (MATCH_FEATURES,)),
+                       ("decision", DECISION_FEATURES, (DECISION_FEATURES,)),
+                       ("legal", NUM_ACTIONS, (NUM_ACTIONS,))]
+        elif self.private:
+            pieces.append(("private_cards", NUM_CARDS * len(PRIVATE_COLUMNS), (NUM_CARDS, len(PRIVATE_COLUMNS))))
+        self.view_size = sum(size for _, size, _ in pieces)
+        #: Rows of the history piece (0: none).
+        self.rows = game.history_rows if self.perfect_recall and (self.public or self.private) else 0
+        size = self.view_size + self.rows * EVENT_FEATURES
+        # an array.array the engine's compiled writers fill, seen by numpy without a copy; they write
+        # through a memoryview (its item assignment costs half the array's)
+        self._buffer = array.array("f", bytes(4 * size))
+        self._view = memoryview(self._buffer)
+        if self.rows:
+            pieces.append(("history", self.rows * EVENT_FEATURES, (self.rows, EVENT_FEATURES)))
+        self.tensor = np.frombuffer(self._buffer, np.float32) if size else np.zeros(0, np.float32)
+        self.dict: dict[str, npt.NDArray[np.float32]] = {}
+        offset = 0
+        for name, n, shape in pieces:
+            self.dict[name] = self.tensor[offset:offset + n].reshape(shape)
+            offset += n
+        # each player's history rows, kept from the state read last for them (only new events are written)
+        self._history = (RecallRows(self._view[self.view_size:], self.rows, not self.public)
+                         if self.rows else None)
 
     def set_from(self, state: ConvergeState, player: int) -> None:
         if player not in (0, 1):
             raise ValueError(f"a player is 0 or 1, got {player}")
-        write = info_state_array if self.perfect_recall else observation_array
-        self.tensor[:] = write(state.core.match, player, not self.private)
+        m = state.core.match
+        if self.public:
+            view = self._view
+            view[0:OBSERVATION_SIZE] = _OBSERVATION_ZEROS
+            write_observation(m, player if self.private else -1, player, view)
+        elif self.private:
+            self._private_cards(m, player)
+        if self._history is not None:
+            self._history.update(m, player, player if self.private else -1)
+
+    def _private_cards(self, m: Match, player: int) -> None:
+        """The private columns of each card: shown in the player's view and not in the public one."""
+        mine = np.zeros(OBSERVATION_SIZE, np.float32)
+        public = np.zeros(OBSERVATION_SIZE, np.float32)
+        write_observation(m, player, player, mine)
+        write_observation(m, -1, player, public)
+        n_cards = NUM_CARDS * CARD_FEATURES
+        cols = list(PRIVATE_COLUMNS)
+        a = mine[:n_cards].reshape(NUM_CARDS, CARD_FEATURES)[:, cols]
+        b = public[:n_cards].reshape(NUM_CARDS, CARD_FEATURES)[:, cols]
+        self.dict["private_cards"][:] = np.where(a != b, a, 0.0)
 
     def string_from(self, state: ConvergeState, player: int) -> str:
-        key = (self.perfect_recall, self.private, player)
-        text = state.core.texts.get(key)
+        if player not in (0, 1):
+            raise ValueError(f"a player is 0 or 1, got {player}")
+        core = state.core
+        key = (self._kind(), player)
+        text = core.texts.get(key)
         if text is None:
-            obs = self._view(state, player)
-            text = info_state_string(obs) if self.perfect_recall else observation_string(obs)
-            if not self.private:
-                text = f"public view for player {player}\n{text}"
-            state.core.texts[key] = text
+            text = core.texts[key] = self._string(core, player)
+        return text
+
+    def _kind(self) -> int:
+        return 4 * int(self.public) + 2 * int(self.private) + int(self.perfect_recall)
+
+    def _string(self, core: _Core, player: int) -> str:
+        if self.public and self.private:
+            text = view_text(core.match, player)
+        elif self.public:
+            text = f"public view for player {player}\n" + view_text(core.match, -1)
+        elif self.private:
+            text = private_string(core.view(player), core.view(-1))
+        else:
+            return ""
+        if self.perfect_recall:
+            text += "\nlog: " + core.log(player if self.private else -1, not self.public)
         return text
 
 

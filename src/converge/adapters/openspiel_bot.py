@@ -23,6 +23,19 @@ from converge.bots import make_bot
 OPENSPIEL = "openspiel"
 
 
+class RestartableISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's Python ``ISMCTSBot``, with the ``restart_at`` that OpenSpiel's ``evaluate_bots`` calls
+    before each game (the bot lacks it: "RestartAt not implemented"). A new game forgets the search
+    trees (the bot's ``reset()``); actions the bot is told of need nothing (it searches from each state
+    it is asked about)."""
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        self.reset()
+
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
+        pass
+
+
 class TimedISMCTS:
     """OpenSpiel's ISMCTSBot whose simulation count follows a time budget per decision."""
 

@@ -24,6 +24,7 @@ from typing import Any, Final, cast
 
 from converge.engine.actions import DECLARE, DISCARD, MINE, THEIRS
 from converge.engine.schema import EventDoc
+from converge.engine.sizes import MAX_ROUNDS, MAX_STARS, NUM_CARDS, RANKS
 from converge.engine.zones import DECK, DISCARD_PILE, FACTION, GOAL_AREA, NUM_ZONES, ZONE_NAMES, Zones, is_hand
 
 Event = tuple[int, int, int, int, int, int]
@@ -92,6 +93,13 @@ OUTSCORED: Final = 0  # T6: the lead kept the artifact and scored more
 HANDS_EMPTY: Final = 1  # T8: both hands empty, the artifact holder wins
 END_REASONS: Final = ("outscored", "hands_empty")
 
+# The largest values of the events' numbers (Field.scale): a Search looks at 5 cards at most (its card
+# format's bound), an effect of the built-in kinds takes at most 8 decisions (Study of an Expand 3) and
+# room is left for new kinds, a player's points are at most every card's stars.
+MAX_SEARCH_DEPTH: Final = 5
+MAX_EFFECT_DECISIONS: Final = 16
+MAX_SCORE: Final = MAX_STARS * NUM_CARDS
+
 MODES: Final = (DISCARD, DECLARE, MINE, THEIRS)
 MODE_NAMES: Final = ("discard", "declare", "mine", "theirs")
 
@@ -108,6 +116,9 @@ class Field:
     name: str
     type: str
     doc: str
+    #: For a number (``int`` or ``reason``): the largest value it takes; tensors write ``value / scale``,
+    #: so that every value keeps its own float in [0, 1] (the perfect-recall tensor tells them all apart).
+    scale: int = 0
 
 
 @dataclass(frozen=True)
@@ -125,7 +136,7 @@ class EventSpec:
 
 SCHEMA: Final[Mapping[EventKind, EventSpec]] = {spec.kind: spec for spec in (
     EventSpec(EventKind.ROUND_START, "a round is dealt", "who holds the artifact", "",
-              Field("round", "int", "the round number, from 1")),
+              Field("round", "int", "the round number, from 1", MAX_ROUNDS)),
     EventSpec(EventKind.START_DISCARD, "the card dealt face up starts the discard pile", "", "that card"),
     EventSpec(EventKind.DEALT, "a card dealt into the player's hand", "the player", "the card", private=True),
     EventSpec(EventKind.PLAY, "a card played from the hand (T3)", "who played it", "the card",
@@ -137,29 +148,31 @@ SCHEMA: Final[Mapping[EventKind, EventSpec]] = {spec.kind: spec for spec in (
     EventSpec(EventKind.MOVE, "an effect moves a card from one zone to another, in public", "who moved it",
               "the card", Field("from", "zone", "the zone it left"), Field("to", "zone", "the zone it entered")),
     EventSpec(EventKind.CONVERT, "a card in a faction is converted (C1)", "who converted it", "the card",
-              Field("skillset", "skillset", "its skillset now"), Field("rank", "int", "its rank now")),
+              Field("skillset", "skillset", "its skillset now"), Field("rank", "int", "its rank now", RANKS[-1])),
     EventSpec(EventKind.REVERT, "a conversion until the end of the turn reverts (C6)", "", "the card",
-              Field("skillset", "skillset", "its skillset now"), Field("rank", "int", "its rank now")),
+              Field("skillset", "skillset", "its skillset now"), Field("rank", "int", "its rank now", RANKS[-1])),
     EventSpec(EventKind.GUARD, "a card is guarded until the end of the round", "who guards it", "the card"),
     EventSpec(EventKind.REVEAL, "the top card of the deck is shown to both players", "who revealed it",
               "the card"),
     EventSpec(EventKind.SEARCH, "a player looks at the top cards of the deck and takes one into their hand",
-              "who searches", "", Field("depth", "int", "how many cards they look at")),
+              "who searches", "", Field("depth", "int", "how many cards they look at", MAX_SEARCH_DEPTH)),
     EventSpec(EventKind.SAW, "a card the searcher sees", "the searcher", "the card",
-              Field("from_top", "int", "its position from the top, 0 first"), private=True),
+              Field("from_top", "int", "its position from the top, 0 first", MAX_SEARCH_DEPTH - 1), private=True),
     EventSpec(EventKind.TOOK, "the searched card the searcher takes into their hand", "the searcher",
               "the card", private=True),
     EventSpec(EventKind.DISCARDED, "the played card goes to the discard pile when its effect is over",
               "who played it", "the card",
-              Field("decisions", "int", "how many decisions its effect took"),
-              Field("declined", "int", "1 when the player declined the rest of the effect (done)")),
+              Field("decisions", "int", "how many decisions its effect took", MAX_EFFECT_DECISIONS),
+              Field("declined", "int", "1 when the player declined the rest of the effect (done)", 1)),
     EventSpec(EventKind.SCORE, "end-of-turn scores (T5)", "", "",
-              Field("score0", "int", "player 0's points"), Field("score1", "int", "player 1's points")),
+              Field("score0", "int", "player 0's points", MAX_SCORE),
+              Field("score1", "int", "player 1's points", MAX_SCORE)),
     EventSpec(EventKind.ARTIFACT, "the artifact passes to the other player (T6)", "who holds it now", ""),
     EventSpec(EventKind.DRAW, "a player draws the top card of the deck (T7)", "who draws", ""),
     EventSpec(EventKind.DREW, "the card the player drew", "who drew it", "the card", private=True),
     EventSpec(EventKind.ROUND_END, "a round is won", "the winner", "",
-              Field("reason", "reason", "outscored (T6) or hands_empty (T8)"), Field("round", "int", "the round")),
+              Field("reason", "reason", "outscored (T6) or hands_empty (T8)", len(END_REASONS) - 1),
+              Field("round", "int", "the round", MAX_ROUNDS)),
     EventSpec(EventKind.MATCH_END, "the match is won (M1)", "the winner", ""),
 )}
 

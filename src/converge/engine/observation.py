@@ -125,18 +125,19 @@ def _describe(narrator: Narrator, events: list[Event]) -> list[EventDoc]:
     return out
 
 
-def observe(match: Match, viewer: object, events_from: object = 0) -> Observation:
+def observe(match: Match, viewer: object, events_from: object = 0, events: bool = True) -> Observation:
     """Build the observation of ``viewer`` (0 or 1; -1 for a spectator). JSON-serialisable.
 
     ``events_from=k``: the ``events`` list starts at the viewer's ``k``-th event: for clients that already
-    hold the earlier ones, so that only what is new is described.
+    hold the earlier ones, so that only what is new is described. ``events=False``: no events at all (the
+    current view alone, without following the log: for clients that keep the log themselves).
     """
     if isinstance(viewer, bool) or not isinstance(viewer, int) or viewer not in (-1, 0, 1):
         raise ConvergeError("a viewer is player 0, player 1 or -1 (spectator)")
     if isinstance(events_from, bool) or not isinstance(events_from, int) or events_from < 0:
         raise ConvergeError(f"events_from is a number of events from 0, got {quote(events_from)}")
 
-    return _state(match, viewer, event_dicts(match, viewer, events_from))
+    return _state(match, viewer, event_dicts(match, viewer, events_from) if events else [])
 
 
 def _state(match: Match, viewer: int, events: list[EventDoc]) -> Observation:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from converge.engine.effects import EffectKind, effect_kind
 from converge.engine.errors import PlaysetError, quote
 from converge.engine.goals import GoalKind, goal_kind
-from converge.engine.sizes import NUM_CARDS, SKILLSETS_PER_PLAYSET
+from converge.engine.sizes import MAX_PLAYS_PER_ROUND, MAX_ROUNDS, NUM_CARDS, SKILLSETS_PER_PLAYSET
 
 if TYPE_CHECKING:
     from converge.cards.model import CardSpec, Deck
@@ -100,6 +100,27 @@ class Playset:
         kinds, args = self.effect_kind, self.effect_args
         own = max(k.max_decisions(a, 0) for k, a in zip(kinds, args, strict=True))
         return max(k.max_decisions(a, own) for k, a in zip(kinds, args, strict=True))
+
+    def max_effect_events(self) -> int:
+        """An upper bound on the events one discard effect of this playset can log (Study's counts the
+        studied card's)."""
+        kinds, args = self.effect_kind, self.effect_args
+        own = max(k.max_events(a, 0) for k, a in zip(kinds, args, strict=True))
+        return max(k.max_events(a, own) for k, a in zip(kinds, args, strict=True))
+
+    def max_events_seen(self) -> int:
+        """An upper bound on the events of a match one player sees (a spectator sees fewer): the length of
+        the perfect-recall history.
+
+        A round shows a player at most: round start, first discard and its 3 dealt cards (5); in each turn
+        the score, the artifact passing, two draws and the card it drew (5), and a pass for each play
+        missing from the turn's two; in each play the play and, for a discard, the discarded event and the
+        effect's events (:meth:`max_effect_events`); the round's end. A turn has at least one play (a turn
+        starts with a card in some hand, T8), so with ``T <= P <= MAX_PLAYS_PER_ROUND`` turns and plays a
+        round shows at most ``6 + 5T + (2T - P) + P(2 + E) <= 6 + P(8 + E)``; then the match's end.
+        """
+        per_round = 6 + MAX_PLAYS_PER_ROUND * (8 + self.max_effect_events())
+        return MAX_ROUNDS * per_round + 1
 
     def card(self, card: int) -> CardSpec:
         return self.cards[card]

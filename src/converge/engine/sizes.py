@@ -22,3 +22,9 @@ HAND_SIZE: Final = 3
 #: A match ends when a player has won two rounds, so it lasts at most three.
 ROUNDS_TO_WIN: Final = 2
 MAX_ROUNDS: Final = 3
+#: The stars a goal is worth, at most (so a player scores at most 3 x 18 points).
+MAX_STARS: Final = 3
+#: An upper bound on plays in a round: every play takes a card from a hand, and cards enter hands at most
+#: 3 + 3 (the deal) + 10 (the deck, drawn or taken by Search) + 18 (each card is recalled at most once a
+#: round) times; a Trade puts one card in a hand for each it takes out.
+MAX_PLAYS_PER_ROUND: Final = 34

@@ -840,12 +840,12 @@ class Match:
 
     # ------------------------------------------------------------------ views
 
-    def observation(self, player: object, events_from: object = 0) -> Observation:
+    def observation(self, player: object, events_from: object = 0, events: bool = True) -> Observation:
         """The redacted, JSON-serialisable view of ``player`` (I1-I3). The only door to the state.
 
         ``events_from=k`` lists the viewer's events from the ``k``-th on (incremental: what is new since a
-        client's last view)."""
-        return observe(self, player, events_from)
+        client's last view); ``events=False`` lists none (the current view alone, cheaper)."""
+        return observe(self, player, events_from, events is not False)
 
     def public_observation(self) -> Observation:
         """The view of a spectator: public information only."""

@@ -14,12 +14,13 @@ public (spectator's) view oriented to ``me``.
 
 from __future__ import annotations
 
+import array
 from typing import TYPE_CHECKING, Any, Final
 
 from converge.engine.actions import DISCARD, MINE, NUM_ACTIONS, SKILLSET_0, THEIRS
 from converge.engine.effects import FACTION as STEP_FACTION
 from converge.engine.effects import SKILLSET as STEP_SKILLSET
-from converge.engine.events import MODES, NUM_EVENT_KINDS, SCHEMA, EventKind
+from converge.engine.events import MODES, NUM_EVENT_KINDS, SCHEMA, Event, EventKind
 from converge.engine.goals import FactionStats, goal_winners
 from converge.engine.sizes import NUM_CARDS
 from converge.engine.turn import DECISION_KINDS, EFFECT, MODE, OVER, SELECT
@@ -93,6 +94,11 @@ _TYPES: Final = {"int": F_NUMBER, "reason": F_NUMBER, "mode": F_MODE, "player": 
 FIELD_A: Final = tuple(_TYPES[SCHEMA[k].a.type] if SCHEMA[k].a is not None else F_NONE  # type: ignore[union-attr]
                        for k in EventKind)
 FIELD_B: Final = tuple(_TYPES[SCHEMA[k].b.type] if SCHEMA[k].b is not None else F_NONE  # type: ignore[union-attr]
+                       for k in EventKind)
+# The largest value of each kind's numbers (``Field.scale``): a number is written as ``value / scale``.
+SCALE_A: Final = tuple(max(1, SCHEMA[k].a.scale) if SCHEMA[k].a is not None else 1  # type: ignore[union-attr]
+                       for k in EventKind)
+SCALE_B: Final = tuple(max(1, SCHEMA[k].b.scale) if SCHEMA[k].b is not None else 1  # type: ignore[union-attr]
                        for k in EventKind)
 
 
@@ -273,18 +279,103 @@ def write_history(m: Match, viewer: int, me: int, out: Any, start: int) -> None:
         i -= 1
     rows.reverse()
     for n in range(len(rows)):
-        kind, _vis, player, card, a, b = events[rows[n]]
-        base = start + n * EVENT_FEATURES
-        out[base] = 1.0
-        out[base + E_KIND + kind] = 1.0
-        out[base + E_WHO + (0 if player == me else 1 if player == 0 or player == 1 else 2)] = 1.0
-        if card >= 0:
-            out[base + E_CARD + card] = 1.0
-        _field(out, base, 0, FIELD_A[kind], a, me)
-        _field(out, base, 1, FIELD_B[kind], b, me)
+        write_event(out, start + n * EVENT_FEATURES, events[rows[n]], me)
 
 
-def _field(out: Any, base: int, slot: int, ftype: int, value: int, me: int) -> None:
+def write_events(m: Match, viewer: int, me: int, out: Any, start: int, read: int, rows: int, capacity: int,
+                 private: bool = False) -> tuple[int, int]:
+    """Append the events of ``m.events[read:]`` that ``viewer`` sees (``private``: only those private to
+    ``viewer``) to a history at ``start`` that holds ``rows`` rows and zeros after them, one row of
+    :data:`EVENT_FEATURES` each; return the new ``(read, rows)`` for the next call.
+
+    This is how the perfect-recall tensor is kept up to date: a state one step on from the one written
+    last costs the row or two of its new events. Raises ``ValueError`` past ``capacity`` rows (a match
+    that logged more events than :meth:`~converge.engine.playset.Playset.max_events_seen` allows)."""
+    events = m.events
+    n = len(events)
+    i = read
+    while i < n:
+        e = events[i]
+        vis = e[1]
+        if vis == viewer if private else (vis < 0 or vis == viewer):
+            if rows >= capacity:
+                raise ValueError(f"the match shows more than {capacity} events, the bound of its history "
+                                 "(an effect kind's max_events is too small)")
+            write_event(out, start + rows * EVENT_FEATURES, e, me)
+            rows += 1
+        i += 1
+    return n, rows
+
+
+class RecallRows:
+    """Each player's perfect-recall history, kept from the state read last for them, shown in ``out``.
+
+    A player's rows live in their own buffer, written by :func:`write_events` from the events of the state
+    read last for them: ``read`` events of its log read, ``rows`` rows written, ``last`` the last event
+    read. A state continues that line when its log holds that very event at that place (logs are copied,
+    never rewritten, so it then holds all those before): only its new events are written; otherwise the
+    player's rows are written again from the first. ``out`` (a memoryview of floats) shows the rows of
+    the player read last: it gets the new rows, or all of them when the player changes.
+    """
+
+    def __init__(self, out: Any, capacity: int, private: bool) -> None:
+        self.out = out
+        self.capacity = capacity
+        self.private = private
+        width = capacity * EVENT_FEATURES
+        self.buffers = [array.array("f", bytes(4 * width)), array.array("f", bytes(4 * width))]
+        # rows are written through memoryviews: their item assignment costs half an array's
+        self.views = [memoryview(self.buffers[0]), memoryview(self.buffers[1])]
+        self.zeros = memoryview(array.array("f", bytes(4 * width)))
+        self.read = [0, 0]
+        self.rows = [0, 0]
+        self.last: list[object] = [None, None]
+        self.shown = -1
+        self.shown_rows = 0
+        #: How many times a player's rows were written again from the first (another line of play).
+        self.restarts = 0
+
+    def update(self, m: Match, player: int, viewer: int) -> None:
+        """Show ``player``'s rows of ``m`` (the events ``viewer`` sees; private: only theirs)."""
+        # typed as Any so that an event stays the object in the log: compiled, an item of a list of
+        # tuples is unpacked and boxed anew, and the identity test would never hold
+        events: Any = m.events
+        read, rows = self.read[player], self.rows[player]
+        cache = self.views[player]
+        fresh = read > len(events) or (read > 0 and events[read - 1] is not self.last[player])
+        if fresh:
+            cache[0:rows * EVENT_FEATURES] = self.zeros[0:rows * EVENT_FEATURES]
+            read = rows = 0
+            self.restarts += 1
+        read, new_rows = write_events(m, viewer, player, cache, 0, read, rows, self.capacity, self.private)
+        self.read[player], self.rows[player] = read, new_rows
+        self.last[player] = events[read - 1] if read > 0 else None
+        a, b = rows * EVENT_FEATURES, new_rows * EVENT_FEATURES
+        if self.shown == player and not fresh:
+            if b > a:
+                self.out[a:b] = cache[a:b]
+        else:
+            self.out[0:b] = cache[0:b]
+            c = self.shown_rows * EVENT_FEATURES
+            if c > b:
+                self.out[b:c] = self.zeros[0:c - b]
+        self.shown = player
+        self.shown_rows = new_rows
+
+
+def write_event(out: Any, base: int, event: Event, me: int) -> None:
+    """One event as a row of :data:`EVENT_FEATURES` at ``base`` (which holds zeros), relative to ``me``."""
+    kind, _vis, player, card, a, b = event
+    out[base] = 1.0
+    out[base + E_KIND + kind] = 1.0
+    out[base + E_WHO + (0 if player == me else 1 if player == 0 or player == 1 else 2)] = 1.0
+    if card >= 0:
+        out[base + E_CARD + card] = 1.0
+    _field(out, base, 0, FIELD_A[kind], SCALE_A[kind], a, me)
+    _field(out, base, 1, FIELD_B[kind], SCALE_B[kind], b, me)
+
+
+def _field(out: Any, base: int, slot: int, ftype: int, scale: int, value: int, me: int) -> None:
     if ftype == F_NONE or value < 0:
         return
     if ftype == F_ZONE:
@@ -297,10 +388,10 @@ def _field(out: Any, base: int, slot: int, ftype: int, value: int, me: int) -> N
         out[base + E_PLAYER + (0 if value == me else 1)] = 1.0
     elif ftype == F_SKILLSET:
         out[base + E_SKILLSET + value] = 1.0
-    else:
-        out[base + E_NUMBERS + slot] = clip(value / 10.0)
+    elif value > 0:
+        out[base + E_NUMBERS + slot] = clip(value / float(scale))
 
 
 __all__ = ["CARD_FEATURES", "DECISION_FEATURES", "DECISION_SLOTS", "EFFECT_SLOTS", "EVENT_FEATURES",
-           "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE", "legal_for",
-           "write_history", "write_observation"]
+           "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE", "RecallRows", "legal_for",
+           "write_event", "write_events", "write_history", "write_observation"]

@@ -53,5 +53,8 @@ class Assemble(EffectKind):
     def max_decisions(self, args: tuple[int, ...], borrowed: int) -> int:
         return args[0]
 
+    def max_events(self, args: tuple[int, ...], borrowed: int) -> int:
+        return 2 * args[0]  # a reveal and a move for each card
+
     def public_choice(self, step: int) -> bool:
         return True

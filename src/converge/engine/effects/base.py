@@ -151,6 +151,14 @@ class EffectKind:
         other effect of the playset (for an effect that resolves another card's, like Study)."""
         return self.picks(args) + 1
 
+    def max_events(self, args: tuple[int, ...], borrowed: int) -> int:
+        """An upper bound on the events resolving the effect logs (the reverts of its conversions at the end
+        of the turn included); ``borrowed`` is the bound of any other effect of the playset (Study). The
+        perfect-recall tensors are sized from it (a match that logs more is refused there), so a kind that
+        logs more than two events a decision must say so. By default: two a decision (a card shown, then
+        moved)."""
+        return 2 * self.max_decisions(args, 0)
+
     # ------------------------------------------------------------------ what others may know
 
     def public_choice(self, step: int) -> bool:

@@ -77,6 +77,9 @@ class Convert(EffectKind):
     def max_decisions(self, args: tuple[int, ...], borrowed: int) -> int:
         return 2 * args[0] + 1
 
+    def max_events(self, args: tuple[int, ...], borrowed: int) -> int:
+        return 2 * args[0]  # a convert event for each card, and its revert when it lasts the turn
+
 
 def _convert(m: Match, card: int, new_skill: int) -> None:
     z, e = m.zones, m.effect

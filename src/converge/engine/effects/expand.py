@@ -43,3 +43,6 @@ class Expand(EffectKind):
 
     def max_decisions(self, args: tuple[int, ...], borrowed: int) -> int:
         return 2 * args[0] + 1
+
+    def max_events(self, args: tuple[int, ...], borrowed: int) -> int:
+        return args[0]  # a move for each card

@@ -45,5 +45,8 @@ class Guard(EffectKind):
     def prompt(self, step: int) -> str:
         return "choose a card in your faction to guard"
 
+    def max_events(self, args: tuple[int, ...], borrowed: int) -> int:
+        return args[0]  # a guard event for each card
+
     def score_neutral(self, args: tuple[int, ...]) -> bool:
         return True

@@ -49,3 +49,6 @@ class Heal(EffectKind):
 
     def max_decisions(self, args: tuple[int, ...], borrowed: int) -> int:
         return 2 * args[0] + 1
+
+    def max_events(self, args: tuple[int, ...], borrowed: int) -> int:
+        return args[0]  # a move for each card

@@ -56,5 +56,8 @@ class Recall(EffectKind):
     def prompt(self, step: int) -> str:
         return "choose a card to recall into your hand"
 
+    def max_events(self, args: tuple[int, ...], borrowed: int) -> int:
+        return args[0]  # a move for each card
+
     def score_neutral(self, args: tuple[int, ...]) -> bool:
         return not args[2]  # the discard pile scores nothing; a faction card would

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from converge.engine.effects.base import EffectKind
-from converge.engine.events import SAW, SEARCH, TOOK
+from converge.engine.events import MAX_SEARCH_DEPTH, SAW, SEARCH, TOOK
 from converge.engine.params import Param, ParamValue
 
 if TYPE_CHECKING:
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 class Search(EffectKind):
     def __init__(self) -> None:
         super().__init__("search", "Search", "look at cards from the top of the deck and take one into your hand",
-                         (Param("depth", "int", None, 1, 5, doc="how many top cards to look at"),),
+                         (Param("depth", "int", None, 1, MAX_SEARCH_DEPTH, doc="how many top cards to look at"),),
                          reveals=True, hand_change=1)
 
     def text(self, params: Mapping[str, ParamValue], own_skillset: str) -> str:
@@ -51,6 +51,9 @@ class Search(EffectKind):
 
     def max_decisions(self, args: tuple[int, ...], borrowed: int) -> int:
         return 1
+
+    def max_events(self, args: tuple[int, ...], borrowed: int) -> int:
+        return 2 + args[0]  # search, a card seen for each of the top cards, the one taken
 
     def score_neutral(self, args: tuple[int, ...]) -> bool:
         return True

@@ -38,3 +38,6 @@ class Study(EffectKind):
 
     def max_decisions(self, args: tuple[int, ...], borrowed: int) -> int:
         return 1 + borrowed
+
+    def max_events(self, args: tuple[int, ...], borrowed: int) -> int:
+        return 1 + borrowed  # the resolve event, then the studied card's effect

@@ -90,3 +90,6 @@ class Trade(EffectKind):
 
     def max_decisions(self, args: tuple[int, ...], borrowed: int) -> int:
         return 2
+
+    def max_events(self, args: tuple[int, ...], borrowed: int) -> int:
+        return 2  # the two moves of the exchange
