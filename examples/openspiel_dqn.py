@@ -20,7 +20,7 @@ from open_spiel.python.algorithms import random_agent
 
 import converge.adapters.openspiel  # noqa: F401  (registers python_converge)
 
-INSTALL = "This example needs PyTorch: pip install torch (beside converge[rl])."
+INSTALL = "This example needs PyTorch: pip install torch (beside converge-game[rl])."
 
 
 def evaluate(env: rl_environment.Environment, agent: Any, games: int) -> float:
