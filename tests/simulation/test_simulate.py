@@ -587,3 +587,43 @@ def test_the_plots_mark_the_users_skillsets_and_cards_and_keep_card_rows_readabl
 
     height = matplotlib.image.imread(io.BytesIO(marked["cards"][1]), format="png").shape[0]
     assert height / len(rows) >= 20  # px a row at 110 dpi: room for 8-point type (12 px) and a gap
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
+def test_workers_end_with_a_run_that_is_killed(tmp_path: Path) -> None:
+    """``kill`` (not Ctrl-C, which reaches every process of the terminal) of a simulation: its workers end
+    too, instead of playing their chunks on."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    run_ = subprocess.Popen([sys.executable, "-m", "converge", "simulate", "--bot1", "medium", "--bot2", "medium",
+                             "-n", "50", "--workers", "2", "--no-progress", "--no-report", "--out", str(tmp_path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def children() -> set[int]:
+        found: set[int] = set()
+        for task in Path(f"/proc/{run_.pid}/task").glob("*"):
+            listed = task / "children"
+            found |= {int(x) for x in listed.read_text().split()} if listed.exists() else set()
+        return found
+
+    workers: set[int] = set()
+    for _ in range(600):  # the two workers have started (a spawn takes a moment)
+        workers = children()
+        if len(workers) >= 2:
+            break
+        time.sleep(0.1)
+    assert len(workers) >= 2
+    time.sleep(1.0)  # they are playing their first chunks
+    os.kill(run_.pid, signal.SIGTERM)
+    run_.wait(timeout=60)
+    alive = set(workers)
+    for _ in range(300):
+        alive = {pid for pid in alive if Path(f"/proc/{pid}").exists()
+                 and "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()}
+        if not alive:
+            break
+        time.sleep(0.1)
+    assert not alive, f"workers {sorted(alive)} outlived the killed run"

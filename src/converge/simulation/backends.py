@@ -15,11 +15,14 @@ results.
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import logging
 import multiprocessing
 import os
+import signal
 import socket
+import sys
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -74,7 +77,27 @@ class InProcess:
 _WORKER_SPEC: list[SimulationSpec] = []
 
 
+def die_with_parent() -> None:
+    """In a worker process: end when the process that started it ends (Linux: the kernel sends SIGTERM).
+    Without it, a run stopped by ``kill`` (a scheduler's, say), not by Ctrl-C, left its workers playing
+    their chunks on. Elsewhere nothing is done."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the parent already ended before the call took effect
+        os._exit(1)
+
+
+#: prctl(2)'s option to be signalled when the parent ends.
+PR_SET_PDEATHSIG = 1
+
+
 def _init_worker(spec: SimulationSpec) -> None:
+    die_with_parent()
     _WORKER_SPEC[:] = [spec]
 
 

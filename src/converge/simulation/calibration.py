@@ -331,7 +331,10 @@ def _map(seeds: Sequence[int], setting: Setting, calibration: Calibration | None
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    from converge.simulation.backends import die_with_parent
+
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=die_with_parent) as pool:
         yield from pool.map(_sample_of, [(seed, setting, calibration) for seed in seeds], chunksize=4)
 
 
