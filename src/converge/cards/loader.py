@@ -237,7 +237,8 @@ def _check_deck_fields(data: Mapping[str, Any], cards: list[CardSpec], out: _Col
         else:
             near = [k for k in KNOWN_SETS if _set_key(k) == _set_key(set_name) and k != set_name]
             if near:
-                out.add("", "set", f"{set_name!r} is written {near[0]!r} (the set's name)")
+                out.add("", "set", f"{set_name!r} looks like the built-in set {near[0]!r}: spell it as the "
+                                   "built-in decks do, or give your set a name of its own")
     keyword = data.get("keyword")
     if "keyword" in data and not isinstance(keyword, str):
         out.add("", "keyword", "must be a string")
