@@ -55,6 +55,8 @@ def test_whole_match_through_piped_input(tmp_path: Path) -> None:
     replayed = Match.replay(record)
     assert replayed.is_terminal
     assert ("You win the match" in done.stdout) == (replayed.winner == 0)
+    said = " ".join(done.stdout.split())
+    assert f"review your decisions with: converge review {save} --seat 1" in said  # the next thing to do
 
 
 def test_record_saved_under_the_user_data_directory_by_default(tmp_path: Path) -> None:

@@ -205,6 +205,25 @@ class Session:
 # ---------------------------------------------------------------------- words for the viewer
 
 
+def saved_text(path: Path | None, finished: bool, humans: Sequence[int]) -> str:
+    """What the terminal says of a match's record as it closes: where it is, how to replay it, and, once
+    the match is over, how to review each person's decisions.
+
+    >>> print(saved_text(Path("m.json"), True, [1]))  # doctest: +NORMALIZE_WHITESPACE
+    Match record saved to m.json (replay it with: converge replay m.json; review your decisions with:
+    converge review m.json --seat 2)
+    """
+    if path is None:
+        return "Match not saved."
+    head = "Match record saved to" if finished else "Match saved to"
+    tail = f"replay it with: converge replay {path}"
+    if finished and humans:
+        seats = " or ".join(f"--seat {p + 1}" for p in humans)
+        whose = "your" if len(humans) == 1 else "each player's"
+        tail += f"; review {whose} decisions with: converge review {path} {seats}"
+    return f"{head} {path} ({tail})"
+
+
 def equal_scores_line(log: Sequence[Mapping[str, Any]], i: int, viewer: int, other: str = "them",
                       holder_now: int | None = None) -> str | None:
     """For the ``score`` event ``log[i]`` of a turn that ended level, the sentence saying that the artifact

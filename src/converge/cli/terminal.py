@@ -28,6 +28,7 @@ from converge.cli.session import (
     default_save_dir,
     equal_scores_line,
     round_final_board,
+    saved_text,
 )
 from converge.engine import ConvergeError, IllegalActionError, Match
 from converge.engine.schema import EventDoc, LegalAction, legal_actions_of
@@ -166,13 +167,11 @@ class TerminalGame:
             try:
                 self.play_match()
             except QuitGame:
-                path = self.session.save()
-                self.say(f"Match saved to {path} (replay it with: converge replay {path})" if path
-                         else "Match not saved.", wrap=False)
+                self.say(saved_text(self.session.save(), False, self.session.humans()), wrap=False)
                 return 0
             path = self.session.save_path
             if path:
-                self.say(f"Match record saved to {path} (replay it with: converge replay {path})", wrap=False)
+                self.say(saved_text(path, True, self.session.humans()), wrap=False)
             if not self.ask_rematch():
                 return 0
 

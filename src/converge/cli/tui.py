@@ -46,6 +46,7 @@ from converge.cli.session import (
     UndoRefused,
     narration_lines,
     round_final_board,
+    saved_text,
     their_move,
 )
 from converge.engine.schema import legal_actions_of
@@ -734,9 +735,7 @@ class GameApp(App[int]):
 
         def answer(leave: bool | None) -> None:
             if leave:
-                path = self.session.save()
-                self.farewell.append(f"Match saved to {path} (replay it with: converge replay {path})" if path
-                                     else "Match not saved.")
+                self.farewell.append(saved_text(self.session.save(), False, self.session.humans()))
                 self.exit(0)
 
         self.push_screen(ConfirmQuit(self.session.save_path is not None), answer)
@@ -744,7 +743,7 @@ class GameApp(App[int]):
     def finish(self) -> None:
         path = self.session.save_path
         if path is not None and self.session.match.is_terminal:
-            self.farewell.append(f"Match record saved to {path} (replay it with: converge replay {path})")
+            self.farewell.append(saved_text(path, True, self.session.humans()))
         self.exit(0)
 
     def rematch(self) -> None:
