@@ -96,6 +96,10 @@ FIELD_B: Final = tuple(_TYPES[SCHEMA[k].b.type] if SCHEMA[k].b is not None else 
                        for k in EventKind)
 
 
+#: 1.0 as one boxed object: compiled code boxes a float literal anew at each write into an untyped buffer.
+ONE: Final[object] = 1.0
+
+
 def clip(x: float) -> float:
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
@@ -109,53 +113,56 @@ def relative_zone(zone: int, me: int) -> int:
     return zone
 
 
-def write_observation(m: Match, viewer: int, me: int, out: Any) -> None:
-    """Write the observation tensor of ``viewer`` (oriented to ``me``) into ``out``, which holds zeros
-    (``OBSERVATION_SIZE`` floats)."""
+def write_observation(m: Match, viewer: int, me: int, out: Any, start: int = 0) -> tuple[int, int]:
+    """Write the observation tensor of ``viewer`` (oriented to ``me``) into ``out`` from ``start`` on,
+    which holds zeros (``OBSERVATION_SIZE`` floats: a row of a batch, say). Returns the scores it computed
+    on the way, players 0's and 1's (those of :meth:`~converge.engine.state.Match.scores`: a vector
+    environment's infos need them too)."""
     z, t, e, ps = m.zones, m.turn, m.effect, m.playset
+    one = ONE
     them = 1 - me
     located = [False] * NUM_CARDS
     # cards
     if viewer >= 0:
         for c in z.hands[viewer]:
-            out[c * CARD_FEATURES + C_MY_HAND] = 1.0
+            out[start + c * CARD_FEATURES + C_MY_HAND] = one
             located[c] = True
     for owner in (0, 1):
         where = C_MY_FACTION if owner == me else C_THEIR_FACTION
         for c in z.factions[owner]:
-            row = c * CARD_FEATURES
-            out[row + where] = 1.0
+            row = start + c * CARD_FEATURES
+            out[row + where] = one
             located[c] = True
-            out[row + C_SKILL_0 + z.skill[c]] = 1.0
+            out[row + C_SKILL_0 + z.skill[c]] = one
             out[row + C_RANK] = clip(z.rank[c] / 6.0)
             if z.skill[c] != ps.printed_skill[c] or z.rank[c] != ps.printed_rank[c]:
-                out[row + C_CONVERTED] = 1.0
+                out[row + C_CONVERTED] = one
             g = z.guard[c]
             if g >= 0:
-                out[row + (C_GUARDED_BY_ME if g == me else C_GUARDED_BY_THEM)] = 1.0
+                out[row + (C_GUARDED_BY_ME if g == me else C_GUARDED_BY_THEM)] = one
     for tmp in z.temp:
         if z.faction_of(tmp[0]) >= 0:
-            out[tmp[0] * CARD_FEATURES + C_UNTIL_END_OF_TURN] = 1.0
+            out[start + tmp[0] * CARD_FEATURES + C_UNTIL_END_OF_TURN] = one
     for c in z.goals:
-        out[c * CARD_FEATURES + C_GOAL] = 1.0
+        out[start + c * CARD_FEATURES + C_GOAL] = one
         located[c] = True
     for c in z.discard:
-        out[c * CARD_FEATURES + C_DISCARD] = 1.0
+        out[start + c * CARD_FEATURES + C_DISCARD] = one
         located[c] = True
     for c in range(NUM_CARDS):
         if z.recalled[c]:
-            out[c * CARD_FEATURES + C_RECALLED] = 1.0
+            out[start + c * CARD_FEATURES + C_RECALLED] = one
     if viewer >= 0:
         bit = 1 << viewer
         for c in m._opponent_pool(viewer):
             if z.known[c] & bit:
-                out[c * CARD_FEATURES + C_KNOWN_THEIR_HAND] = 1.0
+                out[start + c * CARD_FEATURES + C_KNOWN_THEIR_HAND] = one
         top = len(z.deck) - 1
         for i in range(top, -1, -1):
             c = z.deck[i]
             if z.known[c] & bit:
-                out[c * CARD_FEATURES + C_KNOWN_DECK] = 1.0
-                out[c * CARD_FEATURES + C_DECK_DEPTH] = clip((top - i + 1.0) / 10.0)
+                out[start + c * CARD_FEATURES + C_KNOWN_DECK] = one
+                out[start + c * CARD_FEATURES + C_DECK_DEPTH] = clip((top - i + 1.0) / 10.0)
     s0 = s1 = 0
     if z.goals:
         st0 = FactionStats(z.factions[0], z.skill, z.rank)
@@ -164,55 +171,55 @@ def write_observation(m: Match, viewer: int, me: int, out: Any) -> None:
             w0, w1 = goal_winners(ps.goal_kind[g], ps.goal_arg[g], st0, st1)
             mine, theirs = (w0, w1) if me == 0 else (w1, w0)
             if mine:
-                out[g * CARD_FEATURES + C_GOAL_MINE] = 1.0
+                out[start + g * CARD_FEATURES + C_GOAL_MINE] = one
             if theirs:
-                out[g * CARD_FEATURES + C_GOAL_THEIRS] = 1.0
+                out[start + g * CARD_FEATURES + C_GOAL_THEIRS] = one
             s0 += ps.goal_stars[g] * w0
             s1 += ps.goal_stars[g] * w1
     deciding = t.phase != OVER and t.player == viewer
     if t.phase != OVER:
         if t.active >= 0 and (deciding or t.phase != MODE):
-            out[t.active * CARD_FEATURES + C_ACTIVE] = 1.0
+            out[start + t.active * CARD_FEATURES + C_ACTIVE] = one
             located[t.active] = True
         kind = e.kind
         if t.phase == EFFECT and kind is not None:
             if e.card != t.active:
-                out[e.card * CARD_FEATURES + C_STUDIED] = 1.0
+                out[start + e.card * CARD_FEATURES + C_STUDIED] = one
             if deciding or kind.public_choice(e.step):
                 if e.pending >= 0:
-                    out[e.pending * CARD_FEATURES + C_PENDING] = 1.0
+                    out[start + e.pending * CARD_FEATURES + C_PENDING] = one
                 for c in e.revealed:
-                    out[c * CARD_FEATURES + C_REVEALED] = 1.0
+                    out[start + c * CARD_FEATURES + C_REVEALED] = one
     for c in range(NUM_CARDS):
         if not located[c]:
-            out[c * CARD_FEATURES + C_HIDDEN] = 1.0
+            out[start + c * CARD_FEATURES + C_HIDDEN] = one
     # match
-    i = MATCH_START
+    i = start + MATCH_START
     if 1 <= t.round_no <= 3:
-        out[i + t.round_no - 1] = 1.0
+        out[i + t.round_no - 1] = one
     i += 3
     out[i] = clip(t.turn_no / 30.0)
     i += 1
     for p in (me, them):
         w = t.round_wins[p]
         if 0 <= w <= 2:
-            out[i + w] = 1.0
+            out[i + w] = one
         i += 3
     for v in (t.holder, t.lead):
         if v == me:
-            out[i] = 1.0
+            out[i] = one
         elif v == them:
-            out[i + 1] = 1.0
+            out[i + 1] = one
         i += 2
     current = m.current_player
-    out[i + (0 if current == me else 1 if current == them else 2)] = 1.0
+    out[i + (0 if current == me else 1 if current == them else 2)] = one
     i += 3
     if t.phase == OVER:
-        out[i] = 1.0
+        out[i] = one
         if t.winner == me:
-            out[i + 1] = 1.0
+            out[i + 1] = one
         elif t.winner == them:
-            out[i + 2] = 1.0
+            out[i + 2] = one
     i += 3
     mine_s, their_s = (s0, s1) if me == 0 else (s1, s0)
     out[i] = clip(mine_s / 10.0)
@@ -225,13 +232,14 @@ def write_observation(m: Match, viewer: int, me: int, out: Any) -> None:
     out[i + 1] = clip(len(z.discard) / float(NUM_CARDS))
     # decision
     if t.phase == OVER:
-        return
-    out[DECISION_START + _SLOT_OF.get(m.decision_kind, len(DECISION_SLOTS) - 1)] = 1.0
+        return s0, s1
+    out[start + DECISION_START + _SLOT_OF.get(m.decision_kind, len(DECISION_SLOTS) - 1)] = one
     if t.phase == EFFECT and e.kind is not None:
         index = e.kind.index
-        out[DECISION_START + len(DECISION_SLOTS) + (index if index < EFFECT_SLOTS else EFFECT_SLOTS - 1)] = 1.0
+        out[start + DECISION_START + len(DECISION_SLOTS) + min(index, EFFECT_SLOTS - 1)] = one
     if viewer == me and t.player == me:
-        write_legal(m, out, LEGAL_START)
+        write_legal(m, out, start + LEGAL_START)
+    return s0, s1
 
 
 def write_legal(m: Match, out: Any, start: int) -> None:
