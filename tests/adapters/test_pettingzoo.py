@@ -167,7 +167,8 @@ def test_the_flat_observation_is_a_box_with_the_mask_in_info() -> None:
             assert obs.shape == (INFO_STATE_SIZE,) and obs in env.observation_space(agent)
             np.testing.assert_array_equal(obs, enc.info_state_tensor(env.match.observation(p), p))
             mask = env.infos[agent]["action_mask"]
-            assert list(np.flatnonzero(mask)) == (env.match.legal_actions() if agent == env.agent_selection else [])
+            deciding = agent == env.agent_selection
+            assert list(np.flatnonzero(mask)) == (env.match.legal_actions() if deciding else [])
         env.step(int(np.flatnonzero(env.infos[env.agent_selection]["action_mask"])[0]))
     with warnings.catch_warnings(record=True) as caught:  # a Box: no dict-observation warnings either
         warnings.simplefilter("always")
