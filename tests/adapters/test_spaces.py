@@ -10,8 +10,8 @@ import pytest
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
-from converge.adapters import spaces  # noqa: E402
-from tests.helpers import ROOT  # noqa: E402
+from converge.adapters import spaces
+from tests.helpers import ROOT
 
 
 def test_the_spaces_document_matches_the_code() -> None:

@@ -48,7 +48,8 @@ def _actions() -> list[str]:
             "| choose that card: to play it, or as an effect's target |"]
     for a in range(NUM_CARDS, NUM_ACTIONS):
         text = m.action_to_string(a)
-        rows.append(f"| {a} | `{text}` | {_MEANING.get(text, 'a skillset of the playset (Convert with a choice, C4)')} |")
+        meaning = _MEANING.get(text, "a skillset of the playset (Convert with a choice, C4)")
+        rows.append(f"| {a} | `{text}` | {meaning} |")
     return rows
 
 
