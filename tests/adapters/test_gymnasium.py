@@ -330,3 +330,17 @@ def test_an_image_shows_nothing_of_the_hidden_cards() -> None:
         np.testing.assert_array_equal(draw(a.observation(0)), draw(b.observation(0)))
         np.testing.assert_array_equal(draw(a.public_observation()), draw(c.public_observation()))
     assert not np.array_equal(draw(b.observation(0)), draw(c.observation(0)))  # its own hand is its to see
+
+
+def test_a_random_start_gives_either_seat_the_artifact_and_repeats_from_the_seed() -> None:
+    env = ConvergeEnv(start="random")
+    holders = []
+    for seed in range(16):
+        env.reset(seed=seed)
+        holders.append(env.match.round_first_holders[0])
+        env.reset(seed=seed)
+        assert env.match.round_first_holders[0] == holders[-1]
+    assert set(holders) == {0, 1}
+    for start in (0, 1):
+        fixed = ConvergeEnv(start=start)
+        assert {(fixed.reset(seed=s), fixed.match.round_first_holders[0])[1] for s in range(6)} == {start}

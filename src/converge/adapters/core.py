@@ -98,11 +98,12 @@ class Episode:
         self.seat = 0
         self.done = True
 
-    def begin(self, seat: int, match_seed: int, opponent_seed: int, reseed: bool = True) -> None:
+    def begin(self, seat: int, match_seed: int, opponent_seed: int, reseed: bool = True, first: int = -1) -> None:
         """A new episode: a fresh match, and the opponent's moves until the agent's first decision
-        (``reseed``: see :meth:`Opponent.reset`)."""
+        (``reseed``: see :meth:`Opponent.reset`). ``first`` (0 or 1), when given, is the round-1 artifact
+        holder in place of the ``start`` setting (for a random start drawn by the caller)."""
         self.seat = seat
-        self.match = Match.new(self.playset, seed=match_seed, start=self.start)
+        self.match = Match.new(self.playset, seed=match_seed, start=self.start if first < 0 else first)
         self.opponent.reset(opponent_seed, reseed)
         self.done = False
         self.opponent_plays()

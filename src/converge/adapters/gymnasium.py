@@ -157,10 +157,12 @@ class ConvergeEnv(gym.Env[Any, np.int64]):
     def _begin(self, reseed: bool = False) -> None:
         """A new episode from the env's generator (reset, and a vector env's autoreset); ``reseed``
         seeds the random opponent's generator from it too (at a seeded or first reset)."""
-        rng = self.np_random
-        seat = int(rng.integers(2)) if self.player_setting == "random" else int(self.player_setting)
-        match_seed, opponent_seed = rng.integers(0, 2**62, size=2).tolist()
-        self.core.begin(seat, match_seed, opponent_seed, reseed or not self._seeded)
+        match_seed, opponent_seed, coins = self.np_random.integers(0, 2**62, size=3).tolist()
+        seat = coins & 1 if self.player_setting == "random" else int(self.player_setting)
+        # a random round-1 holder (M2) from the env's seeded generator too: a match drawing it itself seeds a
+        # generator from a string, which cost a third of a new episode
+        first = (coins >> 1) & 1 if self.start == "random" else -1
+        self.core.begin(seat, match_seed, opponent_seed, reseed or not self._seeded, first)
         self._seeded = True
         if self.render_mode == "human":
             self.render()

@@ -104,6 +104,22 @@ def clip(x: float) -> float:
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
 
+def _fractions(d: int) -> tuple[object, ...]:
+    return tuple(clip(k / float(d)) for k in range(d + 1))
+
+
+# clip(k / d) for the observation's counts, each value boxed once (as ONE): see share()
+SIXTHS: Final = _fractions(6)
+TENTHS: Final = _fractions(10)
+EIGHTEENTHS: Final = _fractions(NUM_CARDS)
+THIRTIETHS: Final = _fractions(30)
+
+
+def share(table: tuple[object, ...], k: int) -> object:
+    """``clip(k / d)`` for a whole number ``k``, from the table of ``d`` (``TENTHS``...)."""
+    return table[0] if k <= 0 else table[k] if k < len(table) else table[-1]
+
+
 def relative_zone(zone: int, me: int) -> int:
     """A zone as ``me`` sees it: my hand, their hand, my faction, their faction, then the rest."""
     if is_hand(zone):
@@ -134,7 +150,7 @@ def write_observation(m: Match, viewer: int, me: int, out: Any, start: int = 0) 
             out[row + where] = one
             located[c] = True
             out[row + C_SKILL_0 + z.skill[c]] = one
-            out[row + C_RANK] = clip(z.rank[c] / 6.0)
+            out[row + C_RANK] = share(SIXTHS, z.rank[c])
             if z.skill[c] != ps.printed_skill[c] or z.rank[c] != ps.printed_rank[c]:
                 out[row + C_CONVERTED] = one
             g = z.guard[c]
@@ -162,7 +178,7 @@ def write_observation(m: Match, viewer: int, me: int, out: Any, start: int = 0) 
             c = z.deck[i]
             if z.known[c] & bit:
                 out[start + c * CARD_FEATURES + C_KNOWN_DECK] = one
-                out[start + c * CARD_FEATURES + C_DECK_DEPTH] = clip((top - i + 1.0) / 10.0)
+                out[start + c * CARD_FEATURES + C_DECK_DEPTH] = share(TENTHS, top - i + 1)
     s0 = s1 = 0
     if z.goals:
         st0 = FactionStats(z.factions[0], z.skill, z.rank)
@@ -198,7 +214,7 @@ def write_observation(m: Match, viewer: int, me: int, out: Any, start: int = 0) 
     if 1 <= t.round_no <= 3:
         out[i + t.round_no - 1] = one
     i += 3
-    out[i] = clip(t.turn_no / 30.0)
+    out[i] = share(THIRTIETHS, t.turn_no)
     i += 1
     for p in (me, them):
         w = t.round_wins[p]
@@ -222,14 +238,14 @@ def write_observation(m: Match, viewer: int, me: int, out: Any, start: int = 0) 
             out[i + 2] = one
     i += 3
     mine_s, their_s = (s0, s1) if me == 0 else (s1, s0)
-    out[i] = clip(mine_s / 10.0)
-    out[i + 1] = clip(their_s / 10.0)
+    out[i] = share(TENTHS, mine_s)
+    out[i + 1] = share(TENTHS, their_s)
     i += 2
-    out[i] = clip(len(z.hands[me]) / 10.0)
-    out[i + 1] = clip(len(z.hands[them]) / 10.0)
+    out[i] = share(TENTHS, len(z.hands[me]))
+    out[i + 1] = share(TENTHS, len(z.hands[them]))
     i += 2
-    out[i] = clip(len(z.deck) / 10.0)
-    out[i + 1] = clip(len(z.discard) / float(NUM_CARDS))
+    out[i] = share(TENTHS, len(z.deck))
+    out[i + 1] = share(EIGHTEENTHS, len(z.discard))
     # decision
     if t.phase == OVER:
         return s0, s1
