@@ -32,5 +32,7 @@ def test_the_document_names_every_option_value_and_space() -> None:
 
 @pytest.mark.parametrize("name", ["converge.adapters.episodes", "converge.adapters.image"])
 def test_docstring_examples(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0 and result.attempted > 0
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    compiled = not str(module.__file__).endswith(".py")  # (mypyc's modules hide their examples from doctest)
+    assert result.failed == 0 and (compiled or result.attempted > 0)
