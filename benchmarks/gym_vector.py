@@ -26,11 +26,11 @@ from typing import Any
 # Neither environment multiplies matrices; idle BLAS threads only take a small machine's cores from both.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import gymnasium as gym  # noqa: E402
-import numpy as np  # noqa: E402
+import gymnasium as gym
+import numpy as np
 
-import converge.adapters.gymnasium  # noqa: E402, F401  (registers converge/Converge-v0)
-from converge.adapters.gymnasium import ENV_ID  # noqa: E402
+import converge.adapters.gymnasium  # noqa: F401  (registers converge/Converge-v0)
+from converge.adapters.gymnasium import ENV_ID
 
 MODES = {"sync": "SyncVectorEnv", "vector_entry_point": "vector entry point", "async": "AsyncVectorEnv"}
 
