@@ -28,7 +28,7 @@ FINAL_ACTION = 0
 
 
 class Opponent:
-    """A bot name, a bot object or an observation policy, as one call: ``act(match, seat)``."""
+    """A bot name, a bot object or an observation policy, as one call: ``play(match, seat)``."""
 
     def __init__(self, spec: object) -> None:
         self.spec = spec
@@ -71,13 +71,17 @@ class Opponent:
         elif self.bot is not None and hasattr(self.bot, "reset"):
             self.bot.reset()
 
-    def act(self, match: Match, seat: int) -> int:
+    def play(self, match: Match, seat: int) -> None:
+        """``seat``'s decision now: the bot's or the policy's (checked, as any action is), or a uniform
+        pick from ``legal_actions()`` (pushed: it needs no second check)."""
         if self.bot is not None:
-            return int(self.bot.decide(match.view(seat)))
+            match.apply(int(self.bot.decide(match.view(seat))), seat)
+            return
         legal = match.legal_actions()
         if self.policy is not None:
-            return int(self.policy(match.observation(seat), legal))
-        return legal[int(self.draw() * len(legal))]
+            match.apply(int(self.policy(match.observation(seat), legal)), seat)
+            return
+        match.push(legal[int(self.draw() * len(legal))])
 
 
 class Episode:
@@ -110,9 +114,9 @@ class Episode:
         self.done = episode_over(self.match, self.episode)
 
     def opponent_plays(self) -> None:
-        m, seat, other = self.match, self.seat, 1 - self.seat
+        m, seat, other, opponent = self.match, self.seat, 1 - self.seat, self.opponent
         while m.current_player != seat and not episode_over(m, self.episode):
-            m.apply(self.opponent.act(m, other), other)
+            opponent.play(m, other)
 
     def advance(self, action: object) -> tuple[float, bool]:
         """The agent's decision and the opponent's replies: (the agent's reward, whether the action was
