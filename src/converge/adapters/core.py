@@ -170,7 +170,7 @@ def write_all(episodes: list[Episode], tensors: Any, masks: Any, size: int, numb
         e = episodes[i]
         m, seat = e.match, e.seat
         if tensors is not None:
-            s0, s1 = write_observation(m, seat, seat, tensors, i * size)
+            s0, s1 = write_observation(m, seat, seat, tensors[i * size:(i + 1) * size])
         else:
             s0, s1 = m.scores()
             if e.done:

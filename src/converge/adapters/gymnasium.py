@@ -42,7 +42,6 @@ Every space is listed in ``docs/spaces.md`` (generated from this code by :mod:`c
 
 from __future__ import annotations
 
-import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -253,7 +252,6 @@ class ConvergeVectorEnv(VectorEnv[Any, npt.NDArray[np.int64], npt.NDArray[Any]])
         self._info_state = first.observation_type == "info_state"
         self._size = INFO_STATE_SIZE if self._info_state else OBSERVATION_SIZE
         self._restart = [False] * num_envs
-        self._zeros = array.array("f", bytes(4 * num_envs * self._size))
         self._episodes = [env.core for env in self.envs]
 
     # ------------------------------------------------------------------ batches
@@ -270,9 +268,10 @@ class ConvergeVectorEnv(VectorEnv[Any, npt.NDArray[np.int64], npt.NDArray[Any]])
             for i in range(n):
                 tensors[i] = info_state_array(envs[i].match, envs[i].seat)
         else:  # the masks are the tensors' legal parts, but a final observation's
-            # a fresh array.array each step (item writes into it are the cheapest), which NumPy wraps
-            buffer = self._zeros[:]
-            write_all(self._episodes, buffer, None, size, numbers, done)
+            # fresh zeros each step, written through one float memoryview (its item writes are the cheapest
+            # a compiled loop can make into a Python buffer), which NumPy then wraps without a copy
+            buffer = bytearray(4 * n * size)
+            write_all(self._episodes, memoryview(buffer).cast("f"), None, size, numbers, done)
             tensors = np.frombuffer(buffer, dtype=np.float32).reshape(n, size)
             masks = tensors[:, LEGAL_START:].astype(np.int8)
             if True in done:

@@ -115,6 +115,11 @@ EIGHTEENTHS: Final = _fractions(NUM_CARDS)
 THIRTIETHS: Final = _fractions(30)
 
 
+#: The positions 0..OBSERVATION_SIZE-1 as objects made once (``out[AT[i]]``): compiled code boxes an
+#: index above 256 anew at each write into an untyped buffer, a third of the write's cost.
+AT: Final[tuple[object, ...]] = tuple(range(OBSERVATION_SIZE))
+
+
 def share(table: tuple[object, ...], k: int) -> object:
     """``clip(k / d)`` for a whole number ``k``, from the table of ``d`` (``TENTHS``...)."""
     return table[0] if k <= 0 else table[k] if k < len(table) else table[-1]
@@ -129,56 +134,56 @@ def relative_zone(zone: int, me: int) -> int:
     return zone
 
 
-def write_observation(m: Match, viewer: int, me: int, out: Any, start: int = 0) -> tuple[int, int]:
-    """Write the observation tensor of ``viewer`` (oriented to ``me``) into ``out`` from ``start`` on,
-    which holds zeros (``OBSERVATION_SIZE`` floats: a row of a batch, say). Returns the scores it computed
-    on the way, players 0's and 1's (those of :meth:`~converge.engine.state.Match.scores`: a vector
-    environment's infos need them too)."""
+def write_observation(m: Match, viewer: int, me: int, out: Any) -> tuple[int, int]:
+    """Write the observation tensor of ``viewer`` (oriented to ``me``) into ``out``, which holds zeros
+    (``OBSERVATION_SIZE`` floats). Returns the scores it computed on the way, players 0's and 1's (those of
+    :meth:`~converge.engine.state.Match.scores`: a vector environment's infos need them too)."""
     z, t, e, ps = m.zones, m.turn, m.effect, m.playset
     one = ONE
+    at = AT
     them = 1 - me
     located = [False] * NUM_CARDS
     # cards
     if viewer >= 0:
         for c in z.hands[viewer]:
-            out[start + c * CARD_FEATURES + C_MY_HAND] = one
+            out[at[c * CARD_FEATURES + C_MY_HAND]] = one
             located[c] = True
     for owner in (0, 1):
         where = C_MY_FACTION if owner == me else C_THEIR_FACTION
         for c in z.factions[owner]:
-            row = start + c * CARD_FEATURES
-            out[row + where] = one
+            row = c * CARD_FEATURES
+            out[at[row + where]] = one
             located[c] = True
-            out[row + C_SKILL_0 + z.skill[c]] = one
-            out[row + C_RANK] = share(SIXTHS, z.rank[c])
+            out[at[row + C_SKILL_0 + z.skill[c]]] = one
+            out[at[row + C_RANK]] = share(SIXTHS, z.rank[c])
             if z.skill[c] != ps.printed_skill[c] or z.rank[c] != ps.printed_rank[c]:
-                out[row + C_CONVERTED] = one
+                out[at[row + C_CONVERTED]] = one
             g = z.guard[c]
             if g >= 0:
-                out[row + (C_GUARDED_BY_ME if g == me else C_GUARDED_BY_THEM)] = one
+                out[at[row + (C_GUARDED_BY_ME if g == me else C_GUARDED_BY_THEM)]] = one
     for tmp in z.temp:
         if z.faction_of(tmp[0]) >= 0:
-            out[start + tmp[0] * CARD_FEATURES + C_UNTIL_END_OF_TURN] = one
+            out[at[tmp[0] * CARD_FEATURES + C_UNTIL_END_OF_TURN]] = one
     for c in z.goals:
-        out[start + c * CARD_FEATURES + C_GOAL] = one
+        out[at[c * CARD_FEATURES + C_GOAL]] = one
         located[c] = True
     for c in z.discard:
-        out[start + c * CARD_FEATURES + C_DISCARD] = one
+        out[at[c * CARD_FEATURES + C_DISCARD]] = one
         located[c] = True
     for c in range(NUM_CARDS):
         if z.recalled[c]:
-            out[start + c * CARD_FEATURES + C_RECALLED] = one
+            out[at[c * CARD_FEATURES + C_RECALLED]] = one
     if viewer >= 0:
         bit = 1 << viewer
         for c in m._opponent_pool(viewer):
             if z.known[c] & bit:
-                out[start + c * CARD_FEATURES + C_KNOWN_THEIR_HAND] = one
+                out[at[c * CARD_FEATURES + C_KNOWN_THEIR_HAND]] = one
         top = len(z.deck) - 1
         for i in range(top, -1, -1):
             c = z.deck[i]
             if z.known[c] & bit:
-                out[start + c * CARD_FEATURES + C_KNOWN_DECK] = one
-                out[start + c * CARD_FEATURES + C_DECK_DEPTH] = share(TENTHS, top - i + 1)
+                out[at[c * CARD_FEATURES + C_KNOWN_DECK]] = one
+                out[at[c * CARD_FEATURES + C_DECK_DEPTH]] = share(TENTHS, top - i + 1)
     s0 = s1 = 0
     if z.goals:
         st0 = FactionStats(z.factions[0], z.skill, z.rank)
@@ -187,95 +192,96 @@ def write_observation(m: Match, viewer: int, me: int, out: Any, start: int = 0) 
             w0, w1 = goal_winners(ps.goal_kind[g], ps.goal_arg[g], st0, st1)
             mine, theirs = (w0, w1) if me == 0 else (w1, w0)
             if mine:
-                out[start + g * CARD_FEATURES + C_GOAL_MINE] = one
+                out[at[g * CARD_FEATURES + C_GOAL_MINE]] = one
             if theirs:
-                out[start + g * CARD_FEATURES + C_GOAL_THEIRS] = one
+                out[at[g * CARD_FEATURES + C_GOAL_THEIRS]] = one
             s0 += ps.goal_stars[g] * w0
             s1 += ps.goal_stars[g] * w1
     deciding = t.phase != OVER and t.player == viewer
     if t.phase != OVER:
         if t.active >= 0 and (deciding or t.phase != MODE):
-            out[start + t.active * CARD_FEATURES + C_ACTIVE] = one
+            out[at[t.active * CARD_FEATURES + C_ACTIVE]] = one
             located[t.active] = True
         kind = e.kind
         if t.phase == EFFECT and kind is not None:
             if e.card != t.active:
-                out[start + e.card * CARD_FEATURES + C_STUDIED] = one
+                out[at[e.card * CARD_FEATURES + C_STUDIED]] = one
             if deciding or kind.public_choice(e.step):
                 if e.pending >= 0:
-                    out[start + e.pending * CARD_FEATURES + C_PENDING] = one
+                    out[at[e.pending * CARD_FEATURES + C_PENDING]] = one
                 for c in e.revealed:
-                    out[start + c * CARD_FEATURES + C_REVEALED] = one
+                    out[at[c * CARD_FEATURES + C_REVEALED]] = one
     for c in range(NUM_CARDS):
         if not located[c]:
-            out[start + c * CARD_FEATURES + C_HIDDEN] = one
+            out[at[c * CARD_FEATURES + C_HIDDEN]] = one
     # match
-    i = start + MATCH_START
+    i = MATCH_START
     if 1 <= t.round_no <= 3:
-        out[i + t.round_no - 1] = one
+        out[at[i + t.round_no - 1]] = one
     i += 3
-    out[i] = share(THIRTIETHS, t.turn_no)
+    out[at[i]] = share(THIRTIETHS, t.turn_no)
     i += 1
     for p in (me, them):
         w = t.round_wins[p]
         if 0 <= w <= 2:
-            out[i + w] = one
+            out[at[i + w]] = one
         i += 3
     for v in (t.holder, t.lead):
         if v == me:
-            out[i] = one
+            out[at[i]] = one
         elif v == them:
-            out[i + 1] = one
+            out[at[i + 1]] = one
         i += 2
     current = m.current_player
-    out[i + (0 if current == me else 1 if current == them else 2)] = one
+    out[at[i + (0 if current == me else 1 if current == them else 2)]] = one
     i += 3
     if t.phase == OVER:
-        out[i] = one
+        out[at[i]] = one
         if t.winner == me:
-            out[i + 1] = one
+            out[at[i + 1]] = one
         elif t.winner == them:
-            out[i + 2] = one
+            out[at[i + 2]] = one
     i += 3
     mine_s, their_s = (s0, s1) if me == 0 else (s1, s0)
-    out[i] = share(TENTHS, mine_s)
-    out[i + 1] = share(TENTHS, their_s)
+    out[at[i]] = share(TENTHS, mine_s)
+    out[at[i + 1]] = share(TENTHS, their_s)
     i += 2
-    out[i] = share(TENTHS, len(z.hands[me]))
-    out[i + 1] = share(TENTHS, len(z.hands[them]))
+    out[at[i]] = share(TENTHS, len(z.hands[me]))
+    out[at[i + 1]] = share(TENTHS, len(z.hands[them]))
     i += 2
-    out[i] = share(TENTHS, len(z.deck))
-    out[i + 1] = share(EIGHTEENTHS, len(z.discard))
+    out[at[i]] = share(TENTHS, len(z.deck))
+    out[at[i + 1]] = share(EIGHTEENTHS, len(z.discard))
     # decision
     if t.phase == OVER:
         return s0, s1
-    out[start + DECISION_START + _SLOT_OF.get(m.decision_kind, len(DECISION_SLOTS) - 1)] = one
+    out[at[DECISION_START + _SLOT_OF.get(m.decision_kind, len(DECISION_SLOTS) - 1)]] = one
     if t.phase == EFFECT and e.kind is not None:
         index = e.kind.index
-        out[start + DECISION_START + len(DECISION_SLOTS) + min(index, EFFECT_SLOTS - 1)] = one
+        out[at[DECISION_START + len(DECISION_SLOTS) + min(index, EFFECT_SLOTS - 1)]] = one
     if viewer == me and t.player == me:
-        write_legal(m, out, start + LEGAL_START)
+        write_legal(m, out, LEGAL_START)
     return s0, s1
 
 
 def write_legal(m: Match, out: Any, start: int) -> None:
     """1 at ``start + a`` for each legal action ``a`` of the player to decide."""
     t = m.turn
+    at = AT
     if t.phase == SELECT:
         for c in m.zones.hands[t.player]:
-            out[start + c] = 1
+            out[at[start + c]] = 1
     elif t.phase == MODE:
         for a in range(DISCARD, THEIRS + 1):
-            out[start + a] = 1
+            out[at[start + a]] = 1
     elif t.phase == EFFECT and m.effect.step == STEP_SKILLSET:
         for a in range(SKILLSET_0, SKILLSET_0 + 3):
-            out[start + a] = 1
+            out[at[start + a]] = 1
     elif t.phase == EFFECT and m.effect.step == STEP_FACTION:
-        out[start + MINE] = 1
-        out[start + THEIRS] = 1
+        out[at[start + MINE]] = 1
+        out[at[start + THEIRS]] = 1
     else:
         for a in m.legal_actions():
-            out[start + a] = 1
+            out[at[start + a]] = 1
 
 
 def legal_for(m: Match, me: int, out: Any) -> None:
