@@ -190,3 +190,29 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing() -> None:
         done = bool(terminated[0])
     with pytest.raises(RuntimeError, match="call reset"):
         disabled.step(np.zeros(1, dtype=np.int64))
+
+
+def test_hidden_cards_move_no_batched_observation_mask_or_info() -> None:
+    """Two matches that differ only in cards player 0 cannot see (the other hand, the deck order, the
+    artifact) fill the vector env's rows for player 0 identically, flat or not, before and after moves."""
+    from tests.helpers import setup
+
+    for flat in (False, True):
+        envs = ConvergeVectorEnv(2, flat_observation=flat, player=0)
+        envs.reset(seed=0)
+        a = setup(hands=(["ALC1", "MEC2"], ["ARC3", "ARC4"]), deck=["ALC6", "MEC6", "ARC6"], artifact="MEC5")
+        b = setup(hands=(["ALC1", "MEC2"], ["MEC6", "MEC5"]), deck=["ARC4", "ALC6", "ARC3"], artifact="ARC6")
+        for episode, match in zip(envs._episodes, (a, b), strict=True):
+            episode.match, episode.seat, episode.done = match, 0, False
+        for move in (None, "ALC1", "mine"):
+            if move is not None:
+                a.apply(move)
+                b.apply(move)
+            assert a.observation(0) == b.observation(0) and a.observation(1) != b.observation(1)
+            obs, info = envs._batch({}, [])
+            rows = obs if flat else obs["observation"]
+            np.testing.assert_array_equal(rows[0], rows[1])
+            masks = _masks(obs, info)
+            np.testing.assert_array_equal(masks[0], masks[1])
+            for key in ("player", "round_wins", "scores"):
+                np.testing.assert_array_equal(info[key][0], info[key][1])

@@ -203,3 +203,20 @@ def test_rgb_array_draws_the_public_table() -> None:
     frame = env.render()
     assert frame.shape == (480, 720, 3) and frame.dtype == np.uint8
     np.testing.assert_array_equal(frame, TableRenderer(env.playset).render(env.match.public_observation()))
+
+
+def test_hidden_cards_move_no_flat_observation_or_mask() -> None:
+    from tests.helpers import setup
+
+    a = setup(hands=(["ALC1", "MEC2"], ["ARC3", "ARC4"]), deck=["ALC6", "MEC6", "ARC6"], artifact="MEC5")
+    b = setup(hands=(["ALC1", "MEC2"], ["MEC6", "MEC5"]), deck=["ARC4", "ALC6", "ARC3"], artifact="ARC6")
+    views = []
+    for match in (a, b):
+        env = converge_v0.raw_env(flat_observation=True)
+        env.reset(seed=0)
+        env.match = match
+        env._update_masks()
+        views.append((env.observe("player_0"), env.infos["player_0"]["action_mask"]))
+    assert a.observation(0) == b.observation(0) and a.observation(1) != b.observation(1)
+    np.testing.assert_array_equal(views[0][0], views[1][0])
+    np.testing.assert_array_equal(views[0][1], views[1][1])
