@@ -68,12 +68,8 @@ if TYPE_CHECKING:
 FloatArray = npt.NDArray[np.float32]
 
 __all__ = ["CARD_FEATURES", "DECISION_FEATURES", "DECISION_SLOTS", "EFFECT_SLOTS", "EVENT_FEATURES",
-           "HISTORY_EVENTS", "INFO_STATE_SIZE", "LEGAL_START", "MATCH_FEATURES", "OBSERVATION_SIZE",
+           "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE",
            "info_state_array", "legal_array", "observation_array"]
-
-#: Where the ``legal`` part, the viewer's legal action mask, starts in the observation tensor (its last
-#: 26 floats): a batch of observation tensors gives a batch of masks with one slice.
-LEGAL_START = OBSERVATION_SIZE - NUM_ACTIONS
 
 _OBSERVATION_ZEROS = array.array("f", bytes(4 * OBSERVATION_SIZE))
 _INFO_STATE_ZEROS = array.array("f", bytes(4 * INFO_STATE_SIZE))
@@ -107,6 +103,11 @@ def legal_array(match: Match, player: int) -> npt.NDArray[np.int8]:
     buf = bytearray(_LEGAL_ZEROS)
     legal_for(match, player, buf)
     return np.frombuffer(buf, np.int8)
+
+
+#: Where the ``legal`` part, the viewer's legal action mask, starts in the observation tensor (its last
+#: 26 floats): a batch of observation tensors gives a batch of masks with one slice.
+LEGAL_START = OBSERVATION_SIZE - NUM_ACTIONS
 
 
 def decision_kind(decision: Mapping[str, Any] | None) -> str:
