@@ -9,10 +9,10 @@ it; from a pure-Python engine both are slower and the gap narrower).
 Each repeat runs every subject once, one after the other (in turn first and last, so that a machine
 getting busier or quieter favours none), so that a busy moment falls on all of them; the table gives each
 one's median steps per second and the median over the repeats of its ratio to ``SyncVectorEnv`` in the
-same repeat. The
-policy samples uniformly among each match's legal actions from the batched mask (one NumPy expression
-for all matches), against the random bot; a step is one match's decision, and the steps that only reset
-a match (next-step autoreset) are not counted, as in ``gymnasium.utils.performance.benchmark_vector_step``.
+same repeat. The policy samples uniformly among each match's legal actions from the batched mask (one
+NumPy expression for all matches), against the random bot; a step is one match's decision, and the steps
+that only reset a match (next-step autoreset) are not counted, as in
+``gymnasium.utils.performance.benchmark_vector_step``.
 ``--async`` adds ``AsyncVectorEnv`` (one process per match: slower on a small machine).
 """
 
