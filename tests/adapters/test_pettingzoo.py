@@ -151,6 +151,7 @@ def test_per_round_rewards_and_one_round_episodes() -> None:
         totals, _ = _rollout(short, seed)
         assert sorted(short.match.round_wins) == [0, 1] and not short.match.is_terminal
         assert sorted(totals.values()) == [-1.0, 1.0]
+        assert not short.observe("player_0")["action_mask"].any()  # round 2 is dealt, not the episode's
     _checked(api_test, converge_v0.env(episode="round", reward="round"), num_cycles=400)
     for kwargs in ({"reward": "turns"}, {"episode": "game"}, {"flat_observation": 1}):
         with pytest.raises(ValueError, match=next(iter(kwargs))):

@@ -126,11 +126,18 @@ class ConvergeAECEnv(AECEnv[str, Any, int]):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
+    def _mask(self, agent: str) -> np.ndarray:
+        """The agent's legal actions; none once the episode is over (a one-round episode ends with the
+        next round dealt, whose decisions are no longer the episode's)."""
+        if episode_over(self.match, self.episode):
+            return np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return legal_array(self.match, SEAT[agent])
+
     def _update_masks(self) -> None:
         """With ``flat_observation``, each agent's mask into its info (the flat observation has none)."""
         if self.flat_observation:
             for a in self.agents:
-                self.infos[a]["action_mask"] = legal_array(self.match, SEAT[a])
+                self.infos[a]["action_mask"] = self._mask(a)
 
     def observe(self, agent: str) -> Any:
         p = SEAT[agent]
@@ -138,7 +145,7 @@ class ConvergeAECEnv(AECEnv[str, Any, int]):  # type: ignore[misc]
         tensor = info_state_array(m, p) if self.info_state else observation_array(m, p)
         if self.flat_observation:
             return tensor
-        return {"observation": tensor, "action_mask": legal_array(m, p)}
+        return {"observation": tensor, "action_mask": self._mask(agent)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
