@@ -120,7 +120,8 @@ def reference() -> str:
         f"Gymnasium: {_space(ConvergeEnv().action_space)}; PettingZoo: "
         f"{_space(ConvergeAECEnv().action_space('player_0'))} for each agent. The ids:", "", *_actions(), "",
         "A mask is int8 (booleans from `action_masks()`, the method MaskablePPO calls). In PettingZoo the mask of "
-        "the agent not deciding is all zero, and so is every mask once the episode is over. In Gymnasium a mask always holds an action: the agent's legal "
+        "the agent not deciding is all zero, and so is every mask once the episode is over. "
+        "In Gymnasium a mask always holds an action: the agent's legal "
         f"actions, or, on a final observation (the episode over, no decision left), action {FINAL_ACTION} alone, "
         "a placeholder that is never applied (after the end, a vector env's next-step autoreset resets the match "
         "and ignores the action it is given).", "",
