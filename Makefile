@@ -1,4 +1,5 @@
 # `make play` and `make test` do all the set-up on a fresh machine, in a virtual environment in .venv.
+# `make test` installs the extras at the exact versions of constraints.txt (pyproject.toml gives ranges).
 # `make play` installs only what playing needs (the package and its core dependencies: rich, Textual), in
 # pure Python so that the first match starts within a minute; `make test` builds the package as it ships
 # (its engine compiled with mypyc) with every extra the tests need. Each has its own stamp, so `make play`
@@ -7,7 +8,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-DEPS_SUM := $(shell cat pyproject.toml setup.py | cksum | cut -d' ' -f1)
+DEPS_SUM := $(shell cat pyproject.toml setup.py constraints.txt | cksum | cut -d' ' -f1)
 PLAY_STAMP := $(VENV)/.installed-play-$(DEPS_SUM)
 TEST_STAMP := $(VENV)/.installed-test-$(DEPS_SUM)
 # everything the package ships: a change to any of it (a deck, the browser client, a migration) reinstalls
@@ -30,12 +31,12 @@ $(PLAY_STAMP): $(BIN)/python pyproject.toml setup.py $(SOURCES)
 	rm -f $(VENV)/.installed-*
 	touch $(PLAY_STAMP)
 
-$(TEST_STAMP): $(BIN)/python pyproject.toml setup.py $(SOURCES)
+$(TEST_STAMP): $(BIN)/python pyproject.toml setup.py constraints.txt $(SOURCES)
 	@echo "make: installing converge (engine compiled with mypyc: a few minutes) with every extra the tests need"
 	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
 	rm -rf build
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python -m pip install -q --disable-pip-version-check \
-	    ".[test,rl,sim,ray,web,webtest,bench]"
+	    -c constraints.txt ".[test,rl,sim,ray,web,webtest,bench]"
 	rm -f $(VENV)/.installed-*
 	touch $(TEST_STAMP)
 

@@ -27,6 +27,8 @@ def _extensions() -> list:
         *sorted(glob.glob("src/converge/engine/effects/[a-z]*.py")),
         "src/converge/engine/goals/base.py", "src/converge/engine/goals/kinds.py",
         "src/converge/bots/greedy.py", "src/converge/bots/ismcts.py", "src/converge/simulation/replay.py",
+        # the Gymnasium environments' episode loop (the vector env steps its matches in it)
+        "src/converge/adapters/episodes.py", "src/converge/adapters/core.py",
     ], opt_level="3")
 
 

@@ -4,7 +4,8 @@
     python examples/train_maskable_ppo.py --timesteps 20000
 
 ``sb3_contrib``'s ``MaskablePPO`` trains a two-layer MLP on the Gymnasium environment
-(:class:`converge.adapters.gymnasium.ConvergeEnv`), masking illegal actions with the environment's
+(:class:`converge.adapters.gymnasium.ConvergeEnv`) with ``flat_observation=True`` (the tensor as a ``Box``,
+which Stable-Baselines3's MLP policy takes), masking illegal actions with the environment's
 ``action_masks()``. Everything installs from the package registries and nothing is downloaded at run
 time. The script then compares the trained policy's win rate against the random bot with a uniformly
 random policy's.
@@ -17,7 +18,6 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 
 from converge.adapters.gymnasium import ConvergeEnv
@@ -25,28 +25,13 @@ from converge.adapters.gymnasium import ConvergeEnv
 INSTALL = "pip install torch==2.13.0 stable-baselines3==2.9.2 sb3-contrib==2.9.2"
 
 
-class TensorOnly(gym.ObservationWrapper[np.ndarray, np.int64, dict[str, Any]]):
-    """Just the observation tensor (the mask reaches the algorithm through ``action_masks``)."""
-
-    def __init__(self, env: ConvergeEnv) -> None:
-        super().__init__(env)
-        self.observation_space = env.observation_space["observation"]  # type: ignore[index]
-
-    def observation(self, observation: dict[str, Any]) -> np.ndarray:
-        return np.asarray(observation["observation"])
-
-    def action_masks(self) -> np.ndarray:
-        inner: ConvergeEnv = self.unwrapped  # type: ignore[assignment]
-        return inner.action_masks()
-
-
-def make_env(seed: int, opponent: str = "random") -> TensorOnly:
-    env = TensorOnly(ConvergeEnv(opponent=opponent, player="random"))
+def make_env(seed: int, opponent: str = "random") -> ConvergeEnv:
+    env = ConvergeEnv(opponent=opponent, player="random", flat_observation=True)
     env.reset(seed=seed)
     return env
 
 
-def win_rate(env: TensorOnly, choose: Any, episodes: int, seed: int) -> float:
+def win_rate(env: ConvergeEnv, choose: Any, episodes: int, seed: int) -> float:
     """The share of ``episodes`` won by ``choose(observation, mask) -> action``."""
     wins = 0
     for e in range(episodes):

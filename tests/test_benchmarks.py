@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import runpy
 import subprocess
 import sys
+
+import pytest
 
 from tests.helpers import ROOT
 
@@ -38,3 +41,15 @@ def test_http_cpu_makes_every_request_it_reports() -> None:
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "ms (40 requests, /api/options and /api/status in turn)" in done.stdout
+
+
+def test_gym_vector_measures_sync_and_the_vector_entry_point_side_by_side() -> None:
+    pytest.importorskip("gymnasium")
+    command = [sys.executable, str(BENCHMARKS / "gym_vector.py"), "--num-envs", "4", "--steps", "200",
+               "--repeats", "1", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert set(result["steps_per_second"]) == {"sync", "vector_entry_point"}
+    assert all(rate > 0 for rate in result["steps_per_second"].values())
+    assert result["empty_masks"] == {"sync": 0, "vector_entry_point": 0}  # masked sampling never stalls

@@ -89,7 +89,7 @@ def test_human_render_prints(capsys: pytest.CaptureFixture[str]) -> None:
     env.reset(seed=1)
     assert "round 1" in capsys.readouterr().out
     with pytest.raises(ValueError, match="render_mode"):
-        converge_v0.raw_env(render_mode="rgb_array")
+        converge_v0.raw_env(render_mode="video")
 
 
 def test_an_illegal_action_raises_in_the_raw_env_and_loses_in_the_wrapped_one() -> None:
@@ -124,3 +124,100 @@ def test_docstring_examples() -> None:
 
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+# ---------------------------------------------------------------------- options
+
+
+def _rollout(env: object, seed: int) -> tuple[dict[str, float], object]:
+    env.reset(seed=seed)  # type: ignore[attr-defined]
+    totals: dict[str, float] = dict.fromkeys(env.possible_agents, 0.0)  # type: ignore[attr-defined]
+    rng = np.random.default_rng(seed)
+    for agent in env.agent_iter():  # type: ignore[attr-defined]
+        obs, reward, terminated, truncated, info = env.last()  # type: ignore[attr-defined]
+        totals[agent] += reward
+        mask = info["action_mask"] if "action_mask" in info else obs["action_mask"]
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(mask))))  # type: ignore[attr-defined]
+    return totals, env
+
+
+def test_per_round_rewards_and_one_round_episodes() -> None:
+    for seed in range(4):
+        raw = converge_v0.raw_env(reward="round")
+        totals, _ = _rollout(raw, seed)
+        wins = raw.match.round_wins
+        assert totals == {"player_0": wins[0] - wins[1], "player_1": wins[1] - wins[0]} and max(wins) == 2
+        short = converge_v0.raw_env(episode="round")
+        totals, _ = _rollout(short, seed)
+        assert sorted(short.match.round_wins) == [0, 1] and not short.match.is_terminal
+        assert sorted(totals.values()) == [-1.0, 1.0]
+        assert not short.observe("player_0")["action_mask"].any()  # round 2 is dealt, not the episode's
+    _checked(api_test, converge_v0.env(episode="round", reward="round"), num_cycles=400)
+    for kwargs in ({"reward": "turns"}, {"episode": "game"}, {"flat_observation": 1}):
+        with pytest.raises(ValueError, match=next(iter(kwargs))):
+            converge_v0.raw_env(**kwargs)
+
+
+def test_the_flat_observation_is_a_box_with_the_mask_in_info() -> None:
+    env = converge_v0.raw_env(flat_observation=True, observation_type="info_state")
+    env.reset(seed=5)
+    enc = Encoder(env.playset.card_ids, env.playset.skillsets)
+    for _ in range(20):
+        for p, agent in enumerate(env.possible_agents):
+            obs = env.observe(agent)
+            assert obs.shape == (INFO_STATE_SIZE,) and obs in env.observation_space(agent)
+            np.testing.assert_array_equal(obs, enc.info_state_tensor(env.match.observation(p), p))
+            mask = env.infos[agent]["action_mask"]
+            deciding = agent == env.agent_selection
+            assert list(np.flatnonzero(mask)) == (env.match.legal_actions() if deciding else [])
+        env.step(int(np.flatnonzero(env.infos[env.agent_selection]["action_mask"])[0]))
+    with warnings.catch_warnings(record=True) as caught:  # a Box: no dict-observation warnings either
+        warnings.simplefilter("always")
+        api_test(converge_v0.env(flat_observation=True), num_cycles=400)
+        seed_test(lambda: converge_v0.env(flat_observation=True), num_cycles=400)
+    assert [str(w.message) for w in caught] == []
+    totals, _ = _rollout(converge_v0.env(flat_observation=True), 2)
+    assert sorted(totals.values()) == [-1.0, 1.0]
+
+
+def test_supersuits_observation_wrappers_take_the_flat_observation() -> None:
+    ss = pytest.importorskip("supersuit")  # the test extra has it
+    wrappers = {"flatten_v0": ss.flatten_v0, "frame_stack_v1": lambda e: ss.frame_stack_v1(e, 4),
+                "normalize_obs_v0": ss.normalize_obs_v0, "dtype_v0": lambda e: ss.dtype_v0(e, np.float16)}
+    shapes = {}
+    for name, wrap in wrappers.items():
+        wrapped = wrap(converge_v0.env(flat_observation=True))
+        _checked(api_test, wrapped, num_cycles=200)
+        totals, _ = _rollout(wrapped, 1)
+        assert sorted(totals.values()) == [-1.0, 1.0], name
+        shapes[name] = (wrapped.observation_space("player_0").shape, wrapped.observation_space("player_0").dtype)
+    assert shapes["frame_stack_v1"][0] == (4 * OBSERVATION_SIZE,) and shapes["dtype_v0"][1] == np.float16
+    with pytest.raises(AttributeError):  # the dict observation is what SuperSuit cannot take
+        ss.dtype_v0(converge_v0.env(), np.float16)
+
+
+def test_rgb_array_draws_the_public_table() -> None:
+    from converge.adapters.image import TableRenderer
+
+    env = converge_v0.raw_env(render_mode="rgb_array")
+    env.reset(seed=3)
+    frame = env.render()
+    assert frame.shape == (480, 720, 3) and frame.dtype == np.uint8
+    np.testing.assert_array_equal(frame, TableRenderer(env.playset).render(env.match.public_observation()))
+
+
+def test_hidden_cards_move_no_flat_observation_or_mask() -> None:
+    from tests.helpers import setup
+
+    a = setup(hands=(["ALC1", "MEC2"], ["ARC3", "ARC4"]), deck=["ALC6", "MEC6", "ARC6"], artifact="MEC5")
+    b = setup(hands=(["ALC1", "MEC2"], ["MEC6", "MEC5"]), deck=["ARC4", "ALC6", "ARC3"], artifact="ARC6")
+    views = []
+    for match in (a, b):
+        env = converge_v0.raw_env(flat_observation=True)
+        env.reset(seed=0)
+        env.match = match
+        env._update_masks()
+        views.append((env.observe("player_0"), env.infos["player_0"]["action_mask"]))
+    assert a.observation(0) == b.observation(0) and a.observation(1) != b.observation(1)
+    np.testing.assert_array_equal(views[0][0], views[1][0])
+    np.testing.assert_array_equal(views[0][1], views[1][1])

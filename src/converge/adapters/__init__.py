@@ -5,7 +5,11 @@
 * :mod:`converge.adapters.pettingzoo` (also :mod:`converge.adapters.converge_v0`) — the PettingZoo AEC
   environment ``converge_v0``;
 * :mod:`converge.adapters.gymnasium` — a single-agent Gymnasium environment against a chosen bot
-  (registered as ``converge/Converge-v0``);
+  (registered as ``converge/Converge-v0``), and its vector entry point (``gymnasium.make_vec``), whose
+  episode loop is :mod:`converge.adapters.core` (compiled with the engine);
+* :mod:`converge.adapters.episodes` — what an episode is and what it pays (``reward``, ``episode``), for
+  Gymnasium and PettingZoo alike; :mod:`converge.adapters.image` — ``rgb_array`` frames of the table;
+  :mod:`converge.adapters.spaces` — every space, as the Markdown of ``docs/spaces.md``;
 * :mod:`converge.adapters.encoding` — the tensors and strings all three build from
   ``Match.observation(player)``, and nothing else;
 * :mod:`converge.adapters.resample` — whole histories consistent with one player's information.

@@ -135,6 +135,9 @@ def legal_array(match: Match, player: int) -> npt.NDArray[np.int8]:
     return np.frombuffer(buf, np.int8)
 
 
+#: Where the ``legal`` part, the viewer's legal action mask, starts in the observation tensor (its last
+#: 26 floats): a batch of observation tensors gives a batch of masks with one slice.
+LEGAL_START = OBSERVATION_SIZE - NUM_ACTIONS
 
 
 def decision_kind(decision: Mapping[str, Any] | None) -> str:

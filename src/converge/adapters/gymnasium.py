@@ -9,9 +9,19 @@
 Observations are dicts: ``observation``, the tensor of :mod:`converge.adapters.encoding` built from
 ``Match.observation(agent's seat)`` (``observation_type="info_state"`` adds a window of the event log),
 and ``action_mask`` (int8, 1 for each legal action; also available as :meth:`ConvergeEnv.action_masks`,
-the method ``sb3_contrib``'s ``MaskablePPO`` calls). The action space is the engine's 26 action ids.
-After each of the agent's decisions the opponent plays until the decision is the agent's again (a seat
-often decides several times in a row). The reward is +1 for winning the match and -1 for losing it.
+the method ``sb3_contrib``'s ``MaskablePPO`` calls). ``flat_observation=True`` makes the observation the
+tensor alone (a ``Box``) and puts the mask in ``info["action_mask"]``. The action space is the engine's
+26 action ids. After each of the agent's decisions the opponent plays until the decision is the agent's
+again (a seat often decides several times in a row). The reward and what an episode is are options of
+:mod:`converge.adapters.episodes`: by default +1 for winning the match and -1 for losing it
+(``reward="round"``: ±1 for each round; ``episode="round"``: one round per episode).
+
+*The final observation's mask.* When an episode ends (terminated, or an illegal action lost it) no
+decision is left, yet a vector environment asks for an action for every match at every step: with
+Gymnasium's default next-step autoreset, the step after the end resets that match and ignores its
+action. So that masked sampling always has an action to pick, the mask of a final observation holds
+exactly one action, :data:`FINAL_ACTION` (0), which is never applied; every other observation's mask is
+the agent's legal actions, never empty (the tensor's own ``legal`` part stays the engine's: all zero).
 
 ``opponent`` is a bot name of :mod:`converge.bots` (``"random"``, ``"greedy"``), a bot object (with
 ``decide(view)``), or any callable ``policy(observation_dict, legal_actions) -> action`` that sees only
@@ -20,20 +30,32 @@ the opponent's observation. ``player`` is the agent's seat: 0, 1 or ``"random"``
 An illegal action ends the episode with reward -1 and ``info["illegal_action"] = True`` (the default,
 ``illegal_action="lose"``), or raises :class:`~converge.engine.errors.IllegalActionError` and changes
 nothing (``illegal_action="raise"``).
+
+``render_mode``: ``"ansi"`` returns the agent's view as text, ``"human"`` prints it, ``"rgb_array"``
+returns an image of the table as the agent sees it (:mod:`converge.adapters.image`; needs Pillow, part of
+the ``rl`` extra), for videos.
+
+:class:`ConvergeVectorEnv` steps ``num_envs`` matches in one process with batched arrays:
+``gymnasium.make_vec("converge/Converge-v0", num_envs=16, vectorization_mode="vector_entry_point")``.
+Every space is listed in ``docs/spaces.md`` (generated from this code by :mod:`converge.adapters.spaces`).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
+from converge.adapters.core import FINAL_ACTION, Episode, Opponent, advance_all, write_all
 from converge.adapters.encoding import (
     INFO_STATE_SIZE,
+    LEGAL_START,
     OBSERVATION_SIZE,
     info_state_array,
     legal_array,
@@ -41,64 +63,23 @@ from converge.adapters.encoding import (
     observation_string,
 )
 from converge.adapters.encoding import as_playset as _playset
+from converge.adapters.episodes import EPISODES, REWARDS, check_choice
 from converge.engine.actions import NUM_ACTIONS
-from converge.engine.errors import IllegalActionError
 from converge.engine.playset import Playset
 from converge.engine.schema import Observation
 from converge.engine.state import Match
 
 Policy = Callable[[Observation, list[int]], int]
 DEFAULT_PLAYSET = ("alchemist", "mechanist", "archivist")
-RENDER_MODES = ("human", "ansi")
+RENDER_MODES = ("human", "ansi", "rgb_array")
+OBSERVATION_TYPES = ("observation", "info_state")
+ILLEGAL_ACTIONS = ("lose", "raise")
+__all__ = ["ENV_ID", "FINAL_ACTION", "ConvergeEnv", "ConvergeVectorEnv"]
+_FINAL_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
+_FINAL_MASK[FINAL_ACTION] = 1
 
 
-class _Opponent:
-    """Adapts a bot name, a bot object or an observation policy to one call: ``act(match, seat)``."""
-
-    def __init__(self, spec: object) -> None:
-        self.spec = spec
-        self.bot: Any = None
-        self.policy: Policy | None = None
-        self.rng = random.Random(0)
-        if isinstance(spec, str):
-            self.name = spec
-            self._make_bot(0)
-        elif hasattr(spec, "decide"):
-            self.name = str(getattr(spec, "name", type(spec).__name__))
-            self.bot = spec
-        elif callable(spec):
-            self.name = getattr(spec, "__name__", "policy")
-            self.policy = spec
-        else:
-            raise ValueError("opponent must be a bot name, a bot (with decide(view)) or a callable "
-                             f"policy(observation, legal_actions), got {spec!r}")
-
-    def _make_bot(self, seed: int) -> None:
-        assert isinstance(self.spec, str)
-        if self.spec.strip().lower() == "random":
-            self.bot = None  # uniform over the legal actions, drawn from the env's seeded generator
-            return
-        from converge.bots import make_bot
-
-        self.bot = make_bot(self.spec, seed)
-
-    def reset(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-        if isinstance(self.spec, str):
-            self._make_bot(seed)
-        elif self.bot is not None and hasattr(self.bot, "reset"):
-            self.bot.reset()
-
-    def act(self, match: Match, seat: int) -> int:
-        if self.bot is not None:
-            return int(self.bot.decide(match.view(seat)))
-        legal = match.legal_actions()
-        if self.policy is not None:
-            return int(self.policy(match.observation(seat), legal))
-        return legal[int(self.rng.random() * len(legal))]
-
-
-class ConvergeEnv(gym.Env[dict[str, Any], np.int64]):
+class ConvergeEnv(gym.Env[Any, np.int64]):
     """One seat of a Converge match against an opponent bot (see the module's documentation)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}  # noqa: RUF012 (Gymnasium declares it)
@@ -106,102 +87,122 @@ class ConvergeEnv(gym.Env[dict[str, Any], np.int64]):
     def __init__(self, playset: Playset | Sequence[str] | str = DEFAULT_PLAYSET, opponent: object = "random",
                  player: int | str = 0, start: str | int = "random", observation_type: str = "observation",
                  illegal_action: str = "lose", render_mode: str | None = None,
-                 deck_dirs: Sequence[str] = ()) -> None:
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, "
-                             f"got {render_mode!r}")
-        if observation_type not in ("observation", "info_state"):
-            raise ValueError(f"observation_type must be 'observation' or 'info_state', got {observation_type!r}")
-        if illegal_action not in ("lose", "raise"):
-            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
-        if player not in (0, 1, "random"):
+                 deck_dirs: Sequence[str] = (), reward: str = "match", episode: str = "match",
+                 flat_observation: bool = False) -> None:
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, RENDER_MODES)
+        check_choice("observation_type", observation_type, OBSERVATION_TYPES)
+        check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        check_choice("reward", reward, REWARDS)
+        check_choice("episode", episode, EPISODES)
+        if not isinstance(flat_observation, bool):
+            raise ValueError(f"flat_observation must be True or False, got {flat_observation!r}")
+        if player not in (0, 1, "random") or isinstance(player, bool):
             raise ValueError(f"player must be 0, 1 or 'random', got {player!r}")
         self.playset = _playset(playset, deck_dirs)
         self.start = str(start)
-        Match.new(self.playset, seed=0, start=self.start)  # checks the settings now
-        self.opponent = _Opponent(opponent)
+        self.opponent = Opponent(opponent)
+        self.core = Episode(self.playset, self.start, self.opponent, reward, episode, illegal_action == "lose")
         self.player_setting = player
         self.observation_type = observation_type
         self.illegal_action = illegal_action
+        self.reward_setting = reward
+        self.episode = episode
         self.render_mode = render_mode
+        self.flat_observation = flat_observation
         size = INFO_STATE_SIZE if observation_type == "info_state" else OBSERVATION_SIZE
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
-        })
+        tensor_space = spaces.Box(0.0, 1.0, (size,), np.float32)
+        mask_space = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
+        self.observation_space: spaces.Space[Any] = (
+            tensor_space if flat_observation
+            else spaces.Dict({"observation": tensor_space, "action_mask": mask_space}))
         self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self.seat = 0
-        self.match = Match.new(self.playset, seed=0, start=self.start)
-        self._done = True
+        self._renderer: Any = None
+        self._seeded = False
 
-    # ------------------------------------------------------------------ helpers
+    @property
+    def match(self) -> Match:
+        """The match being played."""
+        return self.core.match
 
-    def _obs(self) -> dict[str, np.ndarray]:
-        m, seat = self.match, self.seat
-        tensor = info_state_array(m, seat) if self.observation_type == "info_state" else observation_array(m, seat)
-        return {"observation": tensor, "action_mask": legal_array(m, seat)}
+    @property
+    def seat(self) -> int:
+        """The agent's seat in it (0 or 1)."""
+        return self.core.seat
+
+    # ------------------------------------------------------------------ helpers (the vector env's too)
+
+    def _tensor(self) -> npt.NDArray[np.float32]:
+        if self.observation_type == "info_state":
+            return info_state_array(self.match, self.seat)
+        return observation_array(self.match, self.seat)
+
+    def _mask(self) -> npt.NDArray[np.int8]:
+        return _FINAL_MASK.copy() if self.core.done else legal_array(self.match, self.seat)
+
+    def _obs(self) -> Any:
+        if self.flat_observation:
+            return self._tensor()
+        return {"observation": self._tensor(), "action_mask": self._mask()}
 
     def _info(self) -> dict[str, Any]:
-        return {"player": self.seat, "round_wins": list(self.match.round_wins),
-                "scores": list(self.match.scores())}
-
-    def _opponent_plays(self) -> None:
         m = self.match
-        while not m.is_terminal and m.current_player != self.seat:
-            m.apply(self.opponent.act(m, 1 - self.seat), 1 - self.seat)
+        info: dict[str, Any] = {"player": self.seat, "round_wins": np.array(m.round_wins, np.int64),
+                                "scores": np.array(m.scores(), np.int64)}
+        if self.flat_observation:
+            info["action_mask"] = self._mask()
+        return info
 
-    def action_masks(self) -> np.ndarray:
-        """The legal actions of the agent now, as booleans (for ``MaskablePPO``)."""
-        mask = np.zeros(NUM_ACTIONS, dtype=bool)
-        if not self._done and not self.match.is_terminal and self.match.current_player == self.seat:
-            mask[self.match.legal_actions()] = True
-        return mask
+    def _begin(self, reseed: bool = False) -> None:
+        """A new episode from the env's generator (reset, and a vector env's autoreset); ``reseed``
+        seeds the random opponent's generator from it too (at a seeded or first reset)."""
+        # three raw 64-bit draws of the env's seeded generator (integers(size=3) costs eight times as much)
+        match_bits, opponent_seed, coins = self.np_random.bit_generator.random_raw(3).tolist()
+        match_seed = match_bits >> 2  # a match seed is below 2**63
+        seat = coins & 1 if self.player_setting == "random" else int(self.player_setting)
+        # a random round-1 holder (M2) from the env's seeded generator too: a match drawing it itself seeds a
+        # generator from a string, which cost a third of a new episode
+        first = (coins >> 1) & 1 if self.start == "random" else -1
+        self.core.begin(seat, match_seed, opponent_seed, reseed or not self._seeded, first)
+        self._seeded = True
+        if self.render_mode == "human":
+            self.render()
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the agent now, as booleans (for ``MaskablePPO``); once the episode is
+        over, :data:`FINAL_ACTION` alone."""
+        return self._mask().astype(bool)
 
     # ------------------------------------------------------------------ the Gymnasium API
 
     def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
-        rng = self.np_random
-        self.seat = int(rng.integers(2)) if self.player_setting == "random" else int(self.player_setting)
-        self.match = Match.new(self.playset, seed=int(rng.integers(0, 2**62)), start=self.start)
-        self.opponent.reset(int(rng.integers(0, 2**62)))
-        self._done = False
-        self._opponent_plays()
-        self._done = self.match.is_terminal
-        if self.render_mode == "human":
-            self.render()
+        self._begin(reseed=seed is not None)
         return self._obs(), self._info()
 
-    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        if self._done:
-            raise RuntimeError("the episode is over: call reset()")
-        a = int(action) if isinstance(action, (int, np.integer)) and not isinstance(action, bool) else -1
-        try:
-            if a < 0:
-                raise IllegalActionError(f"an action is an integer id 0..{NUM_ACTIONS - 1}, got "
-                                         f"{type(action).__name__}")
-            self.match.apply(a, self.seat)  # checks it: nothing changes when it is illegal
-        except IllegalActionError:
-            if self.illegal_action == "raise":
-                raise
-            self._done = True
-            info = self._info()
-            info["illegal_action"] = True
-            return self._obs(), -1.0, True, False, info
-        self._opponent_plays()
-        reward = 0.0
-        if self.match.is_terminal:
-            self._done = True
-            reward = 1.0 if self.match.winner == self.seat else -1.0
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if isinstance(action, np.integer):
+            action = int(action)
+        reward, illegal = self.core.advance(action)
         if self.render_mode == "human":
             self.render()
-        return self._obs(), reward, self._done, False, self._info()
+        info = self._info()
+        if illegal:
+            info["illegal_action"] = True
+        return self._obs(), reward, self.core.done, False, info
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         if self.render_mode is None:
             return None
-        text = observation_string(self.match.observation(self.seat))
+        obs = self.match.observation(self.seat)
+        if self.render_mode == "rgb_array":
+            if self._renderer is None:
+                from converge.adapters.image import TableRenderer
+
+                self._renderer = TableRenderer(self.playset)
+            return self._renderer.render(obs)
+        text = observation_string(obs)
         if self.render_mode == "ansi":
             return text
         print(text + "\n")
@@ -211,7 +212,167 @@ class ConvergeEnv(gym.Env[dict[str, Any], np.int64]):
         """Nothing to release."""
 
 
-#: The Gymnasium id: ``gymnasium.make("converge/Converge-v0", opponent="greedy")``.
+class ConvergeVectorEnv(VectorEnv[Any, npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """``num_envs`` matches of :class:`ConvergeEnv` in one process, stepped in one loop into batched
+    NumPy arrays (observations, masks, rewards and infos), with no per-match arrays, copies or info
+    merging on the way.
+
+    It takes :class:`ConvergeEnv`'s options, and ``autoreset_mode`` (Gymnasium's
+    :class:`~gymnasium.vector.AutoresetMode`, default next-step): seeded alike, it returns what
+    ``SyncVectorEnv`` of the same ``ConvergeEnv`` returns, step for step (a test checks it in every mode).
+    After a match ends, its row's mask is :data:`FINAL_ACTION` alone (next-step: until the step that
+    resets it, whose action is ignored; same-step: in ``info["final_obs"]``). ``render()`` returns a
+    tuple of each match's frame.
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2,  # noqa: RUF012 (Gymnasium declares it)
+                "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, num_envs: int = 1, *, autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+                 **kwargs: Any) -> None:
+        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        try:
+            mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            modes = ", ".join(repr(m.value) for m in AutoresetMode)
+            raise ValueError(f"autoreset_mode must be an AutoresetMode or one of {modes}, "
+                             f"got {autoreset_mode!r}") from None
+        kwargs.pop("max_episode_steps", None)  # make_vec passes the spec's (none: a match always ends)
+        first = ConvergeEnv(**kwargs)
+        kwargs["playset"] = first.playset  # loaded and checked once
+        self.envs = [first, *(ConvergeEnv(**kwargs) for _ in range(num_envs - 1))]
+        self.num_envs = num_envs
+        self.autoreset_mode = mode
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
+        self.render_mode = first.render_mode
+        self.single_observation_space = first.observation_space
+        self.observation_space = batch_space(first.observation_space, num_envs)
+        self.single_action_space = first.action_space
+        self.action_space = batch_space(first.action_space, num_envs)
+        self._flat = first.flat_observation
+        self._info_state = first.observation_type == "info_state"
+        self._size = INFO_STATE_SIZE if self._info_state else OBSERVATION_SIZE
+        self._restart = [False] * num_envs
+        self._every = np.ones(num_envs, dtype=np.bool_)
+        self._every.flags.writeable = False
+        self._episodes = [env.core for env in self.envs]
+
+    # ------------------------------------------------------------------ batches
+
+    def _batch(self, infos: dict[str, Any], illegal: list[int]) -> tuple[Any, dict[str, Any]]:
+        """The observations of every match, and the infos of :meth:`ConvergeEnv._info` batched as
+        ``SyncVectorEnv`` batches them (``_key`` marks which matches have ``key``)."""
+        n, size, envs = self.num_envs, self._size, self.envs
+        done, numbers = [False] * n, [0] * (5 * n)
+        if self._info_state:
+            tensors = np.zeros((n, size), dtype=np.float32)
+            masks = np.zeros((n, NUM_ACTIONS), dtype=np.int8)
+            write_all(self._episodes, None, masks.reshape(-1).data, size, numbers, done)
+            for i in range(n):
+                tensors[i] = info_state_array(envs[i].match, envs[i].seat)
+        else:  # the masks are the tensors' legal parts, but a final observation's
+            # fresh zeros each step, written through one float memoryview (its item writes are the cheapest
+            # a compiled loop can make into a Python buffer), which NumPy then wraps without a copy
+            buffer = bytearray(4 * n * size)
+            write_all(self._episodes, memoryview(buffer).cast("f"), None, size, numbers, done)
+            tensors = np.frombuffer(buffer, dtype=np.float32).reshape(n, size)
+            masks = tensors[:, LEGAL_START:].astype(np.int8)
+            if True in done:
+                masks[np.array(done, dtype=np.bool_)] = _FINAL_MASK
+        every = self._every  # every match has every key: one read-only mask for all the ``_key``s
+        per_match = np.array(numbers, dtype=np.int64).reshape(n, 5)
+        infos.update({"player": per_match[:, 0], "_player": every,
+                      "round_wins": per_match[:, 1:3], "_round_wins": every,
+                      "scores": per_match[:, 3:], "_scores": every})
+        if self._flat:
+            infos["action_mask"], infos["_action_mask"] = masks, every
+        if illegal:
+            flags = np.zeros(n, dtype=np.bool_)
+            flags[illegal] = True
+            infos["illegal_action"], infos["_illegal_action"] = flags, flags.copy()
+        obs = tensors if self._flat else {"observation": tensors, "action_mask": masks}
+        return obs, infos
+
+    # ------------------------------------------------------------------ the Gymnasium vector API
+
+    def reset(self, *, seed: int | Sequence[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        n = self.num_envs
+        seeds: list[int | None] = (
+            [None] * n if seed is None else [seed + i for i in range(n)] if isinstance(seed, int) else list(seed))
+        if len(seeds) != n:
+            raise ValueError(f"seed must be None, an int or {n} seeds (one per match), got {len(seeds)}")
+        options = dict(options or {})
+        mask = options.pop("reset_mask", None)
+        if mask is None:
+            mask = np.ones(n, dtype=np.bool_)
+        elif not isinstance(mask, np.ndarray) or mask.shape != (n,) or mask.dtype != np.bool_ or not mask.any():
+            raise ValueError(f"options['reset_mask'] must be a bool NumPy array of shape ({n},) with at least "
+                             f"one True, got {mask!r}")
+        for i in np.flatnonzero(mask):
+            self.envs[i].reset(seed=seeds[i], options=options)
+        self._restart = [r and not m for r, m in zip(self._restart, mask.tolist(), strict=True)]
+        obs, infos = self._batch({}, [])
+        if not mask.all():  # like SyncVectorEnv: infos of the matches reset only (the others' rows zero)
+            for key in [k for k in infos if not k.startswith("_")]:
+                infos[key] = np.where(mask.reshape(-1, *[1] * (infos[key].ndim - 1)), infos[key], 0)
+                infos[f"_{key}"] = mask
+        return obs, infos
+
+    def step(self, actions: Any) -> tuple[Any, npt.NDArray[np.float64], npt.NDArray[np.bool_],
+                                         npt.NDArray[np.bool_], dict[str, Any]]:
+        n, envs = self.num_envs, self.envs
+        acts = np.asarray(actions)
+        if acts.shape != (n,):
+            raise ValueError(f"actions must hold one action per match, shape ({n},), got shape {acts.shape}")
+        # Python ints (floats stay floats, which are illegal): what ConvergeEnv.step passes on
+        chosen = acts.tolist()
+        restart = self._restart
+        if True in restart:
+            for i in range(n):
+                if restart[i]:
+                    envs[i]._begin()  # its action is ignored: the final observation's mask said FINAL_ACTION
+        rewards: list[float] = [0.0] * n
+        ended: list[bool] = [False] * n
+        illegal: list[int] = []
+        advance_all(self._episodes, chosen, restart, rewards, ended, illegal)
+        infos: dict[str, Any] = {}
+        terminated = np.array(ended, dtype=np.bool_)
+        if self.render_mode == "human":
+            for i in range(n):
+                if not restart[i]:
+                    envs[i].render()
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+            for i in [j for j in range(n) if ended[j]]:
+                env = envs[i]
+                final_info = env._info()
+                if i in illegal:
+                    final_info["illegal_action"] = True
+                    illegal.remove(i)
+                self._add_info(infos, {"final_obs": env._obs(), "final_info": final_info}, i)
+                env._begin()
+        # next-step autoreset: the matches that ended now begin again at the next step
+        self._restart = ended if self.autoreset_mode == AutoresetMode.NEXT_STEP else [False] * n
+        obs, infos = self._batch(infos, illegal)
+        return obs, np.array(rewards, dtype=np.float64), terminated, np.zeros(n, dtype=np.bool_), infos
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Every match's mask, as booleans (``num_envs`` x 26)."""
+        return np.stack([env.action_masks() for env in self.envs])
+
+    def render(self) -> tuple[Any, ...] | None:
+        if self.render_mode is None:
+            return None
+        return tuple(env.render() for env in self.envs)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release."""
+
+
+#: The Gymnasium id: ``gymnasium.make("converge/Converge-v0", opponent="greedy")``, and
+#: ``gymnasium.make_vec("converge/Converge-v0", num_envs=16)`` (the vector entry point by default).
 ENV_ID = "converge/Converge-v0"
 if ENV_ID not in gym.registry:
-    gym.register(id=ENV_ID, entry_point="converge.adapters.gymnasium:ConvergeEnv")
+    gym.register(id=ENV_ID, entry_point="converge.adapters.gymnasium:ConvergeEnv",
+                 vector_entry_point="converge.adapters.gymnasium:ConvergeVectorEnv")

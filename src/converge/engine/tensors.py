@@ -102,8 +102,33 @@ SCALE_B: Final = tuple(max(1, SCHEMA[k].b.scale) if SCHEMA[k].b is not None else
                        for k in EventKind)
 
 
+#: 1.0 as one boxed object: compiled code boxes a float literal anew at each write into an untyped buffer.
+ONE: Final[object] = 1.0
+
+
 def clip(x: float) -> float:
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
+
+
+def _fractions(d: int) -> tuple[object, ...]:
+    return tuple(clip(k / float(d)) for k in range(d + 1))
+
+
+# clip(k / d) for the observation's counts, each value boxed once (as ONE): see share()
+SIXTHS: Final = _fractions(6)
+TENTHS: Final = _fractions(10)
+EIGHTEENTHS: Final = _fractions(NUM_CARDS)
+THIRTIETHS: Final = _fractions(30)
+
+
+#: The positions 0..OBSERVATION_SIZE-1 as objects made once (``out[AT[i]]``): compiled code boxes an
+#: index above 256 anew at each write into an untyped buffer, a third of the write's cost.
+AT: Final[tuple[object, ...]] = tuple(range(OBSERVATION_SIZE))
+
+
+def share(table: tuple[object, ...], k: int) -> object:
+    """``clip(k / d)`` for a whole number ``k``, from the table of ``d`` (``TENTHS``...)."""
+    return table[0] if k <= 0 else table[k] if k < len(table) else table[-1]
 
 
 def relative_zone(zone: int, me: int) -> int:
@@ -115,53 +140,56 @@ def relative_zone(zone: int, me: int) -> int:
     return zone
 
 
-def write_observation(m: Match, viewer: int, me: int, out: Any) -> None:
+def write_observation(m: Match, viewer: int, me: int, out: Any) -> tuple[int, int]:
     """Write the observation tensor of ``viewer`` (oriented to ``me``) into ``out``, which holds zeros
-    (``OBSERVATION_SIZE`` floats)."""
+    (``OBSERVATION_SIZE`` floats). Returns the scores it computed on the way, players 0's and 1's (those of
+    :meth:`~converge.engine.state.Match.scores`: a vector environment's infos need them too)."""
     z, t, e, ps = m.zones, m.turn, m.effect, m.playset
+    one = ONE
+    at = AT
     them = 1 - me
     located = [False] * NUM_CARDS
     # cards
     if viewer >= 0:
         for c in z.hands[viewer]:
-            out[c * CARD_FEATURES + C_MY_HAND] = 1.0
+            out[at[c * CARD_FEATURES + C_MY_HAND]] = one
             located[c] = True
     for owner in (0, 1):
         where = C_MY_FACTION if owner == me else C_THEIR_FACTION
         for c in z.factions[owner]:
             row = c * CARD_FEATURES
-            out[row + where] = 1.0
+            out[at[row + where]] = one
             located[c] = True
-            out[row + C_SKILL_0 + z.skill[c]] = 1.0
-            out[row + C_RANK] = clip(z.rank[c] / 6.0)
+            out[at[row + C_SKILL_0 + z.skill[c]]] = one
+            out[at[row + C_RANK]] = share(SIXTHS, z.rank[c])
             if z.skill[c] != ps.printed_skill[c] or z.rank[c] != ps.printed_rank[c]:
-                out[row + C_CONVERTED] = 1.0
+                out[at[row + C_CONVERTED]] = one
             g = z.guard[c]
             if g >= 0:
-                out[row + (C_GUARDED_BY_ME if g == me else C_GUARDED_BY_THEM)] = 1.0
+                out[at[row + (C_GUARDED_BY_ME if g == me else C_GUARDED_BY_THEM)]] = one
     for tmp in z.temp:
         if z.faction_of(tmp[0]) >= 0:
-            out[tmp[0] * CARD_FEATURES + C_UNTIL_END_OF_TURN] = 1.0
+            out[at[tmp[0] * CARD_FEATURES + C_UNTIL_END_OF_TURN]] = one
     for c in z.goals:
-        out[c * CARD_FEATURES + C_GOAL] = 1.0
+        out[at[c * CARD_FEATURES + C_GOAL]] = one
         located[c] = True
     for c in z.discard:
-        out[c * CARD_FEATURES + C_DISCARD] = 1.0
+        out[at[c * CARD_FEATURES + C_DISCARD]] = one
         located[c] = True
     for c in range(NUM_CARDS):
         if z.recalled[c]:
-            out[c * CARD_FEATURES + C_RECALLED] = 1.0
+            out[at[c * CARD_FEATURES + C_RECALLED]] = one
     if viewer >= 0:
         bit = 1 << viewer
         for c in m._opponent_pool(viewer):
             if z.known[c] & bit:
-                out[c * CARD_FEATURES + C_KNOWN_THEIR_HAND] = 1.0
+                out[at[c * CARD_FEATURES + C_KNOWN_THEIR_HAND]] = one
         top = len(z.deck) - 1
         for i in range(top, -1, -1):
             c = z.deck[i]
             if z.known[c] & bit:
-                out[c * CARD_FEATURES + C_KNOWN_DECK] = 1.0
-                out[c * CARD_FEATURES + C_DECK_DEPTH] = clip((top - i + 1.0) / 10.0)
+                out[at[c * CARD_FEATURES + C_KNOWN_DECK]] = one
+                out[at[c * CARD_FEATURES + C_DECK_DEPTH]] = share(TENTHS, top - i + 1)
     s0 = s1 = 0
     if z.goals:
         st0 = FactionStats(z.factions[0], z.skill, z.rank)
@@ -170,94 +198,96 @@ def write_observation(m: Match, viewer: int, me: int, out: Any) -> None:
             w0, w1 = goal_winners(ps.goal_kind[g], ps.goal_arg[g], st0, st1)
             mine, theirs = (w0, w1) if me == 0 else (w1, w0)
             if mine:
-                out[g * CARD_FEATURES + C_GOAL_MINE] = 1.0
+                out[at[g * CARD_FEATURES + C_GOAL_MINE]] = one
             if theirs:
-                out[g * CARD_FEATURES + C_GOAL_THEIRS] = 1.0
+                out[at[g * CARD_FEATURES + C_GOAL_THEIRS]] = one
             s0 += ps.goal_stars[g] * w0
             s1 += ps.goal_stars[g] * w1
     deciding = t.phase != OVER and t.player == viewer
     if t.phase != OVER:
         if t.active >= 0 and (deciding or t.phase != MODE):
-            out[t.active * CARD_FEATURES + C_ACTIVE] = 1.0
+            out[at[t.active * CARD_FEATURES + C_ACTIVE]] = one
             located[t.active] = True
         kind = e.kind
         if t.phase == EFFECT and kind is not None:
             if e.card != t.active:
-                out[e.card * CARD_FEATURES + C_STUDIED] = 1.0
+                out[at[e.card * CARD_FEATURES + C_STUDIED]] = one
             if deciding or kind.public_choice(e.step):
                 if e.pending >= 0:
-                    out[e.pending * CARD_FEATURES + C_PENDING] = 1.0
+                    out[at[e.pending * CARD_FEATURES + C_PENDING]] = one
                 for c in e.revealed:
-                    out[c * CARD_FEATURES + C_REVEALED] = 1.0
+                    out[at[c * CARD_FEATURES + C_REVEALED]] = one
     for c in range(NUM_CARDS):
         if not located[c]:
-            out[c * CARD_FEATURES + C_HIDDEN] = 1.0
+            out[at[c * CARD_FEATURES + C_HIDDEN]] = one
     # match
     i = MATCH_START
     if 1 <= t.round_no <= 3:
-        out[i + t.round_no - 1] = 1.0
+        out[at[i + t.round_no - 1]] = one
     i += 3
-    out[i] = clip(t.turn_no / 30.0)
+    out[at[i]] = share(THIRTIETHS, t.turn_no)
     i += 1
     for p in (me, them):
         w = t.round_wins[p]
         if 0 <= w <= 2:
-            out[i + w] = 1.0
+            out[at[i + w]] = one
         i += 3
     for v in (t.holder, t.lead):
         if v == me:
-            out[i] = 1.0
+            out[at[i]] = one
         elif v == them:
-            out[i + 1] = 1.0
+            out[at[i + 1]] = one
         i += 2
     current = m.current_player
-    out[i + (0 if current == me else 1 if current == them else 2)] = 1.0
+    out[at[i + (0 if current == me else 1 if current == them else 2)]] = one
     i += 3
     if t.phase == OVER:
-        out[i] = 1.0
+        out[at[i]] = one
         if t.winner == me:
-            out[i + 1] = 1.0
+            out[at[i + 1]] = one
         elif t.winner == them:
-            out[i + 2] = 1.0
+            out[at[i + 2]] = one
     i += 3
     mine_s, their_s = (s0, s1) if me == 0 else (s1, s0)
-    out[i] = clip(mine_s / 10.0)
-    out[i + 1] = clip(their_s / 10.0)
+    out[at[i]] = share(TENTHS, mine_s)
+    out[at[i + 1]] = share(TENTHS, their_s)
     i += 2
-    out[i] = clip(len(z.hands[me]) / 10.0)
-    out[i + 1] = clip(len(z.hands[them]) / 10.0)
+    out[at[i]] = share(TENTHS, len(z.hands[me]))
+    out[at[i + 1]] = share(TENTHS, len(z.hands[them]))
     i += 2
-    out[i] = clip(len(z.deck) / 10.0)
-    out[i + 1] = clip(len(z.discard) / float(NUM_CARDS))
+    out[at[i]] = share(TENTHS, len(z.deck))
+    out[at[i + 1]] = share(EIGHTEENTHS, len(z.discard))
     # decision
     if t.phase == OVER:
-        return
-    out[DECISION_START + _SLOT_OF.get(m.decision_kind, len(DECISION_SLOTS) - 1)] = 1.0
+        return s0, s1
+    out[at[DECISION_START + _SLOT_OF.get(m.decision_kind, len(DECISION_SLOTS) - 1)]] = one
     if t.phase == EFFECT and e.kind is not None:
         index = e.kind.index
-        out[DECISION_START + len(DECISION_SLOTS) + (index if index < EFFECT_SLOTS else EFFECT_SLOTS - 1)] = 1.0
+        out[at[DECISION_START + len(DECISION_SLOTS) + min(index, EFFECT_SLOTS - 1)]] = one
     if viewer == me and t.player == me:
         write_legal(m, out, LEGAL_START)
+    return s0, s1
 
 
 def write_legal(m: Match, out: Any, start: int) -> None:
     """1 at ``start + a`` for each legal action ``a`` of the player to decide."""
     t = m.turn
+    at = AT
     if t.phase == SELECT:
         for c in m.zones.hands[t.player]:
-            out[start + c] = 1
+            out[at[start + c]] = 1
     elif t.phase == MODE:
         for a in range(DISCARD, THEIRS + 1):
-            out[start + a] = 1
+            out[at[start + a]] = 1
     elif t.phase == EFFECT and m.effect.step == STEP_SKILLSET:
         for a in range(SKILLSET_0, SKILLSET_0 + 3):
-            out[start + a] = 1
+            out[at[start + a]] = 1
     elif t.phase == EFFECT and m.effect.step == STEP_FACTION:
-        out[start + MINE] = 1
-        out[start + THEIRS] = 1
+        out[at[start + MINE]] = 1
+        out[at[start + THEIRS]] = 1
     else:
         for a in m.legal_actions():
-            out[start + a] = 1
+            out[at[start + a]] = 1
 
 
 def legal_for(m: Match, me: int, out: Any) -> None:
