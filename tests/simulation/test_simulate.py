@@ -534,6 +534,10 @@ def test_simulate_takes_an_ismcts_bot_at_a_fixed_budget_and_repeats_exactly(
         assert code == 0, err
         docs.append(json.loads((tmp_path / name / "summary.json").read_text(encoding="utf-8")))
     assert docs[0]["settings"]["bots"] == ["ismcts:40", "greedy"]
+    code, out, _ = run(capsys, *argv, "--out", str(tmp_path / "a"))
+    won = docs[0]["overall"]["bot1_match_win_rate"]
+    assert f"bot 1 (ismcts:40) wins {100 * won:.1f}% of the matches against greedy (95% CI " in out
+    assert "(1 playset × 2, " in out
     assert docs[0]["playsets"] == docs[1]["playsets"] and docs[0]["cards"] == docs[1]["cards"]
     code, _, err = run(capsys, "simulate", "--bot1", "ismcts:0", "--out", str(tmp_path / "c"))
     assert code == 2 and "unknown bot 'ismcts:0'" in err and "ismcts:N for N simulations" in err

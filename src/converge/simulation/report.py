@@ -528,11 +528,16 @@ def terminal_summary(summary: Mapping[str, Any], console: Any, balance: BalanceR
 
     s, o = summary["settings"], summary["overall"]
     ci = o["holder_win_rate_ci95"] or [0, 0]
-    console.print(f"[bold]{s['matches']:,} matches[/bold] ({s['playsets']} playsets × "
+    sets = f"{s['playsets']} playset{'s' if s['playsets'] != 1 else ''}"
+    console.print(f"[bold]{s['matches']:,} matches[/bold] ({sets} × "
                   f"{s['matches_per_playset']:,}, "
                   f"{s['bots'][0]} vs {s['bots'][1]}, seed {s['seed']}), {o['rounds']:,} rounds", highlight=False)
     if yours_line(s):
         console.print(yours_line(s), highlight=False)
+    if s["bots"][0] != s["bots"][1] and o.get("bot1_match_win_rate") is not None:
+        lo, hi = o.get("bot1_match_win_rate_ci95") or [0, 0]
+        console.print(f"bot 1 ({s['bots'][0]}) wins {_pct(o['bot1_match_win_rate'])} of the matches against "
+                      f"{s['bots'][1]} (95% CI {_pct(lo)}-{_pct(hi)})", highlight=False, markup=False)
     console.print(f"starting holder wins {_pct(o['holder_win_rate'])} of rounds (95% CI {_pct(ci[0])}-"
                   f"{_pct(ci[1])}); rounds end T6 {_pct(o['end_shares']['outscored'])}, T8 "
                   f"{_pct(o['end_shares']['hands_empty'])}; {o['mean_round_turns']} turns per round, "
