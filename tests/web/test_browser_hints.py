@@ -1,6 +1,7 @@
 """The hint at every step of a play, in a real browser: asked at the choice of a card, it marks the card with
 the best chance; once that card is held, it says how best to play it, from the same answer (the card's
-chance is its best placement's); the play goes on, and the next decision has no hint until it is asked.
+chance is its best placement's); the play goes on, the next decision has no hint until it is asked, and
+the hint answers at a decision of each other kind met (a target, a skillset...).
 A screenshot of the held step goes to ``out/screenshots/``."""
 
 from __future__ import annotations
@@ -70,7 +71,29 @@ def test_the_hint_answers_at_the_card_and_at_how_to_play_it(server: Server, brow
         page.wait_for_selector(SETTLED, timeout=30000)
         if page.locator("#decision").count():
             assert page.locator(BOX).count() == 0
-            click_one(tab, rng)
+        _hint_at_other_kinds(tab, rng)
         tab.close()
         return
     raise AssertionError("no card whose placement is chosen after it was met in 200 decisions")
+
+
+def _hint_at_other_kinds(tab: Tab, rng: random.Random) -> None:
+    """Play on, asking the hint at the first decision of each other kind met (a target, a skillset, a
+    faction...): it answers there too, its best option marked."""
+    page = tab.page
+    answered: set[str] = set()
+    for _ in range(300):
+        page.wait_for_selector(SETTLED, timeout=30000)
+        if page.locator("[data-testid=match-summary]").count():
+            break
+        kind = page.get_attribute("#decision", "data-kind") if page.locator("#decision").count() else None
+        staged = page.get_attribute("#decision", "data-staged") if kind else None
+        if kind not in (None, "select", "mode") and not staged and kind not in answered and \
+                page.locator("[data-testid=hint]").count():
+            page.click("[data-testid=hint]")
+            page.wait_for_selector(BOX, timeout=30000)
+            assert "has the best chance" in page.locator(BOX).inner_text()
+            assert page.locator("[data-testid=decision] button.suggested, #app .card.suggested").count() == 1
+            answered.add(kind)
+        click_one(tab, rng)
+    assert answered, "no decision of another kind than a card's choice was met"
