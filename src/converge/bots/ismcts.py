@@ -27,13 +27,28 @@ import gc
 import math
 import random
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from converge.engine.actions import DECLARE, DISCARD
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
     from converge.engine.view import PlayerView
+
+
+class SearchView(Protocol):
+    """What a search reads of a view (a :class:`~converge.engine.view.PlayerView` is one). Typed as a
+    protocol, not the class, so that a test can hand ``analyse`` a view that peeks — its planted leak — and
+    show that the hint's checks catch one."""
+
+    player: int
+
+    @property
+    def round_results(self) -> list[tuple[int, int]]: ...
+
+    def legal_actions(self) -> list[int]: ...
+
+    def sample_world(self, rng: random.Random, chance: bool = False) -> Match: ...
 
 
 class _Node:
@@ -80,7 +95,7 @@ class ISMCTSBot:
                                               prefer(a)))
         return best
 
-    def analyse(self, view: PlayerView, depth: int = 3) -> list[Estimate]:
+    def analyse(self, view: SearchView, depth: int = 3) -> list[Estimate]:
         """Search the view's decision and say what the search made of each legal action, most simulated
         first: what a hint is made of. Only the view is looked at.
 
@@ -96,7 +111,7 @@ class ISMCTSBot:
         out.sort(key=lambda e: (-e.visits, -prefer(e.action), e.action))
         return out
 
-    def _search(self, view: PlayerView) -> _Node:
+    def _search(self, view: SearchView) -> _Node:
         me = view.player
         rounds = len(view.round_results)
         root = _Node()
