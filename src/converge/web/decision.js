@@ -140,7 +140,7 @@ export function decisionStrip(obs) {
 /** What a hint's chance means (as the terminal says it too): a frequency once the server's chances are
  *  calibrated against measured outcomes, else only that it is the bot's estimate. */
 function inWords(chance, calibrated) {
-  if (!calibrated) return "as the strong bot estimates it from its search";
+  if (!calibrated) return "the strong bot's estimate";
   if (chance < 0.05) return "fewer than 1 in 20 rounds like this are won";
   if (chance > 0.95) return "more than 19 in 20 rounds like this are won";
   return "about " + Math.max(1, Math.min(9, Math.round(chance * 10))) + " in 10 rounds like this are won";
@@ -149,9 +149,9 @@ function inWords(chance, calibrated) {
 function hintBox(options, calibrated) {
   return el("div", { class: "hint-box", data: { testid: "hint-box" }, role: "status" },
     el("p", {}, el("strong", { text: "Hint: " }), cap(options[0].label) + " has the best chance, " +
-      Math.round(options[0].win_chance * 100) + "%, " + inWords(options[0].win_chance, calibrated) +
-      " (played on as well as the bot would). Judged from what you can see, never from hidden cards."),
-    el("ul", { class: "hint-options" }, ...options.slice(0, 6).map((o) => el("li", {},
+      Math.round(options[0].win_chance * 100) + "% (" + inWords(options[0].win_chance, calibrated) +
+      ", from what you can see, never from hidden cards)."),
+    el("ul", { class: "hint-options" }, ...options.slice(0, 6).map((o) => el("li", { title: o.label },
       el("span", { class: "bar-wrap" }, el("meter", { min: 0, max: 1, value: o.win_chance, "aria-label": o.label })),
       " " + Math.round(o.win_chance * 100) + "% — " + o.label))));
 }
