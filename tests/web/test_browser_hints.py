@@ -43,7 +43,7 @@ def test_the_hint_answers_at_the_card_and_at_how_to_play_it(server: Server, brow
         page.click("[data-testid=hint]")
         page.wait_for_selector(BOX, timeout=30000)
         said = page.locator(BOX).inner_text()
-        assert "rounds like this are won" in said or "the strong bot's estimate" in said
+        assert "rounds like this are won" in said  # (the package ships a calibration map)
         assert "from what you can see, never from hidden cards" in said
         best = page.locator("[data-testid=zone-hand] .card.suggested")
         assert best.count() == 1
@@ -82,10 +82,20 @@ def _hint_at_other_kinds(tab: Tab, rng: random.Random) -> None:
     faction...): it answers there too, its best option marked."""
     page = tab.page
     answered: set[str] = set()
-    for _ in range(300):
+    matches = 1
+    for _ in range(900):
         page.wait_for_selector(SETTLED, timeout=30000)
         if page.locator("[data-testid=match-summary]").count():
-            break
+            if answered or matches == 3:
+                break
+            # the deal is random (the server draws with secrets): a match may end before any other kind
+            # of decision comes up, so play on in a rematch
+            url = page.url
+            page.click("[data-testid=rematch]")
+            page.wait_for_function("u => location.href !== u", arg=url, timeout=15000)
+            page.wait_for_selector("[data-testid=match]")
+            matches += 1
+            continue
         kind = page.get_attribute("#decision", "data-kind") if page.locator("#decision").count() else None
         staged = page.get_attribute("#decision", "data-staged") if kind else None
         if kind not in (None, "select", "mode") and not staged and kind not in answered and \
@@ -96,4 +106,4 @@ def _hint_at_other_kinds(tab: Tab, rng: random.Random) -> None:
             assert page.locator("[data-testid=decision] button.suggested, #app .card.suggested").count() == 1
             answered.add(kind)
         click_one(tab, rng)
-    assert answered, "no decision of another kind than a card's choice was met"
+    assert answered, f"no decision of another kind than a card's choice was met in {matches} matches"
