@@ -17,12 +17,13 @@ agree. The seeds follow the decision's place in the match, so a review repeats.
 (True, 1)
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: the server's Pydantic models read the TypedDicts below as they are.
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from typing_extensions import TypedDict  # (pydantic reads TypedDicts from typing_extensions on Python < 3.12)
 
 from converge.bots.hint import Option, follow_on, hint
 
@@ -33,6 +34,43 @@ if TYPE_CHECKING:
 #: Chance lost (0..1) from which a decision is marked; the same thresholds everywhere a review is shown.
 INACCURACY, MISTAKE, BLUNDER = 0.08, 0.15, 0.25
 MARKS = ("inaccuracy", "mistake", "blunder")
+#: The search at each decision: twice the server's hint, so that the noise of two estimates (the best
+#: option's and the one played) stays well under the 8 points of an inaccuracy.
+SIMULATIONS = 8000
+
+
+class ChoiceDoc(TypedDict):
+    """One option of a reviewed decision, as the server sends it."""
+
+    action: int
+    label: str
+    chance: float  #: the chance to win the round with it, 0 to 1
+
+
+class JudgedDoc(TypedDict):
+    """One reviewed decision, as the server sends it (:class:`Judged`)."""
+
+    index: int  #: the decision's place in the match's actions: the replay's step that shows it
+    round: int
+    turn: int
+    kind: str
+    before: list[str]  #: the player's earlier steps of the same turn (the card being played...)
+    played: ChoiceDoc
+    best: ChoiceDoc
+    lost: float  #: the chance given up, 0 to 1
+    mark: str  #: "blunder", "mistake", "inaccuracy" or ""
+    choices: list[ChoiceDoc]  #: every option, the best first
+
+
+class ReviewDoc(TypedDict):
+    """A match reviewed for one seat, as the server stores and sends it (:class:`Review`)."""
+
+    seat: int
+    complete: bool  #: False: the time budget ran out before the last decision
+    simulations: int
+    thresholds: dict[str, float]  #: the chance lost (0 to 1) from which each mark is given
+    counts: dict[str, int]
+    decisions: list[JudgedDoc]
 
 
 @dataclass(frozen=True)
@@ -50,6 +88,7 @@ class Judged:
     best_label: str
     best_chance: float
     choices: tuple[tuple[int, str, float], ...]  # every option: (action, label, chance), the best first
+    before: tuple[str, ...] = ()  # the player's earlier steps of the same turn, e.g. ("ALC3",)
 
     @property
     def lost(self) -> float:
@@ -63,12 +102,28 @@ class Judged:
         return "blunder" if lost >= BLUNDER else "mistake" if lost >= MISTAKE else \
             "inaccuracy" if lost >= INACCURACY else ""
 
+    def to_dict(self) -> JudgedDoc:
+        def choice(action: int, label: str, chance: float) -> ChoiceDoc:
+            return {"action": action, "label": label, "chance": round(chance, 3)}
+
+        return {"index": self.index, "round": self.round_no, "turn": self.turn_no, "kind": self.kind,
+                "before": list(self.before), "played": choice(self.played, self.played_label, self.played_chance),
+                "best": choice(self.best, self.best_label, self.best_chance), "lost": round(self.lost, 3),
+                "mark": self.mark, "choices": [choice(*c) for c in self.choices]}
+
 
 @dataclass
 class Review:
     seat: int
     decisions: list[Judged]
     complete: bool  # False: the time budget ran out before the last decision
+    simulations: int = 0
+
+    def to_dict(self) -> ReviewDoc:
+        """The review as the server stores and sends it."""
+        return {"seat": self.seat, "complete": self.complete, "simulations": self.simulations,
+                "thresholds": dict(zip(MARKS, (INACCURACY, MISTAKE, BLUNDER), strict=True)),
+                "counts": self.counts(), "decisions": [d.to_dict() for d in self.decisions]}
 
     def marked(self) -> list[Judged]:
         return [d for d in self.decisions if d.mark]
@@ -84,9 +139,9 @@ class Review:
         return [(r, t, c) for (r, t), c in out.items()]
 
 
-def review(start: Match, actions: Sequence[int], seat: int, simulations: int = 2000, seed: int = 0,
+def review(start: "Match", actions: Sequence[int], seat: int, simulations: int = SIMULATIONS, seed: int = 0,
            seconds: float | None = None, upto: int | None = None,
-           view_of: Callable[[Match, int], PlayerView] | None = None) -> Review:
+           view_of: Callable[["Match", int], "PlayerView"] | None = None) -> Review:
     """Review ``seat``'s decisions in the match ``start`` plays into with ``actions`` (to ``upto``
     actions): each searched with ``simulations`` from the seat's view then. ``seconds`` bounds the whole
     review (the decisions judged so far are kept, ``complete`` says whether it finished). ``view_of``
@@ -98,8 +153,12 @@ def review(start: Match, actions: Sequence[int], seat: int, simulations: int = 2
     last: tuple[int, list[Option], int] | None = None  # the previous decision's index, hint and action
     stop = len(actions) if upto is None else min(upto, len(actions))
     complete = True
+    turn: tuple[int, int] = (-1, -1)
+    before: list[str] = []  # the seat's steps so far in this turn
     for i, action in enumerate(actions[:stop]):
         legal = match.legal_actions()
+        if (match.round_no, match.turn_no) != turn:
+            turn, before = (match.round_no, match.turn_no), []
         if match.current_player == seat and len(legal) > 1:
             if deadline is not None and time.perf_counter() > deadline:
                 complete = False
@@ -112,10 +171,13 @@ def review(start: Match, actions: Sequence[int], seat: int, simulations: int = 2
                 best = options[0]
                 judged.append(Judged(i, match.round_no, match.turn_no, match.decision_kind, action, chosen.label,
                                      chosen.win_chance, best.action, best.label, best.win_chance,
-                                     tuple((o.action, o.label, o.win_chance) for o in options)))
+                                     tuple((o.action, o.label, o.win_chance) for o in options), tuple(before)))
             last = (i, options, action)
+        if match.current_player == seat:
+            before.append(match.action_to_string(action))
         match.apply(action)
-    return Review(seat, judged, complete)
+    return Review(seat, judged, complete, simulations)
 
 
-__all__ = ["BLUNDER", "INACCURACY", "MARKS", "MISTAKE", "Judged", "Review", "review"]
+__all__ = ["BLUNDER", "INACCURACY", "MARKS", "MISTAKE", "SIMULATIONS", "ChoiceDoc", "Judged", "JudgedDoc",
+           "Review", "ReviewDoc", "review"]

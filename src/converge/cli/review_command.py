@@ -23,9 +23,6 @@ from converge.cli.common import (
     user_catalog,
 )
 
-#: The search at each decision: twice the server's hint, so that the noise of two estimates (the best option's
-#: and the one played) stays well under the 8 points of an inaccuracy.
-REVIEW_SIMULATIONS = 8000
 #: A bar of the chart per tenth of chance.
 _BARS = " ▁▂▃▄▅▆▇█"
 _KINDS = {"select": "card", "mode": "how to play it", "target": "target", "skillset": "skillset",
@@ -140,8 +137,10 @@ def register(sub: Any) -> None:
     p = add_command(sub, "review")
     p.add_argument("file", metavar="FILE", type=path_text, help="the record of a finished match (JSON)")
     p.add_argument("--seat", type=_seat, default=1, help="whose decisions: 1 (Player 1, default) or 2")
-    p.add_argument("--simulations", type=positive_int, default=REVIEW_SIMULATIONS,
-                   help=f"the hint's search at each decision (default {REVIEW_SIMULATIONS:,}: a 3-round match "
+    from converge.bots.review import SIMULATIONS
+
+    p.add_argument("--simulations", type=positive_int, default=SIMULATIONS,
+                   help=f"the hint's search at each decision (default {SIMULATIONS:,}: a 3-round match "
                         "takes a few seconds on one core)")
     p.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
     p.add_argument("--practise", "--practice", action="store_true",

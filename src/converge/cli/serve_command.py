@@ -91,7 +91,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           max_lobby_connections_per_address=args.lobby_connections_per_address,
                           max_header_bytes=args.max_header_bytes, max_header_line=args.max_header_line,
                           allowed_origins=tuple(args.allowed_origin), proxy_headers=args.proxy_headers,
-                          forwarded_allow_ips=args.forwarded_allow_ips)
+                          forwarded_allow_ips=args.forwarded_allow_ips,
+                          hint_simulations=args.hint_simulations, review_simulations=args.review_simulations,
+                          review_seconds=args.review_seconds)
     try:
         options = uvicorn_options(config)
     except ValueError as exc:
@@ -215,6 +217,16 @@ def register(sub: Any) -> None:
     lob.add_argument("--rename-interval", type=non_negative_float, default=d.rename_interval_s, metavar="SECONDS",
                      help="the shortest time between two name changes of one player; 0: none "
                           f"(default {d.rename_interval_s:g})")
+    adv = p.add_argument_group("hints and reviews (searched by the bot workers)")
+    adv.add_argument("--hint-simulations", type=positive_int, default=d.hint_simulations, metavar="N",
+                     help=f"the hint's search (default {d.hint_simulations:,} simulations, at most "
+                          f"{d.hint_seconds:g} s)")
+    adv.add_argument("--review-simulations", type=positive_int, default=d.review_simulations, metavar="N",
+                     help=f"the search at each decision of a finished match's review (default "
+                          f"{d.review_simulations:,})")
+    adv.add_argument("--review-seconds", type=positive_float, default=d.review_seconds, metavar="SECONDS",
+                     help=f"the most one review may take; the decisions judged by then are kept (default "
+                          f"{d.review_seconds:g})")
     ret = p.add_argument_group("retention (a clean-up runs at start-up, then every hour)")
     ret.add_argument("--keep-finished", type=non_negative_float, default=d.keep_finished_days, metavar="DAYS",
                      help="days the record of a finished match is kept for replays; 0: forever (default 0)")

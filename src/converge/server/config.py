@@ -107,6 +107,10 @@ class ServerConfig:
     hint_simulations: int = 4000
     hint_seconds: float = 2.0
     hint_seed: int = 0
+    #: Reviews of finished matches (:mod:`converge.bots.review`): the search at each decision, and the most
+    #: seconds one review may take (the decisions judged by then are kept, the review says it is partial).
+    review_simulations: int = 8000
+    review_seconds: float = 60.0
     #: Serve the interactive API docs (/docs) — off: the page would need a looser CSP.
     docs: bool = False
     #: The lobby and quick match (:mod:`converge.server.lobby.service`). Seconds a quick-match player waits before

@@ -9,7 +9,7 @@ workers can take in a few turns), so that the server can refuse new bot matches 
 bot down.
 
 Hints (the strong bot's suggestion to a player) are searched by the same workers, on the asking seat's
-view only.
+view only; so are the reviews of finished matches, decision by decision from the reviewed seat's view then.
 
 With ``workers=0`` bots think in a thread of the server's process (tests and the smallest machines).
 """
@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from converge.bots import make_bot
 from converge.bots.hint import HintOption
 from converge.bots.hint import hint as strong_hint
+from converge.bots.review import ReviewDoc, review
 from converge.engine.schema import RecordDoc
 from converge.engine.state import Match
 from converge.server.protocol.answers import BotStats, Percentiles
@@ -57,6 +58,14 @@ def hint_options(record: RecordDoc, deck_dirs: Sequence[str], seat: int, simulat
     """The strong bot's options for ``seat``'s decision, searched on that seat's view alone."""
     view = Match.replay(record, deck_dirs).view(seat)
     return [o.to_dict() for o in strong_hint(view, simulations=simulations, seconds=seconds, seed=seed)]
+
+
+def review_match(record: RecordDoc, deck_dirs: Sequence[str], seat: int, simulations: int, seconds: float,
+                 seed: int) -> ReviewDoc:
+    """``seat``'s decisions in a finished match, each judged by the hint from that seat's view at the time,
+    within ``seconds`` in all (:func:`converge.bots.review.review`)."""
+    start = Match.replay(record, deck_dirs, upto=0)
+    return review(start, record["actions"], seat, simulations=simulations, seed=seed, seconds=seconds).to_dict()
 
 
 def _summary(values: deque[float], scale: float = 1.0) -> Percentiles:
@@ -152,6 +161,14 @@ class BotPool:
         record = match.record(moves=False)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool(), hint_options, record, self.deck_dirs, seat, simulations,
+                                          seconds, seed)
+
+    async def review(self, record: RecordDoc, seat: int, simulations: int, seconds: float, seed: int) -> ReviewDoc:
+        """The review of ``seat``'s decisions in a finished match (:func:`review_match`), in a worker."""
+        if self.workers == 0:
+            return await asyncio.to_thread(review_match, record, self.deck_dirs, seat, simulations, seconds, seed)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool(), review_match, record, self.deck_dirs, seat, simulations,
                                           seconds, seed)
 
     def stats(self) -> BotStats:

@@ -11,7 +11,8 @@ state, composed here.
 * :class:`~converge.server.play.housekeeping.Housekeeping` — eviction from memory, the retention clean-up;
 * under them: the sessions (:mod:`~converge.server.play.session`, :mod:`~converge.server.play.sessions`),
   the commits (:mod:`~converge.server.play.writes`, :mod:`~converge.server.play.moves`), the catalog of
-  decks and settings, the hourly match budget."""
+  decks and settings, the hourly match budget;
+* :class:`~converge.server.play.reviews.Reviews` — the reviews of finished matches."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from converge.server.play.lifecycle import Lifecycle
 from converge.server.play.matches import Matches
 from converge.server.play.moves import Moves
 from converge.server.play.reception import Reception
+from converge.server.play.reviews import Reviews
 from converge.server.play.session import INBOX, Session
 from converge.server.play.sessions import Sessions
 from converge.server.play.standins import StandIns
@@ -69,6 +71,7 @@ class Hub:
         bots = Bots(config, self.pool, self.moves, clocks, self.life)
         self.duties = Duties(clocks, bots, StandIns(config, self.writes, clocks, bots, self.coord))
         self.hints = Hints(config, self.pool, self.writes)
+        self.reviews = Reviews(config, self.pool, storage, self.writes)
         self.sync = Sync(storage, self.coord, self.sessions, self.duties, self.housekeeping, self.life)
         self.matches = Matches(config, storage, self.catalog, self.budget, self.pool, self.writes, self.sessions,
                                self.moves, self.duties, self.sync, self.housekeeping, self.coord)
@@ -105,5 +108,6 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        await self.reviews.close()
         await self.coord.close()
         self.pool.close()

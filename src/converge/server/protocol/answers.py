@@ -9,6 +9,7 @@ from typing import Literal, NotRequired
 
 from typing_extensions import TypedDict  # (pydantic reads TypedDicts from typing_extensions on Python < 3.12)
 
+from converge.bots.review import ReviewDoc
 from converge.engine.schema import Observation, PrintedCard
 from converge.server.protocol.messages import (
     ClockInfo,
@@ -79,6 +80,15 @@ class ReplayStep(TypedDict):
     clock: ClockInfo | None
     turns: list[TurnSummary]
     rounds: list[TurnSummary]
+
+
+class ReviewState(TypedDict):
+    """``/api/matches/{id}/review``: a seat's review of a finished match — stored (``done``), being made
+    (``running``), not asked for (``none``), or its making failed (``failed``: ask again)."""
+
+    status: Literal["none", "running", "done", "failed"]
+    seat: int
+    review: ReviewDoc | None  #: once done
 
 
 class SkillsetInfo(TypedDict):

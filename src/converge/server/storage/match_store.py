@@ -27,6 +27,7 @@ from converge.server.storage.rows import MatchRow, Retention, SeatRow
 from converge.server.storage.schema import (
     actions_table,
     matches_table,
+    reviews_table,
     seats_table,
 )
 
@@ -143,6 +144,12 @@ class Storage:
                                                     .where(actions_table.c.match_id == match_id)
                                                     .order_by(actions_table.c.idx))]
 
+    def review_of(self, match_id: str, seat: int) -> str | None:
+        """The stored review of ``seat``'s decisions in a finished match (JSON), or None."""
+        r = reviews_table.c
+        with self.engine.connect() as conn:
+            return conn.execute(select(r.doc).where(r.match_id == match_id, r.seat == seat)).scalar()
+
     # ------------------------------------------------------------------ writes (run inside a transaction)
 
     @staticmethod
@@ -189,6 +196,14 @@ class Storage:
                          .values(clock_left_ms=left))
 
     @staticmethod
+    def save_review(conn: Connection, match_id: str, seat: int, doc: str) -> None:
+        """Store a review, unless one is stored already (another process made it first): the first stays."""
+        r = reviews_table.c
+        if conn.execute(select(r.seat).where(r.match_id == match_id, r.seat == seat)).first() is None:
+            conn.execute(insert(reviews_table).values(match_id=match_id, seat=seat, created_at=time.time(),
+                                                      doc=doc))
+
+    @staticmethod
     def set_hints(conn: Connection, match_id: str, hints: int) -> None:
         conn.execute(update(matches_table).where(matches_table.c.id == match_id).values(hints=hints))
 
@@ -201,8 +216,8 @@ class Storage:
     def delete_expired(conn: Connection, now: float, policy: Retention, keep: Sequence[str] = (),
                        limit: int = 500) -> list[str]:
         """Delete up to ``limit`` matches that ``policy`` says are expired at ``now`` (except those in
-        ``keep``), with their seats and actions; return their ids. Links to them from other matches (rematch
-        of / rematch) are cleared."""
+        ``keep``), with their seats, actions and reviews; return their ids. Links to them from other matches
+        (rematch of / rematch) are cleared."""
         if not policy.active:
             return []
         c = matches_table.c
@@ -213,6 +228,7 @@ class Storage:
         if not ids:
             return []
         conn.execute(delete(actions_table).where(actions_table.c.match_id.in_(ids)))
+        conn.execute(delete(reviews_table).where(reviews_table.c.match_id.in_(ids)))
         conn.execute(delete(seats_table).where(seats_table.c.match_id.in_(ids)))
         conn.execute(update(matches_table).where(c.rematch_id.in_(ids)).values(rematch_id=None))
         conn.execute(update(matches_table).where(c.rematch_of.in_(ids)).values(rematch_of=None))

@@ -3,8 +3,8 @@
 A match is stored as its *record* — playset, seed, start setting, deck digest and the list of accepted
 actions (:data:`actions_table`) — plus metadata (mode, seats, clocks, result, rematch links). The state is
 never stored: it is rebuilt by replaying the record. Seat and player tokens are never stored, only their
-SHA-256 hashes. The lobby's tables hold the players, the open tables, who played which seat, the players' name
-changes and the rating changes.
+SHA-256 hashes. A finished match's reviews are stored beside it. The lobby's tables hold the players, the
+open tables, who played which seat, the players' name changes and the rating changes.
 
 The migrations (:mod:`converge.server.storage.migrations`) bring a database to this schema; a test checks that
 they and this module agree.
@@ -12,7 +12,19 @@ they and this module agree.
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
 
 metadata = MetaData()
 
@@ -64,6 +76,15 @@ actions_table = Table(
     Column("seat", Integer, nullable=False),
     Column("at", Float, nullable=False),
     Column("clock_left_ms", Integer, nullable=True),  # the acting seat's clock after the action
+)
+
+#: A finished match reviewed for one seat (:mod:`converge.bots.review`): made once, on a player's request.
+reviews_table = Table(
+    "converge_reviews", metadata,
+    Column("match_id", String(32), ForeignKey("converge_matches.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("doc", Text, nullable=False),  # the review as JSON (converge.bots.review.ReviewDoc)
 )
 
 

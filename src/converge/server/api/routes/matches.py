@@ -1,4 +1,5 @@
-"""The match API: create a match, see it, act in it, ask for a hint, a rematch, its record and its replay.
+"""The match API: create a match, see it, act in it, ask for a hint, a rematch, its record, its replay and
+its review.
 A seat is named by its token in ``Authorization: Bearer <token>``; without one, a request sees what a
 spectator sees."""
 
@@ -18,6 +19,7 @@ from converge.server.protocol.answers import (
     MatchRecord,
     RematchLink,
     ReplayStep,
+    ReviewState,
 )
 from converge.server.protocol.errors import ProtocolError
 from converge.server.protocol.messages import HintResult, MatchView
@@ -116,3 +118,24 @@ async def replay(match_id: str, srv: Server, step: int = 0, view: int | None = N
     if viewer not in (-1, 0, 1):
         raise ProtocolError("malformed", "view is 0, 1 or -1 (a spectator)")
     return json_response(srv.hub.matches.replay_step(session, step, viewer))
+
+
+@router.post("/{match_id}/review", response_model=ReviewState)
+async def request_review(match_id: str, srv: Server, address: ClientAddress, authorization: Authorization = None,
+                         _body: Annotated[NoBody | None, Body()] = None) -> JSONResponse:
+    """Ask for the review of the caller's decisions in a finished match: each judged by the hint from what the
+    caller knew then. It is made once, in the background (poll ``GET`` until its status is ``done``)."""
+    srv.limit(address, srv.post_limit, "requests")
+    session = await session_of(srv.hub, match_id)
+    seat = seat_from(authorization, session, required=True)
+    return json_response(await srv.hub.reviews.request(session, seat))
+
+
+@router.get("/{match_id}/review", response_model=ReviewState)
+async def review(match_id: str, srv: Server, seat: int | None = None,
+                 authorization: Authorization = None) -> JSONResponse:
+    """The review of ``seat``'s decisions in a finished match (the caller's seat by default), or how far it
+    is: a finished match's reviews are public, as its record is."""
+    session = await session_of(srv.hub, match_id)
+    own = seat_from(authorization, session, required=seat is None)
+    return json_response(await srv.hub.reviews.state(session, own if seat is None else seat))
