@@ -5,6 +5,7 @@
 import { announce, toast } from "./dom.js";
 import { CLOSE, ERROR, EVENT, MATCH_TO_CLIENT, MATCH_TO_SERVER } from "./protocol.js";
 import { startReplay } from "./replay.js";
+import { startReview } from "./review.js";
 import { isCardAction } from "./selectors.js";
 import { forgetToken, loadToken, pace, saveToken } from "./storage.js";
 import * as store from "./store.js";
@@ -16,7 +17,7 @@ let socket = null;
 let pumping = false;  // a pump() is showing the queued states
 
 /** Open the match `id`: with the seat token of the link's fragment (#token=..., which browsers never send to a
- *  server) or the one this browser keeps; #replay opens the replay once the match is over. */
+ *  server) or the one this browser keeps; #replay opens the replay once the match is over, #review the review. */
 export function openMatch(id) {
   const frag = new URLSearchParams(location.hash.slice(1));
   const fromLink = frag.get("token");
@@ -24,9 +25,9 @@ export function openMatch(id) {
     saveToken(id, fromLink);
     history.replaceState(null, "", location.pathname);  // keep the token out of sight (and of screenshots)
   }
-  const autoReplay = frag.has("replay");
-  if (autoReplay) history.replaceState(null, "", location.pathname);
-  store.matchOpened(id, fromLink || loadToken(id), autoReplay);
+  const autoOpen = frag.has("review") ? "review" : frag.has("replay") ? "replay" : null;
+  if (autoOpen) history.replaceState(null, "", location.pathname);
+  store.matchOpened(id, fromLink || loadToken(id), autoOpen);
   socket = matchSocket(id, () => match().token, { message: onMessage, closed: onClose });
   socket.open();
 }
@@ -65,7 +66,10 @@ function onMessage(msg) {
       socket.welcomed();
       store.welcomed(msg);
       const s = match();
-      if (s.autoReplay && s.meta.status === "over") { store.autoReplayStarted(); startReplay(); }
+      if (s.autoOpen && s.meta.status === "over") {
+        store.autoOpened();
+        if (s.autoOpen === "review" && s.seat >= 0) startReview(); else startReplay();
+      }
       if (s.seat >= 0 && s.token && !s.linked) { store.seatLinked(); linkSeat(); }
       break;
     }

@@ -59,7 +59,8 @@ export async function showHistory() {
     el("td", { text: fmt(m.finished_at) }), el("th", { scope: "row", text: opp(m) }),
     el("td", { class: m.result === "won" ? "won" : "lost", text: resultText(m) }),
     el("td", { class: "num", data: { testid: "history-change" }, text: change(m) }),
-    el("td", {}, el("a", { href: m.replay_url + "#replay", data: { testid: "replay-link" }, "aria-label": "Replay the match against " + opp(m) }, "Replay"))));
+    el("td", { class: "links" }, el("a", { href: m.replay_url + "#replay", data: { testid: "replay-link" }, "aria-label": "Replay the match against " + opp(m) }, "Replay"),
+      " · ", el("a", { href: m.replay_url + "#review", data: { testid: "review-link" }, "aria-label": "Review your play in the match against " + opp(m) }, "Review"))));
   const table = rows.length ? listTable("My finished matches, newest first", ["When", "Opponent", "Result", "Rating change", ""], rows) :
     el("p", { text: "No finished match yet." });
   pageShell("My matches", "history",

@@ -48,7 +48,7 @@ export function startReplay() { loadReplay(0, getState().match.seat); }
 /** The arrow keys step through a replay (not while a range or a list has the keyboard). */
 export function replayKey(e) {
   const r = getState().match.replay;
-  if (!r || e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+  if (!r || getState().match.review || e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
   if (e.key === "ArrowRight" && r.step < r.total) loadReplay(r.step + 1, r.view);
   if (e.key === "ArrowLeft" && r.step > 0) loadReplay(r.step - 1, r.view);
 }

@@ -26,7 +26,7 @@ const LOBBY = freeze({
 const MATCH = freeze({
   id: null,
   token: null,             // this browser's seat token for the match (null: a spectator)
-  autoReplay: false,       // the page was opened to replay the match (#replay)
+  autoOpen: null,          // "replay" or "review": the page was opened to show it once the match is over
   linked: false,           // this browser's player was recorded as playing this seat
   connection: null,        // "connected", "watching", "reconnecting" or "elsewhere" (another window plays)
   missing: false,          // the server has no such match
@@ -48,6 +48,8 @@ const MATCH = freeze({
   turnFresh: false,        // the latest end of turn happened since the last play
   hint: null,              // {seq, options} or {seq, loading: true}
   replay: null,            // {step, total, view, data}: a finished match replayed step by step
+  review: null,            // {status, doc, practise, picked}: this seat's review (practise: the marked decision
+                           // chosen again, the replay showing it; picked: the option tried there)
   tutorial: null,          // {script, step, seen, done, waiting}
 });
 
@@ -96,12 +98,12 @@ export const lobbyRefused = () => setQuick("lobbyRefused", { searching: false })
 
 // ------------------------------------------------------------------ a match: the connection
 
-export const matchOpened = (id, token, autoReplay) => setMatch("matchOpened", { id, token, autoReplay });
+export const matchOpened = (id, token, autoOpen) => setMatch("matchOpened", { id, token, autoOpen });
 /** The token holds no seat in this match: this page watches instead. */
 export const tokenRefused = () => setMatch("tokenRefused", { token: null });
 export const matchMissing = () => setMatch("matchMissing", { missing: true });
 export const seatLinked = () => setMatch("seatLinked", { linked: true });
-export const autoReplayStarted = () => setMatch("autoReplayStarted", { autoReplay: false });
+export const autoOpened = () => setMatch("autoOpened", { autoOpen: null });
 
 /** The connection closed: `connection` says whether the page tries again ("reconnecting") or another window
  *  plays ("elsewhere"). What was being sent is not waited for any more. */
@@ -184,6 +186,20 @@ export const roundContinued = () => setMatch("roundContinued", { roundView: null
 export const replayShown = (data, view) => setMatch("replayShown", {
   replay: freeze({ step: data.step, total: data.total, view, data }), roundView: null });
 export const replayClosed = () => setMatch("replayClosed", { replay: null });
+
+// ------------------------------------------------------------------ a match: its review
+
+/** The server's answer about this seat's review: {status, seat, review}. */
+export const reviewShown = (got) => setMatch("reviewShown", {
+  review: freeze({ status: got.status, doc: got.review, practise: null, picked: null, ...practiceOf(got) }) });
+/** Keep the practice going when the same review comes again. */
+const practiceOf = (got) => (state.match.review && state.match.review.doc && got.review ?
+  { practise: state.match.review.practise, picked: state.match.review.picked } : {});
+/** Practise the k-th marked decision (null: back to the review, the table back to the match's end). */
+export const reviewPractised = (k) => setMatch("reviewPractised", {
+  review: freeze({ ...state.match.review, practise: k, picked: null }), ...(k === null ? { replay: null } : {}) });
+export const reviewPicked = (action) => setMatch("reviewPicked", { review: freeze({ ...state.match.review, picked: action }) });
+export const reviewClosed = () => setMatch("reviewClosed", { review: null, replay: null });
 
 // ------------------------------------------------------------------ the tutorial (played in the page)
 

@@ -4,6 +4,7 @@
 import { STAR, el } from "./dom.js";
 import { continueRound, requestRematch } from "./match.js";
 import { startReplay } from "./replay.js";
+import { startReview } from "./review.js";
 import { named, pair, playerName, viewerOf, who } from "./selectors.js";
 import { getState } from "./store.js";
 import { coach } from "./tutorial.js";
@@ -74,6 +75,7 @@ function overActions() {
     row.append(el("button", { type: "button", class: "choice", data: { testid: "rematch" }, onclick: requestRematch }, "Rematch"));
   }
   row.append(
+    mine ? el("button", { type: "button", class: "choice", data: { testid: "review-open" }, onclick: startReview }, "Review my play") : null,
     el("button", { type: "button", class: "quiet", data: { testid: "replay" }, onclick: () => startReplay() }, "Replay step by step"),
     el("a", { class: "button-link quiet", href: "/api/matches/" + s.id + "/record", download: "converge-" + s.id + ".json" }, "Download the record"),
     el("a", { class: "button-link quiet", href: "/" }, "New match"),

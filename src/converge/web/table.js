@@ -9,6 +9,7 @@ import { decisionStrip } from "./decision.js";
 import { openMatch, takeBack } from "./match.js";
 import { resignButton } from "./resign.js";
 import { replayBar, replayKey } from "./replay.js";
+import { reviewPanel } from "./review.js";
 import { currentObs, myDecision, viewerOf } from "./selectors.js";
 import { logButton, logPanel, scorePanel, settingsPanel, sharePanel, turnPanel } from "./side.js";
 import { setTurnSignals } from "./signals.js";
@@ -18,7 +19,7 @@ import { openTutorial } from "./tutorial.js";
 
 /** Changes that show nothing on the table (yet): a state waits in the queue until the page shows it (a round's
  *  summary stays up meanwhile), and the page keeps what it shows while it reconnects. */
-const UNSEEN = new Set(["matchOpened", "stateQueued", "disconnected", "tokenRefused", "seatLinked", "autoReplayStarted"]);
+const UNSEEN = new Set(["matchOpened", "stateQueued", "disconnected", "tokenRefused", "seatLinked", "autoOpened"]);
 /** Changes after which the focus goes to the decision even when it looks like the one it was on. */
 const REFOCUS = new Set(["held", "letGo", "roundContinued", "tutorialLoaded", "tutorialStepped"]);
 
@@ -107,7 +108,7 @@ function render() {
                                         seq: s.seq, pending: s.pending ? 1 : 0, shown: s.queue.length ? 0 : 1,
                                         summary: summary ? (matchEnd ? "match" : "round") : "" } },
       s.tutorial ? null : overBanner(),
-      s.replay ? replayBar() : null,
+      s.review ? reviewPanel() : s.replay ? replayBar() : null,
       statusLine(summary ? { ...obs, scores: summary.scores, artifact_holder: summary.holder, round: summary.round } : obs),
       el("div", { class: "layout" }, table, side)));
   animateFrom(before);
