@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -134,6 +135,57 @@ def test_whole_match_through_a_pseudo_terminal_with_plain() -> None:
     text = screen.decode("utf-8", "replace")
     assert "\x1b[" in text, "a real terminal gets colour"
     assert re.search(r"You (win|lose) the match", ANSI.sub("", text))
+
+
+def _in_a_terminal(args: list[str], answer: Any, done: bytes, last: bytes = b"") -> str:
+    """Run ``converge ARGS`` in a pseudo-terminal, answering each prompt (``answer(prompt_seen)`` -> bytes)
+    until ``done`` appears, answered with ``last``; what the screen showed, without colour codes."""
+    controller, worker = pty.openpty()
+    proc = subprocess.Popen([*CONVERGE, *args], stdin=worker, stdout=worker, stderr=worker,
+                            env=_env(COLUMNS="100", LINES="40", TERM="xterm-256color"), close_fds=True)
+    os.close(worker)
+    screen = b""
+    try:
+        for _ in range(800):
+            chunk = _read_until_any(controller, (b"choice (1-", done), timeout=120)
+            screen += chunk
+            if done in chunk:
+                os.write(controller, last)
+                break
+            if b"choice (1-" not in chunk:  # the program ended
+                break
+            os.write(controller, answer(ANSI.sub("", chunk.decode("utf-8", "replace"))))
+        assert proc.wait(timeout=120) == 0, screen[-2000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(controller)
+    return ANSI.sub("", screen.decode("utf-8", "replace"))
+
+
+def test_play_a_match_then_review_and_practise_it_in_a_terminal(tmp_path: Path) -> None:
+    """The way a player meets ``converge review``: a match played in a terminal (always the first choice: not
+    good play) ends by naming the command; run as said, with ``--practise``, it judges each decision, then
+    puts the player back at a marked one, judges the new answer, and goes on to the next."""
+    save = tmp_path / "m.json"
+    played = _in_a_terminal(["play", "--plain", "--seed", "8", "--set", "sparks", "--save", str(save)],
+                            lambda _seen: b"1\n", b"Rematch?", b"n\n")
+    said = re.search(r"converge review (\S+) --seat (\d)", " ".join(played.split()))
+    assert said and Path(said.group(1)) == save, played[-600:]
+    answers = iter([b"x\n", b"1\n"])
+
+    def practise(seen: str) -> bytes:
+        return next(answers, b"skip\n") if "Your choice" in seen else b"skip\n"
+
+    shown = _in_a_terminal(["review", str(save), "--seat", said.group(2), "--simulations", "300", "--practise"],
+                           practise, b"\x00never")  # (it ends by itself, after the last practice)
+    assert "Review of Player 1's decisions" in shown and "never the cards revealed later" in shown
+    assert re.search(r"Totals: .* in \d+ decisions with a choice\.", shown), shown[-800:]
+    assert "Practice 1 of " in shown, shown[-800:]
+    assert "Type a number from 1 to" in shown  # "x" is not an answer: asked again, nothing judged
+    assert re.search(r"\d+% to win the round — (the best choice|\d+ points below the best)", shown)
+    assert "In the match you played" in shown
+    assert "Traceback" not in shown
 
 
 # ---------------------------------------------------------------------- scripted sessions in-process
