@@ -48,3 +48,30 @@ def test_a_cards_chance_is_its_best_placements_and_the_next_step_is_the_same_sea
                 assert follow_on(options, o.action, legal) == list(o.then)
                 steps += 1
     assert steps >= 5  # the check met cards whose every placement the search tried
+
+
+def test_the_package_ships_a_calibration_map_fitted_on_measured_decisions() -> None:
+    """The map ``converge calibrate --fit`` wrote is in the package and read: rising, from 0 to 1, fitted on
+    2,000 decisions or more; so a hint's chance is said as a frequency."""
+    from converge.bots.hint import Calibration, in_words, shipped_calibration
+
+    cal = shipped_calibration()
+    assert cal != Calibration() and cal.fitted_on >= 2000
+    ys = [y for _, y in cal.knots]
+    assert ys == sorted(ys) and 0.0 <= ys[0] and ys[-1] <= 1.0
+    assert in_words(0.55).endswith("in 10 rounds like this are won")
+
+
+def test_an_options_value_is_the_mean_of_its_own_simulations_before_the_map() -> None:
+    """Little-searched options are not drawn towards their decision's mean (measured worse): the raw value of
+    an option that is not a step of a longer play is its simulations' mean."""
+    from converge.bots.hint import Calibration
+    from converge.bots.ismcts import ISMCTSBot
+
+    for m in _positions(3, 9):
+        view = m.view(m.current_player)
+        found = {e.action: e for e in ISMCTSBot(4, iterations=300, seconds=None, name="hint").analyse(view)}
+        for o in hint(view, simulations=300, seconds=None, seed=4, calibration=Calibration()):
+            e = found[o.action]
+            if not o.then and e.visits:
+                assert o.raw == e.wins / e.visits and o.win_chance == o.raw  # (the identity map)
