@@ -18,7 +18,7 @@ SOURCES := $(shell find src -name '*.py' -o -name '*.toml' -o -name '*.typed' -o
 PURE_TESTS := $(addprefix tests/engine/test_,rules.py goals.py effects.py convert.py illegal_input.py records.py \
               extension.py worlds.py events.py knowledge.py indistinguishable.py)
 
-.PHONY: play test lint fuzz bench clean
+.PHONY: play test lint docs fuzz bench clean
 
 $(BIN)/python:
 	@echo "make: creating the virtual environment in $(VENV)"
@@ -36,7 +36,7 @@ $(TEST_STAMP): $(BIN)/python pyproject.toml setup.py constraints.txt $(SOURCES)
 	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
 	rm -rf build
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python -m pip install -q --disable-pip-version-check \
-	    -c constraints.txt ".[test,rl,sim,ray,web,webtest,bench]"
+	    -c constraints.txt ".[test,rl,sim,ray,web,webtest,bench,docs]"
 	rm -f $(VENV)/.installed-*
 	touch $(TEST_STAMP)
 
@@ -45,10 +45,16 @@ play: $(if $(wildcard $(VENV)/.installed-test-*),$(TEST_STAMP),$(PLAY_STAMP))
 	$(BIN)/converge play
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check src tests examples benchmarks
+	$(BIN)/ruff check src tests examples benchmarks docs
 	$(BIN)/mypy
 
-test: lint
+# The documentation site (mkdocs.yml, pages in docs/) in site/, which git ignores: a broken link or anchor, a page
+# missing from the nav, an API reference that names no object or an included file that is missing fail it.
+# (NO_MKDOCS_2_WARNING: Material's notice about MkDocs 2.0, printed on every build.)
+docs: $(TEST_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+test: lint docs
 	$(BIN)/python -m pytest
 	PYTHONPATH=src CONVERGE_PURE=1 CONVERGE_PAIRS=2000 $(BIN)/python -m pytest $(wildcard $(PURE_TESTS))
 
@@ -67,4 +73,4 @@ bench: $(TEST_STAMP)
 	$(BIN)/converge bench
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) build site src/*.egg-info

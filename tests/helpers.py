@@ -100,8 +100,12 @@ def ids(match: Match, cards: list[int]) -> list[str]:
 
 def load_example(name: str) -> Any:
     """An example script of ``examples/`` as a module."""
-    path = ROOT / "examples" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"example_{name}", path)
+    return load_path(ROOT / "examples" / f"{name}.py", f"example_{name}")
+
+
+def load_path(path: Path, name: str | None = None) -> Any:
+    """A Python file that is not in a package (an example, a script of ``docs/``) as a module."""
+    spec = importlib.util.spec_from_file_location(name or path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -1,4 +1,5 @@
-"""The benchmark scripts the README quotes still run and measure something (small runs; no timing is asserted)."""
+"""The benchmark scripts the docs quote (docs/benchmarks.md, docs/capacity.md) still run and measure something
+(small runs; no timing is asserted)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The shipped engine is the compiled one (the speed the README reports), built from the same source."""
+"""The shipped engine is the compiled one (the speed docs/benchmarks.md reports), built from the same source."""
 
 from __future__ import annotations
 

@@ -29,8 +29,13 @@ def test_version_names_the_distribution(capsys: object) -> None:
 
 
 def test_no_install_line_fetches_the_other_converge() -> None:
-    files = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md"), *(ROOT / "examples").rglob("*.py"),
-             *(ROOT / "src").rglob("*.py"), *(ROOT / "src").rglob("*.js"), ROOT / "Makefile"]
+    # the README, every page of the documentation site and what it includes (the changelog, the rules), the
+    # examples, the sources and their messages, the benchmarks, the build and CI scripts
+    files = [ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "RULES.md", ROOT / "mkdocs.yml",
+             *(ROOT / "docs").rglob("*.md"), *(ROOT / "docs").rglob("*.py"), *(ROOT / "examples").rglob("*.py"),
+             *(ROOT / "src").rglob("*.py"), *(ROOT / "src").rglob("*.js"), *(ROOT / "src").rglob("*.md"),
+             *(ROOT / "benchmarks").rglob("*.py"), *(ROOT / ".ci").iterdir(), ROOT / "Makefile"]
+    assert ROOT / "docs" / "install.md" in files and ROOT / "docs" / "releasing.md" in files
     found = [f"{f.relative_to(ROOT)}:{n}: {line.strip()}" for f in files if f.is_file()
              for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), start=1) if BARE.search(line)]
     assert found == []

@@ -14,7 +14,7 @@ from tests.helpers import finished_matches, play, setup
 
 ENGINES = ["protector", "searcher", "merchant"]
 
-#: Keys the README and the observation module document.
+#: Keys the engine's page (docs/engine.md) and the observation module document.
 DOCUMENTED = {"version", "viewer", "playset", "num_actions", "round", "turn", "round_wins", "round_results",
               "artifact_holder", "lead", "current_player", "is_terminal", "winner", "decision", "hand",
               "hand_sizes", "deck_size", "discard", "goals", "factions", "recalled", "scores", "score_breakdown",
