@@ -58,7 +58,7 @@ def test_the_package_ships_a_calibration_map_fitted_on_measured_decisions() -> N
     cal = shipped_calibration()
     assert cal != Calibration() and cal.fitted_on >= 2000
     ys = [y for _, y in cal.knots]
-    assert ys == sorted(ys) and 0.0 <= ys[0] and ys[-1] <= 1.0
+    assert ys == sorted(ys) and ys[0] >= 0.0 and ys[-1] <= 1.0
     assert in_words(0.55).endswith("in 10 rounds like this are won")
 
 
