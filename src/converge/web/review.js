@@ -90,16 +90,16 @@ function chart(doc) {
     return n;
   };
   add("line", { x1: 0, x2: w, y1: y(0.5), y2: y(0.5), class: "half" });
-  let points = [];
+  let line = [];  // the current round's points
   turns.forEach((t, i) => {
     if (i && turns[i - 1].round !== t.round) {
-      add("polyline", { points: points.join(" "), class: "round" });
+      add("polyline", { points: line.join(" "), class: "round" });
       add("line", { x1: (x(i - 1) + x(i)) / 2, x2: (x(i - 1) + x(i)) / 2, y1: 0, y2: h, class: "between" });
-      points = [];
+      line = [];
     }
-    points.push(x(i).toFixed(1) + "," + y(t.chance).toFixed(1));
+    line.push(x(i).toFixed(1) + "," + y(t.chance).toFixed(1));
   });
-  if (points.length) add("polyline", { points: points.join(" "), class: "round" });
+  if (line.length) add("polyline", { points: line.join(" "), class: "round" });
   turns.forEach((t, i) => { if (t.mark) add("circle", { cx: x(i), cy: y(t.chance), r: 3.5, class: "mark " + t.mark }); });
   return svg;
 }
