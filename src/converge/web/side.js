@@ -68,7 +68,8 @@ export function logPanel(obs, upToRound) {
     logOpen = false; document.querySelector("#log-panel").classList.remove("open"); } }, "Close");
   return el("section", { id: "log-panel", class: "panel log-panel" + (logOpen ? " open" : ""), "aria-labelledby": "h-log" },
     el("div", { class: "zone-head" }, el("h2", { id: "h-log", class: "h3", text: "What happened" }), close),
-    el("ol", { class: "log", data: { testid: "log" } }, ...items.slice(0, 150)));
+    // (focusable: a long log scrolls, and keyboard users scroll it with the arrow keys once it has the focus)
+    el("ol", { class: "log", tabindex: "0", "aria-labelledby": "h-log", data: { testid: "log" } }, ...items.slice(0, 150)));
 }
 
 export function copyField(label, url, testid) {
