@@ -297,7 +297,8 @@ def test_openapi_documents_the_real_api_with_its_bodies(tmp_path: Path) -> None:
         body = paths["/api/matches"]["post"]["requestBody"]["content"]["application/json"]["schema"]
         assert body["$ref"].endswith("/NewMatch")
         schemas = spec["components"]["schemas"]
-        assert set(schemas["NewMatch"]["properties"]) == {"opponent", "bot", "playset", "seat", "clock"}
+        assert set(schemas["NewMatch"]["properties"]) == {"opponent", "bot", "playset", "seat", "clock",
+                                                          "move_hours"}
         assert schemas["NewMatch"]["additionalProperties"] is False
         assert set(schemas["ActionRequest"]["properties"]) == {"action", "seq"}
         assert "ErrorResponse" in schemas and "400" in paths["/api/matches"]["post"]["responses"]

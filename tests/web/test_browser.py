@@ -168,3 +168,32 @@ def test_a_seat_open_in_more_windows_than_allowed_keeps_the_newest_without_churn
     assert meta["seats"][0]["connected"] is True
     for tab in tabs:
         tab.close()
+
+
+def test_a_turn_based_match_from_the_home_page_shows_each_players_time_to_move(server: Server,
+                                                                              browser: Any) -> None:
+    host, guest = Tab(browser), Tab(browser)
+    host.page.goto(server.base + "/")
+    host.page.select_option("[data-testid=friend-clock]", "move:72")
+    host.page.click("[data-testid=create-friend]")
+    invite = host.page.locator("[data-testid=invite-link]").input_value()
+    guest.page.goto(invite)
+    guest.page.wait_for_selector("[data-testid=match][data-seat='1']")
+    texts = {}
+    for tab in (host, guest):
+        tab.page.wait_for_selector("[data-testid=turn-time]")
+        texts[tab] = tab.page.locator("[data-testid=turn-time]").inner_text()
+    assert sorted(t.startswith("You have ") for t in texts.values()) == [False, True], texts
+    assert all(re.search(r"(2 days 23 h|3 days) to move$", t) for t in texts.values()), texts
+    assert host.page.locator("[data-testid=clocks]").count() == 0  # no clock for the whole match
+    mover = next(tab for tab, t in texts.items() if t.startswith("You have "))
+    waiting = guest if mover is host else host
+    rng = random.Random(3)
+    while not ready(mover):
+        mover.page.wait_for_timeout(20)
+    click_one(mover, rng)
+    mover.shot("turn-based-match.png")
+    waiting.page.goto(server.base + "/")  # the home page lists it: the waiting player's first, with the time
+    row = waiting.page.locator("[data-testid=in-progress]").first
+    row.wait_for()
+    assert re.search(r"(2 days 23 h|3 days) left (to move|for them)", row.inner_text()), row.inner_text()

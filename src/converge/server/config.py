@@ -97,6 +97,11 @@ class ServerConfig:
     #: The shortest and longest per-player clock a match may be created with (seconds).
     clock_min_s: int = 30
     clock_max_s: int = 3 * 3600
+    #: Turn-based matches: the shortest and longest time per move they may be created with (hours), and
+    #: seconds between two looks for a player who ran out of it (0: never look).
+    move_min_h: int = 1
+    move_max_h: int = 14 * 24
+    turn_check_every_s: float = 60.0
     #: Extra deck folders (as ``converge --deck-dir``).
     deck_dirs: tuple[str, ...] = ()
     #: Move the objects alive at start-up (the libraries') out of the garbage collector's full collections.

@@ -4,13 +4,20 @@
 
 import { el, icon } from "./dom.js";
 import { cardRow, factionRow } from "./cards.js";
-import { clockLeft, clockOf, legalCards, order, pair, seatName, viewerOf, who } from "./selectors.js";
+import { timeLeftText } from "./forms.js";
+import { clockLeft, clockOf, legalCards, order, pair, seatName, turnLeft, turnOf, viewerOf, who } from "./selectors.js";
 import { getState } from "./store.js";
 
 function fmtClock(ms) {
   if (ms === null || ms === undefined) return "–";
   const s = Math.max(0, Math.ceil(ms / 1000));
   return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+}
+
+const perMoveText = (s) => (s % 86400 === 0 ? s / 86400 + (s === 86400 ? " day" : " days") : s / 3600 + " hours");
+
+function turnTimeText(turn, viewer) {
+  return (turn.running === viewer ? "You have " : who(turn.running, viewer) + " has ") + timeLeftText(turnLeft(turn)) + " to move";
 }
 
 function clockText(p, viewer, left, running) {
@@ -20,6 +27,9 @@ function clockText(p, viewer, left, running) {
 /** Clocks tick between messages: rewrite their text (four times a second, from the page's timer). */
 export function tickClocks() {
   const s = getState().match;
+  const turn = turnOf();
+  const node = turn && document.querySelector("[data-testid=turn-time]");
+  if (node) node.textContent = turnTimeText(turn, viewerOf());
   if (!s.meta || !s.meta.clock || s.replay || s.tutorial) return;
   const viewer = viewerOf();
   for (const node of document.querySelectorAll("[data-clock]")) {
@@ -46,6 +56,13 @@ export function statusBar(obs) {
         data: { clock: p }, text: clockText(p, viewer, left, running) }));
     }
     bar.append(clocks);
+  }
+  const turn = turnOf();
+  if (turn) {
+    const mine = turn.running === viewer;
+    bar.append(el("span", { class: "clock turn-time" + (mine ? " running" : ""), data: { testid: "turn-time" },
+      title: "A turn-based match: each move may take " + perMoveText(turn.move_s) + "; running out of time loses the match.",
+      text: turnTimeText(turn, viewer) }));
   }
   return bar;
 }

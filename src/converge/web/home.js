@@ -2,7 +2,7 @@
 // (an invite link), or watched.
 
 import { absolute, appRoot, el, toast } from "./dom.js";
-import { clockSelect, playsetPicker } from "./forms.js";
+import { clockSelect, playsetPicker, timeControl } from "./forms.js";
 import { connectLobby, lobbyPanel, playerPanel, quickPanel } from "./lobby.js";
 import { resumePanel } from "./resume.js";
 import { saveInvite, saveToken } from "./storage.js";
@@ -46,10 +46,9 @@ export async function showHome() {
     "Play against the bot");
 
   const friendPick = playsetPicker(options, "friend");
-  const clock = clockSelect("friend-clock", [3, 5, 10, 20]);
+  const clock = clockSelect("friend-clock", [3, 5, 10, 20], [1, 3, 7]);
   const friendButton = el("button", { class: "primary", type: "button", data: { testid: "create-friend" },
-    onclick: () => create({ opponent: "friend", playset: friendPick.value(),
-                            clock: clock.value ? Number(clock.value) : null }, friendButton) },
+    onclick: () => create({ opponent: "friend", playset: friendPick.value(), ...timeControl(clock) }, friendButton) },
     "Create a match and an invite link");
 
   const watchInput = el("input", { id: "watch-id", placeholder: "a match link or id", data: { testid: "watch-input" } });

@@ -2,7 +2,7 @@
 // socket (/ws/lobby) that keeps the tables listed and carries the quick match's queue.
 
 import { $, absolute, cap, el, ratingText, toast } from "./dom.js";
-import { clockSelect, playsetPicker } from "./forms.js";
+import { clockSelect, perMove, playsetPicker, timeControl } from "./forms.js";
 import { LOBBY_TO_CLIENT, LOBBY_TO_SERVER } from "./protocol.js";
 import { loadToken, saveInvite, saveToken } from "./storage.js";
 import * as store from "./store.js";
@@ -171,7 +171,7 @@ export function quickPanel() {
 
 // ------------------------------------------------------------------ the open tables
 
-const clockText = (s) => (s ? Math.round(s / 60) + " min each" : "no clock");
+const clockText = (t) => (t.move_hours ? perMove(t.move_hours) : t.clock_s ? Math.round(t.clock_s / 60) + " min each" : "no clock");
 
 function tableRow(t) {
   const mine = lobby().myTables.includes(t.id);
@@ -181,7 +181,7 @@ function tableRow(t) {
       "aria-label": "Join " + host + "'s table", onclick: (e) => joinTable(t.id, e.currentTarget) }, "Join");
   return el("li", { class: "table-row", data: { testid: "lobby-table", table: t.id } },
     el("span", { class: "who", text: host }),
-    el("span", { class: "what", text: t.playset.map(cap).join(", ") + " · " + clockText(t.clock_s) + (t.rated ? " · rated" : " · unrated") }),
+    el("span", { class: "what", text: t.playset.map(cap).join(", ") + " · " + clockText(t) + (t.rated ? " · rated" : " · unrated") }),
     join);
 }
 
@@ -201,7 +201,7 @@ async function joinTable(id, button) {
 /** The open tables, and the form that opens one of my own (a private one: an invite link only). */
 export function lobbyPanel(options) {
   const pick = playsetPicker(options, "table");
-  const clock = clockSelect("table-clock", [3, 5, 10, 20]);
+  const clock = clockSelect("table-clock", [3, 5, 10, 20], [1, 3, 7]);
   const priv = el("input", { type: "checkbox", id: "table-private", data: { testid: "table-private" } });
   const rated = el("input", { type: "checkbox", id: "table-rated", checked: true, data: { testid: "table-rated" } });
   const waiting = el("p", { class: "queue-status", role: "status", data: { testid: "table-status" } });
@@ -211,7 +211,7 @@ export function lobbyPanel(options) {
     if (!named()) return;
     open.disabled = true;
     try {
-      const doc = await api("POST", "/api/lobby/tables", { playset: pick.value(), clock: clock.value ? Number(clock.value) : null,
+      const doc = await api("POST", "/api/lobby/tables", { playset: pick.value(), ...timeControl(clock),
                                                             private: priv.checked, rated: rated.checked && !priv.checked });
       saveToken(doc.match_id, doc.token);
       if (doc.invite_url) {

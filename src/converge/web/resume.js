@@ -2,6 +2,7 @@
 // matches: each with its opponent, the score and a "your turn" mark, and the link back into it.
 
 import { el } from "./dom.js";
+import { timeLeftText } from "./forms.js";
 import { heldMatches, markOver } from "./storage.js";
 import { api } from "./transport.js";
 
@@ -28,14 +29,29 @@ function opponentOf(view) {
 
 function row(view) {
   const obs = view.observation;
-  const mine = obs.decision && obs.decision.player === view.seat;
+  const mine = isMine(view);
   const me = view.seat;
   return el("li", { class: "resume-row", data: { testid: "in-progress", match: view.match.id, turn: mine ? "yours" : "theirs" } },
     el("a", { href: "/m/" + view.match.id, class: "button-link" + (mine ? " primary" : ""), data: { testid: "resume" } },
       mine ? "Your turn" : "Open"),
     el("span", { class: "who", text: "Against " + opponentOf(view) }),
     el("span", { class: "what", text: "Round " + obs.round + " · rounds " + obs.round_wins[me] + " – " + obs.round_wins[1 - me] +
-      (mine ? "" : " · their turn") }));
+      (mine ? "" : " · their turn") + turnText(view, mine) }));
+}
+
+/** A turn-based match: how long the player to move has left. */
+function turnText(view, mine) {
+  const turn = view.match.turn;
+  if (!turn || !turn.deadline) return "";
+  return " · " + timeLeftText(turn.deadline * 1000 - Date.now()) + (mine ? " left to move" : " left for them");
+}
+
+const isMine = (v) => !!(v.observation.decision && v.observation.decision.player === v.seat);
+const deadlineOf = (v) => (v.match.turn && v.match.turn.deadline) || Infinity;
+
+/** Yours to move first, the nearest deadline first. */
+function waitingFirst(a, b) {
+  return Number(isMine(b)) - Number(isMine(a)) || deadlineOf(a) - deadlineOf(b);
 }
 
 /** The panel of matches in progress, or nothing when there is none (filled in when the reads come back). */
@@ -43,7 +59,8 @@ export function resumePanel() {
   const panel = el("section", { class: "panel resume", "aria-labelledby": "h-resume", data: { testid: "resume-panel" }, hidden: true });
   inProgress().then((views) => {
     if (!views.length) return;
-    const yours = views.filter((v) => v.observation.decision && v.observation.decision.player === v.seat).length;
+    views.sort(waitingFirst);
+    const yours = views.filter(isMine).length;
     panel.replaceChildren(
       el("h2", { id: "h-resume", text: "Your matches in progress" + (yours ? " — your turn in " + yours : "") }),
       el("ul", { class: "resume-list" }, ...views.map(row)));

@@ -142,6 +142,17 @@ export function clockOf() {
   return s.replay ? s.replay.data.clock : s.meta && s.meta.clock;
 }
 
+/** A turn-based match in progress: {move_s, deadline, running} (null otherwise, and in a replay). */
+export function turnOf() {
+  const s = match();
+  return !s.replay && s.meta && s.meta.turn && s.meta.turn.deadline ? s.meta.turn : null;
+}
+
+/** A turn-based match's time left to its player to move, in ms (the server's deadline, this device's clock). */
+export function turnLeft(turn) {
+  return turn.deadline * 1000 - Date.now();
+}
+
 /** A player's time left now, in ms (the running clock counts down from when the state came), or null. */
 export function clockLeft(p) {
   const c = clockOf();

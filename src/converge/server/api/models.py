@@ -33,6 +33,7 @@ class NewMatch(Body):
         None, description='three skillset names, a set name, or "random" (the default)')
     seat: StrictInt | Literal["random"] | None = Field(0, description='the creator\'s seat: 0, 1 or "random"')
     clock: StrictInt | None = Field(None, description="seconds per player for the whole match, or none")
+    move_hours: StrictInt | None = Field(None, description="a turn-based friend match: hours per move, or none")
 
 
 class ActionRequest(Body):
@@ -66,6 +67,7 @@ class TableIn(Strict):
 
     playset: list[Name32] | Name32 | None = "random"
     clock: StrictInt | None = None
+    move_hours: StrictInt | None = None
     seat: Literal[0, 1, "random"] = "random"
     private: StrictBool = False
     rated: StrictBool = True

@@ -47,6 +47,7 @@ class Seating:
 
     async def make_match(self, *, seats: dict[int, tuple[str | None, str]], playset: list[str],
                          clock_ms: int | None, rated: bool, kind: str, payers: Sequence[str],
+                         move_s: int | None = None,
                          bot: str | None = None, match_id: str | None = None,
                          also: Callable[[Any], None] | None = None) -> tuple[Session, dict[int, str | None]]:
         """Create a match whose human seats are ``seats`` ({seat: (player id or None, seat token hash)}) and
@@ -62,7 +63,7 @@ class Seating:
                 r.bot = bot
         row = MatchRow(id=match_id or new_match_id(), mode="bot" if bot else "friend", playset=ps.names(),
                        seed=secrets.randbelow(2**63), start="random", decks=ps.digest,
-                       bot_seed=secrets.randbelow(2**63), clock_ms=clock_ms, seats=rows)
+                       bot_seed=secrets.randbelow(2**63), clock_ms=clock_ms, move_s=move_s, seats=rows)
         players = {seat: pid for seat, (pid, _d) in seats.items() if pid is not None}
         names: dict[int, str | None] = {}
 

@@ -42,12 +42,12 @@ class Tables:
         self.limit = KeyedRateLimit(config.table_rate, config.table_burst)
 
     async def open(self, player: store.Player, address: str, *, playset: object, clock: object, seat: object,
-                   private: bool, rated: bool) -> TableOpened:
+                   private: bool, rated: bool, move_hours: object = None) -> TableOpened:
         """Open a table; returns the host's seat, token and links. The host's address pays for the match now:
         a private table is one, a public one becomes one when joined."""
         if not self.limit.allow(address):
             raise ProtocolError("rate_limited", "too many tables opened; wait a little")
-        settings = self.catalog.check("friend", playset, None, seat, clock)
+        settings = self.catalog.check("friend", playset, None, seat, clock, move_hours)
         if not private:
             n = await asyncio.to_thread(store.count_open, self.engine, player.id)
             if n >= self.config.open_tables_per_player:
@@ -63,14 +63,15 @@ class Tables:
             seats: dict[int, tuple[str | None, str]] = {settings.seat: (player.id, hash_token(token)),
                                                         1 - settings.seat: (None, hash_token(invite))}
             await self.seating.make_match(seats=seats, playset=settings.playset, clock_ms=settings.clock_ms,
-                                          rated=False, kind="invite", payers=[address], match_id=table_id)
+                                          move_s=settings.move_s, rated=False, kind="invite", payers=[address],
+                                          match_id=table_id)
             out["invite_url"] = f"/m/{table_id}#token={invite}"
             return out
 
         def add(conn: Any) -> None:
             store.add_table(conn, table_id=table_id, host_id=player.id, host_seat=settings.seat,
                             host_token_hash=hash_token(token), playset=settings.playset,
-                            clock_ms=settings.clock_ms, rated=rated, private=False)
+                            clock_ms=settings.clock_ms, move_s=settings.move_s, rated=rated, private=False)
 
         self.budget.charge([address])
         try:
@@ -106,6 +107,7 @@ class Tables:
         try:
             _session, names = await self.seating.make_match(
                 seats=seats, playset=json.loads(table["playset"]), clock_ms=table["clock_ms"],
+                move_s=table["move_s"],
                 rated=bool(table["rated"]), kind="table", payers=[address], match_id=table_id, also=claim)
         except store.TableGone:
             raise ProtocolError("table_gone", "someone else took this table, or its host closed it") from None

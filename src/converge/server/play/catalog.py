@@ -37,6 +37,7 @@ class Settings:
     bot: str | None  #: the bot that plays the other seat (a match against a bot)
     seat: int  #: the creator's seat
     clock_ms: int | None  #: each player's time for the whole match
+    move_s: int | None = None  #: a turn-based match: each decision's time, from the last move
 
 
 class Catalog:
@@ -62,6 +63,7 @@ class Catalog:
                           for k in self.skillsets],
             "sets": {name: list(keys) for name, keys in SETS.items()},
             "clock": {"min_s": self.config.clock_min_s, "max_s": self.config.clock_max_s},
+            "move_hours": {"min": self.config.move_min_h, "max": self.config.move_max_h},
             "replace_after_s": self.config.replace_after or None,
         }
 
@@ -77,9 +79,11 @@ class Catalog:
             self._built[key] = ps
         return ps
 
-    def check(self, mode: object, playset: object, bot: object, seat: object, clock_s: object) -> Settings:
+    def check(self, mode: object, playset: object, bot: object, seat: object, clock_s: object,
+              move_hours: object = None) -> Settings:
         """The checked settings of a new match against a bot or a friend, or a ProtocolError: ``playset`` is
-        three skillset names, a set name or "random"; ``seat`` 0, 1 or "random"; ``clock_s`` seconds or None."""
+        three skillset names, a set name or "random"; ``seat`` 0, 1 or "random"; ``clock_s`` seconds or None;
+        ``move_hours`` (a turn-based match between players) hours per move or None."""
         if mode not in ("bot", "friend"):
             raise ProtocolError("malformed", "\"opponent\" must be \"bot\" or \"friend\"")
         if playset is None or playset == "random":
@@ -113,4 +117,16 @@ class Catalog:
             if isinstance(clock_s, bool) or not isinstance(clock_s, int) or not lo <= clock_s <= hi:
                 raise ProtocolError("malformed", f"\"clock\" is seconds per player, {lo} to {hi}, or null")
             clock_ms = clock_s * 1000
-        return Settings(names, bot_name, seat_no, clock_ms)
+        move_s: int | None = None
+        if move_hours is not None:
+            lo, hi = self.config.move_min_h, self.config.move_max_h
+            if isinstance(move_hours, bool) or not isinstance(move_hours, int) or not lo <= move_hours <= hi:
+                raise ProtocolError("malformed", f"\"move_hours\" is hours per move, {lo} to {hi}, or null")
+            if mode != "friend":
+                raise ProtocolError("malformed", "a turn-based match (\"move_hours\") is between two players, "
+                                                 "not against a bot")
+            if clock_ms is not None:
+                raise ProtocolError("malformed", "a match has a clock for the whole match (\"clock\") or a time "
+                                                 "per move (\"move_hours\"), not both")
+            move_s = move_hours * 3600
+        return Settings(names, bot_name, seat_no, clock_ms, move_s)

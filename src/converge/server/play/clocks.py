@@ -1,6 +1,7 @@
 """Clocks: each player's time for the whole match runs down during their decisions (once every player has
 come, or the match has begun); running out loses the match. Only the process that owns a match runs its
-clock."""
+clock. A turn-based match has a time per move instead, counted on the wall clock from the last move
+(:mod:`converge.server.play.turns` looks for the players who ran out of it)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from converge.server.play.coordination import LocalCoordinator
 from converge.server.play.lifecycle import Lifecycle
 from converge.server.play.moves import CatchUp
 from converge.server.play.session import CLOCK, Session
+from converge.server.play.wallclock import WallClock
 from converge.server.play.writes import MatchWrites
 from converge.server.storage.database import StorageError
 from converge.server.storage.match_store import Storage
@@ -23,11 +25,18 @@ log = logging.getLogger("converge.server")
 class Clocks:
     """The time losses of the matches of this process."""
 
-    def __init__(self, writes: MatchWrites, coord: LocalCoordinator, life: Lifecycle, catch_up: CatchUp) -> None:
+    def __init__(self, writes: MatchWrites, coord: LocalCoordinator, life: Lifecycle, catch_up: CatchUp,
+                 wall: WallClock) -> None:
         self.writes = writes
         self.coord = coord
         self.life = life
         self.catch_up = catch_up
+        self.wall = wall
+
+    def out_of_turn_time(self, session: Session) -> bool:
+        """A turn-based match whose player to move has let their time per move run out."""
+        deadline = session.row.deadline
+        return deadline is not None and session.active and self.wall() >= deadline
 
     def schedule(self, session: Session) -> None:
         """Flag the player to decide when their time runs out, if it runs now (replacing the earlier timer)."""
@@ -73,9 +82,10 @@ class Clocks:
         idx = session.seq
         writes = self.writes
         clock = [(seat, 0)] if reason == "time" else []
+        at = self.wall()
 
         def write(conn: Any) -> None:
-            Storage.finish(conn, match_id, winner, reason, idx, clock)
+            Storage.finish(conn, match_id, winner, reason, idx, clock, at=at)
             writes.finished(conn, session, winner)
 
         try:

@@ -12,7 +12,8 @@ state, composed here.
 * under them: the sessions (:mod:`~converge.server.play.session`, :mod:`~converge.server.play.sessions`),
   the commits (:mod:`~converge.server.play.writes`, :mod:`~converge.server.play.moves`), the catalog of
   decks and settings, the hourly match budget;
-* :class:`~converge.server.play.reviews.Reviews` — the reviews of finished matches."""
+* :class:`~converge.server.play.reviews.Reviews` — the reviews of finished matches;
+* :class:`~converge.server.play.turns.Turns` — turn-based matches' players who ran out of time."""
 
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ from converge.server.play.session import INBOX, Session
 from converge.server.play.sessions import Sessions
 from converge.server.play.standins import StandIns
 from converge.server.play.sync import Sync
+from converge.server.play.turns import Turns
+from converge.server.play.wallclock import WallClock
 from converge.server.play.writes import MatchWrites
 from converge.server.protocol.answers import Status
 from converge.server.storage.match_store import Storage
@@ -61,13 +64,15 @@ class Hub:
         self.coord: LocalCoordinator = coordinator_for(storage.engine.url.render_as_string(hide_password=False),
                                                        storage.engine.dialect.name, config.coordination_interval)
         self.writes = MatchWrites(writer, self.coord)
+        #: The wall clock of what is counted in days (turn-based matches' deadlines).
+        self.wall = WallClock()
         self.housekeeping = Housekeeping(config, self.sessions, writer, self.coord, self.life)
 
         async def catch_up(session: Session, seq: int) -> bool:  # (Sync is made below, from the units it uses)
             return await self.sync.caught_up(session, seq)
 
-        self.moves = Moves(self.writes, self.coord, self.housekeeping, catch_up)
-        clocks = Clocks(self.writes, self.coord, self.life, catch_up)
+        self.moves = Moves(self.writes, self.coord, self.housekeeping, catch_up, self.wall)
+        clocks = Clocks(self.writes, self.coord, self.life, catch_up, self.wall)
         bots = Bots(config, self.pool, self.moves, clocks, self.life)
         self.duties = Duties(clocks, bots, StandIns(config, self.writes, clocks, bots, self.coord))
         self.hints = Hints(config, self.pool, self.writes)
@@ -75,6 +80,7 @@ class Hub:
         self.sync = Sync(storage, self.coord, self.sessions, self.duties, self.housekeeping, self.life)
         self.matches = Matches(config, storage, self.catalog, self.budget, self.pool, self.writes, self.sessions,
                                self.moves, self.duties, self.sync, self.housekeeping, self.coord)
+        self.turns = Turns(config, storage, self.matches, clocks, self.life)
         self.reception = Reception(config, self.coord, self.duties, self.sync, self.housekeeping, self.life)
 
     @property
@@ -82,10 +88,12 @@ class Hub:
         return self.life.closing
 
     async def start(self) -> None:
-        """Start coordinating with the other processes (if any), the bot workers and the retention clean-up."""
+        """Start coordinating with the other processes (if any), the bot workers, the retention clean-up and
+        the turn-based time checks."""
         await self.coord.start(self.sync.on_change, self.sync.coordinate)
         self.pool.start()
         self.housekeeping.start()
+        self.turns.start()
 
     def status(self) -> Status:
         """This process's load, for operators: nothing about any match."""
@@ -98,9 +106,9 @@ class Hub:
         """Stop every task and close every connection (the database holds everything)."""
         self.life.close()
         tasks: list[asyncio.Task[Any]] = []
-        cleanup = self.housekeeping.stop()
-        if cleanup is not None:
-            tasks.append(cleanup)
+        for stopped in (self.housekeeping.stop(), self.turns.stop()):
+            if stopped is not None:
+                tasks.append(stopped)
         for session in self.sessions:
             tasks += session.tasks.cancel_all(but=(INBOX,))
             for conn in list(session.presence.conns):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -78,11 +77,11 @@ class Matches:
     # ------------------------------------------------------------------ creating and loading
 
     async def create(self, mode: object, playset: object = None, bot: object = None, seat: object = 0,
-                     clock_s: object = None, *, payer: str) -> Created:
+                     clock_s: object = None, move_hours: object = None, *, payer: str) -> Created:
         """A new match against a bot or a friend; returns the creator's seat and token (and the invite's).
         ``payer``: the creator's client address (:meth:`MatchBudget.charge
         <converge.server.play.budget.MatchBudget.charge>`), charged once the settings are checked."""
-        settings = self.catalog.check(mode, playset, bot, seat, clock_s)
+        settings = self.catalog.check(mode, playset, bot, seat, clock_s, move_hours)
         if mode == "bot" and self.pool.full:
             raise ProtocolError("busy", "every bot on this server is thinking: try again in a minute, or play "
                                         "a friend")
@@ -100,7 +99,7 @@ class Matches:
             s.clock_left_ms = settings.clock_ms
         row = MatchRow(id=new_match_id(), mode=str(mode), playset=ps.names(), seed=secrets.randbelow(2**63),
                        start="random", decks=ps.digest, bot_seed=secrets.randbelow(2**63),
-                       clock_ms=settings.clock_ms, seats=seats)
+                       clock_ms=settings.clock_ms, move_s=settings.move_s, seats=seats)
         session = await self.store(row, ps, payers=[payer])
         return Created(session, settings.seat, token, invite)
 
@@ -112,7 +111,7 @@ class Matches:
         stored, and the caller says why."""
         self.budget.charge(payers)
         match = Match.new(ps, row.seed, row.start)
-        row.created_at = row.updated_at = time.time()
+        row.created_at = row.updated_at = self.moves.wall()
 
         def write(conn: Any) -> None:
             Storage.create_match(conn, row)
@@ -210,7 +209,7 @@ class Matches:
             if session.row.seats[seat].bot is not None:  # a bot stood in: the player takes the seat back
                 await self.duties.standins.set_seat(session, seat, None, False)
             left = session.clock_left(seat)
-            if left is not None and left <= 0:
+            if (left is not None and left <= 0) or self.duties.clocks.out_of_turn_time(session):
                 await self.duties.clocks.flag(session, seat)
                 raise ProtocolError("over", "your time ran out")
             await self.moves.commit(session, seat, aid, left)
@@ -252,8 +251,8 @@ class Matches:
                      for s in old.seats]
             row = MatchRow(id=new_match_id(), mode=old.mode, playset=list(old.playset),
                            seed=secrets.randbelow(2**63), start=str(loser), decks=old.decks,
-                           bot_seed=secrets.randbelow(2**63), clock_ms=old.clock_ms, rematch_of=old.id,
-                           seats=seats)
+                           bot_seed=secrets.randbelow(2**63), clock_ms=old.clock_ms, move_s=old.move_s,
+                           rematch_of=old.id, seats=seats)
             try:
                 new = await self.store(row, session.match.playset, payers=[payer], link_from=old.id)
             except ProtocolError:

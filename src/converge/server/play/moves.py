@@ -11,6 +11,7 @@ from converge.engine.errors import ConvergeError
 from converge.server.play.coordination import LocalCoordinator
 from converge.server.play.housekeeping import Housekeeping
 from converge.server.play.session import Session
+from converge.server.play.wallclock import WallClock
 from converge.server.play.writes import MatchWrites
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage.database import StorageError
@@ -28,7 +29,8 @@ class Moves:
     """Commits and applies the moves of every match of this process."""
 
     def __init__(self, writes: MatchWrites, coord: LocalCoordinator, housekeeping: Housekeeping,
-                 catch_up: CatchUp) -> None:
+                 catch_up: CatchUp, wall: WallClock) -> None:
+        self.wall = wall
         self.writes = writes
         self.coord = coord
         self.housekeeping = housekeeping
@@ -65,10 +67,11 @@ class Moves:
         status, winner, reason = ("over", final, "match") if over else ("active", None, None)
         match_id = session.id
         writes = self.writes
+        at = self.wall()
 
         def write(conn: Any) -> None:
             Storage.append_action(conn, match_id, idx, aid, seat, status=status, winner=winner, reason=reason,
-                                  clock_left_ms=clock_left)
+                                  clock_left_ms=clock_left, at=at)
             if over:
                 writes.finished(conn, session, winner)
 
@@ -83,4 +86,4 @@ class Moves:
             log.error("match %s: action %d not stored: %s", match_id, idx, exc)
             self.housekeeping.evict(session)  # the database is the truth: reload it on next use
             raise ProtocolError("storage", "the action could not be saved; nothing was done") from None
-        session.apply(seat, aid, clock_left, status, winner)
+        session.apply(seat, aid, clock_left, status, winner, at)

@@ -26,6 +26,7 @@ from converge.server.protocol.messages import (
     SeatInfo,
     State,
     TableExtras,
+    TurnInfo,
     Welcome,
 )
 from converge.server.storage.database import StorageError
@@ -304,11 +305,12 @@ class Session:
         """The session is dropped from memory: nothing more is done for it."""
         self._broken = True
 
-    def apply(self, seat: int, aid: int, clock_left: int | None, status: str, winner: int | None) -> None:
-        """Apply a committed action (by this process, or announced by another)."""
+    def apply(self, seat: int, aid: int, clock_left: int | None, status: str, winner: int | None,
+              at: float | None = None) -> None:
+        """Apply a committed action (by this process, or announced by another), stored at ``at``."""
         self.match.apply(aid, player=seat)
         self._new_turns += self.turnlog.follow(self.match)
-        self.row.add_action(seat, aid, clock_left, status, winner)
+        self.row.add_action(seat, aid, clock_left, status, winner, at)
         self.clock.start()
 
     def catch_up(self, stored: MatchRow) -> Caught:
@@ -346,6 +348,11 @@ class Session:
                 running = -1
             clock = {"initial_ms": row.clock_ms, "left_ms": [self.clock_left(0, now), self.clock_left(1, now)],
                      "running": running}
+        turn: TurnInfo | None = None
+        if row.move_s is not None:
+            deadline = row.deadline if self.active else None
+            turn = {"move_s": row.move_s, "deadline": None if deadline is None else round(deadline, 3),
+                    "running": self.match.current_player if deadline is not None else -1}
         presence = self.presence
         return {
             "id": row.id,
@@ -356,6 +363,7 @@ class Session:
             "seats": [self.seating.info(s.seat, s.bot, s.replaced, presence.connected(s.seat)) for s in row.seats],
             "spectators": presence.spectators(),
             "clock": clock,
+            "turn": turn,
             "result": ({"winner": row.winner, "reason": row.reason} if row.status == "over" else None),
             "rematch_id": row.rematch_id,
             "rematch_of": row.rematch_of,

@@ -104,6 +104,11 @@ class ClockLimits(TypedDict):
     max_s: int
 
 
+class MoveLimits(TypedDict):
+    min: int  #: hours
+    max: int
+
+
 class Options(TypedDict):
     """``GET /api/options``: what a new match may be created with."""
 
@@ -113,6 +118,7 @@ class Options(TypedDict):
     skillsets: list[SkillsetInfo]
     sets: dict[str, list[str]]
     clock: ClockLimits
+    move_hours: MoveLimits  #: a turn-based match's time per move
     replace_after_s: float | None
 
 

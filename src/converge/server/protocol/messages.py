@@ -102,6 +102,14 @@ class ClockInfo(TypedDict):
     running: int  #: the seat whose time runs down now, or -1
 
 
+class TurnInfo(TypedDict):
+    """A turn-based match's time per move and, while it is in progress, by when its player to move must act."""
+
+    move_s: int
+    deadline: float | None  #: seconds since the epoch (the server's clock), or None once the match is over
+    running: int  #: the seat whose time runs now, or -1
+
+
 class Result(TypedDict):
     winner: int | None
     reason: str | None  #: "match" (the engine's result), "time" or "resign"
@@ -123,6 +131,7 @@ class MatchMeta(TypedDict):
     seats: list[SeatInfo]
     spectators: int
     clock: ClockInfo | None
+    turn: TurnInfo | None  #: a turn-based match
     result: Result | None
     rematch_id: str | None
     rematch_of: str | None
@@ -347,6 +356,7 @@ class OpenTable(TypedDict):
     id: str
     playset: list[str]
     clock_s: int | None
+    move_hours: int | None  #: a turn-based table: hours per move
     rated: bool
     host: HostInfo
     created_at: float

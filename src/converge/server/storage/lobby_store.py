@@ -184,15 +184,16 @@ def open_tables(engine: Engine, limit: int = 200) -> list[OpenTable]:
     """The public open tables, oldest first, as the lobby lists them (nothing private: no token hash, no
     player id)."""
     t, p = lobby_tables_table.c, players_table.c
-    q = (select(t.id, t.playset, t.clock_ms, t.rated, t.created_at, p.name, p.r, p.rd)
+    q = (select(t.id, t.playset, t.clock_ms, t.move_s, t.rated, t.created_at, p.name, p.r, p.rd)
          .select_from(lobby_tables_table.join(players_table, players_table.c.id == t.host_id))
          .where(t.status == "open", t.private.is_(False)).order_by(t.created_at).limit(limit))
     with engine.connect() as conn:
         rows = conn.execute(q).all()
     return [{"id": tid, "playset": json.loads(ps), "clock_s": None if clock is None else clock // 1000,
-             "rated": bool(rated), "host": {"name": name, "rating": round(r), "provisional": rd > 110},
+             "move_hours": None if move is None else move // 3600, "rated": bool(rated),
+             "host": {"name": name, "rating": round(r), "provisional": rd > 110},
              "created_at": round(created, 3)}
-            for tid, ps, clock, rated, created, name, r, rd in rows]
+            for tid, ps, clock, move, rated, created, name, r, rd in rows]
 
 
 def tables_of(engine: Engine, player_id: str, since: float = 0.0) -> list[dict[str, Any]]:
@@ -219,11 +220,12 @@ def get_table(engine: Engine, table_id: str) -> dict[str, Any] | None:
 
 
 def add_table(conn: Connection, *, table_id: str, host_id: str, host_seat: int, host_token_hash: str,
-              playset: list[str], clock_ms: int | None, rated: bool, private: bool, status: str = "open") -> None:
+              playset: list[str], clock_ms: int | None, rated: bool, private: bool, status: str = "open",
+              move_s: int | None = None) -> None:
     now = time.time()
     conn.execute(insert(lobby_tables_table).values(
         id=table_id, host_id=host_id, host_seat=host_seat, host_token_hash=host_token_hash,
-        playset=json.dumps(playset), clock_ms=clock_ms, rated=rated, private=private, status=status,
+        playset=json.dumps(playset), clock_ms=clock_ms, move_s=move_s, rated=rated, private=private, status=status,
         guest_id=None, created_at=now, updated_at=now))
 
 

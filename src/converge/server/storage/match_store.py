@@ -122,7 +122,7 @@ class Storage:
                    for s in seats],
             actions=[int(act) for _i, act, _s, _c in actions],
             action_clocks=[(int(seat), None if c is None else int(c)) for _i, _a, seat, c in actions],
-            hints=int(m["hints"] or 0))
+            hints=int(m["hints"] or 0), move_s=m["move_s"])
 
     def progress(self, match_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
         """Each stored match's number of actions and status, by id (the missing ones left out)."""
@@ -137,6 +137,16 @@ class Storage:
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(select(matches_table.c.id)
                                                .where(matches_table.c.status == "active"))]
+
+    def out_of_time(self, now: float, limit: int = 100) -> list[tuple[str, int]]:
+        """The turn-based matches in progress whose player to move ran out of time at ``now``: (id, number of
+        actions), the longest overdue first."""
+        c = matches_table.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(c.id, c.n_actions)
+                                .where(c.status == "active", c.move_s.is_not(None), c.updated_at + c.move_s <= now)
+                                .order_by(c.updated_at + c.move_s).limit(limit)).all()
+        return [(mid, int(n)) for mid, n in rows]
 
     def actions_of(self, match_id: str) -> list[int]:
         with self.engine.connect() as conn:
@@ -154,12 +164,13 @@ class Storage:
 
     @staticmethod
     def create_match(conn: Connection, row: MatchRow) -> None:
-        now = time.time()
+        """Store a new match, made at ``row.created_at`` (now, if not set)."""
+        now = row.created_at or time.time()
         conn.execute(insert(matches_table).values(
             id=row.id, created_at=now, updated_at=now, mode=row.mode, playset=json.dumps(row.playset),
             seed=row.seed, start=row.start, decks=row.decks, bot_seed=row.bot_seed, status=row.status,
             n_actions=0, winner=None, reason=None, clock_ms=row.clock_ms, rematch_of=row.rematch_of,
-            rematch_id=None, hints=row.hints))
+            rematch_id=None, hints=row.hints, move_s=row.move_s))
         conn.execute(insert(seats_table), [
             {"match_id": row.id, "seat": s.seat, "token_hash": s.token_hash, "bot": s.bot, "replaced": s.replaced,
              "clock_left_ms": s.clock_left_ms} for s in row.seats])
@@ -167,10 +178,10 @@ class Storage:
     @staticmethod
     def append_action(conn: Connection | DriverTransaction, match_id: str, idx: int, action: int, seat: int, *,
                       status: str, winner: int | None, reason: str | None,
-                      clock_left_ms: int | None = None) -> None:
-        """Append action ``idx`` of a match; fails (nothing written) if that index is already stored or the
-        match does not have exactly ``idx`` actions."""
-        now = time.time()
+                      clock_left_ms: int | None = None, at: float | None = None) -> None:
+        """Append action ``idx`` of a match, taken at ``at`` (now, if not given); fails (nothing written) if
+        that index is already stored or the match does not have exactly ``idx`` actions."""
+        now = time.time() if at is None else at
         _INSERT_ACTION(conn, {"match_id": match_id, "idx": idx, "action": action, "seat": seat, "at": now,
                               "clock_left_ms": clock_left_ms})
         if _ADVANCE_MATCH(conn, {"mid": match_id, "idx": idx, "n": idx + 1, "st": status, "w": winner, "r": reason,
@@ -181,13 +192,14 @@ class Storage:
 
     @staticmethod
     def finish(conn: Connection, match_id: str, winner: int, reason: str, n_actions: int,
-               clock: Sequence[tuple[int, int]] = ()) -> None:
+               clock: Sequence[tuple[int, int]] = (), at: float | None = None) -> None:
         """End a match outside the engine (a player ran out of time); fails (nothing written) unless the
         match is still in progress with exactly ``n_actions`` actions."""
         c = matches_table.c
         res = conn.execute(update(matches_table)
                            .where(c.id == match_id, c.status == "active", c.n_actions == n_actions)
-                           .values(status="over", winner=winner, reason=reason, updated_at=time.time()))
+                           .values(status="over", winner=winner, reason=reason,
+                                   updated_at=time.time() if at is None else at))
         if res.rowcount != 1:
             raise StorageError(f"match {match_id} moved on or ended before it could be ended on time")
         for seat, left in clock:

@@ -33,10 +33,12 @@ class Retention:
         parts: list[ColumnElement[bool]] = []
         if self.finished_s > 0:
             parts.append(and_(c.status == "over", c.updated_at < now - self.finished_s))
+        # (a turn-based match is never abandoned: it ends when its player to move runs out of time)
         if self.unstarted_s > 0:
-            parts.append(and_(c.status == "active", c.n_actions == 0, c.updated_at < now - self.unstarted_s))
+            parts.append(and_(c.status == "active", c.move_s.is_(None), c.n_actions == 0,
+                              c.updated_at < now - self.unstarted_s))
         if self.abandoned_s > 0:
-            parts.append(and_(c.status == "active", c.updated_at < now - self.abandoned_s))
+            parts.append(and_(c.status == "active", c.move_s.is_(None), c.updated_at < now - self.abandoned_s))
         return or_(*parts)
 
 
@@ -75,6 +77,13 @@ class MatchRow:
     action_clocks: list[tuple[int, int | None]] = field(default_factory=list)
     #: Seats that allow hints (bit p: seat p), in a friend match.
     hints: int = 0
+    #: A turn-based match: seconds each decision may take from the last move (None: real time).
+    move_s: int | None = None
+
+    @property
+    def deadline(self) -> float | None:
+        """A turn-based match in progress: the time (``time.time()``) by which the player to move must act."""
+        return None if self.move_s is None or self.status != "active" else self.updated_at + self.move_s
 
     def record(self) -> dict[str, Any]:
         """The match record (the engine's save and replay format). It holds the seed: server-side only
@@ -84,14 +93,15 @@ class MatchRow:
 
     # ------------------------------------------------------------------ changes, as they are committed
 
-    def add_action(self, seat: int, action: int, clock_left: int | None, status: str, winner: int | None) -> None:
-        """Action number :attr:`n_actions` was stored: ``seat`` took ``action`` with ``clock_left`` ms left,
-        and the match is now ``status`` (won by ``winner``)."""
+    def add_action(self, seat: int, action: int, clock_left: int | None, status: str, winner: int | None,
+                   at: float | None = None) -> None:
+        """Action number :attr:`n_actions` was stored at ``at`` (now, if not given): ``seat`` took ``action``
+        with ``clock_left`` ms left, and the match is now ``status`` (won by ``winner``)."""
         self.extend_actions([action], [(seat, clock_left)])
         self.status, self.winner, self.reason = status, winner, ("match" if status == "over" else None)
         if clock_left is not None:
             self.seats[seat].clock_left_ms = clock_left
-        self.updated_at = time.time()
+        self.updated_at = time.time() if at is None else at
 
     def extend_actions(self, actions: list[int], clocks: list[tuple[int, int | None]]) -> None:
         """More stored actions, with who took each and their clock after it."""

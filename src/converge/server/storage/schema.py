@@ -53,6 +53,8 @@ matches_table = Table(
     Column("rematch_of", String(32), nullable=True),
     Column("rematch_id", String(32), nullable=True),
     Column("hints", Integer, nullable=True),  # bit p set: seat p allows hints (friend matches)
+    #: A turn-based match: seconds each decision may take, counted from the last move (None: real time).
+    Column("move_s", Integer, nullable=True),
 )
 
 #: For the retention clean-up: finished / in-progress matches by the time of their last change.
@@ -112,6 +114,7 @@ lobby_tables_table = Table(
     Column("host_token_hash", String(64), nullable=False),  # the host's seat token, known before the match exists
     Column("playset", String(256), nullable=False),  # JSON list
     Column("clock_ms", Integer, nullable=True),
+    Column("move_s", Integer, nullable=True),  # a turn-based table: seconds per move
     Column("rated", Boolean, nullable=False),
     Column("private", Boolean, nullable=False),
     Column("status", String(8), nullable=False),  # "open", "started", "closed"

@@ -9,8 +9,8 @@ HTTP (JSON; the player is named by the ``converge_player`` cookie, see :mod:`con
     GET    /api/me/history                my finished matches: opponent, result, rating change, replay link
     GET    /api/leaderboard               named players with a rated match, best first; the bots' ratings
     GET    /api/lobby                     {"tables": [...]}: the open public tables
-    POST   /api/lobby/tables              {"playset", "clock", "seat", "private", "rated"} -> the host's
-                                          {"table_id", "match_id", "seat", "token", "url", "invite_url"}
+    POST   /api/lobby/tables              {"playset", "clock", "move_hours", "seat", "private", "rated"} -> the
+                                          host's {"table_id", "match_id", "seat", "token", "url", "invite_url"}
     DELETE /api/lobby/tables/{id}         close my open table
     POST   /api/lobby/tables/{id}/join    -> {"match_id", "seat", "token", "url"}: the match starts
     POST   /api/matches/{id}/players      (Authorization: Bearer <seat token>) record that I play that seat
@@ -106,7 +106,7 @@ async def open_table(body: TableIn, lobby: LobbyService, address: ClientAddress,
     """Open a table (private: a friend match at once, with an invite link); the host's seat and links."""
     player = await lobby.players.need_player(cookie)
     out = await lobby.tables.open(player, address, playset=body.playset, clock=body.clock, seat=body.seat,
-                                  private=body.private, rated=body.rated)
+                                  private=body.private, rated=body.rated, move_hours=body.move_hours)
     return json_response(out, 201)
 
 

@@ -33,7 +33,7 @@ async def create(new: NewMatch, srv: Server, address: ClientAddress) -> JSONResp
     """A new match against one of the server's bots or a friend (whose seat link is ``invite_url``)."""
     srv.limit(address, srv.create_limit, "matches created")
     created = await srv.hub.matches.create(new.opponent, new.playset, new.bot, new.seat, new.clock,
-                                           payer=address)  # (settings refused: nothing charged)
+                                           new.move_hours, payer=address)  # (settings refused: nothing charged)
     mid = created.session.id
     doc: MatchCreated = {
         "match_id": mid, "seat": created.seat, "token": created.token, "url": f"/m/{mid}#token={created.token}",

@@ -1,0 +1,79 @@
+"""Turn-based matches: each decision may take the match's time per move (hours or days), counted on the wall
+clock from the last move, whether or not anyone is connected. A player who lets it run out loses the match.
+
+The database says who ran out (:meth:`Storage.out_of_time
+<converge.server.storage.match_store.Storage.out_of_time>`), so a match evicted from memory, or one whose
+server restarted, is still ended on time; every server process looks, and the loss is stored with the match's
+number of actions, so it is stored once (a second process's write fails and changes nothing)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from converge.server.config import ServerConfig
+from converge.server.play.clocks import Clocks
+from converge.server.play.lifecycle import Lifecycle
+from converge.server.play.matches import Matches
+from converge.server.protocol.errors import ProtocolError
+from converge.server.storage.database import StorageError
+from converge.server.storage.match_store import Storage
+
+log = logging.getLogger("converge.server")
+
+
+class Turns:
+    """Ends the turn-based matches whose player to move ran out of time."""
+
+    def __init__(self, config: ServerConfig, storage: Storage, matches: Matches, clocks: Clocks,
+                 life: Lifecycle) -> None:
+        self.config = config
+        self.storage = storage
+        self.matches = matches
+        self.clocks = clocks
+        self.life = life
+        self._task: asyncio.Task[None] | None = None
+
+    async def sweep(self) -> int:
+        """End every turn-based match whose player to move is out of time now (:attr:`Clocks.wall`); returns
+        how many this process ended."""
+        now = self.clocks.wall()
+        overdue = await asyncio.to_thread(self.storage.out_of_time, now)
+        ended = 0
+        for match_id, n_actions in overdue:
+            if self.life.closing:
+                break
+            try:
+                session = await self.matches.get(match_id)
+            except ProtocolError:  # cannot be loaded now (logged): try again next time
+                continue
+            if session is None:
+                continue
+            async with session.lock:
+                if (session.seq == n_actions and self.clocks.out_of_turn_time(session)
+                        and await self.clocks.lose(session, session.match.current_player, "time")):
+                    ended += 1
+        return ended
+
+    def start(self) -> None:
+        """Run :meth:`sweep` every ``turn_check_every_s`` seconds while the server runs."""
+        if self.config.turn_check_every_s <= 0 or self._task is not None:
+            return
+
+        async def run() -> None:
+            while not self.life.closing:
+                try:
+                    await self.sweep()
+                except StorageError as exc:  # the database is away: look again next time
+                    log.error("turn-based time check failed: %s", exc)
+                await asyncio.sleep(self.config.turn_check_every_s)
+
+        self._task = asyncio.get_running_loop().create_task(run())
+
+    def stop(self) -> asyncio.Task[None] | None:
+        """Stop looking; returns the task if it was still running (the caller awaits it)."""
+        task, self._task = self._task, None
+        if task is None or task.done():
+            return None
+        task.cancel()
+        return task
