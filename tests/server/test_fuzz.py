@@ -54,7 +54,10 @@ from tests.fuzz_support import (
 )
 from tests.server_support import FAST, Peer, RawResponse, Server, client_for, raw_exchange
 
-CREATE_FIELDS = ["opponent", "bot", "playset", "seat", "clock"]
+CREATE_FIELDS = ["opponent", "bot", "playset", "seat", "clock", "move_hours"]
+#: Valid new-match bodies to mutate: a clock for the whole match, and a turn-based match.
+CREATE_BASES = [{"opponent": "friend", "bot": "random", "playset": "catalysts", "seat": 0, "clock": 600},
+                {"opponent": "friend", "playset": "catalysts", "seat": 1, "move_hours": 72}]
 
 
 @dataclass
@@ -162,8 +165,8 @@ def test_fuzz_create_match_bodies(world: World, data: st.DataObject) -> None:
     if kind == "value":
         body = dumps(data.draw(json_values, label="body"))
     elif kind == "mutated":
-        base = {"opponent": "friend", "bot": "random", "playset": "catalysts", "seat": 0, "clock": 600}
-        body = dumps(mutate(base, data, CREATE_FIELDS))
+        base = data.draw(st.sampled_from(CREATE_BASES), label="base")
+        body = dumps(mutate(dict(base), data, CREATE_FIELDS))
     else:
         body = data.draw(hostile_json_texts, label="body")
     content_type = data.draw(st.sampled_from(["application/json", "text/plain", "", "application/json; x=\x7f"]))
@@ -942,7 +945,7 @@ class Bulk:
                 return
             sent = body
         elif door == 1:
-            valid = {"opponent": "friend", "playset": "catalysts", "seat": 0, "clock": 600}
+            valid = dict(r.choice(CREATE_BASES))
             body = r.choice([dumps(gen.mutate(valid, CREATE_FIELDS)), dumps(gen.value()), gen.hostile_text()])
             stored = self.hub.storage.count()
             status, _, out = await asgi_http(self.app, "POST", "/api/matches",

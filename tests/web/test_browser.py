@@ -197,3 +197,41 @@ def test_a_turn_based_match_from_the_home_page_shows_each_players_time_to_move(s
     row = waiting.page.locator("[data-testid=in-progress]").first
     row.wait_for()
     assert re.search(r"(2 days 23 h|3 days) left (to move|for them)", row.inner_text()), row.inner_text()
+
+
+# A page whose tab is in the background, with the browser's notifications allowed and recorded.
+_BACKGROUND = """
+Object.defineProperty(document, 'hidden', { get: () => true });
+window.__notes = [];
+window.Notification = class { constructor(title, o) { window.__notes.push({ title, body: o.body, tag: o.tag }); }
+  static get permission() { return 'granted'; } static requestPermission() { return Promise.resolve('granted'); }
+  close() {} };
+"""
+
+
+def test_a_notification_says_it_is_your_turn_when_the_page_is_in_the_background(server: Server,
+                                                                                 browser: Any) -> None:
+    host, guest = Tab(browser), Tab(browser)
+    host.context.add_init_script(_BACKGROUND)
+    host.page.goto(server.base + "/")
+    host.page.click("[data-testid=create-friend]")
+    invite = host.page.locator("[data-testid=invite-link]").input_value()
+    host.page.check("[data-testid=notify]")
+    guest.page.goto(invite)
+    guest.page.wait_for_selector("[data-testid=match][data-seat='1']")
+    rng = random.Random(5)
+    clicks = 0
+    while not host.page.evaluate("window.__notes.length"):  # both play until the host's turn comes back
+        acted = False
+        for tab in (host, guest):
+            if ready(tab):
+                click_one(tab, rng)
+                acted, clicks = True, clicks + 1
+        if not acted:
+            host.page.wait_for_timeout(20)
+        assert clicks < 60, "no notification came"
+    note = host.page.evaluate("window.__notes")[0]
+    mid = re.search(r"/m/([A-Za-z0-9_-]+)", host.page.url)
+    assert mid and note == {"title": "Your turn — Converge", "tag": "converge-" + mid.group(1),
+                            "body": "It is your turn in your match against your friend."}
+    assert guest.page.locator("[data-testid=notify]").is_checked() is False  # (a setting of each browser)

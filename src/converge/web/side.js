@@ -6,7 +6,7 @@ import { EVENT } from "./protocol.js";
 import { allowHints } from "./match.js";
 import { named, pair, viewerOf } from "./selectors.js";
 import { beep } from "./signals.js";
-import { loadInvite, saveSetting, setting, soundOn } from "./storage.js";
+import { loadInvite, notifyOn, saveSetting, setting, soundOn } from "./storage.js";
 import { getState } from "./store.js";
 import { goalTable } from "./summaries.js";
 
@@ -100,6 +100,24 @@ export function sharePanel() {
   return panel;
 }
 
+/** "Notify me": the browser's notification when it becomes your turn while this page is in the background
+ *  (the browser asks the player's permission first; refused, the box stays unticked and says why). */
+function notifyField() {
+  const note = el("p", { class: "note", data: { testid: "notify-status" } });
+  const box = el("input", { type: "checkbox", id: "notify", checked: notifyOn(), data: { testid: "notify" },
+    onchange: async (e) => {
+      const on = e.target.checked;
+      let allowed = Notification.permission;
+      if (on && allowed === "default") allowed = await Notification.requestPermission();
+      const ok = !on || allowed === "granted";
+      saveSetting("notify", on && ok ? "on" : "off");
+      e.target.checked = on && ok;
+      note.textContent = ok ? "" : "Your browser does not allow this page's notifications: allow them in its site settings.";
+    } });
+  return el("div", {}, el("div", { class: "field inline" }, box,
+    el("label", { for: "notify", text: "A notification when it is your turn and this page is not in view" })), note);
+}
+
 const PACE_NAMES = [["slow", "slow"], ["normal", "normal"], ["fast", "fast"], ["instant", "at once"]];
 
 export function settingsPanel() {
@@ -111,6 +129,7 @@ export function settingsPanel() {
   const sound = el("input", { type: "checkbox", id: "sound", checked: soundOn(), data: { testid: "sound" },
     onchange: (e) => { saveSetting("sound", e.target.checked ? "on" : "off"); if (e.target.checked) beep(); } });
   panel.append(el("div", { class: "field inline" }, sound, el("label", { for: "sound", text: "A sound when it is your turn" })));
+  if ("Notification" in window && s.seat >= 0) panel.append(notifyField());
   if (s.seat >= 0 && s.meta.mode === "friend" && s.meta.hints) {
     const h = s.meta.hints;
     const mine = el("input", { type: "checkbox", id: "allow-hints", checked: h.allowed[s.seat], data: { testid: "allow-hints" },

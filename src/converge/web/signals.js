@@ -2,8 +2,8 @@
 // sound (Web Audio), and "Your turn" read by screen readers.
 
 import { $, announce } from "./dom.js";
-import { myDecision } from "./selectors.js";
-import { soundOn } from "./storage.js";
+import { myDecision, playerName } from "./selectors.js";
+import { notifyOn, soundOn } from "./storage.js";
 import { getState } from "./store.js";
 
 let lastFavicon = "";
@@ -23,9 +23,22 @@ export function setTurnSignals(obs) {
   }
   if (mine && !myTurnBefore) {
     if (soundOn()) beep();
+    if (document.hidden && notifyOn()) notify(s);
     announce("Your turn: " + (obs.decision.prompt || "").replace(/^player \d+: /, ""));
   }
   myTurnBefore = mine;
+}
+
+/** The browser's notification of your turn: who it is against, never a card (one per match: a new one replaces
+ *  the last); clicking it brings the page back. */
+function notify(s) {
+  try {
+    const name = s.meta && s.seat >= 0 ? playerName(1 - s.seat) : "your opponent";
+    const other = /^(The|Your|A) /.test(name) ? name[0].toLowerCase() + name.slice(1) : name;  // (mid-sentence)
+    const n = new Notification("Your turn — Converge", { body: "It is your turn in your match against " + other + ".",
+                                                          tag: "converge-" + (s.meta ? s.meta.id : "match"), icon: "/static/favicon-turn.svg" });
+    n.onclick = () => { window.focus(); n.close(); };
+  } catch (_) { /* not allowed here */ }
 }
 
 let audio = null;

@@ -50,3 +50,5 @@ export function saveSetting(name, value) { try { localStorage.setItem("converge.
 export const PACES = { slow: 1600, normal: 900, fast: 350, instant: 0 };
 export const pace = () => (PACES[setting("pace", "normal")] ?? 900);
 export const soundOn = () => setting("sound", "off") === "on";
+/** The browser's notification of "your turn" while the page is in the background: asked for, and allowed. */
+export const notifyOn = () => setting("notify", "off") === "on" && "Notification" in window && Notification.permission === "granted";
