@@ -588,6 +588,9 @@ def test_balance_of_a_hostile_summary_file_is_one_line(capsys: pytest.CaptureFix
     (["simulate", "--out", "\x00"], "argument --out"),
     (["balance", "--summary", "\x00"], "argument --summary"),
     (["serve", "--db", "\x00"], "argument --db"),
+    (["serve", "--smtp", "smtp://mail.example.org"], "needs its address as players reach it, --public-url"),
+    (["serve", "--smtp", "mail.example.org", "--public-url", "https://x.org"], "smtp://[user:password@]host"),
+    (["serve", "--smtp", "smtp://h:99999", "--public-url", "https://x.org"], "port is a number"),
     (["match", "--deck-dir", "\x00"], "argument --deck-dir"),
     (["cards", "--deck-dir", "9" * 5000], "File name too long"),
 ])

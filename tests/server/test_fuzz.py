@@ -182,6 +182,47 @@ def test_fuzz_create_match_bodies(world: World, data: st.DataObject) -> None:
         assert world.hub.storage.count() == before  # nothing stored
 
 
+def _account_rows(world: World) -> tuple[int, ...]:
+    from sqlalchemy import func, select
+
+    from converge.server.storage.schema import device_tokens_table, players_table, sign_ins_table
+
+    with world.hub.storage.engine.connect() as conn:
+        return tuple(int(conn.execute(select(func.count()).select_from(t)).scalar_one())
+                     for t in (sign_ins_table, device_tokens_table, players_table))
+
+
+@fuzz_settings()
+@given(data=st.data())
+def test_fuzz_sign_in_doors(world: World, data: st.DataObject) -> None:
+    """Asking for a sign-in link, spending one, signing out: any body, any cookie; a refusal changes nothing."""
+    door = data.draw(st.sampled_from(["email", "verify", "signout", "signout-everywhere", "delete"]), label="door")
+    kind = data.draw(st.sampled_from(["value", "mutated", "text"]), label="kind")
+    base = {"email": {"email": "ada@example.org"}, "verify": {"token": "x" * 43}}.get(door, {})
+    if kind == "value":
+        body = dumps(data.draw(json_values, label="body"))
+    elif kind == "mutated":
+        body = dumps(mutate(dict(base), data, list(base) or ["x"]))
+    else:
+        body = data.draw(hostile_json_texts, label="body")
+    cookie = data.draw(st.one_of(st.none(), st.sampled_from(["x" * 43, "short"]), texts), label="cookie")
+    client = world.client
+    client.cookies.clear()
+    headers = {"content-type": "application/json"}
+    if cookie is not None and cookie.isascii() and cookie.isprintable():
+        headers["cookie"] = f"converge_player={cookie}"
+    before = _account_rows(world)
+    method, path = ("DELETE", "/api/me") if door == "delete" else ("POST", f"/api/auth/{door}")
+    r = client.request(method, path, content=body.encode("utf-8", "surrogatepass"), headers=headers)
+    count("HTTP sign-in doors (bodies and cookies)")
+    if r.status_code == 200:
+        assert door == "email" and _account_rows(world) == (before[0] + 1, *before[1:])
+        assert set(r.json()) == {"sent", "minutes"}
+    else:
+        assert_http_error(r)
+        assert _account_rows(world) == before
+
+
 @fuzz_settings()
 @given(data=st.data())
 def test_fuzz_action_bodies(world: World, data: st.DataObject) -> None:
@@ -568,7 +609,8 @@ def test_fuzz_hostile_origins(world: World, cookie: str, data: st.DataObject) ->
         headers["origin"] = origin.encode("utf-8")
     if site is not None:
         headers["sec-fetch-site"] = site.encode("utf-8")
-    door = data.draw(st.sampled_from(["rename", "table", "create", "lobby", "match", "read"]), label="door")
+    door = data.draw(st.sampled_from(["rename", "table", "create", "sign-in", "lobby", "match", "read"]),
+                     label="door")
     client = world.client
     client.cookies.clear()
     before = (client.get("/api/me", headers={"cookie": headers["cookie"]}).json(), world.hub.storage.count())
@@ -587,6 +629,7 @@ def test_fuzz_hostile_origins(world: World, cookie: str, data: st.DataObject) ->
         method, path, body = {"rename": ("PUT", "/api/me", {"name": "Fuzzy"}),
                               "table": ("POST", "/api/lobby/tables", {"playset": "catalysts", "private": True}),
                               "create": ("POST", "/api/matches", {"opponent": "friend", "playset": "catalysts"}),
+                              "sign-in": ("POST", "/api/auth/email", {"email": "ada@example.org"}),
                               "read": ("GET", "/api/me", None)}[door]
         r = client.request(method, path, json=body, headers=headers)
         count("HTTP writes with the cookie (hostile origins)")

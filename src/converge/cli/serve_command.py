@@ -8,17 +8,22 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 from typing import Any
 
 from converge import install_command
 from converge.cli.common import BOT_NAMES, UserError, add_command, path_text, positive_int, quoted, user_catalog
 from converge.server.config import SQLITE_SYNC, ServerConfig, default_bot_workers
 
+#: Where ``converge serve`` reads the SMTP server's URL (with its password) when ``--smtp`` is not given.
+SMTP_ENV = "CONVERGE_SMTP_URL"
+
 
 def _need_web() -> None:
     try:
         import alembic  # noqa: F401  (the schema's migrations: converge.server.storage.migrate)
         import disarm  # noqa: F401  (players' names: converge.server.lobby.identity)
+        import email_validator  # noqa: F401  (mail addresses: converge.server.accounts.addresses)
         import fastapi  # noqa: F401
         import sqlalchemy  # noqa: F401
         import uvicorn  # noqa: F401
@@ -93,9 +98,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           allowed_origins=tuple(args.allowed_origin), proxy_headers=args.proxy_headers,
                           forwarded_allow_ips=args.forwarded_allow_ips,
                           hint_simulations=args.hint_simulations, review_simulations=args.review_simulations,
-                          review_seconds=args.review_seconds)
+                          review_seconds=args.review_seconds,
+                          smtp_url=args.smtp or os.environ.get(SMTP_ENV) or None, mail_from=args.mail_from,
+                          public_url=args.public_url)
     try:
         options = uvicorn_options(config)
+        from converge.server.accounts.mailer import mailer_for
+
+        mailer_for(config.smtp_url, config.mail_from, config.public_url)  # (checked before anything starts)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -227,6 +237,17 @@ def register(sub: Any) -> None:
     adv.add_argument("--review-seconds", type=positive_float, default=d.review_seconds, metavar="SECONDS",
                      help=f"the most one review may take; the decisions judged by then are kept (default "
                           f"{d.review_seconds:g})")
+    acc = p.add_argument_group("accounts: signing in on every device by an emailed link")
+    acc.add_argument("--smtp", metavar="URL", default=None,
+                     help="the SMTP server mail goes through: smtp://user:password@host:587 (STARTTLS when "
+                          f"offered) or smtps://...:465; or the environment variable {SMTP_ENV}, which keeps "
+                          "the password out of the process list. Without one, mails (sign-in links) are "
+                          "written to the server's log, for a local server")
+    acc.add_argument("--mail-from", default=d.mail_from, metavar="ADDRESS",
+                     help=f"the mails' sender (default {d.mail_from!r})")
+    acc.add_argument("--public-url", default=None, metavar="URL",
+                     help="this server's address as players reach it (https://play.example.org): the start of "
+                          "the links in mails; needed with --smtp")
     ret = p.add_argument_group("retention (a clean-up runs at start-up, then every hour)")
     ret.add_argument("--keep-finished", type=non_negative_float, default=d.keep_finished_days, metavar="DAYS",
                      help="days the record of a finished match is kept for replays; 0: forever (default 0)")

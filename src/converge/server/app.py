@@ -58,7 +58,7 @@ from fastapi.staticfiles import StaticFiles
 
 from converge.server.api import errors
 from converge.server.api.deps import ServerState
-from converge.server.api.routes import lobby, lobby_ws, match_ws, matches, pages, site
+from converge.server.api.routes import accounts, lobby, lobby_ws, match_ws, matches, pages, site
 from converge.server.api.routes.pages import web_dir
 from converge.server.config import ServerConfig
 from converge.server.lobby.service import Lobby
@@ -112,7 +112,8 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
         app.add_middleware(ForwardedHeaders, trusted=cfg.forwarded_allow_ips)
     errors.install(app)
     # the lobby's socket first: /ws/lobby before the matches' /ws/{match_id}
-    for router in (lobby_ws.router, lobby.router, pages.router, site.router, matches.router, match_ws.router):
+    for router in (lobby_ws.router, lobby.router, accounts.router, pages.router, site.router, matches.router,
+                   match_ws.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web_dir()), name="static")
     return app

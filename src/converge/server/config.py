@@ -142,6 +142,17 @@ class ServerConfig:
     #: process made), and seconds a host's open tables stay listed after their last lobby page closed.
     lobby_poll_s: float = 2.0
     table_grace_s: float = 30.0
+    #: Accounts (:mod:`converge.server.accounts`). The SMTP server that mail goes through
+    #: (``smtp://user:password@host:587``, ``smtps://...``; None: mails are written to the log), the sender,
+    #: and this server's address as players reach it (``https://play.example.org``: the start of the links in
+    #: mails; None: the address each request came to, fine for a local server). A sign-in link's minutes, and
+    #: how many may be asked for in an hour per client address and per mail address.
+    smtp_url: str | None = None
+    mail_from: str = "Converge <converge@localhost>"
+    public_url: str | None = None
+    sign_in_minutes: float = 15.0
+    sign_ins_per_client_hour: int = 20
+    sign_ins_per_address_hour: int = 5
 
     def resolved_db_url(self) -> str:
         return self.db_url or f"sqlite:///{default_db_path()}"

@@ -1,6 +1,7 @@
 // The home page's live part: who I am (a name, or anonymous), quick match, and the open tables — with the lobby's
 // socket (/ws/lobby) that keeps the tables listed and carries the quick match's queue.
 
+import { accountBox } from "./account.js";
 import { $, absolute, cap, el, ratingText, toast } from "./dom.js";
 import { clockSelect, perMove, playsetPicker, timeControl } from "./forms.js";
 import { LOBBY_TO_CLIENT, LOBBY_TO_SERVER } from "./protocol.js";
@@ -69,6 +70,11 @@ function named() {
 export function playerPanel(me) {
   const box = el("section", { class: "panel", "aria-labelledby": "h-you", data: { testid: "player-panel" } },
     el("h2", { id: "h-you", text: "You" }));
+  const redraw = (doc) => {
+    store.playerKnown(doc.player);
+    box.replaceWith(playerPanel(doc));
+    if (socket) socket.reopen();  // the lobby learns who is there from the new cookie
+  };
   const input = el("input", { id: "player-name", maxlength: "20", autocomplete: "nickname",
                               placeholder: "3 to 20 letters or digits", "aria-describedby": "name-error",
                               data: { testid: "name-input" } });
@@ -80,9 +86,7 @@ export function playerPanel(me) {
     try {
       const doc = await api("PUT", "/api/me", { name });
       toast(name ? "You are " + name + "." : "You play anonymously.", "ok");
-      store.playerKnown(doc.player);
-      box.replaceWith(playerPanel(doc));
-      if (socket) socket.reopen();  // the lobby learns who is there from the new cookie
+      redraw(doc);
     } catch (e) {
       refused.textContent = cap(e.message) + ".";
       refused.hidden = false;
@@ -100,7 +104,7 @@ export function playerPanel(me) {
     const anon = el("button", { type: "button", class: "quiet", data: { testid: "play-anonymously" },
       onclick: () => save(null, anon) }, "Stay anonymous");
     box.append(el("p", { text: "Choose the name other players see. No password: this browser remembers you." }),
-      form, refused, el("p", { class: "row" }, anon));
+      form, refused, el("p", { class: "row" }, anon), accountBox(me, redraw));
   } else {
     const p = me.player;
     input.value = p.name || "";
@@ -113,7 +117,8 @@ export function playerPanel(me) {
       details,
       el("p", { class: "row" },
         el("a", { href: "/history", data: { testid: "history-link" } }, "My matches"),
-        el("a", { href: "/leaderboard", data: { testid: "leaderboard-link" } }, "Leaderboard")));
+        el("a", { href: "/leaderboard", data: { testid: "leaderboard-link" } }, "Leaderboard")),
+      accountBox(me, redraw));
   }
   return box;
 }

@@ -62,6 +62,18 @@ class NameIn(Strict):
 Name32 = Annotated[StrictStr, Field(max_length=32)]
 
 
+class EmailIn(Strict):
+    """``POST /api/auth/email``: mail me a sign-in link."""
+
+    email: Annotated[StrictStr, Field(max_length=320)]
+
+
+class SignInToken(Strict):
+    """``POST /api/auth/verify``: the token of a sign-in link (from its ``#token=`` fragment)."""
+
+    token: Annotated[StrictStr, Field(max_length=200)]
+
+
 class TableIn(Strict):
     """``POST /api/lobby/tables``: a table to open."""
 

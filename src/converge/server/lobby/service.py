@@ -2,6 +2,7 @@
 whose match operations it uses to make matches; the hub calls its ratings hook inside the transaction that
 finishes a match (:func:`~converge.server.lobby.ratings.rate_on_finish`: exactly once).
 
+* **Accounts** (:mod:`converge.server.accounts`): signing in on every device by an emailed link.
 * **Players** (:mod:`.players`): names, renamed ``renames_per_hour`` times in any hour and ``rename_interval_s``
   apart, counted in the database; a match records the names its players have when it starts.
 * **Tables** (:mod:`.tables`): public ones listed until someone joins, private ones with an invite link.
@@ -24,6 +25,8 @@ import logging
 from collections.abc import Coroutine
 from typing import Any
 
+from converge.server.accounts.mailer import mailer_for
+from converge.server.accounts.signin import Accounts
 from converge.server.lobby.players import Players
 from converge.server.lobby.quick import QuickMatch
 from converge.server.lobby.ratings import BOT_RATINGS, rate_on_finish
@@ -42,6 +45,8 @@ class Lobby:
         cfg, engine, writer = hub.config, hub.storage.engine, hub.writer
         self._tasks: set[asyncio.Task[None]] = set()
         self.players = Players(cfg, engine, writer)
+        self.accounts = Accounts(cfg, engine, writer, self.players,
+                                 mailer_for(cfg.smtp_url, cfg.mail_from, cfg.public_url), self._spawn)
         self.room = Room(cfg, engine, writer, hub.life, self._spawn)
         self.seating = Seating(hub.matches, hub.catalog, writer)
         self.tables = Tables(cfg, engine, writer, hub.catalog, hub.budget, self.seating, self.room)

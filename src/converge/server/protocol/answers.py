@@ -204,6 +204,14 @@ class Me(TypedDict):
 
     player: PlayerInfo | None
     tables: list[MyTable]
+    email: str | None  #: the address the caller signs in with (None: this browser only)
+
+
+class SignInMailed(TypedDict):
+    """``POST /api/auth/email``: a sign-in link is on its way to the address (the same answer for any address)."""
+
+    sent: bool
+    minutes: int  #: how long the link works
 
 
 class TableOpened(TypedDict):

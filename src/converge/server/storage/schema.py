@@ -104,6 +104,27 @@ players_table = Table(
     Column("games", Integer, nullable=False),  # rated matches finished
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    #: The address the player signs in with on other devices (casefolded), or None (this browser only).
+    Column("email", String(254), nullable=True, unique=True),
+)
+
+#: A player's other devices: each signed-in browser's player token (its hash), beside the first one's
+#: (``converge_players.token_hash``).
+device_tokens_table = Table(
+    "converge_device_tokens", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(32), nullable=False, index=True),
+    Column("created_at", Float, nullable=False),
+)
+
+#: The sign-in links mailed and not yet expired: single use, stored hashed.
+sign_ins_table = Table(
+    "converge_sign_ins", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("email", String(254), nullable=False, index=True),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Column("used_at", Float, nullable=True),
 )
 
 lobby_tables_table = Table(

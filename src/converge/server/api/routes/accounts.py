@@ -1,0 +1,78 @@
+"""Accounts: signing in on any device by an emailed link (:mod:`converge.server.accounts`)::
+
+    POST   /api/auth/email                {"email"}: mail a sign-in link -> {"sent", "minutes"}
+    POST   /api/auth/verify               {"token"} (from the link's #token=): sign this browser in -> me
+    POST   /api/auth/signout              sign this browser out (it must be signed in with an address)
+    POST   /api/auth/signout-everywhere   sign every device of mine out
+    DELETE /api/me                        delete my account: my address, names and devices
+
+The page a link opens is ``/signin``; it reads the token from the fragment, which browsers never send.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from converge.server.api.deps import ClientAddress, LobbyService, PlayerCookie, json_response
+from converge.server.api.models import ERRORS, EmailIn, SignInToken
+from converge.server.lobby.identity import COOKIE, COOKIE_MAX_AGE
+from converge.server.protocol.answers import Me, SignInMailed
+
+router = APIRouter(tags=["accounts"], responses=ERRORS)
+
+
+def set_player_cookie(response: JSONResponse, request: Request, token: str) -> None:
+    """The player cookie (:mod:`converge.server.lobby.identity`) holding ``token``."""
+    response.set_cookie(COOKIE, token, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="lax",
+                        secure=request.url.scheme == "https")
+
+
+def _signed_out() -> JSONResponse:
+    doc: Me = {"player": None, "tables": [], "email": None}
+    response = json_response(doc)
+    response.delete_cookie(COOKIE, path="/")
+    return response
+
+
+@router.post("/api/auth/email", response_model=SignInMailed)
+async def mail_link(body: EmailIn, request: Request, lobby: LobbyService, address: ClientAddress) -> JSONResponse:
+    """Mail a sign-in link to the address (whether or not it has an account here: the answer is the same)."""
+    minutes = await lobby.accounts.request(body.email, address, str(request.base_url))
+    doc: SignInMailed = {"sent": True, "minutes": minutes}
+    return json_response(doc)
+
+
+@router.post("/api/auth/verify", response_model=Me)
+async def verify(body: SignInToken, request: Request, lobby: LobbyService,
+                 cookie: PlayerCookie = None) -> JSONResponse:
+    """Spend a sign-in link's token: this browser is signed in to the address's player from now on."""
+    player, token = await lobby.accounts.verify(body.token, cookie)
+    doc: Me = {"player": player.public(), "tables": await lobby.players.open_tables(player),
+               "email": await lobby.accounts.email_of(player)}
+    response = json_response(doc)
+    if token is not None:
+        set_player_cookie(response, request, token)
+    return response
+
+
+@router.post("/api/auth/signout", response_model=Me)
+async def sign_out(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+    """Sign this browser out: it plays anonymously again until it signs in."""
+    await lobby.accounts.sign_out(cookie)
+    return _signed_out()
+
+
+@router.post("/api/auth/signout-everywhere", response_model=Me)
+async def sign_out_everywhere(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+    """Sign every device of the caller out (each signs in again by an emailed link)."""
+    await lobby.accounts.sign_out(cookie, everywhere=True)
+    return _signed_out()
+
+
+@router.delete("/api/me", response_model=Me)
+async def delete_me(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+    """Delete the caller's account: their address, name and names before, and devices. Their finished matches
+    stay in their opponents' histories, played by "Anonymous"."""
+    await lobby.accounts.delete(cookie)
+    return _signed_out()

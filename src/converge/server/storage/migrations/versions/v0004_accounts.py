@@ -1,0 +1,49 @@
+"""Accounts: a player's sign-in address, their other devices' tokens and the sign-in links mailed.
+
+Revision ID: 0004
+Revises: 0003
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0004"
+down_revision = "0003"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("converge_players") as batch:
+        batch.add_column(sa.Column("email", sa.String(length=254), nullable=True))
+        batch.create_unique_constraint("uq_converge_players_email", ["email"])
+    op.create_table(
+        "converge_device_tokens",
+        sa.Column("token_hash", sa.String(length=64), nullable=False),
+        sa.Column("player_id", sa.String(length=32), nullable=False),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.PrimaryKeyConstraint("token_hash"),
+    )
+    op.create_index("ix_converge_device_tokens_player_id", "converge_device_tokens", ["player_id"])
+    op.create_table(
+        "converge_sign_ins",
+        sa.Column("token_hash", sa.String(length=64), nullable=False),
+        sa.Column("email", sa.String(length=254), nullable=False),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.Column("expires_at", sa.Float(), nullable=False),
+        sa.Column("used_at", sa.Float(), nullable=True),
+        sa.PrimaryKeyConstraint("token_hash"),
+    )
+    op.create_index("ix_converge_sign_ins_email", "converge_sign_ins", ["email"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_converge_sign_ins_email", "converge_sign_ins")
+    op.drop_table("converge_sign_ins")
+    op.drop_index("ix_converge_device_tokens_player_id", "converge_device_tokens")
+    op.drop_table("converge_device_tokens")
+    with op.batch_alter_table("converge_players") as batch:
+        batch.drop_constraint("uq_converge_players_email", type_="unique")
+        batch.drop_column("email")

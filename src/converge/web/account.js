@@ -1,0 +1,70 @@
+// Signing in on other devices by an emailed link (no password): the home page's account box — ask for a link,
+// or, signed in, sign out here, sign out everywhere, delete the account — and the page the link opens
+// (/signin#token=...), which spends the link's token and signs this browser in.
+
+import { appRoot, cap, el, toast } from "./dom.js";
+import { api } from "./transport.js";
+
+/** The account part of the "You" panel; ``changed(me)`` redraws the panel after a change. */
+export function accountBox(me, changed) {
+  const box = el("div", { class: "account", data: { testid: "account" } });
+  if (me.email) {
+    const action = (path, method, said) => async (e) => {
+      e.currentTarget.disabled = true;
+      try {
+        changed(await api(method, path));
+        toast(said, "ok");
+      } catch (err) { toast(cap(err.message) + "."); e.currentTarget.disabled = false; }
+    };
+    const confirm = el("button", { type: "button", class: "danger", data: { testid: "delete-account" },
+      onclick: action("/api/me", "DELETE", "Your account is deleted.") }, "Delete my account");
+    box.append(
+      el("p", { data: { testid: "signed-in" } }, "Signed in as ", el("strong", { text: me.email }),
+        ": sign in with it on any device, and your name, rating and matches are there."),
+      el("p", { class: "row" },
+        el("button", { type: "button", class: "quiet", data: { testid: "sign-out" },
+          onclick: action("/api/auth/signout", "POST", "This browser is signed out.") }, "Sign out"),
+        el("button", { type: "button", class: "quiet", data: { testid: "sign-out-everywhere" },
+          onclick: action("/api/auth/signout-everywhere", "POST", "Every device is signed out.") }, "Sign out everywhere")),
+      el("details", { class: "rename" }, el("summary", { text: "Delete my account" }),
+        el("p", { text: "Your address, your name and the names you had go, and every device is signed out. Your " +
+                        "finished matches stay in your opponents' lists, played by \"Anonymous\"." }), confirm));
+    return box;
+  }
+  const input = el("input", { id: "sign-in-email", type: "email", maxlength: "254", autocomplete: "email",
+                              placeholder: "you@example.org", "aria-describedby": "sign-in-status", data: { testid: "sign-in-email" } });
+  const status = el("p", { id: "sign-in-status", class: "note", role: "status", data: { testid: "sign-in-status" } });
+  const send = el("button", { type: "submit", data: { testid: "sign-in-send" } }, "Mail me a sign-in link");
+  const form = el("form", { class: "row", onsubmit: async (e) => {
+    e.preventDefault();
+    send.disabled = true;
+    try {
+      const doc = await api("POST", "/api/auth/email", { email: input.value });
+      status.textContent = "A link is on its way to " + input.value.trim() + ". Open it on the device to sign in: it works once, within " +
+        doc.minutes + " minutes.";
+    } catch (err) { status.textContent = cap(err.message) + "."; }
+    send.disabled = false;
+  } }, el("label", { for: "sign-in-email", class: "sr-only", text: "Your mail address" }), input, send);
+  box.append(el("details", { class: "rename", data: { testid: "sign-in" } },
+    el("summary", { text: me.player ? "Play on other devices too" : "Played here before? Sign in" }),
+    el("p", { text: me.player ? "Give a mail address: the link we mail signs in any device to you, with your name, rating and matches." :
+                                "The link we mail to your address signs this browser in to your name, rating and matches." }),
+    form, status));
+  return box;
+}
+
+/** The page a mailed link opens: spend its token (from the fragment, which browsers never send), then home. */
+export async function showSignIn() {
+  document.title = "Sign in — Converge";
+  const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+  history.replaceState(null, "", "/signin");  // (the token is spent now: not kept in the address bar or history)
+  const said = el("p", { role: "status", data: { testid: "sign-in-result" }, text: "Signing in…" });
+  appRoot().replaceChildren(el("div", { class: "page-list", data: { testid: "sign-in-page" } },
+    el("h1", { text: "Sign in" }), said, el("p", {}, el("a", { href: "/", data: { testid: "home-link" } }, "Go to the home page"))));
+  try {
+    const me = await api("POST", "/api/auth/verify", { token });
+    said.textContent = "You are signed in" + (me.player && me.player.name ? " as " + me.player.name : "") + " on this device.";
+  } catch (err) {
+    said.textContent = cap(err.message) + ".";
+  }
+}

@@ -1,0 +1,184 @@
+"""Accounts without passwords: a player signs in on another device by a link mailed through a real SMTP
+server on loopback, and the name, rating and history follow; forged, reused and expired links, bad and
+hostile addresses and floods are refused and store nothing; signing out, everywhere, and deleting the
+account."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from converge.server.storage.schema import device_tokens_table, players_table, sign_ins_table
+from tests.mail_support import Inbox, link_token, smtp_fixture  # noqa: F401 (a fixture)
+from tests.server.test_limits import assert_error
+from tests.server_support import Peer, client_for, hang_guard, play_friend_match  # noqa: F401
+
+PUBLIC = "https://play.example.org"
+
+
+def _hub(client: TestClient) -> Any:
+    return client.app.state.hub  # type: ignore[attr-defined]
+
+
+def _count(client: TestClient, table: Any) -> int:
+    with _hub(client).storage.engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(table)).scalar_one())
+
+
+def _device(client: TestClient) -> TestClient:
+    """Another browser (its own cookies) of the same server."""
+    return TestClient(client.app)
+
+
+def _sign_in(device: TestClient, inbox: Inbox, address: str, n: int = 1) -> dict[str, Any]:
+    asked = device.post("/api/auth/email", json={"email": address})
+    assert asked.status_code == 200 and asked.json() == {"sent": True, "minutes": 15}, asked.text
+    mail = inbox.wait(address, n)[-1]
+    assert mail["Subject"] == "Sign in to Converge" and mail["From"] == "Converge <converge@play.example.org>"
+    body = mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert body.count(PUBLIC + "/signin#token=") == 1
+    got = device.post("/api/auth/verify", json={"token": link_token(mail)})
+    assert got.status_code == 200, got.text
+    return dict(got.json())
+
+
+def _settings(smtp: tuple[str, Inbox], **more: Any) -> dict[str, Any]:
+    return {"smtp_url": smtp[0], "public_url": PUBLIC, "mail_from": "Converge <converge@play.example.org>",
+            **more}
+
+
+def test_signing_in_by_an_emailed_link_on_a_second_device_brings_the_name_rating_and_history(
+        tmp_path: Path, smtp: tuple[str, Inbox]) -> None:
+    inbox = smtp[1]
+    with client_for(tmp_path, **_settings(smtp)) as client:
+        phone, laptop, friend = _device(client), _device(client), _device(client)
+        with phone, laptop, friend:
+            assert phone.put("/api/me", json={"name": "Ada"}).status_code == 200
+            assert friend.put("/api/me", json={"name": "Grace"}).status_code == 200
+            # Ada plays a match from her phone (an invite: her history lists it)
+            made = phone.post("/api/lobby/tables", json={"playset": "catalysts", "private": True, "seat": 0})
+            mid, tokens = made.json()["match_id"], {0: made.json()["token"],
+                                                     1: made.json()["invite_url"].split("#token=")[1]}
+            assert friend.post(f"/api/matches/{mid}/players", headers={"Authorization": f"Bearer {tokens[1]}"})\
+                .status_code == 200
+            play_friend_match({s: Peer(client, mid, t) for s, t in tokens.items()}, random.Random(1))
+            history = phone.get("/api/me/history").json()["matches"]
+            assert [m["match_id"] for m in history] == [mid]
+            me = _sign_in(phone, inbox, "Ada@Example.org")  # the phone's own player takes the address
+            assert me["player"]["name"] == "Ada" and me["email"] == "ada@example.org"
+            assert _count(client, device_tokens_table) == 0
+            on_laptop = _sign_in(laptop, inbox, "ada@example.org", 2)  # "on another device"
+            assert on_laptop == {**me, "tables": on_laptop["tables"]}
+            assert laptop.get("/api/me/history").json() == phone.get("/api/me/history").json()
+            assert laptop.get("/api/me").json()["player"] == phone.get("/api/me").json()["player"]
+            # a rename on one device is the other's too
+            assert laptop.put("/api/me", json={"name": "Ada L"}).status_code == 200
+            assert phone.get("/api/me").json()["player"]["name"] == "Ada L"
+            assert friend.get("/api/me").json()["email"] is None
+            # signing out one device leaves the other signed in; everywhere signs out both
+            assert laptop.post("/api/auth/signout").json() == {"player": None, "tables": [], "email": None}
+            assert laptop.get("/api/me").json()["player"] is None
+            assert phone.get("/api/me").json()["player"]["name"] == "Ada L"
+            again = _sign_in(laptop, inbox, "ada@example.org", 3)
+            assert again["player"]["name"] == "Ada L"
+            assert phone.post("/api/auth/signout-everywhere").status_code == 200
+            assert phone.get("/api/me").json()["player"] is None and laptop.get("/api/me").json()["player"] is None
+            back = _sign_in(phone, inbox, "ada@example.org", 4)  # and back, with everything
+            assert back["player"]["name"] == "Ada L"
+            assert [m["match_id"] for m in phone.get("/api/me/history").json()["matches"]] == [mid]
+
+
+def test_a_sign_in_link_works_once_within_its_minutes_and_a_forged_one_never(
+        tmp_path: Path, smtp: tuple[str, Inbox], monkeypatch: pytest.MonkeyPatch) -> None:
+    inbox = smtp[1]
+    with client_for(tmp_path, **_settings(smtp)) as client:
+        a, b = _device(client), _device(client)
+        with a, b:
+            assert a.post("/api/auth/email", json={"email": "ada@example.org"}).status_code == 200
+            token = link_token(inbox.wait("ada@example.org")[0])
+            assert a.post("/api/auth/verify", json={"token": token}).status_code == 200
+            assert_error(b.post("/api/auth/verify", json={"token": token}), 400, "bad_sign_in")  # reused
+            assert b.get("/api/me").json()["player"] is None
+            for forged in (token[:-2] + "xy", "x" * 43, "../../etc", "", "a" * 150):
+                got = b.post("/api/auth/verify", json={"token": forged})
+                assert got.status_code in (400, 422) and "error" in got.json(), got.text
+            assert b.get("/api/me").json()["player"] is None
+            players = _count(client, players_table)
+            # an expired link
+            assert b.post("/api/auth/email", json={"email": "grace@example.org"}).status_code == 200
+            late = link_token(inbox.wait("grace@example.org")[0])
+            real = time.time
+            monkeypatch.setattr(time, "time", lambda: real() + 16 * 60)
+            assert_error(b.post("/api/auth/verify", json={"token": late}), 400, "bad_sign_in")
+            monkeypatch.setattr(time, "time", real)
+            assert _count(client, players_table) == players and b.get("/api/me").json()["player"] is None
+
+
+@pytest.mark.parametrize("address", [
+    "ada@example.org\r\nBcc: eve@example.org", "ada@example.org, eve@example.org", "Ada <ada@example.org>",
+    "ada", "ada@localhost", "@example.org", "ada@[127.0.0.1]", '"a b"@example.org', "a" * 250 + "@example.org",
+    "ada@exa\nmple.org", "ada\x00@example.org", "",
+])
+def test_bad_and_hostile_addresses_are_refused_with_nothing_stored_or_mailed(
+        tmp_path: Path, smtp: tuple[str, Inbox], address: str) -> None:
+    with client_for(tmp_path, **_settings(smtp)) as client:
+        got = client.post("/api/auth/email", json={"email": address})
+        assert got.status_code in (400, 422), got.text
+        if got.status_code == 400:
+            assert_error(got, 400, "bad_email")
+        time.sleep(0.2)
+        assert _count(client, sign_ins_table) == 0 and smtp[1].mails == []
+
+
+def test_sign_in_floods_are_refused_per_address_and_per_client(tmp_path: Path, smtp: tuple[str, Inbox]) -> None:
+    limits = {"sign_ins_per_address_hour": 2, "sign_ins_per_client_hour": 4}
+    with client_for(tmp_path, **_settings(smtp, **limits)) as client:
+        for _ in range(2):
+            assert client.post("/api/auth/email", json={"email": "ada@example.org"}).status_code == 200
+        assert_error(client.post("/api/auth/email", json={"email": "ADA@example.org"}), 429, "rate_limited")
+        for who in ("grace", "alan"):
+            assert client.post("/api/auth/email", json={"email": f"{who}@example.org"}).status_code == 200
+        assert_error(client.post("/api/auth/email", json={"email": "edsger@example.org"}), 429, "rate_limited")
+        assert _count(client, sign_ins_table) == 4
+        smtp[1].wait("alan@example.org")
+        assert len(smtp[1].mails) == 4
+
+
+def test_signing_out_needs_an_address_and_deleting_the_account_forgets_it(tmp_path: Path,
+                                                                          smtp: tuple[str, Inbox]) -> None:
+    inbox = smtp[1]
+    with client_for(tmp_path, **_settings(smtp)) as client:
+        a, b = _device(client), _device(client)
+        with a, b:
+            assert a.put("/api/me", json={"name": "Ada"}).status_code == 200
+            assert_error(a.post("/api/auth/signout"), 401, "no_player")  # would lose the player for good
+            assert a.get("/api/me").json()["player"]["name"] == "Ada"
+            _sign_in(a, inbox, "ada@example.org")
+            _sign_in(b, inbox, "ada@example.org", 2)
+            assert a.delete("/api/me").json()["player"] is None
+            assert a.get("/api/me").json()["player"] is None and b.get("/api/me").json()["player"] is None
+            with _hub(client).storage.engine.connect() as conn:
+                assert conn.execute(select(players_table.c.email, players_table.c.name)).all() == [(None, None)]
+            assert _count(client, device_tokens_table) == 0
+            assert b.put("/api/me", json={"name": "Ada"}).status_code == 200  # the name is free again
+            fresh = _sign_in(b, inbox, "ada@example.org", 3)  # the address makes no link to the old player
+            assert fresh["player"]["games"] == 0 and fresh["email"] == "ada@example.org"
+
+
+def test_without_an_smtp_server_the_link_goes_to_the_log_and_mailing_needs_a_public_address(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level("WARNING", logger="converge.server.mail"), client_for(tmp_path) as client:
+        assert client.post("/api/auth/email", json={"email": "ada@example.org"}).status_code == 200
+        end = time.monotonic() + 5
+        while "signin#token=" not in caplog.text:
+            assert time.monotonic() < end, caplog.text
+            time.sleep(0.02)
+        assert "http://testserver/signin#token=" in caplog.text
+    with pytest.raises(ValueError, match="--public-url"), client_for(tmp_path, smtp_url="smtp://127.0.0.1:25"):
+        pass
