@@ -182,3 +182,40 @@ def test_without_an_smtp_server_the_link_goes_to_the_log_and_mailing_needs_a_pub
         assert "http://testserver/signin#token=" in caplog.text
     with pytest.raises(ValueError, match="--public-url"), client_for(tmp_path, smtp_url="smtp://127.0.0.1:25"):
         pass
+
+
+def test_a_player_signed_in_on_a_second_device_plays_their_matches_in_progress_there(
+        tmp_path: Path, smtp: tuple[str, Inbox]) -> None:
+    inbox = smtp[1]
+    with client_for(tmp_path, **_settings(smtp)) as client:
+        laptop, phone, rival, stranger = (_device(client) for _ in range(4))
+        with laptop, phone, rival, stranger:
+            for device, name in ((laptop, "Ada"), (rival, "Grace"), (stranger, "Eve")):
+                assert device.put("/api/me", json={"name": name}).status_code == 200
+            opened = laptop.post("/api/lobby/tables", json={"playset": "catalysts", "seat": 0, "rated": False,
+                                                            "move_hours": 72})
+            joined = rival.post(f"/api/lobby/tables/{opened.json()['table_id']}/join")
+            mid, rival_token = joined.json()["match_id"], joined.json()["token"]
+            _sign_in(laptop, inbox, "ada@example.org")
+            _sign_in(phone, inbox, "ada@example.org", 2)
+            assert phone.get("/api/me/matches").json() == {"matches": [{"match_id": mid, "seat": 0}]}
+            key = phone.post(f"/api/matches/{mid}/seat")
+            assert key.status_code == 200 and key.json()["seat"] == 0, key.text
+            token = key.json()["token"]
+            assert token != opened.json()["token"]
+            view = phone.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {token}"}).json()
+            assert view["seat"] == 0 and view["observation"]["viewer"] == 0 and view["observation"]["hand"]
+            tokens = {0: token, 1: rival_token}
+            for _ in range(4):  # both play on: Ada from her phone
+                seat = client.get(f"/api/matches/{mid}").json()["observation"]["current_player"]
+                bearer = {"Authorization": f"Bearer {tokens[seat]}"}
+                mine = client.get(f"/api/matches/{mid}", headers=bearer).json()
+                action = mine["observation"]["decision"]["legal_actions"][0]["id"]
+                moved = client.post(f"/api/matches/{mid}/actions", json={"action": action}, headers=bearer)
+                assert moved.status_code == 200, moved.text
+            assert_error(stranger.post(f"/api/matches/{mid}/seat"), 401, "unauthorized")  # not her match
+            assert_error(client.post(f"/api/matches/{mid}/seat"), 401, "no_player")  # not a player
+            assert stranger.get("/api/me/matches").json() == {"matches": []}
+    with client_for(tmp_path, **_settings(smtp)) as client:  # the key is stored (hashed), like the seat's token
+        got = client.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {token}"})
+        assert got.json()["seat"] == 0

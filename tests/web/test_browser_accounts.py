@@ -1,7 +1,8 @@
 """Signing in by an emailed link in a real browser (issue 30's bar, its first half): a server that mails
 through a real SMTP server on loopback; a player chooses a name and plays in one browser context, asks for a
 link, opens it there, then signs in "on another device" (a second context) by a second link, and both show
-the same name, rating and history; then signs out everywhere. Screenshots at 1280×800 and 390×844."""
+the same name, rating and history; a turn-based match begun on the first is listed on the second and played
+there; then signs out everywhere. Screenshots at 1280×800 and 390×844."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from tests.browser_support import Tab, browser_fixture  # noqa: F401 (a fixture)
 from tests.mail_support import Inbox, link_token, smtp_fixture  # noqa: F401 (a fixture)
 from tests.server_support import Server, hang_guard  # noqa: F401 (hang_guard is a fixture)
+from tests.web.test_browser import click_one, ready
 from tests.web.test_browser_lobby import choose_name, play_out
 
 
@@ -75,6 +77,26 @@ def test_sign_in_by_emailed_links_on_two_devices_shows_the_same_player(mailing_s
     phone.page.goto(server.base + "/history")
     phone.page.wait_for_selector("[data-testid=history-row]")
     assert phone.page.locator("[data-testid=history-row]").all_inner_texts() == history
+    # a turn-based match begun on the laptop is listed on the phone, and played there
+    laptop.page.goto(server.base + "/")
+    laptop.page.select_option("[data-testid=friend-clock]", "move:24")
+    laptop.page.click("[data-testid=create-friend]")
+    rival.page.goto(laptop.page.locator("[data-testid=invite-link]").input_value())
+    rival.page.wait_for_selector("[data-testid=match][data-seat='1']")
+    new_id = laptop.page.url.split("/m/")[1].split("#")[0]
+    phone.page.goto(server.base + "/")
+    row = phone.page.locator(f"[data-testid=in-progress][data-match='{new_id}']")
+    row.wait_for()
+    assert "Against Grace" in row.inner_text() and "left" in row.inner_text()
+    row.locator("[data-testid=resume]").click()
+    phone.page.wait_for_selector("[data-testid=match][data-seat='0']")
+    phone.page.wait_for_selector("[data-testid=turn-time]")
+    rng = random.Random(2)
+    for _ in range(4):  # the phone and the rival play a few decisions
+        for tab in (phone, rival):
+            if ready(tab):
+                click_one(tab, rng)
+    assert phone.page.locator("[data-testid=match][data-seat='0']").count() == 1
     # sign out everywhere: both devices are anonymous visitors again, and come back by a link
     phone.page.goto(server.base + "/")
     phone.page.click("[data-testid=sign-out-everywhere]")

@@ -1,9 +1,21 @@
 // Signing in on other devices by an emailed link (no password): the home page's account box — ask for a link,
-// or, signed in, sign out here, sign out everywhere, delete the account — and the page the link opens
-// (/signin#token=...), which spends the link's token and signs this browser in.
+// or, signed in, sign out here, sign out everywhere, delete the account — the page the link opens
+// (/signin#token=...), which spends the link's token and signs this browser in, and a key to the player's seat
+// in a match they play from another device.
 
 import { appRoot, cap, el, toast } from "./dom.js";
+import { saveToken } from "./storage.js";
 import { api } from "./transport.js";
+
+/** A key to this browser's player's seat in match `id` (kept like a seat token), or null: they play none
+ *  (a player signed in on several devices plays their matches on each). */
+export async function seatKey(id) {
+  try {
+    const doc = await api("POST", "/api/matches/" + id + "/seat");
+    saveToken(id, doc.token);
+    return doc.token;
+  } catch (_) { return null; }  // (not a player, or not of this match: the page watches)
+}
 
 /** The account part of the "You" panel; ``changed(me)`` redraws the panel after a change. */
 export function accountBox(me, changed) {

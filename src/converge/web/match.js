@@ -2,6 +2,7 @@
 // one at a time, and the player's commands (choose, take back, ask a hint, continue, rematch). Views call the
 // commands; the store tells the views what changed.
 
+import { seatKey } from "./account.js";
 import { announce, toast } from "./dom.js";
 import { CLOSE, ERROR, EVENT, MATCH_TO_CLIENT, MATCH_TO_SERVER } from "./protocol.js";
 import { startReplay } from "./replay.js";
@@ -17,8 +18,9 @@ let socket = null;
 let pumping = false;  // a pump() is showing the queued states
 
 /** Open the match `id`: with the seat token of the link's fragment (#token=..., which browsers never send to a
- *  server) or the one this browser keeps; #replay opens the replay once the match is over, #review the review. */
-export function openMatch(id) {
+ *  server), the one this browser keeps, or — a player signed in on this device who plays a seat here — a new
+ *  key to their seat; #replay opens the replay once the match is over, #review the review. */
+export async function openMatch(id) {
   const frag = new URLSearchParams(location.hash.slice(1));
   const fromLink = frag.get("token");
   if (fromLink) {
@@ -27,7 +29,7 @@ export function openMatch(id) {
   }
   const autoOpen = frag.has("review") ? "review" : frag.has("replay") ? "replay" : null;
   if (autoOpen) history.replaceState(null, "", location.pathname);
-  store.matchOpened(id, fromLink || loadToken(id), autoOpen);
+  store.matchOpened(id, fromLink || loadToken(id) || await seatKey(id), autoOpen);
   socket = matchSocket(id, () => match().token, { message: onMessage, closed: onClose });
   socket.open();
 }

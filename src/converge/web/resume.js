@@ -1,13 +1,24 @@
 // The matches in progress this browser holds a seat in (it keeps their seat tokens), for the home page and My
 // matches: each with its opponent, the score and a "your turn" mark, and the link back into it.
 
+import { seatKey } from "./account.js";
 import { el } from "./dom.js";
 import { timeLeftText } from "./forms.js";
 import { heldMatches, markOver } from "./storage.js";
 import { api } from "./transport.js";
 
+/** The matches this browser's player plays elsewhere too (signed in on several devices): each gets a key to
+ *  its seat here, kept like a seat token. */
+async function fetchOthers() {
+  let doc;
+  try { doc = await api("GET", "/api/me/matches"); } catch (_) { return; }  // (not a player)
+  const held = new Set(heldMatches().map((m) => m.id));
+  await Promise.all(doc.matches.filter((m) => !held.has(m.match_id)).map((m) => seatKey(m.match_id)));
+}
+
 /** Read each held match (its view through this browser's seat): those still in progress, newest first. */
 async function inProgress() {
+  await fetchOthers();
   const found = await Promise.all(heldMatches().slice(0, 12).map(async ({ id, token }) => {
     try {
       const view = await api("GET", "/api/matches/" + id, undefined, token);

@@ -110,7 +110,7 @@ def seat_from(authorization: str | None, session: Session, required: bool) -> in
         if required:
             raise ProtocolError("unauthorized", "this needs a seat token (Authorization: Bearer <token>)")
         return -1
-    seat = seat_of(token, [s.token_hash for s in session.row.seats])
+    seat = seat_of(token, session.row.seat_hashes())
     if seat is None:
         raise ProtocolError("unauthorized", "the token does not hold a seat in this match")
     return seat

@@ -1,8 +1,10 @@
 """Matches made for players: stored with who plays which seat and the names they have now (so that a rename
-afterwards changes nothing the match shows), and a seat reached by a link recorded as its player's."""
+afterwards changes nothing the match shows), a seat reached by a link recorded as its player's, and a key to
+a player's seat for another device they signed in on."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -13,12 +15,17 @@ from converge.server.play.catalog import Catalog
 from converge.server.play.matches import Matches
 from converge.server.play.session import Session
 from converge.server.protocol.answers import Seated
+from converge.server.protocol.errors import ProtocolError
 from converge.server.protocol.messages import BotOpponent, Matched, PlayerInfo
-from converge.server.security.tokens import new_match_id
+from converge.server.security.tokens import hash_token, new_match_id, new_token
 from converge.server.storage import lobby_store as store
 from converge.server.storage.database import StorageError
+from converge.server.storage.match_store import Storage
 from converge.server.storage.rows import MatchRow, SeatRow
 from converge.server.storage.writer import Writer
+
+#: The most keys one seat may have (its player's other devices); more are refused.
+MAX_SEAT_KEYS = 16
 
 
 @dataclass
@@ -93,3 +100,27 @@ class Seating:
             await self.matches.read_players(session)
             broadcast.send_meta(session)
         return bool(done and done[0])
+
+    async def device_key(self, player: store.Player, session: Session) -> Ready:
+        """A new key to the seat ``player`` plays in this match, for the device they ask from (signed in
+        there: the seat's own token stays on the device that made or joined the match). Stored hashed."""
+        seats = await asyncio.to_thread(store.seats_of_player, self.matches.storage.engine, session.id, player.id)
+        if not seats:
+            raise ProtocolError("unauthorized", "you play no seat in this match")
+        seat = seats[0]
+        if len(session.row.seats[seat].keys) >= MAX_SEAT_KEYS:
+            raise ProtocolError("rate_limited", f"your seat in this match has keys for {MAX_SEAT_KEYS} devices "
+                                                "already")
+        token = new_token()
+        digest, mid = hash_token(token), session.id
+
+        def add(conn: Any) -> None:
+            Storage.add_seat_key(conn, mid, seat, digest)
+
+        try:
+            await self.matches.writes.write(mid, add)
+        except StorageError:
+            raise ProtocolError("storage", "the seat's key could not be saved; try again") from None
+        here = session.row.seats[seat]
+        here.keys = (*here.keys, digest)
+        return Ready(mid, seat, token)

@@ -231,6 +231,17 @@ class TableClosed(TypedDict):
     closed: str
 
 
+class MySeat(TypedDict):
+    match_id: str
+    seat: int
+
+
+class MyMatches(TypedDict):
+    """``GET /api/me/matches``: the matches in progress the caller plays, newest first."""
+
+    matches: list[MySeat]
+
+
 class Seated(TypedDict):
     """A match made for the caller (a table joined): their seat and token."""
 

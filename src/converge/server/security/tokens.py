@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Sequence
 
 TOKEN_BYTES = 32  # 256 bits
 MATCH_ID_BYTES = 9  # 72 bits: match ids are not secret (spectators use them), only unguessable-ish
@@ -31,13 +32,16 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def seat_of(token: object, hashes: list[str | None]) -> int | None:
-    """The seat whose stored hash matches ``token`` (compared in constant time), or None."""
+def seat_of(token: object, hashes: Sequence[str | Sequence[str] | None]) -> int | None:
+    """The seat one of whose stored hashes matches ``token`` (compared in constant time), or None. Each seat
+    has one hash (a str; None: a bot's seat) or several (the seat's token and the keys of its player's other
+    devices)."""
     if not isinstance(token, str) or not TOKEN_RE.match(token):
         return None
     digest = hash_token(token)
     found = None
     for seat, stored in enumerate(hashes):
-        if stored is not None and hmac.compare_digest(digest, stored):
-            found = seat
+        for one in (stored,) if stored is None or isinstance(stored, str) else stored:
+            if one is not None and hmac.compare_digest(digest, one):
+                found = seat
     return found

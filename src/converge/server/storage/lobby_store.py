@@ -340,6 +340,23 @@ def is_rated(engine: Engine, match_id: str) -> bool:
             is not None
 
 
+def in_progress(engine: Engine, player_id: str, limit: int = 20) -> list[tuple[str, int]]:
+    """The matches in progress ``player_id`` plays, newest first: (match id, seat)."""
+    mp, m = match_players_table.c, matches_table.c
+    q = (select(mp.match_id, mp.seat).join(matches_table, m.id == mp.match_id)
+         .where(mp.player_id == player_id, m.status == "active").order_by(m.created_at.desc()).limit(limit))
+    with engine.connect() as conn:
+        return [(str(mid), int(seat)) for mid, seat in conn.execute(q)]
+
+
+def seats_of_player(engine: Engine, match_id: str, player_id: str) -> list[int]:
+    """The seats ``player_id`` plays in a match (as recorded when it started, or when they linked a seat)."""
+    mp = match_players_table.c
+    with engine.connect() as conn:
+        return [int(s) for s in conn.execute(select(mp.seat).where(mp.match_id == match_id,
+                                                                   mp.player_id == player_id)).scalars()]
+
+
 def seat_player(engine: Engine, match_id: str, seat: int) -> str | None:
     mp = match_players_table.c
     with engine.connect() as conn:

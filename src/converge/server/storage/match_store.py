@@ -28,6 +28,7 @@ from converge.server.storage.schema import (
     actions_table,
     matches_table,
     reviews_table,
+    seat_keys_table,
     seats_table,
 )
 
@@ -105,6 +106,10 @@ class Storage:
                 return None
             seats = conn.execute(select(seats_table).where(seats_table.c.match_id == match_id)
                                  .order_by(seats_table.c.seat)).mappings().all()
+            k = seat_keys_table.c
+            keys: dict[int, tuple[str, ...]] = {}
+            for seat, digest in conn.execute(select(k.seat, k.token_hash).where(k.match_id == match_id)):
+                keys[int(seat)] = (*keys.get(int(seat), ()), str(digest))
             a = actions_table.c
             actions = conn.execute(select(a.idx, a.action, a.seat, a.clock_left_ms)
                                    .where(a.match_id == match_id, a.idx >= since, a.idx < m["n_actions"])
@@ -118,8 +123,8 @@ class Storage:
             n_actions=int(m["n_actions"]), winner=m["winner"], reason=m["reason"], clock_ms=m["clock_ms"],
             rematch_of=m["rematch_of"], rematch_id=m["rematch_id"], created_at=float(m["created_at"]),
             updated_at=float(m["updated_at"]),
-            seats=[SeatRow(int(s["seat"]), s["token_hash"], s["bot"], bool(s["replaced"]), s["clock_left_ms"])
-                   for s in seats],
+            seats=[SeatRow(int(s["seat"]), s["token_hash"], s["bot"], bool(s["replaced"]), s["clock_left_ms"],
+                           keys.get(int(s["seat"]), ())) for s in seats],
             actions=[int(act) for _i, act, _s, _c in actions],
             action_clocks=[(int(seat), None if c is None else int(c)) for _i, _a, seat, c in actions],
             hints=int(m["hints"] or 0), move_s=m["move_s"])
@@ -208,6 +213,19 @@ class Storage:
                          .values(clock_left_ms=left))
 
     @staticmethod
+    def add_seat_key(conn: Connection, match_id: str, seat: int, token_hash: str) -> None:
+        """One more key to a seat (its player's other device)."""
+        conn.execute(insert(seat_keys_table).values(token_hash=token_hash, match_id=match_id, seat=seat,
+                                                    created_at=time.time()))
+
+    def seat_of_key(self, match_id: str, token_hash: str) -> int | None:
+        """The seat a stored key holds (a key another process issued since this one loaded the match)."""
+        k = seat_keys_table.c
+        with self.engine.connect() as conn:
+            seat = conn.execute(select(k.seat).where(k.match_id == match_id, k.token_hash == token_hash)).scalar()
+        return None if seat is None else int(seat)
+
+    @staticmethod
     def save_review(conn: Connection, match_id: str, seat: int, doc: str) -> None:
         """Store a review, unless one is stored already (another process made it first): the first stays."""
         r = reviews_table.c
@@ -241,6 +259,7 @@ class Storage:
             return []
         conn.execute(delete(actions_table).where(actions_table.c.match_id.in_(ids)))
         conn.execute(delete(reviews_table).where(reviews_table.c.match_id.in_(ids)))
+        conn.execute(delete(seat_keys_table).where(seat_keys_table.c.match_id.in_(ids)))
         conn.execute(delete(seats_table).where(seats_table.c.match_id.in_(ids)))
         conn.execute(update(matches_table).where(c.rematch_id.in_(ids)).values(rematch_id=None))
         conn.execute(update(matches_table).where(c.rematch_of.in_(ids)).values(rematch_of=None))

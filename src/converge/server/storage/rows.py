@@ -49,6 +49,12 @@ class SeatRow:
     bot: str | None
     replaced: bool = False
     clock_left_ms: int | None = None
+    #: The hashes of the seat's other keys (its player's other devices).
+    keys: tuple[str, ...] = ()
+
+    def hashes(self) -> tuple[str, ...]:
+        """Every hash that holds this seat: its token's and its keys' (none: a bot's seat)."""
+        return ((self.token_hash,) if self.token_hash is not None else ()) + self.keys
 
 
 @dataclass
@@ -85,6 +91,10 @@ class MatchRow:
         """A turn-based match in progress: the time (``time.time()``) by which the player to move must act."""
         return None if self.move_s is None or self.status != "active" else self.updated_at + self.move_s
 
+    def seat_hashes(self) -> list[tuple[str, ...]]:
+        """Each seat's hashes (:meth:`SeatRow.hashes`), for :func:`~converge.server.security.tokens.seat_of`."""
+        return [s.hashes() for s in self.seats]
+
     def record(self) -> dict[str, Any]:
         """The match record (the engine's save and replay format). It holds the seed: server-side only
         while the match is in progress."""
@@ -117,6 +127,7 @@ class MatchRow:
         self.hints, self.rematch_id, self.updated_at = stored.hints, stored.rematch_id, stored.updated_at
         for here, there in zip(self.seats, stored.seats, strict=True):
             here.bot, here.replaced, here.clock_left_ms = there.bot, there.replaced, there.clock_left_ms
+            here.keys = there.keys
 
     def set_seat(self, seat: int, bot: str | None, replaced: bool) -> None:
         """``bot`` plays ``seat`` (None: its player); ``replaced``: a stand-in for a player who left."""

@@ -117,6 +117,16 @@ device_tokens_table = Table(
     Column("created_at", Float, nullable=False),
 )
 
+#: More keys to a seat: a signed-in player's other devices get one each for the seats they hold in matches in
+#: progress (stored hashed, like the seat's own token).
+seat_keys_table = Table(
+    "converge_seat_keys", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("match_id", String(32), ForeignKey("converge_matches.id"), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
 #: The sign-in links mailed and not yet expired: single use, stored hashed.
 sign_ins_table = Table(
     "converge_sign_ins", metadata,

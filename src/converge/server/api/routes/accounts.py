@@ -5,19 +5,25 @@
     POST   /api/auth/signout              sign this browser out (it must be signed in with an address)
     POST   /api/auth/signout-everywhere   sign every device of mine out
     DELETE /api/me                        delete my account: my address, names and devices
+    GET    /api/me/matches                the matches in progress I play -> {"matches": [{"match_id", "seat"}]}
+    POST   /api/matches/{id}/seat         a key to the seat I play there, for this device -> {"match_id",
+                                          "seat", "token", "url"} (my seat on a device I signed in on)
 
 The page a link opens is ``/signin``; it reads the token from the fragment, which browsers never send.
 """
 
 from __future__ import annotations
 
+import asyncio
+
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from converge.server.api.deps import ClientAddress, LobbyService, PlayerCookie, json_response
+from converge.server.api.deps import ClientAddress, LobbyService, PlayerCookie, Server, json_response, session_of
 from converge.server.api.models import ERRORS, EmailIn, SignInToken
 from converge.server.lobby.identity import COOKIE, COOKIE_MAX_AGE
-from converge.server.protocol.answers import Me, SignInMailed
+from converge.server.protocol.answers import Me, MyMatches, Seated, SignInMailed
+from converge.server.storage import lobby_store as store
 
 router = APIRouter(tags=["accounts"], responses=ERRORS)
 
@@ -76,3 +82,24 @@ async def delete_me(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONRes
     stay in their opponents' histories, played by "Anonymous"."""
     await lobby.accounts.delete(cookie)
     return _signed_out()
+
+
+@router.post("/api/matches/{match_id}/seat", response_model=Seated)
+async def seat_key(match_id: str, srv: Server, lobby: LobbyService, address: ClientAddress,
+                   cookie: PlayerCookie = None) -> JSONResponse:
+    """A key to the caller's seat in a match, for this browser: a player signed in on a second device plays
+    their matches there too. Refused unless the caller plays a seat of the match."""
+    srv.limit(address, srv.post_limit, "requests")
+    player = await lobby.players.need_player(cookie)
+    session = await session_of(srv.hub, match_id)
+    doc: Seated = (await lobby.seating.device_key(player, session)).seated()
+    return json_response(doc)
+
+
+@router.get("/api/me/matches", response_model=MyMatches)
+async def my_matches(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+    """The matches in progress the caller plays (from any device), newest first."""
+    player = await lobby.players.need_player(cookie)
+    found = await asyncio.to_thread(store.in_progress, lobby.players.engine, player.id)
+    doc: MyMatches = {"matches": [{"match_id": mid, "seat": seat} for mid, seat in found]}
+    return json_response(doc)

@@ -143,7 +143,7 @@ async def link_seat(match_id: str, srv: Server, lobby: LobbyService, cookie: Pla
     session = await srv.hub.matches.get(match_id) if MATCH_ID_RE.match(match_id) else None
     if session is None:
         raise ProtocolError("not_found", "no such match")
-    seat = seat_of(token.strip(), [s.token_hash for s in session.row.seats])
+    seat = seat_of(token.strip(), session.row.seat_hashes())
     if seat is None:
         raise ProtocolError("unauthorized", "the token does not hold a seat in this match")
     doc: Linked = {"linked": await lobby.seating.claim_seat(player, session, seat)}

@@ -99,7 +99,7 @@ async def _hello(srv: ServerState, ws: WebSocket, match_id: str) -> tuple[Sessio
     token, acks = msg.get("token"), msg.get("acks", True)
     if token is None:
         return session, -1, acks
-    seat = seat_of(token, [s.token_hash for s in session.row.seats])
+    seat = seat_of(token, session.row.seat_hashes())
     if seat is None:
         return await refuse("unauthorized", "the token does not hold a seat in this match", CLOSE_UNAUTHORIZED)
     return session, seat, acks

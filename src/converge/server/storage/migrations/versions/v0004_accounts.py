@@ -1,4 +1,5 @@
-"""Accounts: a player's sign-in address, their other devices' tokens and the sign-in links mailed.
+"""Accounts: a player's sign-in address, their other devices' tokens, the sign-in links mailed, and more keys
+to a seat (a signed-in player's other devices).
 
 Revision ID: 0004
 Revises: 0003
@@ -37,9 +38,21 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("token_hash"),
     )
     op.create_index("ix_converge_sign_ins_email", "converge_sign_ins", ["email"])
+    op.create_table(
+        "converge_seat_keys",
+        sa.Column("token_hash", sa.String(length=64), nullable=False),
+        sa.Column("match_id", sa.String(length=32), nullable=False),
+        sa.Column("seat", sa.Integer(), nullable=False),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.ForeignKeyConstraint(["match_id"], ["converge_matches.id"]),
+        sa.PrimaryKeyConstraint("token_hash"),
+    )
+    op.create_index("ix_converge_seat_keys_match_id", "converge_seat_keys", ["match_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_converge_seat_keys_match_id", "converge_seat_keys")
+    op.drop_table("converge_seat_keys")
     op.drop_index("ix_converge_sign_ins_email", "converge_sign_ins")
     op.drop_table("converge_sign_ins")
     op.drop_index("ix_converge_device_tokens_player_id", "converge_device_tokens")
