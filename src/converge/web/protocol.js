@@ -81,6 +81,8 @@ export const ERROR = Object.freeze({
   OWN_TABLE: "own_table",  // HTTP 409
   TOO_MANY_TABLES: "too_many_tables",  // HTTP 429
   NO_OFFER: "no_offer",  // HTTP 409
+  BAD_EMAIL: "bad_email",  // HTTP 400
+  BAD_SIGN_IN: "bad_sign_in",  // HTTP 400
 });
 
 /** WebSocket close codes (4000-4999 are the server's own). */

@@ -14,7 +14,7 @@ ErrorCode = Literal[
     "stale", "illegal", "over", "not_over", "not_found", "storage", "busy", "replaced", "hints_off",
     "method_not_allowed", "length_required", "bad_origin", "bad_request", "uri_too_long", "headers_too_large",
     "bad_name", "name_taken", "no_player", "table_gone", "own_table", "too_many_tables", "no_offer",
-    "bad_email", "bad_sign_in", "email_taken",
+    "bad_email", "bad_sign_in",
 ]
 
 #: Every error code, with the HTTP status the API answers it with.
@@ -53,7 +53,6 @@ ERROR_STATUS: Final[dict[ErrorCode, int]] = {
     # accounts (converge.server.accounts)
     "bad_email": 400,
     "bad_sign_in": 400,
-    "email_taken": 409,
 }
 
 
