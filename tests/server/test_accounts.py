@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from converge.server.lobby.identity import COOKIE
 from converge.server.storage.schema import device_tokens_table, players_table, sign_ins_table
 from tests.mail_support import Inbox, link_token, smtp_fixture  # noqa: F401 (a fixture)
 from tests.server.test_limits import assert_error
@@ -31,12 +32,44 @@ def _count(client: TestClient, table: Any) -> int:
         return int(conn.execute(select(func.count()).select_from(table)).scalar_one())
 
 
-def _device(client: TestClient) -> TestClient:
-    """Another browser (its own cookies) of the same server."""
-    return TestClient(client.app)
+class Device:
+    """Another browser of the same server: its own player cookie, sent on the one test client (whose jar is
+    kept empty), and kept from the answers that set or delete it."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.cookie: str | None = None
+
+    def request(self, method: str, path: str, **kw: Any) -> Any:
+        self.client.cookies.clear()
+        headers = dict(kw.pop("headers", None) or {})
+        if self.cookie is not None:
+            headers["cookie"] = f"{COOKIE}={self.cookie}"
+        r = self.client.request(method, path, headers=headers, **kw)
+        if COOKIE in r.cookies or f"{COOKIE}=" in r.headers.get("set-cookie", ""):
+            self.cookie = r.cookies.get(COOKIE) or None
+        self.client.cookies.clear()
+        return r
+
+    def get(self, path: str, **kw: Any) -> Any:
+        return self.request("GET", path, **kw)
+
+    def post(self, path: str, **kw: Any) -> Any:
+        return self.request("POST", path, **kw)
+
+    def put(self, path: str, **kw: Any) -> Any:
+        return self.request("PUT", path, **kw)
+
+    def delete(self, path: str, **kw: Any) -> Any:
+        return self.request("DELETE", path, **kw)
 
 
-def _sign_in(device: TestClient, inbox: Inbox, address: str, n: int = 1) -> dict[str, Any]:
+def _device(client: TestClient) -> Device:
+    """Another browser (its own cookie) of the same server."""
+    return Device(client)
+
+
+def _sign_in(device: Device, inbox: Inbox, address: str, n: int = 1) -> dict[str, Any]:
     asked = device.post("/api/auth/email", json={"email": address})
     assert asked.status_code == 200 and asked.json() == {"sent": True, "minutes": 15}, asked.text
     mail = inbox.wait(address, n)[-1]
@@ -58,40 +91,40 @@ def test_signing_in_by_an_emailed_link_on_a_second_device_brings_the_name_rating
     inbox = smtp[1]
     with client_for(tmp_path, **_settings(smtp)) as client:
         phone, laptop, friend = _device(client), _device(client), _device(client)
-        with phone, laptop, friend:
-            assert phone.put("/api/me", json={"name": "Ada"}).status_code == 200
-            assert friend.put("/api/me", json={"name": "Grace"}).status_code == 200
-            # Ada plays a match from her phone (an invite: her history lists it)
-            made = phone.post("/api/lobby/tables", json={"playset": "catalysts", "private": True, "seat": 0})
-            mid, tokens = made.json()["match_id"], {0: made.json()["token"],
-                                                     1: made.json()["invite_url"].split("#token=")[1]}
-            assert friend.post(f"/api/matches/{mid}/players", headers={"Authorization": f"Bearer {tokens[1]}"})\
-                .status_code == 200
-            play_friend_match({s: Peer(client, mid, t) for s, t in tokens.items()}, random.Random(1))
-            history = phone.get("/api/me/history").json()["matches"]
-            assert [m["match_id"] for m in history] == [mid]
-            me = _sign_in(phone, inbox, "Ada@Example.org")  # the phone's own player takes the address
-            assert me["player"]["name"] == "Ada" and me["email"] == "ada@example.org"
-            assert _count(client, device_tokens_table) == 0
-            on_laptop = _sign_in(laptop, inbox, "ada@example.org", 2)  # "on another device"
-            assert on_laptop == {**me, "tables": on_laptop["tables"]}
-            assert laptop.get("/api/me/history").json() == phone.get("/api/me/history").json()
-            assert laptop.get("/api/me").json()["player"] == phone.get("/api/me").json()["player"]
-            # a rename on one device is the other's too
-            assert laptop.put("/api/me", json={"name": "Ada L"}).status_code == 200
-            assert phone.get("/api/me").json()["player"]["name"] == "Ada L"
-            assert friend.get("/api/me").json()["email"] is None
-            # signing out one device leaves the other signed in; everywhere signs out both
-            assert laptop.post("/api/auth/signout").json() == {"player": None, "tables": [], "email": None}
-            assert laptop.get("/api/me").json()["player"] is None
-            assert phone.get("/api/me").json()["player"]["name"] == "Ada L"
-            again = _sign_in(laptop, inbox, "ada@example.org", 3)
-            assert again["player"]["name"] == "Ada L"
-            assert phone.post("/api/auth/signout-everywhere").status_code == 200
-            assert phone.get("/api/me").json()["player"] is None and laptop.get("/api/me").json()["player"] is None
-            back = _sign_in(phone, inbox, "ada@example.org", 4)  # and back, with everything
-            assert back["player"]["name"] == "Ada L"
-            assert [m["match_id"] for m in phone.get("/api/me/history").json()["matches"]] == [mid]
+        assert phone.put("/api/me", json={"name": "Ada"}).status_code == 200
+        assert friend.put("/api/me", json={"name": "Grace"}).status_code == 200
+        # Ada plays a match from her phone (an invite: her history lists it)
+        made = phone.post("/api/lobby/tables", json={"playset": "catalysts", "private": True, "seat": 0})
+        mid, tokens = made.json()["match_id"], {0: made.json()["token"],
+                                                 1: made.json()["invite_url"].split("#token=")[1]}
+        assert friend.post(f"/api/matches/{mid}/players", headers={"Authorization": f"Bearer {tokens[1]}"})\
+            .status_code == 200
+        play_friend_match({s: Peer(client, mid, t) for s, t in tokens.items()}, random.Random(1))
+        history = phone.get("/api/me/history").json()["matches"]
+        assert [m["match_id"] for m in history] == [mid]
+        me = _sign_in(phone, inbox, "Ada@Example.org")  # the phone's own player takes the address
+        assert me["player"]["name"] == "Ada" and me["email"] == "ada@example.org"
+        assert _count(client, device_tokens_table) == 0
+        on_laptop = _sign_in(laptop, inbox, "ada@example.org", 2)  # "on another device"
+        assert on_laptop == {**me, "tables": on_laptop["tables"]}
+        assert laptop.get("/api/me/history").json() == phone.get("/api/me/history").json()
+        assert laptop.get("/api/me").json()["player"] == phone.get("/api/me").json()["player"]
+        # a rename on one device is the other's too
+        assert laptop.put("/api/me", json={"name": "Ada L"}).status_code == 200
+        assert phone.get("/api/me").json()["player"]["name"] == "Ada L"
+        assert friend.get("/api/me").json()["email"] is None
+        # signing out one device leaves the other signed in; everywhere signs out both
+        assert laptop.post("/api/auth/signout").json() == {"player": None, "tables": [], "email": None,
+                                                     "turn_mails": False}
+        assert laptop.get("/api/me").json()["player"] is None
+        assert phone.get("/api/me").json()["player"]["name"] == "Ada L"
+        again = _sign_in(laptop, inbox, "ada@example.org", 3)
+        assert again["player"]["name"] == "Ada L"
+        assert phone.post("/api/auth/signout-everywhere").status_code == 200
+        assert phone.get("/api/me").json()["player"] is None and laptop.get("/api/me").json()["player"] is None
+        back = _sign_in(phone, inbox, "ada@example.org", 4)  # and back, with everything
+        assert back["player"]["name"] == "Ada L"
+        assert [m["match_id"] for m in phone.get("/api/me/history").json()["matches"]] == [mid]
 
 
 def test_a_sign_in_link_works_once_within_its_minutes_and_a_forged_one_never(
@@ -99,25 +132,24 @@ def test_a_sign_in_link_works_once_within_its_minutes_and_a_forged_one_never(
     inbox = smtp[1]
     with client_for(tmp_path, **_settings(smtp)) as client:
         a, b = _device(client), _device(client)
-        with a, b:
-            assert a.post("/api/auth/email", json={"email": "ada@example.org"}).status_code == 200
-            token = link_token(inbox.wait("ada@example.org")[0])
-            assert a.post("/api/auth/verify", json={"token": token}).status_code == 200
-            assert_error(b.post("/api/auth/verify", json={"token": token}), 400, "bad_sign_in")  # reused
-            assert b.get("/api/me").json()["player"] is None
-            for forged in (token[:-2] + "xy", "x" * 43, "../../etc", "", "a" * 150):
-                got = b.post("/api/auth/verify", json={"token": forged})
-                assert got.status_code in (400, 422) and "error" in got.json(), got.text
-            assert b.get("/api/me").json()["player"] is None
-            players = _count(client, players_table)
-            # an expired link
-            assert b.post("/api/auth/email", json={"email": "grace@example.org"}).status_code == 200
-            late = link_token(inbox.wait("grace@example.org")[0])
-            real = time.time
-            monkeypatch.setattr(time, "time", lambda: real() + 16 * 60)
-            assert_error(b.post("/api/auth/verify", json={"token": late}), 400, "bad_sign_in")
-            monkeypatch.setattr(time, "time", real)
-            assert _count(client, players_table) == players and b.get("/api/me").json()["player"] is None
+        assert a.post("/api/auth/email", json={"email": "ada@example.org"}).status_code == 200
+        token = link_token(inbox.wait("ada@example.org")[0])
+        assert a.post("/api/auth/verify", json={"token": token}).status_code == 200
+        assert_error(b.post("/api/auth/verify", json={"token": token}), 400, "bad_sign_in")  # reused
+        assert b.get("/api/me").json()["player"] is None
+        for forged in (token[:-2] + "xy", "x" * 43, "../../etc", "", "a" * 150):
+            got = b.post("/api/auth/verify", json={"token": forged})
+            assert got.status_code in (400, 422) and "error" in got.json(), got.text
+        assert b.get("/api/me").json()["player"] is None
+        players = _count(client, players_table)
+        # an expired link
+        assert b.post("/api/auth/email", json={"email": "grace@example.org"}).status_code == 200
+        late = link_token(inbox.wait("grace@example.org")[0])
+        real = time.time
+        monkeypatch.setattr(time, "time", lambda: real() + 16 * 60)
+        assert_error(b.post("/api/auth/verify", json={"token": late}), 400, "bad_sign_in")
+        monkeypatch.setattr(time, "time", real)
+        assert _count(client, players_table) == players and b.get("/api/me").json()["player"] is None
 
 
 @pytest.mark.parametrize("address", [
@@ -155,20 +187,19 @@ def test_signing_out_needs_an_address_and_deleting_the_account_forgets_it(tmp_pa
     inbox = smtp[1]
     with client_for(tmp_path, **_settings(smtp)) as client:
         a, b = _device(client), _device(client)
-        with a, b:
-            assert a.put("/api/me", json={"name": "Ada"}).status_code == 200
-            assert_error(a.post("/api/auth/signout"), 401, "no_player")  # would lose the player for good
-            assert a.get("/api/me").json()["player"]["name"] == "Ada"
-            _sign_in(a, inbox, "ada@example.org")
-            _sign_in(b, inbox, "ada@example.org", 2)
-            assert a.delete("/api/me").json()["player"] is None
-            assert a.get("/api/me").json()["player"] is None and b.get("/api/me").json()["player"] is None
-            with _hub(client).storage.engine.connect() as conn:
-                assert conn.execute(select(players_table.c.email, players_table.c.name)).all() == [(None, None)]
-            assert _count(client, device_tokens_table) == 0
-            assert b.put("/api/me", json={"name": "Ada"}).status_code == 200  # the name is free again
-            fresh = _sign_in(b, inbox, "ada@example.org", 3)  # the address makes no link to the old player
-            assert fresh["player"]["games"] == 0 and fresh["email"] == "ada@example.org"
+        assert a.put("/api/me", json={"name": "Ada"}).status_code == 200
+        assert_error(a.post("/api/auth/signout"), 401, "no_player")  # would lose the player for good
+        assert a.get("/api/me").json()["player"]["name"] == "Ada"
+        _sign_in(a, inbox, "ada@example.org")
+        _sign_in(b, inbox, "ada@example.org", 2)
+        assert a.delete("/api/me").json()["player"] is None
+        assert a.get("/api/me").json()["player"] is None and b.get("/api/me").json()["player"] is None
+        with _hub(client).storage.engine.connect() as conn:
+            assert conn.execute(select(players_table.c.email, players_table.c.name)).all() == [(None, None)]
+        assert _count(client, device_tokens_table) == 0
+        assert b.put("/api/me", json={"name": "Ada"}).status_code == 200  # the name is free again
+        fresh = _sign_in(b, inbox, "ada@example.org", 3)  # the address makes no link to the old player
+        assert fresh["player"]["games"] == 0 and fresh["email"] == "ada@example.org"
 
 
 def test_without_an_smtp_server_the_link_goes_to_the_log_and_mailing_needs_a_public_address(
@@ -189,33 +220,32 @@ def test_a_player_signed_in_on_a_second_device_plays_their_matches_in_progress_t
     inbox = smtp[1]
     with client_for(tmp_path, **_settings(smtp)) as client:
         laptop, phone, rival, stranger = (_device(client) for _ in range(4))
-        with laptop, phone, rival, stranger:
-            for device, name in ((laptop, "Ada"), (rival, "Grace"), (stranger, "Eve")):
-                assert device.put("/api/me", json={"name": name}).status_code == 200
-            opened = laptop.post("/api/lobby/tables", json={"playset": "catalysts", "seat": 0, "rated": False,
-                                                            "move_hours": 72})
-            joined = rival.post(f"/api/lobby/tables/{opened.json()['table_id']}/join")
-            mid, rival_token = joined.json()["match_id"], joined.json()["token"]
-            _sign_in(laptop, inbox, "ada@example.org")
-            _sign_in(phone, inbox, "ada@example.org", 2)
-            assert phone.get("/api/me/matches").json() == {"matches": [{"match_id": mid, "seat": 0}]}
-            key = phone.post(f"/api/matches/{mid}/seat")
-            assert key.status_code == 200 and key.json()["seat"] == 0, key.text
-            token = key.json()["token"]
-            assert token != opened.json()["token"]
-            view = phone.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {token}"}).json()
-            assert view["seat"] == 0 and view["observation"]["viewer"] == 0 and view["observation"]["hand"]
-            tokens = {0: token, 1: rival_token}
-            for _ in range(4):  # both play on: Ada from her phone
-                seat = client.get(f"/api/matches/{mid}").json()["observation"]["current_player"]
-                bearer = {"Authorization": f"Bearer {tokens[seat]}"}
-                mine = client.get(f"/api/matches/{mid}", headers=bearer).json()
-                action = mine["observation"]["decision"]["legal_actions"][0]["id"]
-                moved = client.post(f"/api/matches/{mid}/actions", json={"action": action}, headers=bearer)
-                assert moved.status_code == 200, moved.text
-            assert_error(stranger.post(f"/api/matches/{mid}/seat"), 401, "unauthorized")  # not her match
-            assert_error(client.post(f"/api/matches/{mid}/seat"), 401, "no_player")  # not a player
-            assert stranger.get("/api/me/matches").json() == {"matches": []}
+        for device, name in ((laptop, "Ada"), (rival, "Grace"), (stranger, "Eve")):
+            assert device.put("/api/me", json={"name": name}).status_code == 200
+        opened = laptop.post("/api/lobby/tables", json={"playset": "catalysts", "seat": 0, "rated": False,
+                                                        "move_hours": 72})
+        joined = rival.post(f"/api/lobby/tables/{opened.json()['table_id']}/join")
+        mid, rival_token = joined.json()["match_id"], joined.json()["token"]
+        _sign_in(laptop, inbox, "ada@example.org")
+        _sign_in(phone, inbox, "ada@example.org", 2)
+        assert phone.get("/api/me/matches").json() == {"matches": [{"match_id": mid, "seat": 0}]}
+        key = phone.post(f"/api/matches/{mid}/seat")
+        assert key.status_code == 200 and key.json()["seat"] == 0, key.text
+        token = key.json()["token"]
+        assert token != opened.json()["token"]
+        view = phone.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {token}"}).json()
+        assert view["seat"] == 0 and view["observation"]["viewer"] == 0 and view["observation"]["hand"]
+        tokens = {0: token, 1: rival_token}
+        for _ in range(4):  # both play on: Ada from her phone
+            seat = client.get(f"/api/matches/{mid}").json()["observation"]["current_player"]
+            bearer = {"Authorization": f"Bearer {tokens[seat]}"}
+            mine = client.get(f"/api/matches/{mid}", headers=bearer).json()
+            action = mine["observation"]["decision"]["legal_actions"][0]["id"]
+            moved = client.post(f"/api/matches/{mid}/actions", json={"action": action}, headers=bearer)
+            assert moved.status_code == 200, moved.text
+        assert_error(stranger.post(f"/api/matches/{mid}/seat"), 401, "unauthorized")  # not her match
+        assert_error(client.post(f"/api/matches/{mid}/seat"), 401, "no_player")  # not a player
+        assert stranger.get("/api/me/matches").json() == {"matches": []}
     with client_for(tmp_path, **_settings(smtp)) as client:  # the key is stored (hashed), like the seat's token
         got = client.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {token}"})
         assert got.json()["seat"] == 0

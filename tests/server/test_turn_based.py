@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.server.test_accounts import Device
 from tests.server.test_limits import assert_error
 from tests.server_support import auth, client_for, create, hang_guard  # noqa: F401
 
@@ -131,18 +132,17 @@ def test_a_turn_based_match_not_in_memory_is_ended_on_time_after_a_restart_and_k
 
 def test_a_turn_based_table_in_the_lobby_makes_a_turn_based_match(tmp_path: Path) -> None:
     with client_for(tmp_path) as client:
-        host, guest = TestClient(client.app), TestClient(client.app)
-        with host, guest:
-            for c, name in ((host, "Ada"), (guest, "Grace")):
-                assert c.put("/api/me", json={"name": name}).status_code == 200
-            opened = host.post("/api/lobby/tables", json={"playset": PLAYSET, "move_hours": 24, "rated": False})
-            assert opened.status_code == 201, opened.text
-            listed = guest.get("/api/lobby").json()["tables"]
-            assert [t["move_hours"] for t in listed] == [24] and listed[0]["clock_s"] is None
-            joined = guest.post(f"/api/lobby/tables/{opened.json()['table_id']}/join")
-            assert joined.status_code == 201, joined.text
-            meta = _view(client, joined.json()["match_id"])["match"]
-            assert meta["turn"]["move_s"] == 24 * 3600 and meta["clock"] is None
+        host, guest = Device(client), Device(client)
+        for device, name in ((host, "Ada"), (guest, "Grace")):
+            assert device.put("/api/me", json={"name": name}).status_code == 200
+        opened = host.post("/api/lobby/tables", json={"playset": PLAYSET, "move_hours": 24, "rated": False})
+        assert opened.status_code == 201, opened.text
+        listed = guest.get("/api/lobby").json()["tables"]
+        assert [t["move_hours"] for t in listed] == [24] and listed[0]["clock_s"] is None
+        joined = guest.post(f"/api/lobby/tables/{opened.json()['table_id']}/join")
+        assert joined.status_code == 201, joined.text
+        meta = _view(client, joined.json()["match_id"])["match"]
+        assert meta["turn"]["move_s"] == 24 * 3600 and meta["clock"] is None
 
 
 @pytest.mark.parametrize(("body", "says"), [

@@ -91,6 +91,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
             gc.collect()
             gc.freeze()
         await hub.start()
+        finding.start()
         try:
             yield
         finally:

@@ -153,6 +153,10 @@ class ServerConfig:
     sign_in_minutes: float = 15.0
     sign_ins_per_client_hour: int = 20
     sign_ins_per_address_hour: int = 5
+    #: "Your turn" mails of turn-based matches: seconds after the turn passes before the mail goes (a player
+    #: at the table moves before), and seconds between two looks at the queue (0: this process sends none).
+    turn_mail_delay_s: float = 120.0
+    turn_mail_every_s: float = 5.0
 
     def resolved_db_url(self) -> str:
         return self.db_url or f"sqlite:///{default_db_path()}"

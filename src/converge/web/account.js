@@ -30,9 +30,19 @@ export function accountBox(me, changed) {
     };
     const confirm = el("button", { type: "button", class: "danger", data: { testid: "delete-account" },
       onclick: action("/api/me", "DELETE", "Your account is deleted.") }, "Delete my account");
+    const mails = el("input", { type: "checkbox", id: "turn-mails", checked: !!me.turn_mails, data: { testid: "turn-mails" },
+      onchange: async (e) => {
+        const on = e.target.checked;
+        try {
+          await api("PUT", "/api/me/mails", { turn_mails: on });
+          toast(on ? "You will be mailed when it is your turn in a turn-based match." : "No more turn mails.", "ok");
+        } catch (err) { toast(cap(err.message) + "."); e.target.checked = !on; }
+      } });
     box.append(
       el("p", { data: { testid: "signed-in" } }, "Signed in as ", el("strong", { text: me.email }),
         ": sign in with it on any device, and your name, rating and matches are there."),
+      el("div", { class: "field inline" }, mails,
+        el("label", { for: "turn-mails", text: "Mail me when it is my turn in a turn-based match (one mail a turn, at most)" })),
       el("p", { class: "row" },
         el("button", { type: "button", class: "quiet", data: { testid: "sign-out" },
           onclick: action("/api/auth/signout", "POST", "This browser is signed out.") }, "Sign out"),
@@ -63,6 +73,21 @@ export function accountBox(me, changed) {
                                 "The link we mail to your address signs this browser in to your name, rating and matches." }),
     form, status));
   return box;
+}
+
+/** The page of the link at the end of a "your turn" mail: no more such mails, without signing in. */
+export async function showUnsubscribe() {
+  document.title = "No more turn mails — Converge";
+  const args = new URLSearchParams(location.hash.slice(1));
+  const said = el("p", { role: "status", data: { testid: "unsubscribe-result" }, text: "One moment…" });
+  appRoot().replaceChildren(el("div", { class: "page-list", data: { testid: "unsubscribe-page" } },
+    el("h1", { text: "Turn mails" }), said, el("p", {}, el("a", { href: "/" }, "Go to the home page"))));
+  try {
+    await api("POST", "/api/unsubscribe", { player: args.get("p") || "", token: args.get("t") || "" });
+    said.textContent = "Done: you get no more mails when it is your turn. You can ask for them again on the home page.";
+  } catch (err) {
+    said.textContent = cap(err.message) + ".";
+  }
 }
 
 /** The page a mailed link opens: spend its token (from the fragment, which browsers never send), then home. */

@@ -5,7 +5,7 @@
 // taken back) and public metadata. The seat token comes from the URL fragment (#token=...), which browsers never
 // send to a server, and is kept in this browser's storage. docs/web-client.md describes the modules.
 
-import { showSignIn } from "./account.js";
+import { showSignIn, showUnsubscribe } from "./account.js";
 import { watchInput } from "./cards.js";
 import { showHome } from "./home.js";
 import { showHistory, showLeaderboard } from "./pages.js";
@@ -21,6 +21,7 @@ function start() {
   else if (location.pathname === "/leaderboard") showLeaderboard();
   else if (location.pathname === "/history") showHistory();
   else if (location.pathname === "/signin") showSignIn();
+  else if (location.pathname === "/unsubscribe") showUnsubscribe();
   else showHome();
 }
 

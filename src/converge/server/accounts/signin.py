@@ -32,6 +32,7 @@ from converge.server.protocol.errors import ProtocolError
 from converge.server.security.limits import KeyedRateLimit
 from converge.server.security.tokens import TOKEN_RE, hash_token, new_match_id, new_token
 from converge.server.storage import lobby_store as store
+from converge.server.storage import outbox_store as outbox
 from converge.server.storage.database import StorageError
 from converge.server.storage.writer import Writer
 
@@ -174,6 +175,17 @@ class Accounts:
     async def email_of(self, player: store.Player | None) -> str | None:
         """The address the player signs in with (only ever told to the player themselves)."""
         return None if player is None else await asyncio.to_thread(store.email_of, self.engine, player.id)
+
+    async def set_turn_mails(self, cookie: str | None, on: bool) -> None:
+        """Whether the caller is mailed when it is their turn in a turn-based match (they need an address)."""
+        player = await self.players.need_player(cookie)
+        if on and await self.email_of(player) is None:
+            raise ProtocolError("no_player", "give a mail address first (sign in on other devices): the mails go "
+                                             "there")
+        await self._write(lambda conn: outbox.set_turn_mails(conn, player.id, on))
+
+    async def turn_mails(self, player: store.Player | None) -> bool:
+        return player is not None and await asyncio.to_thread(outbox.turn_mails_on, self.engine, player.id)
 
     async def _write(self, fn: Callable[[Any], None]) -> None:
         try:

@@ -68,6 +68,19 @@ class EmailIn(Strict):
     email: Annotated[StrictStr, Field(max_length=320)]
 
 
+class MailSettings(Strict):
+    """``PUT /api/me/mails``: mail me when it is my turn in a turn-based match (a player with an address)."""
+
+    turn_mails: StrictBool
+
+
+class Unsubscribe(Strict):
+    """``POST /api/unsubscribe``: the two parts of the link at the end of a "your turn" mail."""
+
+    player: Annotated[StrictStr, Field(max_length=64)]
+    token: Annotated[StrictStr, Field(max_length=128)]
+
+
 class SignInToken(Strict):
     """``POST /api/auth/verify``: the token of a sign-in link (from its ``#token=`` fragment)."""
 

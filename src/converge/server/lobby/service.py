@@ -27,6 +27,7 @@ from typing import Any
 
 from converge.server.accounts.mailer import mailer_for
 from converge.server.accounts.signin import Accounts
+from converge.server.accounts.turn_mail import TurnMails
 from converge.server.lobby.players import Players
 from converge.server.lobby.quick import QuickMatch
 from converge.server.lobby.ratings import BOT_RATINGS, rate_on_finish
@@ -45,8 +46,9 @@ class Lobby:
         cfg, engine, writer = hub.config, hub.storage.engine, hub.writer
         self._tasks: set[asyncio.Task[None]] = set()
         self.players = Players(cfg, engine, writer)
-        self.accounts = Accounts(cfg, engine, writer, self.players,
-                                 mailer_for(cfg.smtp_url, cfg.mail_from, cfg.public_url), self._spawn)
+        mailer = mailer_for(cfg.smtp_url, cfg.mail_from, cfg.public_url)
+        self.accounts = Accounts(cfg, engine, writer, self.players, mailer, self._spawn)
+        self.turn_mails = TurnMails(cfg, engine, writer, mailer, hub.wall, lambda: hub.life.closing)
         self.room = Room(cfg, engine, writer, hub.life, self._spawn)
         self.seating = Seating(hub.matches, hub.catalog, writer)
         self.tables = Tables(cfg, engine, writer, hub.catalog, hub.budget, self.seating, self.room)
@@ -66,8 +68,13 @@ class Lobby:
         task.add_done_callback(self._tasks.discard)
         return task
 
+    def start(self) -> None:
+        """Start sending the "your turn" mails."""
+        self.turn_mails.start()
+
     async def close(self) -> None:
-        """Stop the lobby's tasks (the poll, the queue, the tables' grace)."""
+        """Stop the lobby's tasks (the poll, the queue, the tables' grace, the mails)."""
+        await self.turn_mails.stop()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):

@@ -71,7 +71,8 @@ class Hub:
         async def catch_up(session: Session, seq: int) -> bool:  # (Sync is made below, from the units it uses)
             return await self.sync.caught_up(session, seq)
 
-        self.moves = Moves(self.writes, self.coord, self.housekeeping, catch_up, self.wall)
+        self.moves = Moves(self.writes, self.coord, self.housekeeping, catch_up, self.wall,
+                           config.turn_mail_delay_s)
         clocks = Clocks(self.writes, self.coord, self.life, catch_up, self.wall)
         bots = Bots(config, self.pool, self.moves, clocks, self.life)
         self.duties = Duties(clocks, bots, StandIns(config, self.writes, clocks, bots, self.coord))

@@ -112,9 +112,13 @@ class Matches:
         self.budget.charge(payers)
         match = Match.new(ps, row.seed, row.start)
         row.created_at = row.updated_at = self.moves.wall()
+        first = match.current_player if row.move_s is not None else None
+        delay = self.moves.mail_delay
 
         def write(conn: Any) -> None:
             Storage.create_match(conn, row)
+            if first is not None:  # a turn-based match: the first mover is told it is their turn too
+                Storage.queue_turn_mail(conn, row.id, 0, first, row.created_at, delay)
             if link_from is not None:
                 Storage.link_rematch(conn, link_from, row.id)
             if also is not None:

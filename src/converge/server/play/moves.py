@@ -29,8 +29,9 @@ class Moves:
     """Commits and applies the moves of every match of this process."""
 
     def __init__(self, writes: MatchWrites, coord: LocalCoordinator, housekeeping: Housekeeping,
-                 catch_up: CatchUp, wall: WallClock) -> None:
+                 catch_up: CatchUp, wall: WallClock, mail_delay: float = 0.0) -> None:
         self.wall = wall
+        self.mail_delay = mail_delay  # (seconds before a "your turn" mail goes)
         self.writes = writes
         self.coord = coord
         self.housekeeping = housekeeping
@@ -68,18 +69,24 @@ class Moves:
         match_id = session.id
         writes = self.writes
         at = self.wall()
+        # a turn-based match's turn passes: its "your turn" mail is queued with the move
+        mail_to = trial.current_player if session.row.move_s is not None and not over and \
+            trial.current_player != seat else None
+        delay = self.mail_delay
 
         def write(conn: Any) -> None:
             Storage.append_action(conn, match_id, idx, aid, seat, status=status, winner=winner, reason=reason,
                                   clock_left_ms=clock_left, at=at)
+            if mail_to is not None:
+                Storage.queue_turn_mail(conn, match_id, idx + 1, mail_to, at, delay)
             if over:
                 writes.finished(conn, session, winner)
 
         payload = (self.coord.action_payload(match_id, idx, aid, seat, clock_left, status, winner)
                    if self.coord.multi else None)
         try:
-            # (the last action runs the finish hooks, which need SQLAlchemy: not a driver write)
-            await writes.write(match_id, write, payload, driver=not over)
+            # (the last action runs the finish hooks, and a turn's mail is queued: SQLAlchemy, not a driver write)
+            await writes.write(match_id, write, payload, driver=not over and mail_to is None)
         except StorageError as exc:
             if self.coord.multi and await self.catch_up(session, idx):
                 raise ProtocolError("stale", "another move was made first; nothing was done") from None

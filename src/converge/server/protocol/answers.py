@@ -205,6 +205,13 @@ class Me(TypedDict):
     player: PlayerInfo | None
     tables: list[MyTable]
     email: str | None  #: the address the caller signs in with (None: this browser only)
+    turn_mails: bool  #: the caller is mailed when it is their turn in a turn-based match
+
+
+class Unsubscribed(TypedDict):
+    """``POST /api/unsubscribe``: the player of the link gets no more "your turn" mails."""
+
+    turn_mails: bool
 
 
 class SignInMailed(TypedDict):

@@ -598,7 +598,7 @@ def forget_player(conn: Connection, player_id: str) -> None:
     if email is not None:
         conn.execute(delete(sign_ins_table).where(sign_ins_table.c.email == email))
     conn.execute(update(players_table).where(p.id == player_id).values(email=None, name=None, name_key=None,
-                                                                       updated_at=time.time()))
+                                                                       notify_turns=None, updated_at=time.time()))
     conn.execute(delete(name_changes_table).where(name_changes_table.c.player_id == player_id))
     conn.execute(update(match_players_table).where(match_players_table.c.player_id == player_id)
                  .values(name=None))

@@ -27,6 +27,7 @@ from converge.server.storage.rows import MatchRow, Retention, SeatRow
 from converge.server.storage.schema import (
     actions_table,
     matches_table,
+    outbox_table,
     reviews_table,
     seat_keys_table,
     seats_table,
@@ -213,6 +214,13 @@ class Storage:
                          .values(clock_left_ms=left))
 
     @staticmethod
+    def queue_turn_mail(conn: Connection, match_id: str, idx: int, seat: int, now: float, delay: float) -> None:
+        """A turn-based match's turn passed to ``seat`` at action ``idx``: queue its "your turn" mail, to go
+        ``delay`` seconds later if the seat's player asked for such mails and has not moved by then."""
+        conn.execute(insert(outbox_table).values(match_id=match_id, idx=idx, seat=seat, created_at=now,
+                                                 next_at=now + delay, attempts=0, done_at=None, outcome=None))
+
+    @staticmethod
     def add_seat_key(conn: Connection, match_id: str, seat: int, token_hash: str) -> None:
         """One more key to a seat (its player's other device)."""
         conn.execute(insert(seat_keys_table).values(token_hash=token_hash, match_id=match_id, seat=seat,
@@ -260,6 +268,7 @@ class Storage:
         conn.execute(delete(actions_table).where(actions_table.c.match_id.in_(ids)))
         conn.execute(delete(reviews_table).where(reviews_table.c.match_id.in_(ids)))
         conn.execute(delete(seat_keys_table).where(seat_keys_table.c.match_id.in_(ids)))
+        conn.execute(delete(outbox_table).where(outbox_table.c.match_id.in_(ids)))
         conn.execute(delete(seats_table).where(seats_table.c.match_id.in_(ids)))
         conn.execute(update(matches_table).where(c.rematch_id.in_(ids)).values(rematch_id=None))
         conn.execute(update(matches_table).where(c.rematch_of.in_(ids)).values(rematch_of=None))

@@ -106,6 +106,8 @@ players_table = Table(
     Column("updated_at", Float, nullable=False),
     #: The address the player signs in with on other devices (casefolded), or None (this browser only).
     Column("email", String(254), nullable=True, unique=True),
+    #: Mail me when it is my turn in a turn-based match (a player with an address).
+    Column("notify_turns", Boolean, nullable=True),
 )
 
 #: A player's other devices: each signed-in browser's player token (its hash), beside the first one's
@@ -126,6 +128,21 @@ seat_keys_table = Table(
     Column("seat", Integer, nullable=False),
     Column("created_at", Float, nullable=False),
 )
+
+#: The "your turn" mails of turn-based matches, queued in the transaction of the move that passed the turn: one
+#: per turn (the key), sent by whichever server process takes it first (:mod:`converge.server.accounts.turn_mail`).
+outbox_table = Table(
+    "converge_outbox", metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("idx", Integer, primary_key=True),  # the match's actions when the turn began
+    Column("seat", Integer, nullable=False),  # whose turn it is
+    Column("created_at", Float, nullable=False),
+    Column("next_at", Float, nullable=False),  # not tried before then (a process that takes it pushes it on)
+    Column("attempts", Integer, nullable=False),
+    Column("done_at", Float, nullable=True),
+    Column("outcome", String(16), nullable=True),  # "sent", "skipped" (moved meanwhile; nobody asked), "failed"
+)
+outbox_due_index = Index("converge_outbox_due", outbox_table.c.done_at, outbox_table.c.next_at)
 
 #: The sign-in links mailed and not yet expired: single use, stored hashed.
 sign_ins_table = Table(

@@ -5,6 +5,8 @@
     POST   /api/auth/signout              sign this browser out (it must be signed in with an address)
     POST   /api/auth/signout-everywhere   sign every device of mine out
     DELETE /api/me                        delete my account: my address, names and devices
+    PUT    /api/me/mails                  {"turn_mails": true|false}: mail me when it is my turn (turn-based)
+    POST   /api/unsubscribe               {"player", "token"} (from a mail's link): no more "your turn" mails
     GET    /api/me/matches                the matches in progress I play -> {"matches": [{"match_id", "seat"}]}
     POST   /api/matches/{id}/seat         a key to the seat I play there, for this device -> {"match_id",
                                           "seat", "token", "url"} (my seat on a device I signed in on)
@@ -20,9 +22,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from converge.server.api.deps import ClientAddress, LobbyService, PlayerCookie, Server, json_response, session_of
-from converge.server.api.models import ERRORS, EmailIn, SignInToken
+from converge.server.api.models import ERRORS, EmailIn, MailSettings, SignInToken, Unsubscribe
 from converge.server.lobby.identity import COOKIE, COOKIE_MAX_AGE
-from converge.server.protocol.answers import Me, MyMatches, Seated, SignInMailed
+from converge.server.lobby.service import Lobby
+from converge.server.protocol.answers import Me, MyMatches, MyTable, Seated, SignInMailed, Unsubscribed
 from converge.server.storage import lobby_store as store
 
 router = APIRouter(tags=["accounts"], responses=ERRORS)
@@ -34,8 +37,14 @@ def set_player_cookie(response: JSONResponse, request: Request, token: str) -> N
                         secure=request.url.scheme == "https")
 
 
+async def me_doc(lobby: Lobby, player: store.Player | None, tables: list[MyTable] | None = None) -> Me:
+    """The caller as a player (None: not one yet), with their open tables, address and mail setting."""
+    return {"player": player.public() if player else None, "tables": tables or [],
+            "email": await lobby.accounts.email_of(player), "turn_mails": await lobby.accounts.turn_mails(player)}
+
+
 def _signed_out() -> JSONResponse:
-    doc: Me = {"player": None, "tables": [], "email": None}
+    doc: Me = {"player": None, "tables": [], "email": None, "turn_mails": False}
     response = json_response(doc)
     response.delete_cookie(COOKIE, path="/")
     return response
@@ -54,9 +63,7 @@ async def verify(body: SignInToken, request: Request, lobby: LobbyService,
                  cookie: PlayerCookie = None) -> JSONResponse:
     """Spend a sign-in link's token: this browser is signed in to the address's player from now on."""
     player, token = await lobby.accounts.verify(body.token, cookie)
-    doc: Me = {"player": player.public(), "tables": await lobby.players.open_tables(player),
-               "email": await lobby.accounts.email_of(player)}
-    response = json_response(doc)
+    response = json_response(await me_doc(lobby, player, await lobby.players.open_tables(player)))
     if token is not None:
         set_player_cookie(response, request, token)
     return response
@@ -102,4 +109,21 @@ async def my_matches(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONRe
     player = await lobby.players.need_player(cookie)
     found = await asyncio.to_thread(store.in_progress, lobby.players.engine, player.id)
     doc: MyMatches = {"matches": [{"match_id": mid, "seat": seat} for mid, seat in found]}
+    return json_response(doc)
+
+
+@router.put("/api/me/mails", response_model=Me)
+async def mail_settings(body: MailSettings, lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+    """Mail me when it is my turn in a turn-based match (at most one mail per match per turn; a digest when
+    several are waiting). Needs a mail address."""
+    await lobby.accounts.set_turn_mails(cookie, body.turn_mails)
+    player = await lobby.players.need_player(cookie)
+    return json_response(await me_doc(lobby, player, await lobby.players.open_tables(player)))
+
+
+@router.post("/api/unsubscribe", response_model=Unsubscribed)
+async def unsubscribe(body: Unsubscribe, lobby: LobbyService) -> JSONResponse:
+    """No more "your turn" mails for the player of a mail's link (no sign-in needed: the link is signed)."""
+    await lobby.turn_mails.unsubscribe(body.player, body.token)
+    doc: Unsubscribed = {"turn_mails": False}
     return json_response(doc)

@@ -34,7 +34,7 @@ from converge.server.api.deps import (
     json_response,
 )
 from converge.server.api.models import ERRORS, NameIn, TableIn
-from converge.server.api.routes.accounts import set_player_cookie
+from converge.server.api.routes.accounts import me_doc, set_player_cookie
 from converge.server.lobby.ratings import BOT_RATINGS, OFFERED_BOTS
 from converge.server.protocol.answers import (
     History,
@@ -42,28 +42,21 @@ from converge.server.protocol.answers import (
     Linked,
     LobbyTables,
     Me,
-    MyTable,
     Seated,
     TableClosed,
     TableOpened,
 )
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.tokens import MATCH_ID_RE, seat_of
-from converge.server.storage import lobby_store as store
 
 router = APIRouter(tags=["lobby"], responses=ERRORS)
-
-
-def _me(player: store.Player | None, tables: list[MyTable] | None = None, email: str | None = None) -> Me:
-    return {"player": player.public() if player else None, "tables": tables or [], "email": email}
 
 
 @router.get("/api/me", response_model=Me)
 async def get_me(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
     """The caller as a player (null: not one yet), and their open tables."""
     player = await lobby.players.player_of(cookie)
-    return json_response(_me(player, await lobby.players.open_tables(player) if player else [],
-                             await lobby.accounts.email_of(player)))
+    return json_response(await me_doc(lobby, player, await lobby.players.open_tables(player) if player else []))
 
 
 @router.put("/api/me", response_model=Me)
@@ -71,7 +64,7 @@ async def put_me(body: NameIn, request: Request, lobby: LobbyService, address: C
                  cookie: PlayerCookie = None) -> JSONResponse:
     """Choose or change a name (null: anonymous); makes the caller a player (and sets the cookie) on first use."""
     player, fresh = await lobby.players.set_name(cookie, body.name, address)
-    response = json_response(_me(player, email=await lobby.accounts.email_of(player)))
+    response = json_response(await me_doc(lobby, player))
     if fresh is not None:
         set_player_cookie(response, request, fresh)
     return response

@@ -56,6 +56,12 @@ async def history_page() -> FileResponse:
     return _client_page()
 
 
+@router.api_route("/unsubscribe", methods=GET_HEAD)
+async def unsubscribe_page() -> FileResponse:
+    """Where the link at the end of a "your turn" mail leads (it says whom in the fragment)."""
+    return _client_page()
+
+
 @router.api_route("/signin", methods=GET_HEAD)
 async def sign_in_page() -> FileResponse:
     """Where a mailed sign-in link leads (its token in the fragment)."""

@@ -1,5 +1,5 @@
-"""Accounts: a player's sign-in address, their other devices' tokens, the sign-in links mailed, and more keys
-to a seat (a signed-in player's other devices).
+"""Accounts: a player's sign-in address and mail setting, their other devices' tokens, the sign-in links
+mailed, more keys to a seat (a signed-in player's other devices), and the queue of "your turn" mails.
 
 Revision ID: 0004
 Revises: 0003
@@ -19,6 +19,7 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("converge_players") as batch:
         batch.add_column(sa.Column("email", sa.String(length=254), nullable=True))
+        batch.add_column(sa.Column("notify_turns", sa.Boolean(), nullable=True))
         batch.create_unique_constraint("uq_converge_players_email", ["email"])
     op.create_table(
         "converge_device_tokens",
@@ -48,9 +49,24 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("token_hash"),
     )
     op.create_index("ix_converge_seat_keys_match_id", "converge_seat_keys", ["match_id"])
+    op.create_table(
+        "converge_outbox",
+        sa.Column("match_id", sa.String(length=32), nullable=False),
+        sa.Column("idx", sa.Integer(), nullable=False),
+        sa.Column("seat", sa.Integer(), nullable=False),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.Column("next_at", sa.Float(), nullable=False),
+        sa.Column("attempts", sa.Integer(), nullable=False),
+        sa.Column("done_at", sa.Float(), nullable=True),
+        sa.Column("outcome", sa.String(length=16), nullable=True),
+        sa.PrimaryKeyConstraint("match_id", "idx"),
+    )
+    op.create_index("converge_outbox_due", "converge_outbox", ["done_at", "next_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("converge_outbox_due", "converge_outbox")
+    op.drop_table("converge_outbox")
     op.drop_index("ix_converge_seat_keys_match_id", "converge_seat_keys")
     op.drop_table("converge_seat_keys")
     op.drop_index("ix_converge_sign_ins_email", "converge_sign_ins")
