@@ -108,6 +108,19 @@ def test_calibrate_plays_writes_its_samples_measures_them_again_and_fits_a_map(
     Calibration.from_dict(json.loads(fitted.read_text(encoding="utf-8")))
     code, again, _ = run(capsys, "calibrate", "--samples", str(out))
     assert code in (0, 1) and again.splitlines()[1:] == text.splitlines()[1:]
+    # kept samples are measured with the chances the hint shows now (the map read at each kept value), and
+    # several files are pooled
+    stale = tmp_path / "stale.json"
+    stale.write_text(json.dumps({**doc, "samples": [{**x, "chance": 0.5} for x in doc["samples"]]}),
+                     encoding="utf-8")
+    code, now, _ = run(capsys, "calibrate", "--samples", str(stale))
+    assert now.splitlines()[1:] == text.splitlines()[1:]
+    code, pooled, _ = run(capsys, "calibrate", "--samples", str(out), str(stale))
+    assert "8 decisions; Brier score" in pooled
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({**doc, "setting": {**doc["setting"], "playout": "ismcts:31"}}), encoding="utf-8")
+    code, _, err = run(capsys, "calibrate", "--samples", str(out), str(other))
+    assert_user_error(code, err, "measured with different settings")
 
 
 def test_calibrate_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -4,9 +4,10 @@
 out by a strong search on both sides, then prints the reliability by tenths, the calibration error, the
 over-confidence on the options given 40% or more and the Brier score, each with its 95% interval, and
 whether each bar of a trustworthy hint is met (exit 1 when one is missed). ``--out FILE`` keeps the
-samples; ``--samples FILE`` measures samples kept earlier without playing; ``--fit FILE`` fits the
-calibration map of the search's values on the samples and writes it (the package ships one, fitted on
-decisions that the figures in the README were *not* measured on).
+samples; ``--samples FILE [FILE...]`` measures samples kept earlier without playing, with the chances the
+hint shows now (the package's map read at each kept search value: the option played and the round's outcome
+do not depend on the map); ``--fit FILE`` fits the calibration map of the search's values on the samples and
+writes it (the package ships one, fitted on decisions that the figures in the docs were *not* measured on).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import argparse
 import json
 import random
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from converge.cli.common import UserError, add_command, bot_name, path_text, positive_int, read_json_file, seed_int
@@ -40,19 +41,27 @@ def _bots(text: str) -> tuple[str, str]:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from converge.bots.hint import Calibration
+    from converge.bots.hint import Calibration, shipped_calibration
     from converge.simulation.calibration import Setting, fit, measure, read_samples, run, write_samples
 
     setting = Setting(args.bots, args.hint_simulations, args.playout, not args.raw)
-    if args.samples is not None:
-        doc = read_json_file(args.samples, "samples file")
-        try:
-            samples = read_samples(doc)
-            setting = Setting(**{**doc["setting"], "bots": tuple(doc["setting"]["bots"])})
-        except (KeyError, TypeError, ValueError, AttributeError):
-            raise UserError(f"{args.samples} is not a samples file written by converge calibrate --out") from None
+    if args.samples:
+        samples, settings = [], set()
+        for path in args.samples:
+            doc = read_json_file(path, "samples file")
+            try:
+                samples += read_samples(doc)
+                setting = Setting(**{**doc["setting"], "bots": tuple(doc["setting"]["bots"])})
+            except (KeyError, TypeError, ValueError, AttributeError):
+                raise UserError(f"{path} is not a samples file written by converge calibrate --out") from None
+            settings.add(replace(setting, calibrated=True))
         if not samples:
-            raise UserError(f"{args.samples} holds no samples")
+            raise UserError(f"{', '.join(args.samples)} hold no samples")
+        if len(settings) > 1:
+            raise UserError("these samples files were measured with different settings (bots, hint or playout): "
+                            "measure them apart")
+        shown = shipped_calibration()
+        samples = [replace(s, chance=shown(s.raw)) for s in samples]  # (what the hint shows now)
     else:
         from converge.cli.simulate_commands import ProgressBar
 
@@ -106,8 +115,9 @@ def register(sub: Any) -> None:
     p.add_argument("--workers", type=positive_int, default=None, help="worker processes (default 1)")
     p.add_argument("--raw", action="store_true",
                    help="judge the search's own values, before the calibration map")
-    p.add_argument("--samples", metavar="FILE", type=path_text, default=None,
-                   help="measure the samples of an earlier run (--out) instead of playing")
+    p.add_argument("--samples", metavar="FILE", type=path_text, nargs="+", default=None,
+                   help="measure the samples of earlier runs (--out), with the chances the hint shows now, "
+                        "instead of playing")
     p.add_argument("--out", metavar="FILE", type=path_text, default=None, help="write the samples here")
     p.add_argument("--fit", metavar="FILE", type=path_text, default=None,
                    help="fit the calibration map of the search's values on these samples and write it here")
