@@ -24,6 +24,7 @@ from sqlalchemy import Engine
 
 from converge.server.accounts.mailer import Mail, Mailer, MailError
 from converge.server.config import ServerConfig
+from converge.server.play.lifecycle import Lifecycle, Periodic
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage import outbox_store as outbox
 from converge.server.storage.database import StorageError
@@ -65,15 +66,14 @@ class TurnMails:
     """Sends the due "your turn" mails of this server process."""
 
     def __init__(self, config: ServerConfig, engine: Engine, writer: Writer, mailer: Mailer,
-                 now: Callable[[], float], closing: Callable[[], bool]) -> None:
+                 now: Callable[[], float], life: Lifecycle) -> None:
         self.config = config
         self.engine = engine
         self.writer = writer
         self.mailer = mailer
         self.now = now
-        self.closing = closing
         self._secret: str | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._periodic = Periodic("turn mails", config.turn_mail_every_s, self.send_due, life)
 
     async def secret(self) -> str:
         if self._secret is None:
@@ -170,22 +170,10 @@ class TurnMails:
 
     def start(self) -> None:
         """Look at the queue every ``turn_mail_every_s`` seconds while the server runs."""
-        if self.config.turn_mail_every_s <= 0 or self._task is not None:
-            return
-
-        async def run() -> None:
-            while not self.closing():
-                try:
-                    await self.send_due()
-                except StorageError as exc:  # the database is away: look again next time
-                    log.error("turn mails: %s", exc)
-                await asyncio.sleep(self.config.turn_mail_every_s)
-
-        self._task = asyncio.get_running_loop().create_task(run())
+        self._periodic.start()
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
+        task = self._periodic.stop()
         if task is not None:
-            task.cancel()
             with contextlib.suppress(BaseException):
                 await task

@@ -48,7 +48,7 @@ class Lobby:
         self.players = Players(cfg, engine, writer)
         mailer = mailer_for(cfg.smtp_url, cfg.mail_from, cfg.public_url)
         self.accounts = Accounts(cfg, engine, writer, self.players, mailer, self._spawn)
-        self.turn_mails = TurnMails(cfg, engine, writer, mailer, hub.wall, lambda: hub.life.closing)
+        self.turn_mails = TurnMails(cfg, engine, writer, mailer, hub.wall, hub.life)
         self.room = Room(cfg, engine, writer, hub.life, self._spawn)
         self.seating = Seating(hub.matches, hub.catalog, writer)
         self.tables = Tables(cfg, engine, writer, hub.catalog, hub.budget, self.seating, self.room)

@@ -11,11 +11,10 @@ from typing import Any
 
 from converge.server.config import ServerConfig
 from converge.server.play.coordination import LocalCoordinator
-from converge.server.play.lifecycle import Lifecycle
+from converge.server.play.lifecycle import Lifecycle, Periodic
 from converge.server.play.session import BOTS, EVICT, INBOX, Session, stand_in
 from converge.server.play.sessions import Sessions
 from converge.server.protocol.errors import ProtocolError
-from converge.server.storage.database import StorageError
 from converge.server.storage.match_store import Storage
 from converge.server.storage.rows import Retention
 from converge.server.storage.writer import Writer
@@ -43,7 +42,7 @@ class Housekeeping:
         self.writer = writer
         self.coord = coord
         self.life = life
-        self._task: asyncio.Task[None] | None = None
+        self._periodic = Periodic("retention clean-up", config.retention_every_s, self.sweep, life)
 
     # ------------------------------------------------------------------ memory
 
@@ -116,23 +115,9 @@ class Housekeeping:
 
     def start(self) -> None:
         """Run :meth:`sweep` now and then every ``retention_every_s`` seconds, while the server runs."""
-        if not self.policy().active or self.config.retention_every_s <= 0 or self._task is not None:
-            return
-
-        async def run() -> None:
-            while not self.life.closing:
-                try:
-                    await self.sweep()
-                except StorageError as exc:  # the database is away: try again next time
-                    log.error("retention clean-up failed: %s", exc)
-                await asyncio.sleep(self.config.retention_every_s)
-
-        self._task = asyncio.get_running_loop().create_task(run())
+        if self.policy().active:
+            self._periodic.start()
 
     def stop(self) -> asyncio.Task[None] | None:
         """Stop the clean-up; returns its task if it was still running (the caller awaits it)."""
-        task, self._task = self._task, None
-        if task is None or task.done():
-            return None
-        task.cancel()
-        return task
+        return self._periodic.stop()

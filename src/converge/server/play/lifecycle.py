@@ -1,11 +1,14 @@
-"""Whether the server is shutting down, and the chores it runs beside requests."""
+"""Whether the server is shutting down, the chores it runs beside requests, and the jobs it runs now and then
+(:class:`Periodic`)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
+
+from converge.server.storage.database import StorageError
 
 log = logging.getLogger("converge.server")
 
@@ -40,3 +43,38 @@ class Lifecycle:
         task = asyncio.get_running_loop().create_task(chore())
         self._chores.add(task)
         task.add_done_callback(self._chores.discard)
+
+
+class Periodic:
+    """A job run every ``every_s`` seconds while the server runs (the retention clean-up, the turn-based time
+    checks, the mail queue): a database that is away is logged, and the job tried again next time."""
+
+    def __init__(self, what: str, every_s: float, job: Callable[[], Awaitable[object]], life: Lifecycle) -> None:
+        self.what = what
+        self.every_s = every_s
+        self.job = job
+        self.life = life
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Run the job now, then every ``every_s`` seconds (never, for 0 or less; once started, it stays)."""
+        if self.every_s <= 0 or self._task is not None:
+            return
+
+        async def run() -> None:
+            while not self.life.closing:
+                try:
+                    await self.job()
+                except StorageError as exc:  # the database is away: try again next time
+                    log.error("%s failed: %s", self.what, exc)
+                await asyncio.sleep(self.every_s)
+
+        self._task = asyncio.get_running_loop().create_task(run())
+
+    def stop(self) -> asyncio.Task[None] | None:
+        """Stop the job; returns its task if it was still running (the caller awaits it)."""
+        task, self._task = self._task, None
+        if task is None or task.done():
+            return None
+        task.cancel()
+        return task

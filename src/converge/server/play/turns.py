@@ -9,17 +9,13 @@ number of actions, so it is stored once (a second process's write fails and chan
 from __future__ import annotations
 
 import asyncio
-import logging
 
 from converge.server.config import ServerConfig
 from converge.server.play.clocks import Clocks
-from converge.server.play.lifecycle import Lifecycle
+from converge.server.play.lifecycle import Lifecycle, Periodic
 from converge.server.play.matches import Matches
 from converge.server.protocol.errors import ProtocolError
-from converge.server.storage.database import StorageError
 from converge.server.storage.match_store import Storage
-
-log = logging.getLogger("converge.server")
 
 
 class Turns:
@@ -32,7 +28,7 @@ class Turns:
         self.matches = matches
         self.clocks = clocks
         self.life = life
-        self._task: asyncio.Task[None] | None = None
+        self._periodic = Periodic("turn-based time check", config.turn_check_every_s, self.sweep, life)
 
     async def sweep(self) -> int:
         """End every turn-based match whose player to move is out of time now (:attr:`Clocks.wall`); returns
@@ -57,23 +53,8 @@ class Turns:
 
     def start(self) -> None:
         """Run :meth:`sweep` every ``turn_check_every_s`` seconds while the server runs."""
-        if self.config.turn_check_every_s <= 0 or self._task is not None:
-            return
-
-        async def run() -> None:
-            while not self.life.closing:
-                try:
-                    await self.sweep()
-                except StorageError as exc:  # the database is away: look again next time
-                    log.error("turn-based time check failed: %s", exc)
-                await asyncio.sleep(self.config.turn_check_every_s)
-
-        self._task = asyncio.get_running_loop().create_task(run())
+        self._periodic.start()
 
     def stop(self) -> asyncio.Task[None] | None:
         """Stop looking; returns the task if it was still running (the caller awaits it)."""
-        task, self._task = self._task, None
-        if task is None or task.done():
-            return None
-        task.cancel()
-        return task
+        return self._periodic.stop()
