@@ -195,10 +195,13 @@ def _account_rows(world: World) -> tuple[int, ...]:
 @fuzz_settings()
 @given(data=st.data())
 def test_fuzz_sign_in_doors(world: World, data: st.DataObject) -> None:
-    """Asking for a sign-in link, spending one, signing out: any body, any cookie; a refusal changes nothing."""
-    door = data.draw(st.sampled_from(["email", "verify", "signout", "signout-everywhere", "delete"]), label="door")
+    """Asking for a sign-in link, spending one, signing out, the mail setting, the unsubscribe link, a seat's
+    key for another device: any body, any cookie; a refusal changes nothing."""
+    door = data.draw(st.sampled_from(["email", "verify", "signout", "signout-everywhere", "delete", "mails",
+                                      "unsubscribe", "seat"]), label="door")
     kind = data.draw(st.sampled_from(["value", "mutated", "text"]), label="kind")
-    base = {"email": {"email": "ada@example.org"}, "verify": {"token": "x" * 43}}.get(door, {})
+    base = {"email": {"email": "ada@example.org"}, "verify": {"token": "x" * 43}, "mails": {"turn_mails": True},
+            "unsubscribe": {"player": "p" * 12, "token": "0" * 40}}.get(door, {})
     if kind == "value":
         body = dumps(data.draw(json_values, label="body"))
     elif kind == "mutated":
@@ -212,7 +215,9 @@ def test_fuzz_sign_in_doors(world: World, data: st.DataObject) -> None:
     if cookie is not None and cookie.isascii() and cookie.isprintable():
         headers["cookie"] = f"converge_player={cookie}"
     before = _account_rows(world)
-    method, path = ("DELETE", "/api/me") if door == "delete" else ("POST", f"/api/auth/{door}")
+    method, path = {"delete": ("DELETE", "/api/me"), "mails": ("PUT", "/api/me/mails"),
+                    "unsubscribe": ("POST", "/api/unsubscribe"),
+                    "seat": ("POST", f"/api/matches/{world.mid}/seat")}.get(door, ("POST", f"/api/auth/{door}"))
     r = client.request(method, path, content=body.encode("utf-8", "surrogatepass"), headers=headers)
     count("HTTP sign-in doors (bodies and cookies)")
     if r.status_code == 200:

@@ -193,6 +193,19 @@ def test_a_turn_based_match_from_the_home_page_shows_each_players_time_to_move(s
         mover.page.wait_for_timeout(20)
     click_one(mover, rng)
     mover.shot("turn-based-match.png")
+    watcher = Tab(browser)  # a spectator's page shows whose turn it is and how long they have, and updates
+    watcher.page.goto(host.page.locator("[data-testid=watch-link]").input_value())
+    watcher.page.wait_for_selector("[data-testid=match][data-seat='-1'] [data-testid=turn-time]")
+    shown = watcher.page.locator("[data-testid=turn-time]").inner_text()
+    assert re.search(r" has (2 days 23 h|3 days) to move$", shown), shown
+    seen = watcher.page.locator("[data-testid=match]").get_attribute("data-seq")
+    while mover.page.locator("[data-testid=match]").get_attribute("data-seq") == seen:
+        if ready(mover):
+            click_one(mover, rng)
+        else:
+            mover.page.wait_for_timeout(20)
+    watcher.page.wait_for_function("s => document.querySelector('[data-testid=match]').dataset.seq !== s",
+                                   arg=seen)
     waiting.page.goto(server.base + "/")  # the home page lists it: the waiting player's first, with the time
     row = waiting.page.locator("[data-testid=in-progress]").first
     row.wait_for()
