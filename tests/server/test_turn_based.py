@@ -66,7 +66,7 @@ def _sweep(client: TestClient) -> int:
 
 
 def test_turn_based_match_played_over_a_week_the_player_who_runs_out_of_time_loses(tmp_path: Path) -> None:
-    with client_for(tmp_path, replace_after=1.0) as client:
+    with client_for(tmp_path, replace_after=1.0, vacation_days=0) as client:
         mid, tokens, wall = _turn_based(client, hours=72)
         meta = _view(client, mid)["match"]
         assert meta["clock"] is None and meta["turn"]["move_s"] == 72 * 3600
@@ -87,7 +87,7 @@ def test_turn_based_match_played_over_a_week_the_player_who_runs_out_of_time_los
         assert _sweep(client) == 1
         over = _view(client, mid)["match"]
         assert over["status"] == "over" and over["result"] == {"winner": 1 - waiting, "reason": "time"}
-        assert over["turn"] == {"move_s": 72 * 3600, "deadline": None, "running": -1}
+        assert over["turn"] == {"move_s": 72 * 3600, "deadline": None, "running": -1, "vacation_left_s": [0, 0]}
         assert _sweep(client) == 0  # ended once
         late = client.post(f"/api/matches/{mid}/actions", json={"action": 0}, headers=auth(tokens[waiting]))
         assert_error(late, 409, "over")
@@ -100,7 +100,7 @@ def test_turn_based_match_played_over_a_week_the_player_who_runs_out_of_time_los
 
 
 def test_a_late_move_loses_on_time_even_before_the_server_looks(tmp_path: Path) -> None:
-    with client_for(tmp_path) as client:
+    with client_for(tmp_path, vacation_days=0) as client:
         mid, tokens, wall = _turn_based(client, hours=24)
         _move(client, mid, tokens)
         seat = _view(client, mid)["observation"]["current_player"]
@@ -114,11 +114,12 @@ def test_a_late_move_loses_on_time_even_before_the_server_looks(tmp_path: Path) 
 
 def test_a_turn_based_match_not_in_memory_is_ended_on_time_after_a_restart_and_kept_meanwhile(
         tmp_path: Path) -> None:
-    with client_for(tmp_path) as client:
+    with client_for(tmp_path, vacation_days=0) as client:
         mid, tokens, _wall = _turn_based(client, hours=7 * 24)
         _move(client, mid, tokens)
         waiting = _view(client, mid)["observation"]["current_player"]
-    with client_for(tmp_path, delete_unstarted_after_hours=1.0, delete_abandoned_after_days=1.0) as client:
+    with client_for(tmp_path, delete_unstarted_after_hours=1.0, delete_abandoned_after_days=1.0,
+                    vacation_days=0) as client:
         hub = _hub(client)
         wall = Days(client)
         wall.advance(6.5)
@@ -145,6 +146,33 @@ def test_a_turn_based_table_in_the_lobby_makes_a_turn_based_match(tmp_path: Path
         assert meta["turn"]["move_s"] == 24 * 3600 and meta["clock"] is None
 
 
+def test_a_decision_longer_than_its_move_spends_the_players_vacation_then_loses(tmp_path: Path) -> None:
+    with client_for(tmp_path, vacation_days=2) as client:
+        mid, tokens, wall = _turn_based(client, hours=24)
+        turn = _view(client, mid)["match"]["turn"]
+        first = turn["running"]
+        assert turn["vacation_left_s"] == [2 * 86400, 2 * 86400]
+        assert turn["deadline"] == pytest.approx(time.time() + 3 * 86400, abs=5)  # a day, then two of vacation
+        wall.advance(2.5)  # a day and a half of vacation spent
+        assert _sweep(client) == 0
+        while _view(client, mid)["observation"]["current_player"] == first:
+            _move(client, mid, tokens)
+        turn = _view(client, mid)["match"]["turn"]
+        assert turn["vacation_left_s"][first] == pytest.approx(0.5 * 86400, abs=5)
+        assert turn["vacation_left_s"][1 - first] == 2 * 86400
+        while _view(client, mid)["observation"]["current_player"] != first:  # the other moves at once
+            _move(client, mid, tokens)
+        turn = _view(client, mid)["match"]["turn"]
+        assert turn["deadline"] == pytest.approx(wall() + 1.5 * 86400, abs=5)  # a day and the half left
+    with client_for(tmp_path, vacation_days=2) as client:  # kept by a restart
+        wall = Days(client)
+        wall.advance(2.5 + 1.4)  # (the new process's clock goes on from where the last one's was)
+        assert _sweep(client) == 0
+        wall.advance(0.2)
+        assert _sweep(client) == 1
+        assert _view(client, mid)["match"]["result"] == {"winner": 1 - first, "reason": "time"}
+
+
 @pytest.mark.parametrize(("body", "says"), [
     ({"opponent": "bot", "move_hours": 24}, "between two players"),
     ({"opponent": "friend", "move_hours": 24, "clock": 600}, "not both"),
@@ -160,4 +188,4 @@ def test_turn_based_settings_that_make_no_sense_are_refused_and_store_nothing(
         assert got.status_code == 400 and says in got.text, got.text
         assert _hub(client).storage.count() == 0
         options = client.get("/api/options").json()
-        assert options["move_hours"] == {"min": 1, "max": 336}
+        assert options["move_hours"] == {"min": 1, "max": 336, "vacation_days": 7.0}

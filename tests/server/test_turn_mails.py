@@ -21,7 +21,8 @@ from tests.server_support import client_for, hang_guard  # noqa: F401
 DAY = 86400.0
 #: A card's code as the table shows it (ALC3, PRO5...): never in a mail.
 CARD_CODE = re.compile(r"\b[A-Z]{3}\d\b")
-MAIL = {"turn_mail_delay_s": 0.0, "turn_mail_every_s": 0.0}  # (the tests send the queue themselves)
+MAIL = {"turn_mail_delay_s": 0.0, "turn_mail_every_s": 0.0,  # (the tests send the queue themselves)
+        "vacation_days": 0.0}
 
 
 def _hub(client: TestClient) -> Any:

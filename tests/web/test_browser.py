@@ -184,7 +184,8 @@ def test_a_turn_based_match_from_the_home_page_shows_each_players_time_to_move(s
         tab.page.wait_for_selector("[data-testid=turn-time]")
         texts[tab] = tab.page.locator("[data-testid=turn-time]").inner_text()
     assert sorted(t.startswith("You have ") for t in texts.values()) == [False, True], texts
-    assert all(re.search(r"(2 days 23 h|3 days) to move$", t) for t in texts.values()), texts
+    move_then_vacation = r"(2 days 23 h|3 days) to move, then 7 days of vacation$"
+    assert all(re.search(move_then_vacation, t) for t in texts.values()), texts
     assert host.page.locator("[data-testid=clocks]").count() == 0  # no clock for the whole match
     mover = next(tab for tab, t in texts.items() if t.startswith("You have "))
     waiting = guest if mover is host else host
@@ -197,7 +198,7 @@ def test_a_turn_based_match_from_the_home_page_shows_each_players_time_to_move(s
     watcher.page.goto(host.page.locator("[data-testid=watch-link]").input_value())
     watcher.page.wait_for_selector("[data-testid=match][data-seat='-1'] [data-testid=turn-time]")
     shown = watcher.page.locator("[data-testid=turn-time]").inner_text()
-    assert re.search(r" has (2 days 23 h|3 days) to move$", shown), shown
+    assert re.search(r" has (2 days 23 h|3 days) to move, then 7 days of vacation$", shown), shown
     seen = watcher.page.locator("[data-testid=match]").get_attribute("data-seq")
     while mover.page.locator("[data-testid=match]").get_attribute("data-seq") == seen:
         if ready(mover):
@@ -209,7 +210,7 @@ def test_a_turn_based_match_from_the_home_page_shows_each_players_time_to_move(s
     waiting.page.goto(server.base + "/")  # the home page lists it: the waiting player's first, with the time
     row = waiting.page.locator("[data-testid=in-progress]").first
     row.wait_for()
-    assert re.search(r"(2 days 23 h|3 days) left (to move|for them)", row.inner_text()), row.inner_text()
+    assert re.search(r"(9 days 23 h|10 days) left (to move|for them)", row.inner_text()), row.inner_text()
 
 
 # A page whose tab is in the background, with the browser's notifications allowed and recorded.

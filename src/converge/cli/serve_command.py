@@ -100,7 +100,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           hint_simulations=args.hint_simulations, review_simulations=args.review_simulations,
                           review_seconds=args.review_seconds,
                           smtp_url=args.smtp or os.environ.get(SMTP_ENV) or None, mail_from=args.mail_from,
-                          public_url=args.public_url)
+                          public_url=args.public_url, vacation_days=args.vacation_days)
     try:
         options = uvicorn_options(config)
         from converge.server.accounts.mailer import mailer_for
@@ -237,6 +237,9 @@ def register(sub: Any) -> None:
     adv.add_argument("--review-seconds", type=positive_float, default=d.review_seconds, metavar="SECONDS",
                      help=f"the most one review may take; the decisions judged by then are kept (default "
                           f"{d.review_seconds:g})")
+    p.add_argument("--vacation-days", type=non_negative_float, default=d.vacation_days, metavar="DAYS",
+                   help="each player's vacation in a turn-based match: time beyond a move's, for the whole match "
+                        f"(default {d.vacation_days:g})")
     acc = p.add_argument_group("accounts: signing in on every device by an emailed link")
     acc.add_argument("--smtp", metavar="URL", default=None,
                      help="the SMTP server mail goes through: smtp://user:password@host:587 (STARTTLS when "

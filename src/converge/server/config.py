@@ -101,6 +101,9 @@ class ServerConfig:
     #: seconds between two looks for a player who ran out of it (0: never look).
     move_min_h: int = 1
     move_max_h: int = 14 * 24
+    #: Each player's vacation in a turn-based match (days): time a decision may take beyond its move's, for
+    #: the whole match, before running out loses.
+    vacation_days: float = 7.0
     turn_check_every_s: float = 60.0
     #: Extra deck folders (as ``converge --deck-dir``).
     deck_dirs: tuple[str, ...] = ()

@@ -2,7 +2,7 @@
 // your faction, your hand. Also the board of a round that just ended (`summary`), which the next deal replaces
 // in every observation.
 
-import { el, icon } from "./dom.js";
+import { cap, el, icon } from "./dom.js";
 import { cardRow, factionRow } from "./cards.js";
 import { timeLeftText } from "./forms.js";
 import { clockLeft, clockOf, legalCards, order, pair, seatName, turnLeft, turnOf, viewerOf, who } from "./selectors.js";
@@ -16,8 +16,13 @@ function fmtClock(ms) {
 
 const perMoveText = (s) => (s % 86400 === 0 ? s / 86400 + (s === 86400 ? " day" : " days") : s / 3600 + " hours");
 
+/** "You have 2 days 23 h to move, then 7 days of vacation": a move's time first, then the player's vacation. */
 function turnTimeText(turn, viewer) {
-  return (turn.running === viewer ? "You have " : who(turn.running, viewer) + " has ") + timeLeftText(turnLeft(turn)) + " to move";
+  const has = turn.running === viewer ? "You have " : cap(who(turn.running, viewer)) + " has ";
+  const vacation = ((turn.vacation_left_s || [])[turn.running] || 0) * 1000;
+  const left = turnLeft(turn);
+  if (vacation > 0 && left > vacation) return has + timeLeftText(left - vacation) + " to move, then " + timeLeftText(vacation) + " of vacation";
+  return has + timeLeftText(left) + (vacation > 0 ? " of vacation left to move" : " to move");
 }
 
 function clockText(p, viewer, left, running) {
@@ -61,7 +66,8 @@ export function statusBar(obs) {
   if (turn) {
     const mine = turn.running === viewer;
     bar.append(el("span", { class: "clock turn-time" + (mine ? " running" : ""), data: { testid: "turn-time" },
-      title: "A turn-based match: each move may take " + perMoveText(turn.move_s) + "; running out of time loses the match.",
+      title: "A turn-based match: each move may take " + perMoveText(turn.move_s) + "; a longer one spends the player's vacation, " +
+             "and running out of both loses the match.",
       text: turnTimeText(turn, viewer) }));
   }
   return bar;

@@ -62,7 +62,9 @@ class Seating:
         players and their names now, and ``also(conn)``, in the same transaction. Returns the session and
         those names by seat."""
         ps = self.catalog.playset(playset)
-        rows = [SeatRow(0, None, None, False, clock_ms), SeatRow(1, None, None, False, clock_ms)]
+        vacation = self.catalog.vacation_s if move_s is not None else None
+        rows = [SeatRow(0, None, None, False, clock_ms, vacation_left_s=vacation),
+                SeatRow(1, None, None, False, clock_ms, vacation_left_s=vacation)]
         for seat, (_pid, digest) in seats.items():
             rows[seat].token_hash = digest
         for r in rows:

@@ -38,6 +38,7 @@ class Settings:
     seat: int  #: the creator's seat
     clock_ms: int | None  #: each player's time for the whole match
     move_s: int | None = None  #: a turn-based match: each decision's time, from the last move
+    vacation_s: float | None = None  #: a turn-based match: each player's vacation, for the whole match
 
 
 class Catalog:
@@ -63,9 +64,15 @@ class Catalog:
                           for k in self.skillsets],
             "sets": {name: list(keys) for name, keys in SETS.items()},
             "clock": {"min_s": self.config.clock_min_s, "max_s": self.config.clock_max_s},
-            "move_hours": {"min": self.config.move_min_h, "max": self.config.move_max_h},
+            "move_hours": {"min": self.config.move_min_h, "max": self.config.move_max_h,
+                           "vacation_days": self.config.vacation_days},
             "replace_after_s": self.config.replace_after or None,
         }
+
+    @property
+    def vacation_s(self) -> float:
+        """Each player's vacation in a new turn-based match, in seconds."""
+        return max(0.0, self.config.vacation_days) * 86400
 
     def playset(self, names: list[str]) -> Playset:
         """The playset of these three skillsets (built once), or a ProtocolError that says what is wrong."""
@@ -129,4 +136,5 @@ class Catalog:
                 raise ProtocolError("malformed", "a match has a clock for the whole match (\"clock\") or a time "
                                                  "per move (\"move_hours\"), not both")
             move_s = move_hours * 3600
-        return Settings(names, bot_name, seat_no, clock_ms, move_s)
+        vacation = self.vacation_s if move_s is not None else None
+        return Settings(names, bot_name, seat_no, clock_ms, move_s, vacation)

@@ -35,7 +35,7 @@ class Clocks:
 
     def out_of_turn_time(self, session: Session) -> bool:
         """A turn-based match whose player to move has let their time per move run out."""
-        deadline = session.row.deadline
+        deadline = session.row.deadline(session.match.current_player)
         return deadline is not None and session.active and self.wall() >= deadline
 
     def schedule(self, session: Session) -> None:

@@ -96,7 +96,7 @@ class Matches:
         else:
             other.bot = settings.bot
         for s in seats:
-            s.clock_left_ms = settings.clock_ms
+            s.clock_left_ms, s.vacation_left_s = settings.clock_ms, settings.vacation_s
         row = MatchRow(id=new_match_id(), mode=str(mode), playset=ps.names(), seed=secrets.randbelow(2**63),
                        start="random", decks=ps.digest, bot_seed=secrets.randbelow(2**63),
                        clock_ms=settings.clock_ms, move_s=settings.move_s, seats=seats)
@@ -113,6 +113,7 @@ class Matches:
         match = Match.new(ps, row.seed, row.start)
         row.created_at = row.updated_at = self.moves.wall()
         first = match.current_player if row.move_s is not None else None
+        row.to_move = first
         delay = self.moves.mail_delay
 
         def write(conn: Any) -> None:
@@ -251,8 +252,9 @@ class Matches:
                 session.row.link_rematch(None)  # deleted by the retention policy: make a new one
             old = session.row
             loser = 1 - old.winner if old.winner in (0, 1) else 0
-            seats = [SeatRow(s.seat, s.token_hash, None if s.replaced else s.bot, False, old.clock_ms)
-                     for s in old.seats]
+            vacation = self.catalog.vacation_s if old.move_s is not None else None
+            seats = [SeatRow(s.seat, s.token_hash, None if s.replaced else s.bot, False, old.clock_ms,
+                             vacation_left_s=vacation) for s in old.seats]
             row = MatchRow(id=new_match_id(), mode=old.mode, playset=list(old.playset),
                            seed=secrets.randbelow(2**63), start=str(loser), decks=old.decks,
                            bot_seed=secrets.randbelow(2**63), clock_ms=old.clock_ms, move_s=old.move_s,

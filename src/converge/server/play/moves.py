@@ -73,10 +73,15 @@ class Moves:
         mail_to = trial.current_player if session.row.move_s is not None and not over and \
             trial.current_player != seat else None
         delay = self.mail_delay
+        turn_based = session.row.move_s is not None
+        vacation = session.row.vacation_after(seat, at) or 0.0
+        to_move = None if over else trial.current_player
 
         def write(conn: Any) -> None:
             Storage.append_action(conn, match_id, idx, aid, seat, status=status, winner=winner, reason=reason,
                                   clock_left_ms=clock_left, at=at)
+            if turn_based:
+                Storage.turn_moved(conn, match_id, to_move, seat, vacation)
             if mail_to is not None:
                 Storage.queue_turn_mail(conn, match_id, idx + 1, mail_to, at, delay)
             if over:
@@ -85,12 +90,15 @@ class Moves:
         payload = (self.coord.action_payload(match_id, idx, aid, seat, clock_left, status, winner)
                    if self.coord.multi else None)
         try:
-            # (the last action runs the finish hooks, and a turn's mail is queued: SQLAlchemy, not a driver write)
-            await writes.write(match_id, write, payload, driver=not over and mail_to is None)
+            # (the last action runs the finish hooks; a turn-based match's moves note the seat to move, the
+            # vacation left and the turn's mail: SQLAlchemy, not a driver write)
+            await writes.write(match_id, write, payload, driver=not over and not turn_based)
         except StorageError as exc:
             if self.coord.multi and await self.catch_up(session, idx):
                 raise ProtocolError("stale", "another move was made first; nothing was done") from None
             log.error("match %s: action %d not stored: %s", match_id, idx, exc)
             self.housekeeping.evict(session)  # the database is the truth: reload it on next use
             raise ProtocolError("storage", "the action could not be saved; nothing was done") from None
+        if turn_based:
+            session.row.seats[seat].vacation_left_s, session.row.to_move = vacation, to_move
         session.apply(seat, aid, clock_left, status, winner, at)

@@ -350,9 +350,10 @@ class Session:
                      "running": running}
         turn: TurnInfo | None = None
         if row.move_s is not None:
-            deadline = row.deadline if self.active else None
+            deadline = row.deadline(self.match.current_player) if self.active else None
             turn = {"move_s": row.move_s, "deadline": None if deadline is None else round(deadline, 3),
-                    "running": self.match.current_player if deadline is not None else -1}
+                    "running": self.match.current_player if deadline is not None else -1,
+                    "vacation_left_s": [round(s.vacation_left_s or 0.0) for s in row.seats]}
         presence = self.presence
         return {
             "id": row.id,

@@ -107,6 +107,7 @@ class ClockLimits(TypedDict):
 class MoveLimits(TypedDict):
     min: int  #: hours
     max: int
+    vacation_days: float  #: each player's vacation in a turn-based match
 
 
 class Options(TypedDict):

@@ -108,6 +108,8 @@ class TurnInfo(TypedDict):
     move_s: int
     deadline: float | None  #: seconds since the epoch (the server's clock), or None once the match is over
     running: int  #: the seat whose time runs now, or -1
+    #: each seat's vacation left (seconds): time beyond a move's, spent first, before running out loses
+    vacation_left_s: list[int]
 
 
 class Result(TypedDict):

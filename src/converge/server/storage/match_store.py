@@ -125,10 +125,10 @@ class Storage:
             rematch_of=m["rematch_of"], rematch_id=m["rematch_id"], created_at=float(m["created_at"]),
             updated_at=float(m["updated_at"]),
             seats=[SeatRow(int(s["seat"]), s["token_hash"], s["bot"], bool(s["replaced"]), s["clock_left_ms"],
-                           keys.get(int(s["seat"]), ())) for s in seats],
+                           keys.get(int(s["seat"]), ()), s["vacation_left_s"]) for s in seats],
             actions=[int(act) for _i, act, _s, _c in actions],
             action_clocks=[(int(seat), None if c is None else int(c)) for _i, _a, seat, c in actions],
-            hints=int(m["hints"] or 0), move_s=m["move_s"])
+            hints=int(m["hints"] or 0), move_s=m["move_s"], to_move=m["to_move"])
 
     def progress(self, match_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
         """Each stored match's number of actions and status, by id (the missing ones left out)."""
@@ -147,11 +147,14 @@ class Storage:
     def out_of_time(self, now: float, limit: int = 100) -> list[tuple[str, int]]:
         """The turn-based matches in progress whose player to move ran out of time at ``now``: (id, number of
         actions), the longest overdue first."""
-        c = matches_table.c
+        c, s = matches_table.c, seats_table.c
+        vacation = select(func.coalesce(func.max(s.vacation_left_s), 0.0))\
+            .where(s.match_id == c.id, s.seat == c.to_move).scalar_subquery()
+        due = c.updated_at + c.move_s + vacation
         with self.engine.connect() as conn:
             rows = conn.execute(select(c.id, c.n_actions)
-                                .where(c.status == "active", c.move_s.is_not(None), c.updated_at + c.move_s <= now)
-                                .order_by(c.updated_at + c.move_s).limit(limit)).all()
+                                .where(c.status == "active", c.move_s.is_not(None), due <= now)
+                                .order_by(due).limit(limit)).all()
         return [(mid, int(n)) for mid, n in rows]
 
     def actions_of(self, match_id: str) -> list[int]:
@@ -176,10 +179,10 @@ class Storage:
             id=row.id, created_at=now, updated_at=now, mode=row.mode, playset=json.dumps(row.playset),
             seed=row.seed, start=row.start, decks=row.decks, bot_seed=row.bot_seed, status=row.status,
             n_actions=0, winner=None, reason=None, clock_ms=row.clock_ms, rematch_of=row.rematch_of,
-            rematch_id=None, hints=row.hints, move_s=row.move_s))
+            rematch_id=None, hints=row.hints, move_s=row.move_s, to_move=row.to_move))
         conn.execute(insert(seats_table), [
             {"match_id": row.id, "seat": s.seat, "token_hash": s.token_hash, "bot": s.bot, "replaced": s.replaced,
-             "clock_left_ms": s.clock_left_ms} for s in row.seats])
+             "clock_left_ms": s.clock_left_ms, "vacation_left_s": s.vacation_left_s} for s in row.seats])
 
     @staticmethod
     def append_action(conn: Connection | DriverTransaction, match_id: str, idx: int, action: int, seat: int, *,
@@ -212,6 +215,15 @@ class Storage:
             conn.execute(update(seats_table)
                          .where(seats_table.c.match_id == match_id, seats_table.c.seat == seat)
                          .values(clock_left_ms=left))
+
+    @staticmethod
+    def turn_moved(conn: Connection, match_id: str, to_move: int | None, seat: int,
+                   vacation_left_s: float) -> None:
+        """A turn-based match moved on: ``to_move`` decides next (None: it is over), and ``seat``, who just
+        decided, has ``vacation_left_s`` of vacation left."""
+        conn.execute(update(matches_table).where(matches_table.c.id == match_id).values(to_move=to_move))
+        conn.execute(update(seats_table).where(seats_table.c.match_id == match_id, seats_table.c.seat == seat)
+                     .values(vacation_left_s=vacation_left_s))
 
     @staticmethod
     def queue_turn_mail(conn: Connection, match_id: str, idx: int, seat: int, now: float, delay: float) -> None:

@@ -15,6 +15,7 @@ from converge.server.storage.schema import (
     matches_table,
     outbox_table,
     players_table,
+    seats_table,
     settings_table,
 )
 
@@ -31,7 +32,7 @@ class TurnMail:
     player_id: str | None  #: None: nobody to tell (no such player, no address, or no mails asked for)
     email: str | None
     opponent: str | None  #: the opponent's name at the start of the match (None: anonymous)
-    deadline: float | None  #: None: the turn is over (the player moved, or the match ended)
+    deadline: float | None  #: with the player's vacation left; None: the turn is over (moved, or the match ended)
 
 
 def due(engine: Engine, now: float, limit: int = 50) -> list[tuple[str, int]]:
@@ -60,6 +61,8 @@ def facts(engine: Engine, match_id: str, idx: int) -> TurnMail:
         match = conn.execute(select(m.status, m.n_actions, m.updated_at, m.move_s).where(m.id == match_id)).first()
         seated = {int(s): (pid, name) for s, pid, name in conn.execute(
             select(mp.seat, mp.player_id, mp.name).where(mp.match_id == match_id))}
+        vacation = conn.execute(select(seats_table.c.vacation_left_s).where(
+            seats_table.c.match_id == match_id, seats_table.c.seat == seat)).scalar() if seat is not None else None
         player = None
         if seat is not None and int(seat) in seated:
             player = conn.execute(select(p.id, p.email, p.notify_turns)
@@ -70,7 +73,8 @@ def facts(engine: Engine, match_id: str, idx: int) -> TurnMail:
     other = seated.get(1 - int(seat)) if seat is not None else None
     return TurnMail(match_id, idx, str(player.id) if asked and player else None,
                     str(player.email) if asked and player else None, other[1] if other else None,
-                    float(match.updated_at) + int(match.move_s) if live and match is not None else None)
+                    float(match.updated_at) + int(match.move_s) + float(vacation or 0.0)
+                    if live and match is not None else None)
 
 
 def done(conn: Connection, match_id: str, idx: int, outcome: str, now: float) -> None:

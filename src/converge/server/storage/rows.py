@@ -51,6 +51,8 @@ class SeatRow:
     clock_left_ms: int | None = None
     #: The hashes of the seat's other keys (its player's other devices).
     keys: tuple[str, ...] = ()
+    #: A turn-based match: the seconds of vacation left (spent when a decision takes longer than a move's time).
+    vacation_left_s: float | None = None
 
     def hashes(self) -> tuple[str, ...]:
         """Every hash that holds this seat: its token's and its keys' (none: a bot's seat)."""
@@ -83,13 +85,24 @@ class MatchRow:
     action_clocks: list[tuple[int, int | None]] = field(default_factory=list)
     #: Seats that allow hints (bit p: seat p), in a friend match.
     hints: int = 0
-    #: A turn-based match: seconds each decision may take from the last move (None: real time).
+    #: A turn-based match: seconds each decision may take from the last move (None: real time), and the seat
+    #: to move (stored so that the database can say who ran out of time).
     move_s: int | None = None
+    to_move: int | None = None
 
-    @property
-    def deadline(self) -> float | None:
-        """A turn-based match in progress: the time (``time.time()``) by which the player to move must act."""
-        return None if self.move_s is None or self.status != "active" else self.updated_at + self.move_s
+    def deadline(self, seat: int) -> float | None:
+        """A turn-based match in progress: the time (``time.time()``) by which ``seat``, to move, must act —
+        its move's time, then its vacation left."""
+        if self.move_s is None or self.status != "active" or seat < 0:
+            return None
+        return self.updated_at + self.move_s + (self.seats[seat].vacation_left_s or 0.0)
+
+    def vacation_after(self, seat: int, at: float) -> float | None:
+        """``seat``'s vacation left once its decision is made at ``at`` (None: not a turn-based match)."""
+        left = self.seats[seat].vacation_left_s
+        if self.move_s is None or left is None:
+            return None
+        return max(0.0, left - max(0.0, at - self.updated_at - self.move_s))
 
     def seat_hashes(self) -> list[tuple[str, ...]]:
         """Each seat's hashes (:meth:`SeatRow.hashes`), for :func:`~converge.server.security.tokens.seat_of`."""
@@ -125,9 +138,10 @@ class MatchRow:
         self.n_actions, self.status, self.winner, self.reason = (stored.n_actions, stored.status, stored.winner,
                                                                  stored.reason)
         self.hints, self.rematch_id, self.updated_at = stored.hints, stored.rematch_id, stored.updated_at
+        self.to_move = stored.to_move
         for here, there in zip(self.seats, stored.seats, strict=True):
             here.bot, here.replaced, here.clock_left_ms = there.bot, there.replaced, there.clock_left_ms
-            here.keys = there.keys
+            here.keys, here.vacation_left_s = there.keys, there.vacation_left_s
 
     def set_seat(self, seat: int, bot: str | None, replaced: bool) -> None:
         """``bot`` plays ``seat`` (None: its player); ``replaced``: a stand-in for a player who left."""

@@ -55,6 +55,7 @@ matches_table = Table(
     Column("hints", Integer, nullable=True),  # bit p set: seat p allows hints (friend matches)
     #: A turn-based match: seconds each decision may take, counted from the last move (None: real time).
     Column("move_s", Integer, nullable=True),
+    Column("to_move", Integer, nullable=True),  # a turn-based match: the seat whose decision it is
 )
 
 #: For the retention clean-up: finished / in-progress matches by the time of their last change.
@@ -68,6 +69,8 @@ seats_table = Table(
     Column("bot", String(32), nullable=True),  # the bot playing this seat, if any
     Column("replaced", Boolean, nullable=False, default=False),  # a bot stands in for a player who left
     Column("clock_left_ms", Integer, nullable=True),
+    #: A turn-based match: the seconds of vacation this seat has left (time beyond a move's, spent first).
+    Column("vacation_left_s", Float, nullable=True),
 )
 
 actions_table = Table(
