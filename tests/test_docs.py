@@ -22,7 +22,9 @@ MODULES = ["converge", "converge.cards.loader", "converge.cards.reference", "con
            "converge.engine.view", "converge.engine.narration", "converge.engine.params", "converge.engine.errors",
            "converge.texts", "converge.bots", "converge.bots.hint", "converge.simulation.compare",
            "converge.simulation.balance", "converge.cli.simulate_commands", "converge.bots.review",
-           "converge.simulation.calibration", "converge.cli.review_command", "converge.cli.calibrate_command"]
+           "converge.simulation.calibration", "converge.cli.review_command", "converge.cli.calibrate_command",
+           "converge.server.accounts.addresses", "converge.server.accounts.mailer",
+           "converge.server.accounts.turn_mail", "converge.server.play.wallclock"]
 
 
 @pytest.mark.parametrize("name", MODULES)
