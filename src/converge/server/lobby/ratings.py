@@ -12,7 +12,7 @@ from converge.server.storage import lobby_store as store
 
 log = logging.getLogger("converge.server.lobby")
 
-#: The bots' fixed ratings (README, "Bots"): random = 1000 by definition; greedy 1869 from `converge ladder`
+#: The bots' fixed ratings (docs/bots.md): random = 1000 by definition; greedy 1869 from `converge ladder`
 #: (400 matches a pair). Medium and hard are rated from 400 matches each against their earlier selves
 #: (`benchmarks/versus_previous.py`), whose ratings were measured: the earlier hard was 2239 (`converge
 #: ladder`), the earlier medium 2110 (it beat greedy in 194 of 230 matches, greedy + 292 = 2161, and lost
