@@ -31,6 +31,7 @@ from converge.server.lobby.players import Players
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.limits import KeyedRateLimit
 from converge.server.security.tokens import TOKEN_RE, hash_token, new_match_id, new_token
+from converge.server.storage import accounts_store as accounts
 from converge.server.storage import lobby_store as store
 from converge.server.storage import outbox_store as outbox
 from converge.server.storage.database import StorageError
@@ -85,7 +86,7 @@ class Accounts:
         now = time.time()
 
         def add(conn: Any) -> None:
-            store.add_sign_in(conn, hash_token(token), email, now, now + minutes * 60)
+            accounts.add_sign_in(conn, hash_token(token), email, now, now + minutes * 60)
 
         try:
             await self.writer.write(add)
@@ -111,30 +112,30 @@ class Accounts:
         if not isinstance(raw_token, str) or not TOKEN_RE.match(raw_token):
             raise ProtocolError("bad_sign_in", "this sign-in link is not valid: ask for a new one")
         current = await self.players.player_of(cookie)
-        current_email = await asyncio.to_thread(store.email_of, self.engine, current.id) if current else None
+        current_email = await asyncio.to_thread(accounts.email_of, self.engine, current.id) if current else None
         device = issue_token()
         new_id = new_match_id()
         chosen: list[tuple[str, bool]] = []  # (player id, whether the cookie changes)
 
         def sign_in(conn: Any) -> None:
-            email = store.use_sign_in(conn, hash_token(raw_token), time.time())
-            owner = store.player_id_by_email(conn, email)
+            email = accounts.use_sign_in(conn, hash_token(raw_token), time.time())
+            owner = accounts.player_id_by_email(conn, email)
             if owner is not None and current is not None and owner == current.id:
                 chosen.append((owner, False))
             elif owner is not None:
-                store.add_device(conn, owner, device.token_hash)
+                accounts.add_device(conn, owner, device.token_hash)
                 chosen.append((owner, True))
             elif current is not None and current_email is None:  # this browser's player takes the address
-                store.set_email(conn, current.id, email)
+                accounts.set_email(conn, current.id, email)
                 chosen.append((current.id, False))
             else:
                 store.create_player(conn, new_id, device.token_hash, None, None)
-                store.set_email(conn, new_id, email)
+                accounts.set_email(conn, new_id, email)
                 chosen.append((new_id, True))
 
         try:
             await self.writer.write(sign_in)
-        except store.BadSignIn:
+        except accounts.BadSignIn:
             raise ProtocolError("bad_sign_in", "this sign-in link was used already, has expired or is not one of "
                                                "ours: ask for a new one") from None
         except StorageError:
@@ -150,7 +151,7 @@ class Accounts:
         digest = token_hash_of(cookie)
         if digest is None:  # (need_player found the player by it)
             raise ProtocolError("no_player", "choose a name (or play anonymously) first")
-        if await asyncio.to_thread(store.email_of, self.engine, player.id) is None:
+        if await asyncio.to_thread(accounts.email_of, self.engine, player.id) is None:
             raise ProtocolError("no_player", "this browser is not signed in with a mail address: signing out "
                                              "would lose your name, rating and matches for good")
         return player, digest
@@ -161,20 +162,20 @@ class Accounts:
 
         def write(conn: Any) -> None:
             if everywhere:
-                store.sign_out_everywhere(conn, player.id)
+                accounts.sign_out_everywhere(conn, player.id)
             else:
-                store.sign_out(conn, player.id, digest)
+                accounts.sign_out(conn, player.id, digest)
 
         await self._write(write)
 
     async def delete(self, cookie: str | None) -> None:
         """Delete the caller's account: what is personal of it is gone, and no browser names it any more."""
         player = await self.players.need_player(cookie)
-        await self._write(lambda conn: store.forget_player(conn, player.id))
+        await self._write(lambda conn: accounts.forget_player(conn, player.id))
 
     async def email_of(self, player: store.Player | None) -> str | None:
         """The address the player signs in with (only ever told to the player themselves)."""
-        return None if player is None else await asyncio.to_thread(store.email_of, self.engine, player.id)
+        return None if player is None else await asyncio.to_thread(accounts.email_of, self.engine, player.id)
 
     async def set_turn_mails(self, cookie: str | None, on: bool) -> None:
         """Whether the caller is mailed when it is their turn in a turn-based match (they need an address)."""

@@ -1,5 +1,5 @@
 """"Your turn" mails for turn-based matches. The move that passes the turn queues its mail in its own
-transaction (:meth:`Storage.queue_turn_mail <converge.server.storage.match_store.Storage.queue_turn_mail>`),
+transaction (:func:`converge.server.storage.outbox_store.queue`),
 so a move never waits for mail; every server process looks at the queue every few seconds and takes a due
 mail with one ``UPDATE`` (:func:`converge.server.storage.outbox_store.take`), so each is sent by one process;
 a process that dies holding one lets it go after a lease, and another sends it.

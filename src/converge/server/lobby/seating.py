@@ -18,9 +18,9 @@ from converge.server.protocol.answers import Seated
 from converge.server.protocol.errors import ProtocolError
 from converge.server.protocol.messages import BotOpponent, Matched, PlayerInfo
 from converge.server.security.tokens import hash_token, new_match_id, new_token
+from converge.server.storage import accounts_store as accounts
 from converge.server.storage import lobby_store as store
 from converge.server.storage.database import StorageError
-from converge.server.storage.match_store import Storage
 from converge.server.storage.rows import MatchRow, SeatRow
 from converge.server.storage.writer import Writer
 
@@ -117,12 +117,11 @@ class Seating:
         digest, mid = hash_token(token), session.id
 
         def add(conn: Any) -> None:
-            Storage.add_seat_key(conn, mid, seat, digest)
+            accounts.add_seat_key(conn, mid, seat, digest)
 
         try:
             await self.matches.writes.write(mid, add)
         except StorageError:
             raise ProtocolError("storage", "the seat's key could not be saved; try again") from None
-        here = session.row.seats[seat]
-        here.keys = (*here.keys, digest)
+        session.row.add_seat_key(seat, digest)
         return Ready(mid, seat, token)

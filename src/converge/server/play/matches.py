@@ -35,6 +35,7 @@ from converge.server.protocol.errors import ProtocolError
 from converge.server.protocol.messages import Ack, ClockInfo
 from converge.server.security.tokens import hash_token, new_match_id, new_token
 from converge.server.storage import lobby_store
+from converge.server.storage import outbox_store as outbox
 from converge.server.storage.database import Refused, StorageError
 from converge.server.storage.match_store import Storage
 from converge.server.storage.rows import MatchRow, SeatRow
@@ -119,7 +120,7 @@ class Matches:
         def write(conn: Any) -> None:
             Storage.create_match(conn, row)
             if first is not None:  # a turn-based match: the first mover is told it is their turn too
-                Storage.queue_turn_mail(conn, row.id, 0, first, row.created_at, delay)
+                outbox.queue(conn, row.id, 0, first, row.created_at, delay)
             if link_from is not None:
                 Storage.link_rematch(conn, link_from, row.id)
             if also is not None:

@@ -14,6 +14,7 @@ from converge.server.play.session import Session
 from converge.server.play.wallclock import WallClock
 from converge.server.play.writes import MatchWrites
 from converge.server.protocol.errors import ProtocolError
+from converge.server.storage import outbox_store as outbox
 from converge.server.storage.database import StorageError
 from converge.server.storage.match_store import Storage
 
@@ -83,7 +84,7 @@ class Moves:
             if turn_based:
                 Storage.turn_moved(conn, match_id, to_move, seat, vacation)
             if mail_to is not None:
-                Storage.queue_turn_mail(conn, match_id, idx + 1, mail_to, at, delay)
+                outbox.queue(conn, match_id, idx + 1, mail_to, at, delay)
             if over:
                 writes.finished(conn, session, winner)
 
@@ -99,6 +100,4 @@ class Moves:
             log.error("match %s: action %d not stored: %s", match_id, idx, exc)
             self.housekeeping.evict(session)  # the database is the truth: reload it on next use
             raise ProtocolError("storage", "the action could not be saved; nothing was done") from None
-        if turn_based:
-            session.row.seats[seat].vacation_left_s, session.row.to_move = vacation, to_move
         session.apply(seat, aid, clock_left, status, winner, at)

@@ -310,7 +310,7 @@ class Session:
         """Apply a committed action (by this process, or announced by another), stored at ``at``."""
         self.match.apply(aid, player=seat)
         self._new_turns += self.turnlog.follow(self.match)
-        self.row.add_action(seat, aid, clock_left, status, winner, at)
+        self.row.add_action(seat, aid, clock_left, status, winner, at, self.match.current_player)
         self.clock.start()
 
     def catch_up(self, stored: MatchRow) -> Caught:

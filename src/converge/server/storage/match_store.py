@@ -226,26 +226,6 @@ class Storage:
                      .values(vacation_left_s=vacation_left_s))
 
     @staticmethod
-    def queue_turn_mail(conn: Connection, match_id: str, idx: int, seat: int, now: float, delay: float) -> None:
-        """A turn-based match's turn passed to ``seat`` at action ``idx``: queue its "your turn" mail, to go
-        ``delay`` seconds later if the seat's player asked for such mails and has not moved by then."""
-        conn.execute(insert(outbox_table).values(match_id=match_id, idx=idx, seat=seat, created_at=now,
-                                                 next_at=now + delay, attempts=0, done_at=None, outcome=None))
-
-    @staticmethod
-    def add_seat_key(conn: Connection, match_id: str, seat: int, token_hash: str) -> None:
-        """One more key to a seat (its player's other device)."""
-        conn.execute(insert(seat_keys_table).values(token_hash=token_hash, match_id=match_id, seat=seat,
-                                                    created_at=time.time()))
-
-    def seat_of_key(self, match_id: str, token_hash: str) -> int | None:
-        """The seat a stored key holds (a key another process issued since this one loaded the match)."""
-        k = seat_keys_table.c
-        with self.engine.connect() as conn:
-            seat = conn.execute(select(k.seat).where(k.match_id == match_id, k.token_hash == token_hash)).scalar()
-        return None if seat is None else int(seat)
-
-    @staticmethod
     def save_review(conn: Connection, match_id: str, seat: int, doc: str) -> None:
         """Store a review, unless one is stored already (another process made it first): the first stays."""
         r = reviews_table.c

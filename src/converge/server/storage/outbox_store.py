@@ -35,6 +35,13 @@ class TurnMail:
     deadline: float | None  #: with the player's vacation left; None: the turn is over (moved, or the match ended)
 
 
+def queue(conn: Connection, match_id: str, idx: int, seat: int, now: float, delay: float) -> None:
+    """A turn-based match's turn passed to ``seat`` at action ``idx``: queue its "your turn" mail, to go
+    ``delay`` seconds later if the seat's player asked for such mails and has not moved by then."""
+    conn.execute(insert(outbox_table).values(match_id=match_id, idx=idx, seat=seat, created_at=now,
+                                             next_at=now + delay, attempts=0, done_at=None, outcome=None))
+
+
 def due(engine: Engine, now: float, limit: int = 50) -> list[tuple[str, int]]:
     """The mails due at ``now`` and not yet done, the oldest first: (match id, idx)."""
     o = outbox_table.c

@@ -117,14 +117,23 @@ class MatchRow:
     # ------------------------------------------------------------------ changes, as they are committed
 
     def add_action(self, seat: int, action: int, clock_left: int | None, status: str, winner: int | None,
-                   at: float | None = None) -> None:
+                   at: float | None = None, to_move: int | None = None) -> None:
         """Action number :attr:`n_actions` was stored at ``at`` (now, if not given): ``seat`` took ``action``
-        with ``clock_left`` ms left, and the match is now ``status`` (won by ``winner``)."""
+        with ``clock_left`` ms left, and the match is now ``status`` (won by ``winner``), ``to_move`` deciding
+        next; in a turn-based match, the time beyond a move's came out of ``seat``'s vacation."""
+        at = time.time() if at is None else at
         self.extend_actions([action], [(seat, clock_left)])
         self.status, self.winner, self.reason = status, winner, ("match" if status == "over" else None)
         if clock_left is not None:
             self.seats[seat].clock_left_ms = clock_left
-        self.updated_at = time.time() if at is None else at
+        if self.move_s is not None:
+            self.seats[seat].vacation_left_s = self.vacation_after(seat, at)
+            self.to_move = to_move if status == "active" else None
+        self.updated_at = at
+
+    def add_seat_key(self, seat: int, digest: str) -> None:
+        """One more key to ``seat`` (its hash): its player's other device."""
+        self.seats[seat].keys = (*self.seats[seat].keys, digest)
 
     def extend_actions(self, actions: list[int], clocks: list[tuple[int, int | None]]) -> None:
         """More stored actions, with who took each and their clock after it."""
