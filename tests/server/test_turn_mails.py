@@ -190,3 +190,43 @@ def test_with_two_processes_each_turn_mail_is_sent_once_one_dying_with_some_take
         listed = [mid for m in got for mid, _ in matches if f"/m/{mid}" in m.get_body(("plain",)).get_content()]
         assert sorted(listed) == sorted(mid for mid, _ in matches)  # every match's first turn told, once
         assert sent == len(got)
+
+
+def test_a_turn_mail_the_smtp_server_refuses_is_tried_again_then_given_up(tmp_path: Path,
+                                                                         smtp: tuple[str, Inbox]) -> None:
+    from sqlalchemy import select
+
+    from converge.server.accounts.mailer import Mail, MailError
+    from converge.server.accounts.turn_mail import RETRY_S
+    from converge.server.storage.schema import outbox_table
+
+    class Refusing:
+        def __init__(self) -> None:
+            self.tries = 0
+
+        async def send(self, mail: Mail) -> None:
+            self.tries += 1
+            raise MailError("550 no")
+
+    inbox = smtp[1]
+    with client_for(tmp_path, **_settings(smtp, **MAIL)) as client:
+        ada, grace = _players(client, inbox)
+        mid, _tokens = _turn_based(ada, grace)
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
+        refusing = Refusing()
+        lobby.turn_mails.mailer = refusing
+        wall = _hub(client).wall
+
+        def row() -> Any:
+            with _hub(client).storage.engine.connect() as conn:
+                return conn.execute(select(outbox_table).where(outbox_table.c.match_id == mid)).mappings().one()
+
+        for n, wait in enumerate(RETRY_S, 1):
+            assert _send(client) == 0 and refusing.tries == n
+            assert row()["attempts"] == n and row()["done_at"] is None
+            assert _send(client) == 0 and refusing.tries == n  # not before its wait
+            wall.advance(wait + 1)
+        assert _send(client) == 0 and refusing.tries == len(RETRY_S) + 1
+        assert row()["outcome"] == "failed"
+        wall.advance(4000)
+        assert _send(client) == 0 and refusing.tries == len(RETRY_S) + 1  # given up

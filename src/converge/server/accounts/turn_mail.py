@@ -85,10 +85,14 @@ class TurnMails:
     async def send_due(self) -> int:
         """Take and send the mails due now; returns how many mails went (a digest counts once)."""
         now = self.now()
+        due = await asyncio.to_thread(outbox.due, self.engine, now)
         taken: list[tuple[str, int]] = []
-        for mid, idx in await asyncio.to_thread(outbox.due, self.engine, now):
-            if await self._take(mid, idx, now):
-                taken.append((mid, idx))
+
+        def take(conn: Any) -> None:  # (all in one transaction; each mail taken or left to another process)
+            taken.extend((mid, idx) for mid, idx in due if outbox.take(conn, mid, idx, now, LEASE_S))
+
+        if due:
+            await self.writer.write(take)
         found = [await asyncio.to_thread(outbox.facts, self.engine, mid, idx) for mid, idx in taken]
         skipped = [(f.match_id, f.idx) for f in found if f.email is None or f.deadline is None]
         if skipped:
@@ -109,15 +113,6 @@ class TurnMails:
             await self._end(keys, "sent", now)
             sent += 1
         return sent
-
-    async def _take(self, match_id: str, idx: int, now: float) -> bool:
-        won: list[bool] = []
-
-        def take(conn: Any) -> None:
-            won.append(outbox.take(conn, match_id, idx, now, LEASE_S))
-
-        await self.writer.write(take)
-        return won[0]
 
     async def _mail(self, player_id: str, email: str, mails: list[outbox.TurnMail], now: float) -> Mail:
         base = (self.config.public_url or "").rstrip("/")
@@ -147,14 +142,9 @@ class TurnMails:
         await self.writer.write(write)
 
     async def _again(self, keys: list[tuple[str, int]], now: float) -> None:
-        tries = [await asyncio.to_thread(outbox.attempts, self.engine, mid, idx) for mid, idx in keys]
-
         def write(conn: Any) -> None:
-            for (mid, idx), n in zip(keys, tries, strict=True):
-                if n > len(RETRY_S):
-                    outbox.done(conn, mid, idx, "failed", now)
-                else:
-                    outbox.retry_at(conn, mid, idx, now + RETRY_S[n - 1])
+            for mid, idx in keys:
+                outbox.again(conn, mid, idx, now, RETRY_S)
 
         await self.writer.write(write)
 

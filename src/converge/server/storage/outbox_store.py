@@ -6,6 +6,7 @@ and how each ends. The functions taking a ``conn`` run inside a transaction; the
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import Connection, Engine, insert, select, update
@@ -91,15 +92,16 @@ def done(conn: Connection, match_id: str, idx: int, outcome: str, now: float) ->
                  .values(done_at=now, outcome=outcome))
 
 
-def attempts(engine: Engine, match_id: str, idx: int) -> int:
+def again(conn: Connection, match_id: str, idx: int, now: float, waits: Sequence[float]) -> None:
+    """A mail that could not be handed over: tried again after ``waits[n - 1]`` seconds, its ``n``-th try
+    made; given up ("failed") once every wait is spent."""
     o = outbox_table.c
-    with engine.connect() as conn:
-        return int(conn.execute(select(o.attempts).where(o.match_id == match_id, o.idx == idx)).scalar() or 0)
-
-
-def retry_at(conn: Connection, match_id: str, idx: int, at: float) -> None:
-    o = outbox_table.c
-    conn.execute(update(outbox_table).where(o.match_id == match_id, o.idx == idx).values(next_at=at))
+    tries = int(conn.execute(select(o.attempts).where(o.match_id == match_id, o.idx == idx)).scalar() or 0)
+    if tries > len(waits):
+        done(conn, match_id, idx, "failed", now)
+    else:
+        conn.execute(update(outbox_table).where(o.match_id == match_id, o.idx == idx)
+                     .values(next_at=now + waits[max(0, tries - 1)]))
 
 
 def secret(conn: Connection) -> str:
