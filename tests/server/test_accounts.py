@@ -5,6 +5,9 @@ account."""
 
 from __future__ import annotations
 
+import email
+import email.policy
+
 import random
 import time
 from pathlib import Path
@@ -202,15 +205,26 @@ def test_signing_out_needs_an_address_and_deleting_the_account_forgets_it(tmp_pa
         assert fresh["player"]["games"] == 0 and fresh["email"] == "ada@example.org"
 
 
-def test_without_an_smtp_server_the_link_goes_to_the_log_and_mailing_needs_a_public_address(
+def test_without_an_smtp_server_the_mail_goes_to_a_file_not_the_log_and_mailing_needs_a_public_address(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level("WARNING", logger="converge.server.mail"), client_for(tmp_path) as client:
+    folder = tmp_path / "mail"
+    with caplog.at_level("DEBUG"), client_for(tmp_path) as client:
+        assert _hub(client).config.resolved_mail_dir() == folder  # beside the SQLite database
         assert client.post("/api/auth/email", json={"email": "ada@example.org"}).status_code == 200
         end = time.monotonic() + 5
-        while "signin#token=" not in caplog.text:
+        while not (folder.exists() and list(folder.glob("*.eml"))):
             assert time.monotonic() < end, caplog.text
             time.sleep(0.02)
-        assert "http://testserver/signin#token=" in caplog.text
+        (mail,) = folder.glob("*.eml")
+        message = email.message_from_bytes(mail.read_bytes(), policy=email.policy.default)
+        text = message.get_body().get_content()  # type: ignore[union-attr]
+        token = text.split("signin#token=")[1].split()[0]
+        assert message["To"] == "ada@example.org" and "http://testserver/signin#token=" in text
+        assert mail.stat().st_mode & 0o077 == 0  # only its owner may read it
+        # the log says where the mail is, never what it says: the link signs in whoever has it
+        assert str(mail) in caplog.text and "a…@example.org" in caplog.text
+        assert token not in caplog.text and "ada@example.org" not in caplog.text
+        assert client.post("/api/auth/verify", json={"token": token}).status_code == 200  # the file's link works
     with pytest.raises(ValueError, match="--public-url"), client_for(tmp_path, smtp_url="smtp://127.0.0.1:25"):
         pass
 

@@ -304,6 +304,11 @@ COMMANDS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("ladder", "a round-robin between bots: win rates, 95% intervals, Elo"),
         ("calibrate", "how far a hint's chances can be trusted: reliability, calibration error, Brier"),
     )),
+    ("Hosting a server", (
+        ("config", "a server's settings file: `config check` validates it and prints the effective settings"),
+        ("db", "the server's database: backup, restore, upgrade"),
+        ("admin", "moderation: players renamed or banned, tables closed, matches deleted, reports, the audit"),
+    )),
     ("Speed", (
         ("bench", "engine speed: random playouts per second, clone(), legal_actions()"),
         ("serve-bench", "the web server under load: concurrent bot matches over WebSockets"),

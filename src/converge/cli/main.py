@@ -23,7 +23,14 @@ from converge import DISTRIBUTION, __version__, install_command
 from converge.bots import bot_display_name, make_bot
 from converge.cards.loader import DeckError, DeckProblem, builtin_sources, load_decks
 from converge.cards.model import Deck
-from converge.cli import calibrate_command, ladder, review_command, serve_command, simulate_commands
+from converge.cli import (
+    calibrate_command,
+    config_command,
+    ladder,
+    review_command,
+    serve_command,
+    simulate_commands,
+)
 from converge.cli.common import (
     BOT_NAMES,
     EXIT_USAGE,
@@ -441,6 +448,7 @@ def build_parser() -> argparse.ArgumentParser:
     review_command.register(sub)
 
     serve_command.register(sub)  # serve, serve-bench
+    config_command.register(sub)  # config check, config example
 
     p = add_command(sub, "cards")
     deck_dir_option(p)

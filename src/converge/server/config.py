@@ -153,6 +153,9 @@ class ServerConfig:
     smtp_url: str | None = None
     mail_from: str = "Converge <converge@localhost>"
     public_url: str | None = None
+    #: Without an SMTP server: the folder each mail is written to as a file (None: ``mail/`` beside the SQLite
+    #: database, or in the user's data directory), for the operator of a local server to open.
+    mail_dir: str | None = None
     sign_in_minutes: float = 15.0
     sign_ins_per_client_hour: int = 20
     sign_ins_per_address_hour: int = 5
@@ -163,6 +166,17 @@ class ServerConfig:
 
     def resolved_db_url(self) -> str:
         return self.db_url or f"sqlite:///{default_db_path()}"
+
+    def resolved_mail_dir(self) -> Path:
+        """Where mails go without an SMTP server."""
+        if self.mail_dir:
+            return Path(self.mail_dir).expanduser()
+        url = self.resolved_db_url()
+        if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+            return Path(url[len("sqlite:///"):]).expanduser().parent / "mail"
+        if "://" not in url:  # a file path
+            return Path(url).expanduser().parent / "mail"
+        return default_db_path().parent / "mail"
 
 
 def default_bot_workers() -> int:

@@ -1,6 +1,7 @@
 """Sending mail: through an SMTP server (``converge serve --smtp smtp://user:password@host:587``; ``smtps://``
 for TLS from the start, ``smtp://`` upgraded with STARTTLS when the server offers it), or, on a server with
-none, written to the server's log (a local set-up: the operator reads the sign-in link there).
+none, written as files to a folder (a local set-up: the operator opens the sign-in link there). Never to the
+log: a sign-in link is as good as the account, and logs are read by more people and kept longer.
 
 A mail is built by :class:`Mail` with the standard library's :mod:`email` package, which refuses a header
 with a line break, so no address or subject can add a header. Sending runs in a thread, never on the
@@ -10,11 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import secrets
 import smtplib
 import ssl
+import time
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
@@ -114,20 +119,43 @@ class SmtpMailer:
             raise MailError(f"{s.host}:{s.port}: {exc}") from None
 
 
-class LogMailer:
-    """No SMTP server: each mail is written to the server's log, for the operator of a local server."""
+class FolderMailer:
+    """No SMTP server: each mail is written to ``folder`` as a file (``.eml``, only its owner may read it), for
+    the operator of a local server; the log says where, not what."""
+
+    def __init__(self, folder: Path, sender: str) -> None:
+        self.folder = folder
+        self.sender = sender
 
     async def send(self, mail: Mail) -> None:
-        log.warning("no SMTP server (converge serve --smtp): the mail to %s, %r, is:\n%s", mail.to, mail.subject,
-                    mail.body)
+        path = await asyncio.to_thread(self._write, mail)
+        log.warning("no SMTP server (converge serve --smtp): the mail to %s, %r, is in %s",
+                    masked_address(mail.to), mail.subject, path)
+
+    def _write(self, mail: Mail) -> Path:
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        name = time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + f"-{secrets.token_hex(4)}.eml"
+        path, partial = self.folder / name, self.folder / f".{name}.partial"
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(bytes(mail.message(self.sender)))
+        partial.rename(path)  # whole or not there: whoever watches the folder never opens half a mail
+        return path
 
 
-def mailer_for(smtp_url: str | None, sender: str, public_url: str | None) -> Mailer:
+def masked_address(address: str) -> str:
+    """A mail address as a log may show it: ``a…@example.org``."""
+    local, sep, domain = address.rpartition("@")
+    return f"{local[:1]}…@{domain}" if sep else "…"
+
+
+def mailer_for(smtp_url: str | None, sender: str, public_url: str | None, folder: Path | None = None) -> Mailer:
     """The mailer of a server's settings; a ValueError that says what is wrong with them. A server that
     mails needs its public address: a link built from a request's Host header could point anywhere."""
     if smtp_url is None:
-        return LogMailer()
+        return FolderMailer(folder or Path("mail"), sender)
     if not public_url or urlsplit(public_url).scheme not in ("http", "https") or not urlsplit(public_url).netloc:
         raise ValueError("a server that sends mail (--smtp) needs its address as players reach it, "
-                         "--public-url https://play.example.org: the links in mails start with it")
+                         "--public-url https://play.example.org (public_url in a settings file's [accounts]): "
+                         "the links in mails start with it")
     return SmtpMailer(SmtpSettings.parse(smtp_url), sender)

@@ -46,7 +46,7 @@ class Lobby:
         cfg, engine, writer = hub.config, hub.storage.engine, hub.writer
         self._tasks: set[asyncio.Task[None]] = set()
         self.players = Players(cfg, engine, writer)
-        mailer = mailer_for(cfg.smtp_url, cfg.mail_from, cfg.public_url)
+        mailer = mailer_for(cfg.smtp_url, cfg.mail_from, cfg.public_url, cfg.resolved_mail_dir())
         self.accounts = Accounts(cfg, engine, writer, self.players, mailer, self._spawn)
         self.turn_mails = TurnMails(cfg, engine, writer, mailer, hub.wall, hub.life)
         self.room = Room(cfg, engine, writer, hub.life, self._spawn)
