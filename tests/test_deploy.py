@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 import shutil
 import subprocess
 import sys
@@ -219,3 +220,114 @@ def test_deploy_config_tells_the_servers_the_origin_browsers_use(
     for origin, status in ((own, 200), (other, 403)):
         r = httpx2.put(f"http://{host}/api/me", json={"name": None}, headers={"origin": origin}, timeout=30)
         assert r.status_code == status, r.text
+
+
+# ------------------------------------------------------------------ the systemd unit and nginx with TLS
+
+
+def test_the_systemd_unit_runs_a_valid_command_with_a_valid_settings_file(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from converge.cli.main import build_parser
+    from converge.server.config import ServerConfig
+    from tests.helpers import run
+
+    unit = (ROOT / "deploy" / "converge@.service").read_text()
+    keys: dict[str, list[str]] = {}
+    for line in unit.splitlines():
+        if line and not line.startswith(("#", "[")):
+            key, _, value = line.partition("=")
+            keys.setdefault(key, []).append(value)
+    (start,) = keys["ExecStart"]
+    (pre,) = keys["ExecStartPre"]
+    argv = shlex.split(start.replace("%i", "8001"))
+    assert argv[0].endswith("/converge")
+    args = build_parser().parse_args(argv[1:])
+    assert args.command == "serve" and args.config == "/etc/converge/converge.toml" and args.port == 8001
+    assert shlex.split(pre)[1:] == ["config", "check", args.config]
+    assert keys["KillSignal"] == ["SIGTERM"]
+    assert int(keys["TimeoutStopSec"][0]) >= ServerConfig().drain_seconds + 10  # the drain has its time
+    # the settings file it runs with passes its check, with the secrets of the example environment file
+    for line in (ROOT / "deploy" / "secrets.env.example").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, _, value = line.partition("=")
+            monkeypatch.setenv(name, value)
+    code, out, err = run(capsys, "config", "check", str(ROOT / "deploy" / "converge.toml"))
+    assert code == 0, err
+    assert "postgresql://converge:***@127.0.0.1/converge" in out and "CHANGE-ME" not in out
+    assert "proxy_headers                 = true" in out
+    analyze = shutil.which("systemd-analyze")
+    if analyze is not None:  # where systemd is installed: the unit as systemd reads it
+        copy = tmp_path / "converge@8001.service"
+        copy.write_text(unit.replace("/opt/converge/bin/converge", str(Path(sys.executable).parent / "converge")))
+        checked = subprocess.run([analyze, "verify", str(copy)], capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stderr
+
+
+def tls_config(tmp: Path, https: int, http: int, upstream: int) -> tuple[Path, Path]:
+    """deploy/nginx-tls.conf with a self-signed certificate for 127.0.0.1, this test's ports and files; the
+    configuration's path and the certificate's."""
+    cert, key = tmp / "cert.pem", tmp / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
+                    str(cert), "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    text = (ROOT / "deploy" / "nginx-tls.conf").read_text()
+    for needed in ("listen 443 ssl http2;", "listen 80;", "127.0.0.1:8002", "/etc/letsencrypt/live/play.example.org/"):
+        assert needed in text, needed
+    text = "\n".join(line for line in text.splitlines() if "127.0.0.1:8002" not in line and "[::]" not in line)
+    text = (text.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{https} ssl http2;")
+            .replace("listen 80;", f"listen 127.0.0.1:{http};")
+            .replace("127.0.0.1:8001", f"127.0.0.1:{upstream}")
+            .replace("/etc/letsencrypt/live/play.example.org/fullchain.pem", str(cert))
+            .replace("/etc/letsencrypt/live/play.example.org/privkey.pem", str(key))
+            .replace("/run/nginx.pid", str(tmp / "nginx.pid"))
+            .replace("/var/log/nginx/error.log", "stderr")
+            .replace("http {", "http {\n" + "".join(f"    {kind}_temp_path {tmp}/nginx-{kind};\n" for kind in
+                                                    ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")), 1))
+    path = tmp / "nginx-tls.conf"
+    path.write_text(text)
+    return path, cert
+
+
+def test_the_tls_example_serves_https_and_secure_websockets_and_sends_http_to_https(tmp_path: Path) -> None:
+    import ssl
+
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(nginx).exists() or shutil.which("openssl") is None:
+        pytest.skip("nginx and openssl are needed (apt-get install nginx-light openssl)")
+    upstream, https, http = free_port(), free_port(), free_port()
+    conf, cert = tls_config(tmp_path, https, http, upstream)
+    check = subprocess.run([nginx, "-t", "-c", str(conf)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    server = start_server(str(tmp_path / "m.sqlite3"), upstream, tmp_path / "server.log")
+    proxy = subprocess.Popen([nginx, "-c", str(conf), "-g", "daemon off;"], stderr=subprocess.PIPE)
+    tls = ssl.create_default_context(cafile=str(cert))
+    base = f"https://127.0.0.1:{https}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                options = httpx2.get(f"{base}/api/options", verify=tls, timeout=2)
+                break
+            except httpx2.HTTPError:
+                assert time.monotonic() < deadline and proxy.poll() is None, "nginx did not start"
+                time.sleep(0.1)
+        assert options.status_code == 200 and "max-age=" in options.headers["strict-transport-security"]
+        moved = httpx2.get(f"http://127.0.0.1:{http}/m/abc", timeout=10)
+        assert moved.status_code == 301 and moved.headers["location"].startswith("https://127.0.0.1")
+        assert moved.headers["location"].endswith("/m/abc")
+        assert httpx2.get(f"{base}/readyz", verify=tls, timeout=10).status_code == 404  # not public
+        doc = httpx2.post(f"{base}/api/matches", json={"opponent": "bot", "bot": "random",
+                                                       "playset": "catalysts"}, verify=tls, timeout=30).json()
+        with ws_connect(f"wss://127.0.0.1:{https}/ws/{doc['match_id']}", ssl=tls, origin=base,
+                        open_timeout=30) as ws:
+            ws.send(json.dumps({"type": "hello", "token": doc["token"]}))
+            welcome = json.loads(ws.recv(timeout=30))
+            assert welcome["type"] == "welcome" and welcome["seat"] == doc["seat"]
+        with pytest.raises(InvalidStatus):  # the origin check sees https: a page over plain http is another
+            ws_connect(f"wss://127.0.0.1:{https}/ws/lobby", ssl=tls, origin=f"http://127.0.0.1:{https}",
+                       open_timeout=30)
+    finally:
+        proxy.terminate()
+        proxy.wait(timeout=30)
+        server.terminate()
+        server.wait(timeout=30)
