@@ -271,7 +271,8 @@ def tls_config(tmp: Path, https: int, http: int, upstream: int) -> tuple[Path, P
                     str(cert), "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
                    check=True, capture_output=True)
     text = (ROOT / "deploy" / "nginx-tls.conf").read_text()
-    for needed in ("listen 443 ssl http2;", "listen 80;", "127.0.0.1:8002", "/etc/letsencrypt/live/play.example.org/"):
+    for needed in ("listen 443 ssl http2;", "listen 80;", "127.0.0.1:8002",
+                   "/etc/letsencrypt/live/play.example.org/"):
         assert needed in text, needed
     text = "\n".join(line for line in text.splitlines() if "127.0.0.1:8002" not in line and "[::]" not in line)
     text = (text.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{https} ssl http2;")

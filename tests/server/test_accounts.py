@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-
 import random
 import time
 from pathlib import Path
