@@ -26,6 +26,7 @@ from converge.cards.model import Deck
 from converge.cli import (
     calibrate_command,
     config_command,
+    db_command,
     ladder,
     review_command,
     serve_command,
@@ -449,6 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve_command.register(sub)  # serve, serve-bench
     config_command.register(sub)  # config check, config example
+    db_command.register(sub)  # db backup, db restore, db upgrade, db status
 
     p = add_command(sub, "cards")
     deck_dir_option(p)
