@@ -42,6 +42,39 @@ def test_the_pool_runs_decisions_in_worker_processes() -> None:
     assert first == second  # same seed, same view: same decision
 
 
+def test_a_worker_that_dies_is_replaced_and_the_next_decisions_are_made() -> None:
+    """A worker killed (out of memory, by hand) breaks its executor for every call: the pool says so to the
+    readiness check, then starts new workers with the next decision, which is made as if nothing happened."""
+
+    async def run() -> tuple[int, int, str | None, str | None]:
+        pool = BotPool(1)
+        try:
+            pool.start()
+            match = Match.new(["alchemist", "mechanist", "archivist"], seed=2)
+            seat = match.current_player
+            before = await pool.decide(match, seat, "easy", 4)
+            assert pool.trouble() is None
+            executor = pool._executor
+            assert executor is not None
+            for process in list(executor._processes.values()):  # type: ignore[attr-defined]
+                process.kill()
+                process.join()
+            for _ in range(200):  # (the executor notices within a moment)
+                if pool.trouble() is not None:
+                    break
+                await asyncio.sleep(0.02)
+            hurt = pool.trouble()
+            after = await pool.decide(match, seat, "easy", 4)
+            assert pool._executor is not executor
+            return before, after, hurt, pool.trouble()
+        finally:
+            pool.close()
+
+    before, after, hurt, healed = asyncio.run(run())
+    assert hurt is not None and "died" in hurt
+    assert after == before and healed is None
+
+
 def test_a_pool_is_full_when_more_decisions_wait_than_its_workers_take() -> None:
     pool = BotPool(2)
     assert not pool.full and pool.capacity == 2 * QUEUE_PER_WORKER

@@ -35,7 +35,8 @@ from tests.helpers import assert_user_error, run
 NOT_DEFAULT: dict[str, Any] = {
     "server.host": "0.0.0.0", "server.port": 8123, "server.db": "postgresql://converge:pw@db/converge",
     "server.sqlite_sync": "NORMAL", "server.deck_dirs": ["decks"], "server.log_level": "debug",
-    "server.log_format": "json", "server.ws_deflate": True, "bots.delay": 0.1, "bots.workers": 3,
+    "server.log_format": "json", "server.drain_seconds": 4, "server.ws_deflate": True, "bots.delay": 0.1,
+    "bots.workers": 3,
     "bots.queue": 9, "bots.replace_after": 5, "bots.replacement": "hard", "network.proxy_headers": True,
     "network.forwarded_allow_ips": ["10.0.0.0/8"], "network.allowed_origins": ["https://play.example.org"],
     "limits.rate": 7.5, "limits.seat_connections": 2, "limits.spectators": 10, "limits.spectators_per_address": 3,
@@ -45,6 +46,7 @@ NOT_DEFAULT: dict[str, Any] = {
     "hints.simulations": 100, "reviews.simulations": 200, "reviews.seconds": 9, "turns.vacation_days": 2,
     "accounts.smtp": "smtp://u:secretpw@mail.example.org:587", "accounts.mail_from": "Club <club@example.org>",
     "accounts.public_url": "https://play.example.org", "accounts.mail_dir": "/var/mail/converge",
+    "metrics.token": "m3tr1cs-t0ken-0123456789", "metrics.bind": "127.0.0.1:9100",
     "retention.keep_finished": 90, "retention.delete_unstarted_after": 2, "retention.delete_abandoned_after": 7,
 }
 
@@ -120,6 +122,10 @@ def test_each_setting_comes_from_the_flag_when_given_else_the_file_else_the_defa
     ("[bots]\nreplacement = \"grandmaster\"\n", "bots.replacement: unknown bot 'grandmaster'"),
     ("[network]\nallowed_origins = [\"https://x.org/path\"]\n", "network.allowed_origins: "),
     ("[network]\nforwarded_allow_ips = [\"10.0.0.0/8\", \"nope\"]\n", "network.forwarded_allow_ips: 'nope'"),
+    ("[metrics]\ntoken = \"hunter2\"\n", "metrics.token: expected 16 to 256 printable ASCII characters"),
+    ("[metrics]\nbind = \"9100\"\n", "metrics.bind: expected host:port"),
+    ("[metrics]\nbind = \"::1:9100\"\n", "metrics.bind: write an IPv6 address in brackets"),
+    ("[server]\ndrain_seconds = 0\n", "server.drain_seconds: expected a positive number, got 0"),
     ("[limits\n", "not valid TOML: "),
 ])
 def test_a_mistake_in_the_file_is_one_line_naming_the_key(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -139,15 +145,15 @@ def test_a_mistake_in_the_file_is_one_line_naming_the_key(tmp_path: Path, capsys
 
 
 def _no_serving(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """``uvicorn.run`` replaced: what it was given (the app's settings among them), without serving."""
-    import uvicorn
+    """The serving replaced: what it was given (the app's settings among them), without serving."""
+    from converge.server.transport import draining
 
     calls: list[dict[str, Any]] = []
 
     def fake_run(app: Any, **kwargs: Any) -> None:
         calls.append({"config": app.state.config, **kwargs})
 
-    monkeypatch.setattr(uvicorn, "run", fake_run)
+    monkeypatch.setattr(draining, "serve", fake_run)
     return calls
 
 
@@ -180,11 +186,13 @@ def test_the_database_url_comes_from_the_environment_and_no_password_is_printed(
     path.chmod(0o600)
     monkeypatch.setenv("CONVERGE_DATABASE_URL", "postgresql://converge:hunter2@db.example.org/converge")
     monkeypatch.setenv("CONVERGE_SMTP_URL", "smtp://club:mailpw@mail.example.org:587")
+    monkeypatch.setenv("CONVERGE_METRICS_TOKEN", "scrape-me-4f9c1d2e7a6b")
     code, out, err = run(capsys, "config", "check", str(path))
     assert code == 0, err
     assert "postgresql://converge:***@db.example.org/converge" in out
     assert "environment (CONVERGE_DATABASE_URL)" in out and "smtp://club:***@mail.example.org:587" in out
-    assert "hunter2" not in out + err and "mailpw" not in out + err
+    assert "environment (CONVERGE_METRICS_TOKEN)" in out
+    assert "hunter2" not in out + err and "mailpw" not in out + err and "scrape-me" not in out + err
     assert "warning" not in out  # no secret in the file
 
 

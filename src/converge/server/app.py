@@ -58,10 +58,12 @@ from fastapi.staticfiles import StaticFiles
 
 from converge.server.api import errors
 from converge.server.api.deps import ServerState
-from converge.server.api.routes import accounts, lobby, lobby_ws, match_ws, matches, pages, site
+from converge.server.api.routes import accounts, lobby, lobby_ws, match_ws, matches, ops, pages, site
 from converge.server.api.routes.pages import web_dir
-from converge.server.config import ServerConfig
+from converge.server.config import ServerConfig, parse_bind
 from converge.server.lobby.service import Lobby
+from converge.server.ops.metrics import CountErrors, Metrics
+from converge.server.ops.readiness import DatabasePing, Readiness
 from converge.server.play.hub import Hub
 from converge.server.security.middleware import SecurityMiddleware
 from converge.server.security.origins import OriginPolicy
@@ -78,10 +80,25 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     cfg = replace(config or ServerConfig(), **settings)
     if db_url is not None:
         cfg.db_url = db_url
+    if cfg.metrics_bind is not None:
+        try:
+            parse_bind(cfg.metrics_bind)
+        except ValueError as exc:
+            raise ValueError(f"metrics_bind: {exc}") from None
+    metrics = Metrics()
     storage = Storage(cfg.resolved_db_url(), cfg.sqlite_sync, exclusive=True)
-    writer = Writer(storage)
-    hub = Hub(cfg, storage, writer)
+    writer = Writer(storage, meter=metrics)
+    hub = Hub(cfg, storage, writer, metrics)
     finding = Lobby(hub)
+    metrics.watch(hub, finding)
+    readiness = Readiness()  # (more checks: app.state.readiness.add(name, check))
+    readiness.add("database", DatabasePing(storage.engine))
+    readiness.add("bots", hub.pool.trouble)
+
+    async def drain() -> int:
+        """On SIGTERM (:mod:`converge.server.transport.draining`): ready no more, then the hub's drain."""
+        readiness.add("draining", lambda: "the process is shutting down")
+        return await hub.drain(finding.connections())
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -90,6 +107,13 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
         if cfg.gc_freeze:
             gc.collect()
             gc.freeze()
+        if cfg.metrics_bind:
+            try:
+                metrics.listen(cfg.metrics_bind)
+            except OSError:
+                await asyncio.to_thread(writer.close)
+                storage.close()
+                raise
         await hub.start()
         finding.start()
         try:
@@ -99,6 +123,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
             await hub.close()
             await asyncio.to_thread(writer.close)
             storage.close()
+            metrics.close()
 
     app = FastAPI(title="Converge", summary="Play Converge in the browser: the match API and its WebSocket",
                   lifespan=lifespan, docs_url="/docs" if cfg.docs else None, redoc_url=None,
@@ -108,13 +133,17 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     app.state.lobby = finding
     app.state.config = cfg
     app.state.server = ServerState.build(hub, finding, cfg)
+    app.state.metrics = metrics
+    app.state.readiness = readiness
+    app.state.drain = drain
     app.add_middleware(SecurityMiddleware, max_body=cfg.max_body, origins=OriginPolicy(cfg.allowed_origins))
     if cfg.proxy_headers:  # outside the origin check: it reads the host the proxy says the browser used
         app.add_middleware(ForwardedHeaders, trusted=cfg.forwarded_allow_ips)
+    app.add_middleware(CountErrors, metrics=metrics)  # (outermost: it sees every refusal, whoever wrote it)
     errors.install(app)
     # the lobby's socket first: /ws/lobby before the matches' /ws/{match_id}
     for router in (lobby_ws.router, lobby.router, accounts.router, pages.router, site.router, matches.router,
-                   match_ws.router):
+                   match_ws.router, ops.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web_dir()), name="static")
     return app

@@ -163,6 +163,16 @@ class ServerConfig:
     #: at the table moves before), and seconds between two looks at the queue (0: this process sends none).
     turn_mail_delay_s: float = 120.0
     turn_mail_every_s: float = 5.0
+    #: A secret: with it, ``GET /metrics`` on the server's own port answers Prometheus scrapes that carry
+    #: ``Authorization: Bearer <metrics_token>`` (401 without it); None: that path is not served (404).
+    metrics_token: str | None = None
+    #: ``host:port`` (``127.0.0.1:9100``, ``[::1]:9100``) of a listener of its own that serves the same
+    #: metrics without a token, for a scraper on a private network; None: no such listener.
+    metrics_bind: str | None = None
+    #: On SIGTERM, the most seconds the process takes to stop: it stops taking connections, lets the moves in
+    #: flight commit and be acknowledged, tells every client to reconnect (elsewhere), then exits
+    #: (:mod:`converge.server.transport.draining`).
+    drain_seconds: float = 10.0
 
     def resolved_db_url(self) -> str:
         return self.db_url or f"sqlite:///{default_db_path()}"
@@ -183,3 +193,26 @@ def default_bot_workers() -> int:
     """The server's bot processes by default: one per core but one (the server's own process needs a core),
     and at least one. (Here, with no dependency, so that ``converge --help`` needs no web extra.)"""
     return max(1, (os.cpu_count() or 2) - 1)
+
+
+def parse_bind(value: str) -> tuple[str, int]:
+    """The host and port of a ``host:port`` setting (``metrics_bind``): ``127.0.0.1:9100``, ``[::1]:9100``,
+    ``0.0.0.0:9100``; a ValueError says what is wrong.
+
+    >>> parse_bind("[::1]:9100")
+    ('::1', 9100)
+    """
+    text = value.strip()
+    example = "expected host:port, e.g. 127.0.0.1:9100 or [::1]:9100"
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port:
+        raise ValueError(f"{example}; got {value!r}")
+    if host.startswith("["):
+        if not host.endswith("]") or len(host) < 3:
+            raise ValueError(f"{example}; got {value!r}")
+        host = host[1:-1]
+    elif ":" in host:
+        raise ValueError(f"write an IPv6 address in brackets, e.g. [::1]:9100; got {value!r}")
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ValueError(f"the port must be a whole number from 1 to 65535; got {value!r}")
+    return host, int(port)

@@ -130,11 +130,20 @@ def _proxies(value: object) -> tuple[str, ...]:
 
 def _bind(value: object) -> str:
     """``host:port`` to listen on (``[::1]:9100`` for IPv6)."""
+    from converge.server.config import parse_bind
+
     where = text()(value)
-    host, sep, port = where.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) <= 65535:
-        raise ValueError(f"expected host:port, e.g. 127.0.0.1:9100, got {_shown(where)}")
-    return where
+    parse_bind(where)
+    return where.strip()
+
+
+def _secret_token(value: object) -> str:
+    """A bearer token chosen by the host: long enough not to be guessed, and one that a header can carry."""
+    token = text()(value).strip()
+    if not 16 <= len(token) <= 256 or not token.isascii() or not token.isprintable() or " " in token:
+        raise ValueError(f"expected 16 to 256 printable ASCII characters without spaces (e.g. the output of "
+                         f"`openssl rand -hex 24`), got {len(token)} characters")
+    return token
 
 
 def _bot(value: object) -> str:
@@ -205,6 +214,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("server.log_format", text(choices=LOG_FORMATS),
             "text: one line per event, for people; json: one JSON object per line, for a log collector "
             "(default text)", "--log-format", default="text", choices=LOG_FORMATS),
+    Setting("server.drain_seconds", number(positive=True), "on SIGTERM: stop taking connections, let the moves in "
+            "flight be committed and acknowledged, tell every player to reconnect, and exit within this long "
+            f"(default {_D.drain_seconds:g})", "--drain-seconds", "drain_seconds", metavar="SECONDS"),
     Setting("server.ws_deflate", switch, "compress WebSocket messages (permessage-deflate): less bandwidth, more "
             "CPU and memory per connection (default off)", "--ws-deflate", default=False, is_switch=True),
     Setting("bots.delay", number(), f"pause before each bot decision, so people can follow (default "
@@ -283,6 +295,13 @@ SETTINGS: tuple[Setting, ...] = (
             metavar="URL"),
     Setting("accounts.mail_dir", text(), "without an SMTP server: the folder each mail is written to, one file "
             "each (default: mail/ in the user's data directory)", "--mail-dir", "mail_dir", metavar="DIR"),
+    Setting("metrics.token", _secret_token, "a secret: with it, GET /metrics on the server's port answers "
+            "Prometheus scrapes that send \"Authorization: Bearer TOKEN\"; without it that path is not served. "
+            "Best given as the environment variable CONVERGE_METRICS_TOKEN", None, "metrics_token", secret=True,
+            env="CONVERGE_METRICS_TOKEN"),
+    Setting("metrics.bind", _bind, "serve /metrics, without a token, on a listener of its own at HOST:PORT "
+            "(127.0.0.1:9100, [::1]:9100), for a scraper on a private network (default: none)",
+            "--metrics-bind", "metrics_bind", metavar="HOST:PORT"),
     Setting("retention.keep_finished", number(), "days the record of a finished match is kept for replays; "
             "0: forever (default 0)", "--keep-finished", "keep_finished_days", metavar="DAYS"),
     Setting("retention.delete_unstarted_after", number(), "delete a match in which nobody ever played a move "
@@ -434,8 +453,9 @@ def secrets_in(tables: Mapping[str, Any]) -> list[str]:
 def example() -> str:
     """A settings file with every setting at its default, each with its help: ``converge config example``."""
     lines = ["# converge serve --config THIS_FILE  (a flag given on the command line wins over its key here)",
-             "# Secrets may instead come from the environment: "
-             + ", ".join(s.env for s in SETTINGS if s.env) + "."]
+             *textwrap.wrap("Secrets may instead come from the environment: "
+                            + ", ".join(s.env for s in SETTINGS if s.env) + ".", 100, initial_indent="# ",
+                            subsequent_indent="# ")]
     for section in SECTIONS:
         lines += ["", f"[{section}]"]
         for setting in (s for s in SETTINGS if s.key.startswith(section + ".")):

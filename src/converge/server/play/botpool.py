@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import concurrent.futures.process
+import logging
 import multiprocessing
 import statistics
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from converge.bots import make_bot
 from converge.bots.hint import HintOption
@@ -30,7 +33,12 @@ from converge.bots.hint import hint as strong_hint
 from converge.bots.review import ReviewDoc, review
 from converge.engine.schema import RecordDoc
 from converge.engine.state import Match
+from converge.server.ops.meter import Meter
 from converge.server.protocol.answers import BotStats, Percentiles
+
+log = logging.getLogger("converge.server")
+
+T = TypeVar("T")
 
 #: Decisions that may wait per worker before the pool calls itself full.
 QUEUE_PER_WORKER = 4
@@ -86,8 +94,10 @@ class BotPool:
     """A pool of worker processes for bot decisions (see the module doc)."""
 
     def __init__(self, workers: int, deck_dirs: Sequence[str] = (),
-                 queue_per_worker: int = QUEUE_PER_WORKER) -> None:
+                 queue_per_worker: int = QUEUE_PER_WORKER, meter: Meter | None = None) -> None:
         self.workers = max(0, workers)
+        self.meter = meter or Meter()
+        self.closed = False
         self.deck_dirs = tuple(deck_dirs)
         self.capacity = max(1, self.workers) * max(1, queue_per_worker)
         self.pending = 0
@@ -134,16 +144,17 @@ class BotPool:
                 thought = time.perf_counter() - start
             else:
                 record = match.record(moves=False)
-                loop = asyncio.get_running_loop()
-                future = loop.run_in_executor(self._pool(), decide, record, self.deck_dirs, seat, bot, seed)
+                future = self._run(decide, record, self.deck_dirs, seat, bot, seed)
                 try:
                     action, thought = await asyncio.wait_for(future, limit * (1 + ahead))
                 except TimeoutError:
                     self.missed += 1
                     raise
             self.decisions += 1
+            waited = max(0.0, time.perf_counter() - start - thought)
             self.think.append(thought)
-            self.wait.append(max(0.0, time.perf_counter() - start - thought))
+            self.wait.append(waited)
+            self.meter.decision(thought, waited)
             if thought > limit:
                 self.missed += 1
             return action
@@ -159,17 +170,27 @@ class BotPool:
             found = await asyncio.to_thread(strong_hint, view, simulations=simulations, seconds=seconds, seed=seed)
             return [o.to_dict() for o in found]
         record = match.record(moves=False)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(), hint_options, record, self.deck_dirs, seat, simulations,
-                                          seconds, seed)
+        return await self._run(hint_options, record, self.deck_dirs, seat, simulations, seconds, seed)
 
     async def review(self, record: RecordDoc, seat: int, simulations: int, seconds: float, seed: int) -> ReviewDoc:
         """The review of ``seat``'s decisions in a finished match (:func:`review_match`), in a worker."""
         if self.workers == 0:
             return await asyncio.to_thread(review_match, record, self.deck_dirs, seat, simulations, seconds, seed)
+        return await self._run(review_match, record, self.deck_dirs, seat, simulations, seconds, seed)
+
+    def _run(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """``fn(*args)`` in a worker. A worker that died (killed, out of memory) breaks the whole executor, which
+        then refuses every call: it is replaced by a new one, so the bots play on (the calls that were in the
+        dead one's hands fail, and their callers play a random legal action or say the hint failed)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(), review_match, record, self.deck_dirs, seat, simulations,
-                                          seconds, seed)
+        try:
+            return loop.run_in_executor(self._pool(), fn, *args)
+        except concurrent.futures.process.BrokenProcessPool:
+            log.warning("a bot worker process died: starting new ones")
+            if self._executor is not None:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+            return loop.run_in_executor(self._pool(), fn, *args)
 
     def stats(self) -> BotStats:
         """Figures for operators (``GET /api/status``): nothing about any match."""
@@ -178,7 +199,24 @@ class BotPool:
                 "missed": self.missed, "budget_ms": self.longest_budget * ms,
                 "think_ms": _summary(self.think, ms), "wait_ms": _summary(self.wait, ms)}
 
+    def trouble(self) -> str | None:
+        """What keeps the pool from deciding, for the readiness check (None: nothing). With no worker
+        process, bots think in a thread of the server's process, which runs as long as the pool is open."""
+        if self.closed:
+            return "stopped"
+        if self.workers == 0:
+            return None
+        executor = self._executor
+        if executor is None:
+            return "not started"
+        # (a worker that died breaks the whole executor: no decision is taken any more, by any worker)
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        if getattr(executor, "_broken", False) or not all(p.is_alive() for p in processes):
+            return "a worker process died (new ones start with the next decision)"
+        return None
+
     def close(self) -> None:
+        self.closed = True
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None

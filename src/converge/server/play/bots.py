@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from typing import Any
 
 from converge.bots.hint import shipped_calibration
@@ -72,10 +73,12 @@ class Bots:
                 log.error("match %s: bot %s failed or took too long (%s); playing a random legal action",
                           session.id, name, exc or type(exc).__name__)
                 aid = random.Random(session.row.bot_seed + seq).choice(legal)
+            arrived = time.perf_counter()  # (its latency: from the decision's arrival to its broadcast)
             async with session.lock:
                 if (session.broken or session.seq != seq or not session.active
                         or session.match.current_player != seat or not session.is_bot(seat)):
                     continue  # the match moved on (a player took the seat back...): look again
+                kind = session.match.decision_kind
                 try:
                     await self.moves.commit(session, seat, aid, None)
                 except ProtocolError:
@@ -86,6 +89,7 @@ class Bots:
                 failures = 0
                 self.clocks.schedule(session)  # (the next decision's clock; this task plays on if it is a bot's)
                 broadcast.send_state(session)
+                self.moves.meter.action("bot", kind, time.perf_counter() - arrived)
 
 
 class Hints:

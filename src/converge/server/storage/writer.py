@@ -9,11 +9,13 @@ import contextlib
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from sqlalchemy import Connection
 
+from converge.server.ops.meter import Meter
 from converge.server.storage.database import Refused, StorageError
 from converge.server.storage.driver import DriverTransaction
 from converge.server.storage.match_store import Storage
@@ -60,8 +62,9 @@ class Writer:
     writes is reported done. A group that fails is retried write by write, so that one bad write fails
     alone and the others are still committed."""
 
-    def __init__(self, storage: Storage, max_group: int = 256) -> None:
+    def __init__(self, storage: Storage, max_group: int = 256, meter: Meter | None = None) -> None:
         self.storage = storage
+        self.meter = meter or Meter()  # (told each commit's time)
         self.max_group = max_group
         self.checkpointer = Checkpointer(storage) if storage.engine.dialect.name == "sqlite" else None
         # (SimpleQueue: its put is one C call; a Queue's Python-level locking showed in profiles)
@@ -133,6 +136,7 @@ class Writer:
         return self.conn
 
     def _commit(self, group: list[_Write]) -> None:
+        start = time.perf_counter()
         try:
             conn = self._connection()
             if all(driver for _fn, _done, driver in group):
@@ -142,6 +146,7 @@ class Writer:
                     for fn, _done, _driver in group:
                         fn(conn)
         except Exception as exc:
+            self.meter.commit(time.perf_counter() - start, len(group), False)
             if self.conn is not None and self.conn.invalidated:
                 with contextlib.suppress(Exception):
                     self.conn.close()
@@ -154,6 +159,7 @@ class Writer:
             for one in group:  # find the write that failed; commit the others
                 self._commit([one])
             return
+        self.meter.commit(time.perf_counter() - start, len(group), True)
         self.groups += 1
         self.writes += len(group)
         for _fn, done, _driver in group:

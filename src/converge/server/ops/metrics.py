@@ -1,0 +1,226 @@
+"""The server's Prometheus metrics: every series is defined here, in one registry per application (never the
+library's global one: a process may hold several applications, as the tests do).
+
+What happens is counted as it happens (:class:`Metrics` is the hub's :class:`~converge.server.ops.meter.Meter`;
+errors are counted from the answers as they go out, by :class:`CountErrors`); what is held — matches,
+connections, the bots' queue, the quick-match queue — is read when Prometheus scrapes (:class:`_Held`).
+No label names a match, a player, a token or an address: their values come from small fixed sets (the
+action's source and decision kind, the error codes of :data:`~converge.server.protocol.errors.ERROR_STATUS`,
+the kinds of connection).
+
+Two ways out: ``GET /metrics`` on the server's own port with ``Authorization: Bearer <metrics_token>``
+(:mod:`converge.server.api.routes.ops`), and a listener of its own at ``metrics_bind``
+(:meth:`Metrics.listen`), started and stopped with the application."""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+from wsgiref.simple_server import WSGIServer
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.exposition import choose_encoder, start_http_server
+
+from converge.engine.turn import DECISION_KINDS
+from converge.server.config import parse_bind
+from converge.server.ops.meter import Meter
+from converge.server.protocol.errors import ERROR_STATUS
+from converge.server.transport.asgi import ASGIApp, Message, Receive, Scope, Send
+
+if TYPE_CHECKING:
+    from converge.server.lobby.service import Lobby
+    from converge.server.play.hub import Hub
+
+log = logging.getLogger("converge.server")
+
+#: Seconds: from a millisecond (an action in memory) to seconds (a slow disk, a bot thinking hard).
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+THINK_BUCKETS = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
+SOURCES = ("player", "bot")
+CONNECTION_KINDS = ("seat", "spectator", "lobby")
+
+
+class Metrics(Meter):
+    """Every series of one application, and what feeds them (see the module doc)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        reg = self.registry
+        self.actions = Counter("converge_actions", "Actions committed and sent, by who made them and the "
+                               "kind of decision they answered", ["source", "kind"], registry=reg)
+        self.action_seconds = Histogram("converge_action_seconds", "Seconds from an action's arrival (a "
+                                        "player's message, a bot's decision) to its commit and broadcast",
+                                        ["source"], buckets=LATENCY_BUCKETS, registry=reg)
+        self.commit_seconds = Histogram("converge_db_commit_seconds", "Seconds each database commit took (one "
+                                        "commit holds the writes that arrived together)",
+                                        buckets=LATENCY_BUCKETS, registry=reg)
+        self.writes = Counter("converge_db_writes", "Writes committed to the database", registry=reg)
+        self.commit_failures = Counter("converge_db_commit_failures", "Database commits that failed",
+                                       registry=reg)
+        self.think_seconds = Histogram("converge_bot_think_seconds", "Seconds each bot decision took to think",
+                                       buckets=THINK_BUCKETS, registry=reg)
+        self.wait_seconds = Histogram("converge_bot_wait_seconds", "Seconds each bot decision waited for a "
+                                      "worker", buckets=THINK_BUCKETS, registry=reg)
+        self.errors = Counter("converge_errors", "Refusals answered (HTTP errors and sockets' error "
+                              "messages), by error code", ["code"], registry=reg)
+        for source in SOURCES:
+            self.action_seconds.labels(source)
+        for code in ERROR_STATUS:
+            self.errors.labels(code)
+        ProcessCollector(namespace="converge", registry=reg)
+        self._server: WSGIServer | None = None
+        self._thread: threading.Thread | None = None
+
+    def watch(self, hub: Hub, lobby: Lobby) -> None:
+        """Read what ``hub`` and ``lobby`` hold at each scrape."""
+        self.registry.register(_Held(hub, lobby))
+
+    # ------------------------------------------------------------------ the meter
+
+    def action(self, source: str, kind: str, seconds: float) -> None:
+        if source not in SOURCES:
+            source = "player"
+        self.actions.labels(source, kind if kind in DECISION_KINDS else "other").inc()
+        self.action_seconds.labels(source).observe(seconds)
+
+    def commit(self, seconds: float, writes: int, ok: bool) -> None:
+        if ok:
+            self.commit_seconds.observe(seconds)
+            self.writes.inc(writes)
+        else:
+            self.commit_failures.inc()
+
+    def decision(self, think: float, wait: float) -> None:
+        self.think_seconds.observe(think)
+        self.wait_seconds.observe(wait)
+
+    def error(self, code: str) -> None:
+        """A refusal with ``code`` was answered (any other value is not one of ours: not counted)."""
+        if code in ERROR_STATUS:
+            self.errors.labels(code).inc()
+
+    # ------------------------------------------------------------------ exposure
+
+    def render(self, accept: str | None = None) -> tuple[bytes, str]:
+        """The text a scrape gets and its content type, in the format the scraper asks for (``Accept``)."""
+        encoder, content_type = choose_encoder(accept or "")
+        return encoder(self.registry), content_type
+
+    def listen(self, bind: str) -> None:
+        """Serve the metrics at ``bind`` (``host:port``), from a thread of their own, until :meth:`close`."""
+        host, port = parse_bind(bind)
+        try:
+            self._server, self._thread = start_http_server(port, host, registry=self.registry)
+        except OSError as exc:
+            raise OSError(exc.errno, f"cannot serve metrics at {bind}: {exc.strerror or exc}") from None
+        log.info("metrics served at http://%s/metrics", bind)
+
+    def close(self) -> None:
+        """Stop the listener (if any)."""
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+
+class _Held:
+    """The series read at scrape time, from the hub and the lobby (possibly from the listener's thread: only
+    copies and counts are taken of what the event loop changes)."""
+
+    def __init__(self, hub: Hub, lobby: Lobby) -> None:
+        self.hub = hub
+        self.lobby = lobby
+
+    def collect(self) -> Iterator[Metric]:
+        for attempt in range(3):
+            try:
+                yield from self._read()
+                return
+            except RuntimeError:  # (a set changed size while it was copied: read again)
+                if attempt == 2:
+                    raise
+                time.sleep(0)
+
+    def _read(self) -> Iterator[Metric]:
+        hub, pool = self.hub, self.hub.pool
+        sessions = list(hub.sessions)
+        held = GaugeMetricFamily("converge_matches_held", "Matches held in this process's memory")
+        held.add_metric([], len(sessions))
+        owned = GaugeMetricFamily("converge_matches_owned", "Matches this process plays (clocks, bots)")
+        owned.add_metric([], sum(1 for s in sessions if s.owned))
+        seats = spectators = 0
+        for session in sessions:
+            for conn in list(session.presence.conns):
+                if conn.closed:
+                    continue
+                if conn.view >= 0:
+                    seats += 1
+                else:
+                    spectators += 1
+        conns = GaugeMetricFamily("converge_connections", "Open WebSocket connections, by kind", labels=["kind"])
+        for kind, count in zip(CONNECTION_KINDS, (seats, spectators, self.lobby.room.sockets.open), strict=True):
+            conns.add_metric([kind], count)
+        queued = GaugeMetricFamily("converge_bot_decisions_queued", "Bot decisions waiting or being thought")
+        queued.add_metric([], pool.pending)
+        workers = GaugeMetricFamily("converge_bot_workers", "Bot worker processes (0: a thread of this process)")
+        workers.add_metric([], pool.workers)
+        missed = CounterMetricFamily("converge_bot_decisions_missed", "Bot decisions that took longer than "
+                                     "their budget (the server played a random legal action for some)")
+        missed.add_metric([], pool.missed)
+        waiting = GaugeMetricFamily("converge_quick_match_waiting", "Players waiting in the quick-match queue")
+        waiting.add_metric([], len(self.lobby.quick.queue))
+        yield from (held, owned, conns, queued, workers, missed, waiting)
+
+
+#: How a socket's error message starts (``to_message`` as orjson and as json write it), and where its code is.
+_WS_ERROR = ('{"type":"error"', '{"type": "error"')
+_HTTP_ERROR = b'{"error":'
+_CODE = re.compile(r'"code": ?"([a-z_]{1,40})"')
+
+
+class CountErrors:
+    """Pure ASGI middleware, outermost: counts every refusal the application answers, an HTTP error body
+    (``{"error": {"code": ...}}``, whichever layer wrote it) or a socket's error message, by its code."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        failing = False
+        metrics = self.metrics
+
+        async def counting(message: Message) -> None:
+            nonlocal failing
+            kind = message["type"]
+            if kind == "websocket.send":
+                text = message.get("text")
+                if text is not None and text.startswith(_WS_ERROR):
+                    _count(metrics, text[:80])
+            elif kind in ("http.response.start", "websocket.http.response.start"):
+                failing = int(message.get("status", 200)) >= 400
+            elif failing and kind in ("http.response.body", "websocket.http.response.body"):
+                failing = False
+                body = bytes(message.get("body", b""))
+                if body.startswith(_HTTP_ERROR):
+                    _count(metrics, body[:80].decode("utf-8", "replace"))
+            await send(message)
+
+        await self.app(scope, receive, counting)
+
+
+def _count(metrics: Metrics, head: str) -> None:
+    found = _CODE.search(head)
+    if found is not None:
+        metrics.error(found.group(1))
