@@ -510,12 +510,11 @@ def test_retention_in_postgresql(postgres_url: str) -> None:
 
 def test_serve_flags_set_the_limits_and_the_retention(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    import uvicorn
-
+    from converge.server.transport import draining
     from tests.helpers import assert_user_error, run
 
     started: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, options=options))
+    monkeypatch.setattr(draining, "serve", lambda app, **options: started.update(app=app, options=options))
     code, out, _ = run(capsys, "serve", "--db", str(tmp_path / "m.sqlite3"), "--spectators", "5",
                        "--spectators-per-address", "2", "--seat-connections", "3", "--matches-per-hour", "0",
                        "--keep-finished", "90", "--delete-unstarted-after", "6", "--delete-abandoned-after", "14",

@@ -96,11 +96,10 @@ def checked_config(effective: dict[str, Value]) -> ServerConfig:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     _need_web()
-    import uvicorn
-
     from converge.server.app import create_app
     from converge.server.logs import configure_logging
     from converge.server.storage.database import StorageError
+    from converge.server.transport import draining
     from converge.server.transport.serving import uvicorn_options
 
     effective = serve_settings(args)
@@ -114,8 +113,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     where = app.state.hub.storage.url
     print(f"Converge server: http://{host}:{port}/  (matches stored in {where})", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, log_config=log_config,
-                ws_per_message_deflate=effective["server.ws_deflate"].value, **uvicorn_options(config))
+    draining.serve(app, host=host, port=port, log_level=log_level, log_config=log_config,
+                   ws_per_message_deflate=effective["server.ws_deflate"].value, **uvicorn_options(config))
     return 0
 
 
@@ -128,13 +127,16 @@ def cmd_serve_bench(args: argparse.Namespace) -> int:
         raise UserError(f"unknown bot {quoted(args.bot)} (known: {', '.join(BOT_NAMES)})")
     if args.kill_after is not None and args.servers < 2:
         raise UserError("--kill-after needs --servers 2 or more (someone must take over the killed one's matches)")
+    if args.restart_after is not None and args.kill_after is not None:
+        raise UserError("give --kill-after or --restart-after, not both")
     try:
         result = run_bench(matches=args.matches, think_ms=args.think_ms, seed=args.seed, db=args.db,
                            server_cores=(args.server_cpus if args.server_cpus is not None
                                          else "0" if args.servers == 1 else ""),
                            timeout=args.timeout, servers=args.servers,
                            kill_after=args.kill_after, opponent=args.opponent, bot=args.bot, clock_s=args.clock,
-                           bot_workers=args.bot_workers, sqlite_sync=args.sqlite_sync)
+                           bot_workers=args.bot_workers, sqlite_sync=args.sqlite_sync,
+                           restart_after=args.restart_after, drain_seconds=args.drain_seconds)
     except (ValueError, RuntimeError) as exc:
         raise UserError(str(exc)) from None
     if args.json:
@@ -171,6 +173,11 @@ def register(sub: Any) -> None:
                         "match's two seats connect to different processes (default 1)")
     b.add_argument("--kill-after", type=positive_float, default=None, metavar="SECONDS",
                    help="kill one server process (SIGKILL) this long into play; its clients reconnect to another")
+    b.add_argument("--restart-after", type=positive_float, default=None, metavar="SECONDS",
+                   help="this long into play, restart every server process in turn as a rolling restart does: "
+                        "SIGTERM (it drains), started again once it has exited, ready before the next")
+    b.add_argument("--drain-seconds", type=positive_float, default=10.0, metavar="SECONDS",
+                   help="each server's drain_seconds (default 10)")
     b.add_argument("--opponent", choices=("friend", "bot", "mixed"), default="friend",
                    help="friend: two clients per match; bot: one client against the server's bot; mixed: every "
                         "other match of each kind (default friend)")

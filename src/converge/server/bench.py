@@ -11,7 +11,10 @@ client against the server's own bot (``opponent="bot"``).
 With ``servers`` > 1 it starts that many server processes on one PostgreSQL database (a throwaway
 cluster unless ``db`` names one): each match is created on one process and its two seats connect to two
 different processes. ``kill_after`` kills one process with SIGKILL that many seconds into play; its
-clients reconnect to the next process and play on.
+clients reconnect to the next process and play on. ``restart_after`` restarts every process in turn that many
+seconds into play, as a host rolls out a new version: SIGTERM (the process drains: its moves in flight are
+acknowledged, its clients told to reconnect), a new process on the same port once it has exited, ready
+(``/readyz``) before the next one is stopped; each drain's seconds are measured.
 
 At the end every match's record is fetched and compared with the acknowledged actions: an acknowledged
 action missing from the record is *lost*; a person's action in the record that was not acknowledged (or
@@ -27,14 +30,16 @@ import contextlib
 import json
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from converge.server.storage.pgcluster import free_port
 
@@ -57,6 +62,8 @@ class SeatLog:
     in_doubt: list[tuple[int, int]] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    #: Moves refused with ``restarting`` (sent to a process that was draining: nothing was done; played again).
+    refused_restarting: int = 0
     reconnects: int = 0
     winner: int | None = None
     reason: str | None = None
@@ -105,7 +112,10 @@ async def _play_seat(urls: list[str], first: int, match_id: str, token: str, sea
                             log.acked.append((ack["seq"] - 1, pending[1]))
                         pending = None
                     if kind == "error":
-                        log.errors.append(f"{msg['code']}: {msg['message']}")
+                        if msg["code"] == "restarting":  # (the process drains: nothing was done)
+                            log.refused_restarting += 1
+                        else:
+                            log.errors.append(f"{msg['code']}: {msg['message']}")
                         pending = None
                         continue
                     if kind not in ("welcome", "state"):
@@ -163,9 +173,11 @@ class Plan:
     bot: str = "random"
     clock_s: int | None = None
     kill_after: float | None = None
+    restart_after: float | None = None
 
 
-async def _run_clients(bases: list[str], plan: Plan, kill: Any = None) -> dict[str, Any]:
+async def _run_clients(bases: list[str], plan: Plan, kill: Any = None,
+                       restart: Callable[[], list[float]] | None = None) -> dict[str, Any]:
     import httpx2 as httpx
 
     from converge.engine.state import Match
@@ -205,19 +217,30 @@ async def _run_clients(bases: list[str], plan: Plan, kill: Any = None) -> dict[s
             await asyncio.sleep(0.01)
         start = time.perf_counter()
         connect_seconds = start - connect_start
-        killed_at = None
+        killed_at = restarted_at = None
+        drains: list[float] = []
         if kill is not None and plan.kill_after is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(running), plan.kill_after)
             except TimeoutError:
                 kill()
                 killed_at = time.perf_counter() - start
+        if restart is not None and plan.restart_after is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(running), plan.restart_after)
+            except TimeoutError:
+                restarted_at = time.perf_counter() - start
+                drains = await asyncio.to_thread(restart)  # (the clients play on meanwhile)
         results = await running
         seconds = time.perf_counter() - start
         failures = [repr(r) for r in results if isinstance(r, BaseException)]
         lost = duplicated = verified = finished = doubt_stored = bot_actions = 0
         reasons: dict[str, int] = {}
-        survivor = https[-1]  # (a process that was not killed: the first one is the one killed)
+        # (a process that was not killed: the first one is the one killed; after restarts, a new connection)
+        survivor = https[-1] if restarted_at is None else await stack.enter_async_context(
+            httpx.AsyncClient(base_url=bases[-1], timeout=60))
+        if restarted_at is not None:
+            https = [survivor]
         for (mid, _t0, t1), (l0, l1) in zip(created, logs, strict=True):
             mine = l0.acked + l1.acked
             doubtful = set(l0.in_doubt + l1.in_doubt)
@@ -271,6 +294,8 @@ async def _run_clients(bases: list[str], plan: Plan, kill: Any = None) -> dict[s
         "lost": lost, "duplicated": duplicated, "errors": len(errors), "error_samples": errors[:5],
         "verified": verified, "results": reasons, "bot_actions": bot_actions,
         "killed_at_s": killed_at, "reconnects": sum(log.reconnects for pair in logs for log in pair),
+        "restarted_at_s": restarted_at, "drain_seconds": drains,
+        "refused_restarting": sum(log.refused_restarting for pair in logs for log in pair),
         "in_doubt": sum(len(log.in_doubt) for pair in logs for log in pair), "in_doubt_stored": doubt_stored,
         "bots": _merge_bot_stats([s.get("bots", {}) for s in statuses]),
         "database": sorted({s["database"] for s in statuses if "database" in s}),
@@ -300,8 +325,8 @@ def cpu_seconds(pid: int, thread: int | None = None) -> float | None:
 
 
 def wait_for_server(base: str, proc: subprocess.Popen[Any], timeout: float = 60) -> None:
-    """Return once the server process ``proc`` at ``base`` answers; RuntimeError if it exits or takes over
-    ``timeout`` seconds."""
+    """Return once the server process ``proc`` at ``base`` is ready (``/readyz``, as a load balancer asks);
+    RuntimeError if it exits or takes over ``timeout`` seconds."""
     import httpx2 as httpx
 
     end = time.monotonic() + timeout
@@ -309,7 +334,7 @@ def wait_for_server(base: str, proc: subprocess.Popen[Any], timeout: float = 60)
         if proc.poll() is not None:
             raise RuntimeError(f"a server process exited with code {proc.returncode} as it started")
         with contextlib.suppress(Exception):
-            if httpx.get(f"{base}/api/options", timeout=2).status_code == 200:
+            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
                 return
         time.sleep(0.2)
     raise RuntimeError("the server did not start in time")
@@ -318,17 +343,22 @@ def wait_for_server(base: str, proc: subprocess.Popen[Any], timeout: float = 60)
 def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: int = 1, db: str | None = None,
               server_cores: str = "0", timeout: float = 600, servers: int = 1, kill_after: float | None = None,
               opponent: str = "friend", bot: str = "random", clock_s: int | None = None,
-              bot_workers: int = 1, sqlite_sync: str = "FULL") -> dict[str, Any]:
+              bot_workers: int = 1, sqlite_sync: str = "FULL", restart_after: float | None = None,
+              drain_seconds: float = 10.0) -> dict[str, Any]:
     """Start the server process(es), play ``matches`` concurrent matches against them, return the figures.
 
-    ``sqlite_sync``: the SQLite server's ``synchronous`` setting, as ``converge serve --sqlite-sync`` sets it."""
+    ``sqlite_sync``: the SQLite server's ``synchronous`` setting, as ``converge serve --sqlite-sync`` sets it.
+    ``restart_after``: restart the processes one after the other that many seconds into play (SIGTERM,
+    each with ``drain_seconds``)."""
     from converge.server.storage.pgcluster import ClusterUnavailable, ThrowawayCluster
 
     postgres = db is not None and db.startswith(("postgresql://", "postgres://"))
     if sqlite_sync != "FULL" and (servers > 1 or postgres):
         raise ValueError("--sqlite-sync is SQLite's setting: it does not apply to PostgreSQL (--servers 2 or "
                          "more, or a postgresql:// --db)")
-    plan = Plan(matches, think_ms, seed, timeout, opponent, bot, clock_s, kill_after)
+    if restart_after is not None and kill_after is not None:
+        raise ValueError("either kill a process (--kill-after) or restart them all (--restart-after), not both")
+    plan = Plan(matches, think_ms, seed, timeout, opponent, bot, clock_s, kill_after, restart_after)
     tmp = tempfile.TemporaryDirectory(prefix="converge-bench-")
     cluster: ThrowawayCluster | None = None
     if servers > 1 and not postgres:
@@ -346,7 +376,7 @@ def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: 
     cpus &= available
     procs: list[subprocess.Popen[Any]] = []
     bases: list[str] = []
-    log_files = []
+    log_files: list[BinaryIO] = []
     cpu_used: dict[int, float] = {}
     cpu_start: dict[int, float] = {}
 
@@ -357,13 +387,37 @@ def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: 
             cpu_used[procs[0].pid] = now - cpu_start[procs[0].pid]
         procs[0].kill()
 
+    cmds: list[list[str]] = []
+
+    def restart() -> list[float]:
+        """Restart every server process in turn, as a rolling restart does: SIGTERM, wait for its exit (the
+        seconds it took), start it again on its port, wait until it is ready, then the next. Returns the
+        seconds each took to drain and exit; a process that outlives the drain by far is killed."""
+        took = []
+        for i, proc in enumerate(procs):
+            began = time.monotonic()
+            proc.terminate()
+            try:
+                code = proc.wait(timeout=drain_seconds + 20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                code = proc.wait()
+            took.append(time.monotonic() - began)
+            if code not in (0, -signal.SIGTERM):  # (uvicorn ends by raising the signal it caught again)
+                raise RuntimeError(f"server process {i} exited with code {code} after SIGTERM")
+            procs[i] = subprocess.Popen(cmds[i], stdout=subprocess.DEVNULL, stderr=log_files[i])
+            wait_for_server(bases[i], procs[i])
+        return took
+
     try:
         for i in range(servers):
             port = free_port()
             cmd = [sys.executable, "-m", "converge.server.bench", "--serve", "--port", str(port), "--db", db_url,
-                   "--bot-workers", str(bot_workers), "--sqlite-sync", sqlite_sync]
+                   "--bot-workers", str(bot_workers), "--sqlite-sync", sqlite_sync,
+                   "--drain-seconds", str(drain_seconds)]
             if cpus:
                 cmd += ["--cpus", ",".join(map(str, sorted(cpus)))]
+            cmds.append(cmd)
             log_file = (Path(tmp.name) / f"server{i}.log").open("wb")
             log_files.append(log_file)
             procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log_file))
@@ -388,13 +442,14 @@ def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: 
             runner: Any = uvloop.run
         except ImportError:  # pragma: no cover
             runner = asyncio.run
-        result: dict[str, Any] = runner(_run_clients(bases, plan, kill if kill_after is not None else None))
+        result: dict[str, Any] = runner(_run_clients(bases, plan, kill if kill_after is not None else None,
+                                                     restart if restart_after is not None else None))
         for proc in procs:
             if proc.pid not in cpu_used and proc.pid in cpu_start:
                 got = cpu_seconds(proc.pid)
                 if got is not None:
                     cpu_used[proc.pid] = got - cpu_start[proc.pid]
-        if len(cpu_used) == len(procs) and result["actions"]:
+        if len(cpu_used) == len(procs) and result["actions"] and restart_after is None:
             result["server_cpu_ms_per_action"] = sum(cpu_used.values()) * 1000 / result["actions"]
     finally:
         if available and hasattr(os, "sched_setaffinity"):
@@ -436,13 +491,21 @@ def format_bench(r: dict[str, Any]) -> str:
         f"WebSockets (opened in {r['connect_seconds']:.1f} s, before play); client think time "
         f"{r['think_ms'][0]}-{r['think_ms'][1]} ms",
         f"  {r['actions']} client actions in {r['seconds']:.1f} s ({r['actions_per_s']:.0f} actions/s), "
-        f"{r['finished']}/{r['matches']} matches finished; server CPU "
-        f"{r.get('server_cpu_ms_per_action', float('nan')):.2f} ms per action (all its work, creation included)",
+        f"{r['finished']}/{r['matches']} matches finished; server CPU " + (
+            f"{r['server_cpu_ms_per_action']:.2f} ms per action (all its work, creation included)"
+            if "server_cpu_ms_per_action" in r else "not measured (a process was killed or restarted)"),
         f"  action latency (send -> committed ack): p50 {lat['p50']:.1f} ms, p90 {lat['p90']:.1f} ms, "
         f"p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms",
         f"  lost actions: {r['lost']}, applied twice: {r['duplicated']}, errors: {r['errors']}, "
         f"records replayed and matched: {r['verified']}/{r['matches']}",
     ]
+    if r.get("restarted_at_s") is not None:
+        drains = ", ".join(f"{s:.1f}" for s in r["drain_seconds"])
+        lines.append(f"  every server process restarted in turn (SIGTERM, drained, started again) from "
+                     f"{r['restarted_at_s']:.1f} s into play: each exited in {drains} s; {r['reconnects']} "
+                     f"reconnections, {r['refused_restarting']} moves refused while draining (played again), "
+                     f"{r['in_doubt']} actions sent as their connection closed, {r['in_doubt_stored']} of them "
+                     "stored")
     if r.get("killed_at_s") is not None:
         lines.append(f"  one server process killed (SIGKILL) {r['killed_at_s']:.1f} s into play: "
                      f"{r['reconnects']} reconnections; {r['in_doubt']} actions in flight to it, "
@@ -458,10 +521,9 @@ def format_bench(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _serve(port: int, db: str, cpus: str | None, bot_workers: int, sqlite_sync: str) -> None:
-    import uvicorn
-
+def _serve(port: int, db: str, cpus: str | None, bot_workers: int, sqlite_sync: str, drain_seconds: float) -> None:
     from converge.server.app import create_app
+    from converge.server.transport import draining
     from converge.server.transport.serving import uvicorn_options
 
     if cpus and hasattr(os, "sched_setaffinity"):
@@ -471,11 +533,11 @@ def _serve(port: int, db: str, cpus: str | None, bot_workers: int, sqlite_sync: 
     # match let in, however long its bot's decisions wait for a worker (the figures say how long).
     app = create_app(db_url=db, bot_delay=0.0, replace_after=0.0, create_rate=1e6, create_burst=1e6, rate=1000.0,
                      burst=2000.0, matches_per_hour=0, bot_workers=bot_workers, bot_queue=1000,
-                     sqlite_sync=sqlite_sync)
+                     sqlite_sync=sqlite_sync, drain_seconds=drain_seconds)
     # As `converge serve` runs it (no permessage-deflate unless asked for).
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", backlog=4096,
-                ws_per_message_deflate=os.environ.get("CONVERGE_BENCH_DEFLATE") == "1",
-                **uvicorn_options(app.state.config))
+    draining.serve(app, host="127.0.0.1", port=port, log_level="warning", backlog=4096,
+                   ws_per_message_deflate=os.environ.get("CONVERGE_BENCH_DEFLATE") == "1",
+                   **uvicorn_options(app.state.config))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -485,10 +547,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpus", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--bot-workers", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--sqlite-sync", default="FULL", help=argparse.SUPPRESS)
+    parser.add_argument("--drain-seconds", type=float, default=10.0, help=argparse.SUPPRESS)
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     args = parser.parse_args(argv)
     if args.serve:
-        _serve(args.port, args.db, args.cpus, args.bot_workers, args.sqlite_sync)
+        _serve(args.port, args.db, args.cpus, args.bot_workers, args.sqlite_sync, args.drain_seconds)
         return 0
     parser.error("run the benchmark with `converge serve-bench`")
     return 2

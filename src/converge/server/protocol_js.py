@@ -27,7 +27,7 @@ from converge.server.protocol.errors import (
     CLOSE_HELLO,
     CLOSE_NOT_FOUND,
     CLOSE_POLICY,
-    CLOSE_RELOADED,
+    CLOSE_RECONNECT,
     CLOSE_REPLACED,
     CLOSE_TRY_AGAIN,
     CLOSE_UNAUTHORIZED,
@@ -43,7 +43,7 @@ LOBBY_SERVER_TYPES = tuple(fields_of(LobbyServerMessage))
 #: The WebSocket close codes a client may meet, with what each tells it.
 CLOSE_CODES: Mapping[str, tuple[int, str]] = {
     "GOING_AWAY": (CLOSE_GOING_AWAY, "the server shuts down: reconnect"),
-    "RELOADED": (CLOSE_RELOADED, "the match is being reloaded: reconnect"),
+    "RECONNECT": (CLOSE_RECONNECT, "the match is being reloaded, or this server process restarts: reconnect"),
     "TRY_AGAIN": (CLOSE_TRY_AGAIN, "the connection fell too far behind what it is sent: reconnect"),
     "POLICY": (CLOSE_POLICY, "the connection broke a rule or a limit (too many messages, too many sockets)"),
     "HELLO": (CLOSE_HELLO, "no valid hello came first (a match's socket and the lobby's)"),

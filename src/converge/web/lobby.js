@@ -11,12 +11,21 @@ import { Socket, api } from "./transport.js";
 
 const lobby = () => store.getState().lobby;
 let socket = null;
+// The queue lives in the server process the socket reached: after a reconnection (that process restarted,
+// or the network dropped) a page still looking for a match queues again.
+let requeue = false;
 
 // ------------------------------------------------------------------ the socket
 
 export function connectLobby() {
-  socket = new Socket("/ws/lobby", { hello: () => ({ type: LOBBY_TO_SERVER.HELLO }), message: onLobby, closed: () => true });
+  socket = new Socket("/ws/lobby", { hello: () => ({ type: LOBBY_TO_SERVER.HELLO }), message: onLobby, closed: onLobbyClosed });
   socket.open();
+}
+
+function onLobbyClosed() {
+  const q = lobby().quick;
+  requeue = q.searching && !(q.status && q.status.kind === "found");
+  return true;
 }
 
 function lobbySend(doc) {
@@ -28,6 +37,11 @@ function lobbySend(doc) {
 function onLobby(msg) {
   switch (msg.type) {
     case LOBBY_TO_CLIENT.WELCOME:
+      if (requeue) {
+        requeue = false;
+        lobbySend({ type: LOBBY_TO_SERVER.QUEUE, clock: lobby().quick.clock });
+      }
+    // falls through: a welcome lists the tables too
     case LOBBY_TO_CLIENT.TABLES:
       socket.welcomed();
       store.tablesListed(msg.tables);
@@ -143,8 +157,9 @@ export function quickPanel() {
   const offer = el("div", { class: "row", data: { testid: "bot-offer-box" } });
   const go = el("button", { type: "button", class: "primary", data: { testid: "quick-match" }, onclick: () => {
     if (!named()) { $("#player-name") && $("#player-name").focus(); return; }
-    if (!lobbySend({ type: LOBBY_TO_SERVER.QUEUE, clock: clock.value ? Number(clock.value) : null })) return;
-    store.quickAsked();
+    const seconds = clock.value ? Number(clock.value) : null;
+    if (!lobbySend({ type: LOBBY_TO_SERVER.QUEUE, clock: seconds })) return;
+    store.quickAsked(seconds);
   } }, "Quick match");
   const leave = el("button", { type: "button", class: "quiet", hidden: true, data: { testid: "leave-queue" },
     onclick: () => lobbySend({ type: LOBBY_TO_SERVER.UNQUEUE }) }, "Stop looking");

@@ -66,6 +66,7 @@ export const ERROR = Object.freeze({
   NOT_FOUND: "not_found",  // HTTP 404
   STORAGE: "storage",  // HTTP 503
   BUSY: "busy",  // HTTP 503
+  RESTARTING: "restarting",  // HTTP 503
   REPLACED: "replaced",  // HTTP 409
   HINTS_OFF: "hints_off",  // HTTP 403
   METHOD_NOT_ALLOWED: "method_not_allowed",  // HTTP 405
@@ -83,12 +84,13 @@ export const ERROR = Object.freeze({
   NO_OFFER: "no_offer",  // HTTP 409
   BAD_EMAIL: "bad_email",  // HTTP 400
   BAD_SIGN_IN: "bad_sign_in",  // HTTP 400
+  BANNED: "banned",  // HTTP 403
 });
 
 /** WebSocket close codes (4000-4999 are the server's own). */
 export const CLOSE = Object.freeze({
   GOING_AWAY: 1001,  // the server shuts down: reconnect
-  RELOADED: 1012,  // the match is being reloaded: reconnect
+  RECONNECT: 1012,  // the match is being reloaded, or this server process restarts: reconnect
   TRY_AGAIN: 1013,  // the connection fell too far behind what it is sent: reconnect
   POLICY: 1008,  // the connection broke a rule or a limit (too many messages, too many sockets)
   HELLO: 4400,  // no valid hello came first (a match's socket and the lobby's)

@@ -17,6 +17,7 @@ const LOBBY = freeze({
   ownTable: null,          // {id, open}: the table I opened from this page
   quick: freeze({
     searching: false,      // a quick match was asked for and is not over
+    clock: null,           // the clock it was asked with (asked again after a reconnection)
     inQueue: false,        // the server queued me (I may leave)
     status: null,          // what the status line says: {kind, ...}
     offer: null,           // {bot, rating, accepted}: a bot offered instead of a human
@@ -83,7 +84,7 @@ export const tableOpened = (id) => setLobby("tableOpened", {
   ownTable: freeze({ id, open: true }), myTables: freeze([...state.lobby.myTables, id]) });
 export const tableClosed = () => setLobby("tableClosed", { ownTable: freeze({ ...state.lobby.ownTable, open: false }) });
 
-export const quickAsked = () => setQuick("quickAsked", { searching: true, status: freeze({ kind: "looking" }) });
+export const quickAsked = (clock) => setQuick("quickAsked", { searching: true, clock, status: freeze({ kind: "looking" }) });
 export const quickQueued = (msg) => setQuick("quickQueued", {
   inQueue: true, status: freeze({ kind: "waiting", rating: msg.rating, botAfter: msg.bot_after_s }) });
 export const quickLeft = () => setQuick("quickLeft", {

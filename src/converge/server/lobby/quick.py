@@ -17,7 +17,7 @@ from converge.server.play.botpool import BotPool
 from converge.server.play.budget import BudgetExceeded, MatchBudget
 from converge.server.play.catalog import Catalog
 from converge.server.play.lifecycle import Lifecycle
-from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.errors import ProtocolError, restarting
 from converge.server.protocol.messages import BotOffer, Queued, Unqueued
 from converge.server.security.limits import KeyedRateLimit
 from converge.server.security.tokens import hash_token, new_token
@@ -54,6 +54,8 @@ class QuickMatch:
         player = conn.player
         if player is None:
             raise ProtocolError("no_player", "choose a name (or play anonymously) first")
+        if self.life.closing:
+            raise restarting()
         if not self.limit.allow(player.id):
             raise ProtocolError("rate_limited", "you joined the queue too often; wait a little")
         self.budget.check(conn.address)  # (a pairing would be refused: it does not wait in the queue)

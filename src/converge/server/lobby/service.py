@@ -62,6 +62,10 @@ class Lobby:
             log.debug("player left the queue (page closed)")
         self.room.leave(conn)
 
+    def connections(self) -> list[LobbyConnection]:
+        """Every lobby page's connection of this process (told to reconnect when it drains for a restart)."""
+        return list(self.room.conns)
+
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)

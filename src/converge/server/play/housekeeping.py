@@ -14,16 +14,13 @@ from converge.server.play.coordination import LocalCoordinator
 from converge.server.play.lifecycle import Lifecycle, Periodic
 from converge.server.play.session import BOTS, EVICT, INBOX, Session, stand_in
 from converge.server.play.sessions import Sessions
-from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.errors import CLOSE_RECONNECT, ProtocolError
 from converge.server.storage.match_store import Storage
 from converge.server.storage.rows import Retention
 from converge.server.storage.writer import Writer
 from converge.server.transport.connections import dumps
 
 log = logging.getLogger("converge.server")
-
-#: The WebSocket close code of a connection whose match is reloaded (the standard "service restart").
-CLOSE_RELOADED = 1012
 
 
 def in_use(session: Session) -> bool:
@@ -69,7 +66,7 @@ class Housekeeping:
         text = dumps(ProtocolError("storage", "the match is being reloaded; reconnect").to_message())
         for conn in list(session.presence.conns):
             conn.send(text)
-            conn.close(CLOSE_RELOADED)
+            conn.close(CLOSE_RECONNECT)
 
     # ------------------------------------------------------------------ the database
 

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Iterable
 from typing import Any
 
 from converge.server.config import ServerConfig
+from converge.server.ops.meter import Meter
 from converge.server.play.botpool import BotPool
 from converge.server.play.bots import Bots, Hints
 from converge.server.play.budget import MatchBudget
@@ -43,14 +45,19 @@ from converge.server.play.turns import Turns
 from converge.server.play.wallclock import WallClock
 from converge.server.play.writes import MatchWrites
 from converge.server.protocol.answers import Status
+from converge.server.protocol.errors import CLOSE_RECONNECT
 from converge.server.storage.match_store import Storage
 from converge.server.storage.writer import Writer
+from converge.server.transport.connections import Connection
+
+#: The reason given with the close that asks a client to reconnect when the process restarts.
+RESTARTING = "the server is restarting: reconnect"
 
 
 class Hub:
     """All live sessions of one server, and the units that serve them."""
 
-    def __init__(self, config: ServerConfig, storage: Storage, writer: Writer) -> None:
+    def __init__(self, config: ServerConfig, storage: Storage, writer: Writer, meter: Meter | None = None) -> None:
         self.config = config
         self.storage = storage
         self.writer = writer
@@ -59,7 +66,7 @@ class Hub:
         self.catalog = Catalog(config)
         self.budget = MatchBudget(config.matches_per_hour)
         #: Where bots think: worker processes, so that their search never holds up anyone's action.
-        self.pool = BotPool(config.bot_workers, config.deck_dirs, config.bot_queue)
+        self.pool = BotPool(config.bot_workers, config.deck_dirs, config.bot_queue, meter)
         #: The other server processes on the same database, if any.
         self.coord: LocalCoordinator = coordinator_for(storage.engine.url.render_as_string(hide_password=False),
                                                        storage.engine.dialect.name, config.coordination_interval)
@@ -72,7 +79,7 @@ class Hub:
             return await self.sync.caught_up(session, seq)
 
         self.moves = Moves(self.writes, self.coord, self.housekeeping, catch_up, self.wall,
-                           config.turn_mail_delay_s)
+                           config.turn_mail_delay_s, meter)
         clocks = Clocks(self.writes, self.coord, self.life, catch_up, self.wall)
         bots = Bots(config, self.pool, self.moves, clocks, self.life)
         self.duties = Duties(clocks, bots, StandIns(config, self.writes, clocks, bots, self.coord))
@@ -80,7 +87,7 @@ class Hub:
         self.reviews = Reviews(config, self.pool, storage, self.writes)
         self.sync = Sync(storage, self.coord, self.sessions, self.duties, self.housekeeping, self.life)
         self.matches = Matches(config, storage, self.catalog, self.budget, self.pool, self.writes, self.sessions,
-                               self.moves, self.duties, self.sync, self.housekeeping, self.coord)
+                               self.moves, self.duties, self.sync, self.housekeeping, self.coord, self.life)
         self.turns = Turns(config, storage, self.matches, clocks, self.life)
         self.reception = Reception(config, self.coord, self.duties, self.sync, self.housekeeping, self.life)
 
@@ -102,6 +109,24 @@ class Hub:
         return {"matches_held": len(live), "matches_owned": sum(1 for s in live if s.owned),
                 "connections": sum(len(s.presence.conns) for s in live), "coordinated": self.coord.multi,
                 "database": self.storage.durability, "bots": self.pool.stats()}
+
+    async def drain(self, also: Iterable[Connection] = ()) -> int:
+        """Stop taking moves, matches and seats (each is answered ``restarting``), let each match's move in
+        flight be committed and acknowledged (its lock is taken after it), then close every connection with
+        1012, which tells its client to reconnect: to another process, or to this one once it has restarted.
+        ``also``: other connections to close the same way (the lobby's). Returns how many were closed, once
+        each has been sent what was queued for it."""
+        self.life.close()
+        closed = list(also)
+        for conn in closed:
+            conn.close(CLOSE_RECONNECT, RESTARTING)
+        for session in list(self.sessions):
+            async with session.lock:
+                for conn in list(session.presence.conns):
+                    conn.close(CLOSE_RECONNECT, RESTARTING)
+                    closed.append(conn)
+        await asyncio.gather(*(conn.drain() for conn in closed))
+        return len(closed)
 
     async def close(self) -> None:
         """Stop every task and close every connection (the database holds everything)."""

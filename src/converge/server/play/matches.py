@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -24,6 +25,7 @@ from converge.server.play.catalog import Catalog
 from converge.server.play.coordination import LocalCoordinator, Note
 from converge.server.play.duties import Duties
 from converge.server.play.housekeeping import Housekeeping
+from converge.server.play.lifecycle import Lifecycle
 from converge.server.play.moves import Moves
 from converge.server.play.session import Session
 from converge.server.play.sessions import Sessions
@@ -31,7 +33,7 @@ from converge.server.play.sync import Sync, since
 from converge.server.play.table import Scored, TurnLog
 from converge.server.play.writes import MatchWrites
 from converge.server.protocol.answers import MatchRecord, ReplayMove, ReplayStep
-from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.errors import ProtocolError, restarting
 from converge.server.protocol.messages import Ack, ClockInfo
 from converge.server.security.tokens import hash_token, new_match_id, new_token
 from converge.server.storage import lobby_store
@@ -59,8 +61,9 @@ class Matches:
 
     def __init__(self, config: ServerConfig, storage: Storage, catalog: Catalog, budget: MatchBudget,
                  pool: BotPool, writes: MatchWrites, sessions: Sessions, moves: Moves, duties: Duties, sync: Sync,
-                 housekeeping: Housekeeping, coord: LocalCoordinator) -> None:
+                 housekeeping: Housekeeping, coord: LocalCoordinator, life: Lifecycle) -> None:
         self.config = config
+        self.life = life
         self.pool = pool
         self.storage = storage
         self.catalog = catalog
@@ -110,6 +113,8 @@ class Matches:
         comes here, and ``payers`` (the client addresses of the players it is stored for) pay for it first.
         A :class:`~converge.server.storage.database.Refused` from ``also`` is raised as it is: nothing was
         stored, and the caller says why."""
+        if self.life.closing:  # (draining for a restart: the match is made by another process, or after)
+            raise restarting()
         self.budget.charge(payers)
         match = Match.new(ps, row.seed, row.start)
         row.created_at = row.updated_at = self.moves.wall()
@@ -200,7 +205,10 @@ class Matches:
     async def act(self, session: Session, seat: int, action: int | str, seq: int | None,
                   source: Connection | None = None) -> int:
         """Apply one decision of ``seat``: checked, committed, applied and sent. Returns the new seq."""
+        arrived = time.perf_counter()  # (the action's latency counts the wait for the lock)
         async with session.lock:
+            if self.life.closing:  # (draining: the move in flight before this one was the last)
+                raise restarting()
             if not session.active:
                 raise ProtocolError("over", "the match is over" if session.row.status == "over"
                                     else "the match is unavailable")
@@ -218,18 +226,22 @@ class Matches:
             if (left is not None and left <= 0) or self.duties.clocks.out_of_turn_time(session):
                 await self.duties.clocks.flag(session, seat)
                 raise ProtocolError("over", "your time ran out")
+            kind = session.match.decision_kind
             await self.moves.commit(session, seat, aid, left)
             self.duties.after_change(session)
             ack: Ack = {"seq": session.seq, "action": aid}
             if source is not None and source.acks:
                 source.send({"type": "ack", **ack})
             broadcast.send_state(session, (source, ack) if source is not None and not source.acks else None)
+            self.moves.meter.action("player", kind, time.perf_counter() - arrived)
             return session.seq
 
     async def resign(self, session: Session, seat: int) -> None:
         """``seat`` gives up: the other player wins the match, by the path a time loss takes (a rated match
         changes ratings as any end does)."""
         async with session.lock:
+            if self.life.closing:
+                raise restarting()
             if not session.active:
                 raise ProtocolError("over", "the match is over" if session.row.status == "over"
                                     else "the match is unavailable")
@@ -244,6 +256,8 @@ class Matches:
         Returns it and whether it was created now (else it existed: everyone was already told).
         ``payer``: the asker's client address, which pays for it if it is created now."""
         async with session.lock:
+            if self.life.closing:
+                raise restarting()
             if session.row.status != "over":
                 raise ProtocolError("not_over", "a rematch can be asked for once the match is over")
             if session.row.rematch_id is not None:

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from converge.engine.errors import ConvergeError
+from converge.server.ops.meter import Meter
 from converge.server.play.coordination import LocalCoordinator
 from converge.server.play.housekeeping import Housekeeping
 from converge.server.play.session import Session
@@ -15,7 +16,7 @@ from converge.server.play.wallclock import WallClock
 from converge.server.play.writes import MatchWrites
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage import outbox_store as outbox
-from converge.server.storage.database import StorageError
+from converge.server.storage.database import StorageError, pause_point
 from converge.server.storage.match_store import Storage
 
 log = logging.getLogger("converge.server")
@@ -30,7 +31,9 @@ class Moves:
     """Commits and applies the moves of every match of this process."""
 
     def __init__(self, writes: MatchWrites, coord: LocalCoordinator, housekeeping: Housekeeping,
-                 catch_up: CatchUp, wall: WallClock, mail_delay: float = 0.0) -> None:
+                 catch_up: CatchUp, wall: WallClock, mail_delay: float = 0.0, meter: Meter | None = None) -> None:
+        #: Told each action applied, by whoever applied it (a player's or a bot's move).
+        self.meter = meter or Meter()
         self.wall = wall
         self.mail_delay = mail_delay  # (seconds before a "your turn" mail goes)
         self.writes = writes
@@ -79,6 +82,7 @@ class Moves:
         to_move = None if over else trial.current_player
 
         def write(conn: Any) -> None:
+            pause_point("action")  # (tests: a move in flight while the process is told to stop)
             Storage.append_action(conn, match_id, idx, aid, seat, status=status, winner=winner, reason=reason,
                                   clock_left_ms=clock_left, at=at)
             if turn_based:

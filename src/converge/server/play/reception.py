@@ -11,7 +11,7 @@ from converge.server.play.housekeeping import Housekeeping
 from converge.server.play.lifecycle import Lifecycle
 from converge.server.play.session import EVICT, Session
 from converge.server.play.sync import Sync
-from converge.server.protocol.errors import CLOSE_REPLACED, ProtocolError
+from converge.server.protocol.errors import CLOSE_REPLACED, ProtocolError, restarting
 from converge.server.security.limits import OpenCount
 from converge.server.transport.connections import Connection
 
@@ -38,6 +38,8 @@ class Reception:
         has fewer than ``max_spectators_per_match`` and its address fewer than
         ``max_spectators_per_address`` (over the whole server)."""
         async with session.lock:
+            if self.life.closing:
+                raise restarting()
             if session.broken:
                 raise ProtocolError("storage", "the match is being reloaded; reconnect")
             presence = session.presence

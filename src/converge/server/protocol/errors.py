@@ -14,7 +14,7 @@ ErrorCode = Literal[
     "stale", "illegal", "over", "not_over", "not_found", "storage", "busy", "replaced", "hints_off",
     "method_not_allowed", "length_required", "bad_origin", "bad_request", "uri_too_long", "headers_too_large",
     "bad_name", "name_taken", "no_player", "table_gone", "own_table", "too_many_tables", "no_offer",
-    "bad_email", "bad_sign_in",
+    "bad_email", "bad_sign_in", "restarting", "banned",
 ]
 
 #: Every error code, with the HTTP status the API answers it with.
@@ -33,6 +33,7 @@ ERROR_STATUS: Final[dict[ErrorCode, int]] = {
     "not_found": 404,
     "storage": 503,
     "busy": 503,
+    "restarting": 503,
     "replaced": 409,
     "hints_off": 403,
     "method_not_allowed": 405,
@@ -53,6 +54,8 @@ ERROR_STATUS: Final[dict[ErrorCode, int]] = {
     # accounts (converge.server.accounts)
     "bad_email": 400,
     "bad_sign_in": 400,
+    # moderation (converge.server.moderation)
+    "banned": 403,
 }
 
 
@@ -60,7 +63,7 @@ ERROR_STATUS: Final[dict[ErrorCode, int]] = {
 #: after the HTTP status they stand for.
 CLOSE_GOING_AWAY: Final = 1001  #: the server shuts down
 CLOSE_POLICY: Final = 1008  #: the connection broke the rules (too many messages, over a limit)
-CLOSE_RELOADED: Final = 1012  #: the match is being reloaded (reconnect)
+CLOSE_RECONNECT: Final = 1012  #: reconnect: the match is being reloaded, or this server process is restarting
 CLOSE_TRY_AGAIN: Final = 1013  #: the connection fell too far behind what it is sent (reconnect)
 CLOSE_HELLO: Final = 4400  #: the first message was not a valid hello
 CLOSE_UNAUTHORIZED: Final = 4401  #: the token does not hold a seat in this match
@@ -111,3 +114,9 @@ class ProtocolError(Exception):
     def http_body(self) -> bytes:
         """:meth:`to_body` as JSON, for the refusals written outside the application."""
         return orjson.dumps(self.to_body())
+
+
+def restarting() -> ProtocolError:
+    """The refusal of whatever would change a match while this server process drains for a restart
+    (:meth:`converge.server.play.hub.Hub.drain`): nothing was done, and the client carries on elsewhere."""
+    return ProtocolError("restarting", "the server is restarting: nothing was done; reconnect to play on")

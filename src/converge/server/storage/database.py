@@ -33,6 +33,8 @@ _PAUSE = os.environ.get("CONVERGE_TEST_PAUSE", "")
 
 def pause_point(name: str) -> None:
     """Sleep here, in the writer's thread, if a test asked to (see :data:`_PAUSE`)."""
+    if not _PAUSE:
+        return
     point, _, seconds = _PAUSE.partition(":")
     if point == name:
         log.warning("test pause point %s reached: sleeping %s s", name, seconds)

@@ -191,7 +191,7 @@ def uvicorn_options(cfg: ServerConfig) -> dict[str, Any]:
     """uvicorn's settings for serving the app ``create_app(config=cfg)`` builds: its HTTP protocol, no proxy
     headers of uvicorn's own (the app reads them itself when ``cfg.proxy_headers`` says so), no Server
     header; handshake refusals in the JSON shape too. ``converge serve`` and serve-bench's server pass these
-    to ``uvicorn.run``."""
+    to :func:`~converge.server.transport.draining.serve`."""
     return {"http": http_protocol(cfg), "ws": JsonWebSocketProtocol, "proxy_headers": False,
             "server_header": False, "ws_max_size": WS_MAX_SIZE}
 

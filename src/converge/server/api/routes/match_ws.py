@@ -17,6 +17,7 @@ from converge.server.protocol.errors import (
     CLOSE_HELLO,
     CLOSE_NOT_FOUND,
     CLOSE_POLICY,
+    CLOSE_RECONNECT,
     CLOSE_UNAUTHORIZED,
     ErrorCode,
     ProtocolError,
@@ -48,7 +49,8 @@ async def websocket(ws: WebSocket, match_id: str, srv: Server) -> None:
         await hub.reception.welcome(session, conn)
     except ProtocolError as exc:
         conn.send(exc.to_message())
-        conn.close(CLOSE_POLICY)
+        # (the match is being reloaded, or this process restarts: the client comes back, here or elsewhere)
+        conn.close(CLOSE_RECONNECT if exc.code in ("storage", "restarting") else CLOSE_POLICY)
         await conn.drain()
         return
     try:
