@@ -317,6 +317,8 @@ def test_the_tls_example_serves_https_and_secure_websockets_and_sends_http_to_ht
         assert moved.status_code == 301 and moved.headers["location"].startswith("https://127.0.0.1")
         assert moved.headers["location"].endswith("/m/abc")
         assert httpx2.get(f"{base}/readyz", verify=tls, timeout=10).status_code == 404  # not public
+        admin = httpx2.get(f"{base}/api/admin/audit", verify=tls, timeout=10)
+        assert admin.status_code == 404 and "error" not in admin.text  # nginx's answer: never reaches a process
         doc = httpx2.post(f"{base}/api/matches", json={"opponent": "bot", "bot": "random",
                                                        "playset": "catalysts"}, verify=tls, timeout=30).json()
         with ws_connect(f"wss://127.0.0.1:{https}/ws/{doc['match_id']}", ssl=tls, origin=base,

@@ -24,6 +24,7 @@ from converge.bots import bot_display_name, make_bot
 from converge.cards.loader import DeckError, DeckProblem, builtin_sources, load_decks
 from converge.cards.model import Deck
 from converge.cli import (
+    admin_command,
     calibrate_command,
     config_command,
     db_command,
@@ -451,6 +452,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve_command.register(sub)  # serve, serve-bench
     config_command.register(sub)  # config check, config example
     db_command.register(sub)  # db backup, db restore, db upgrade, db status
+    admin_command.register(sub)  # admin players, rename, ban, unban, close-table, delete-match, reports, audit
 
     p = add_command(sub, "cards")
     deck_dir_option(p)

@@ -58,10 +58,11 @@ from fastapi.staticfiles import StaticFiles
 
 from converge.server.api import errors
 from converge.server.api.deps import ServerState
-from converge.server.api.routes import accounts, lobby, lobby_ws, match_ws, matches, ops, pages, site
+from converge.server.api.routes import accounts, admin, lobby, lobby_ws, match_ws, matches, ops, pages, site
 from converge.server.api.routes.pages import web_dir
 from converge.server.config import ServerConfig, parse_bind
 from converge.server.lobby.service import Lobby
+from converge.server.moderation.service import Moderation
 from converge.server.ops.metrics import CountErrors, Metrics
 from converge.server.ops.readiness import DatabasePing, Readiness
 from converge.server.play.hub import Hub
@@ -136,6 +137,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     app.state.metrics = metrics
     app.state.readiness = readiness
     app.state.drain = drain
+    app.state.moderation = Moderation(hub, finding)
     app.add_middleware(SecurityMiddleware, max_body=cfg.max_body, origins=OriginPolicy(cfg.allowed_origins))
     if cfg.proxy_headers:  # outside the origin check: it reads the host the proxy says the browser used
         app.add_middleware(ForwardedHeaders, trusted=cfg.forwarded_allow_ips)
@@ -143,7 +145,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     errors.install(app)
     # the lobby's socket first: /ws/lobby before the matches' /ws/{match_id}
     for router in (lobby_ws.router, lobby.router, accounts.router, pages.router, site.router, matches.router,
-                   match_ws.router, ops.router):
+                   match_ws.router, ops.router, admin.router, admin.reports_router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web_dir()), name="static")
     return app

@@ -173,6 +173,9 @@ class ServerConfig:
     #: flight commit and be acknowledged, tells every client to reconnect (elsewhere), then exits
     #: (:mod:`converge.server.transport.draining`).
     drain_seconds: float = 10.0
+    #: A secret: with it, the hosts' API (``/api/admin/...``, what ``converge admin`` calls) answers requests
+    #: that carry ``Authorization: Bearer <admin_token>``; None: the hosts' API is not served (404).
+    admin_token: str | None = None
 
     def resolved_db_url(self) -> str:
         return self.db_url or f"sqlite:///{default_db_path()}"

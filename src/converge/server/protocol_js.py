@@ -22,7 +22,9 @@ from collections.abc import Mapping
 from converge.engine.actions import DECLARE, DISCARD, DONE, MINE, NUM_ACTIONS, SKILLSET_0, THEIRS
 from converge.engine.events import SCHEMA, EventKind
 from converge.engine.sizes import NUM_CARDS
+from converge.server.moderation import REPORT_REASONS
 from converge.server.protocol.errors import (
+    CLOSE_FORBIDDEN,
     CLOSE_GOING_AWAY,
     CLOSE_HELLO,
     CLOSE_NOT_FOUND,
@@ -48,6 +50,7 @@ CLOSE_CODES: Mapping[str, tuple[int, str]] = {
     "POLICY": (CLOSE_POLICY, "the connection broke a rule or a limit (too many messages, too many sockets)"),
     "HELLO": (CLOSE_HELLO, "no valid hello came first (a match's socket and the lobby's)"),
     "UNAUTHORIZED": (CLOSE_UNAUTHORIZED, "the token holds no seat in this match"),
+    "FORBIDDEN": (CLOSE_FORBIDDEN, "this player may not play on this server (banned): do not reconnect"),
     "NOT_FOUND": (CLOSE_NOT_FOUND, "no such match"),
     "REPLACED": (CLOSE_REPLACED, "a newer connection of the same seat took this one's place: do not reconnect"),
 }
@@ -86,6 +89,9 @@ def constants() -> dict[str, tuple[str, list[Entry]]]:
         "EVENT": ("The kinds of the events in an observation's \"events\" (docs/events.md).",
                   [(kind.name, kind.label, SCHEMA[kind].doc + (" (private)" if SCHEMA[kind].private else ""))
                    for kind in EventKind]),
+        "REPORT_REASONS": ("Why a player may report another (POST /api/matches/{id}/report): each reason's code, "
+                           "and what the form says of it, in the form's order.",
+                           [(code, text, "") for code, text in REPORT_REASONS.items()]),
         "ACTION": ("Action ids: 0 to CARDS - 1 choose a card (its index), the others are words.", [
             ("CARDS", NUM_CARDS, "how many card ids there are"),
             ("DISCARD", DISCARD, "play the chosen card for its discard effect"),

@@ -302,6 +302,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("metrics.bind", _bind, "serve /metrics, without a token, on a listener of its own at HOST:PORT "
             "(127.0.0.1:9100, [::1]:9100), for a scraper on a private network (default: none)",
             "--metrics-bind", "metrics_bind", metavar="HOST:PORT"),
+    Setting("admin.token", _secret_token, "a secret: with it, `converge admin` (run on this machine or one that "
+            "reaches the server's port) may rename and ban players, close tables, delete matches and read the "
+            "reports and the audit; without it the hosts' API is not served. Best given as the environment "
+            "variable CONVERGE_ADMIN_TOKEN", None, "admin_token", secret=True, env="CONVERGE_ADMIN_TOKEN"),
     Setting("retention.keep_finished", number(), "days the record of a finished match is kept for replays; "
             "0: forever (default 0)", "--keep-finished", "keep_finished_days", metavar="DAYS"),
     Setting("retention.delete_unstarted_after", number(), "delete a match in which nobody ever played a move "

@@ -49,6 +49,10 @@ function onClose(ev) {
     store.tokenRefused();
     toast("This link does not hold a seat in this match; you are watching.");
   }
+  if (ev.code === CLOSE.FORBIDDEN) {  // this player is banned here: the seat is refused, watching is not
+    store.tokenRefused();
+    toast("This server's hosts banned this player: you may watch, not play.");
+  }
   if (ev.code === CLOSE.REPLACED) {  // this seat connected again elsewhere (another tab or device): that one plays
     store.disconnected("elsewhere");  // (reconnecting here would in turn close that one, and so on)
     return false;

@@ -41,6 +41,7 @@ export async function showLeaderboard() {
 function resultText(m) {
   const won = m.result === "won";
   if (m.reason === "resign") return won ? "Won (they resigned)" : "Lost (you resigned)";
+  if (m.reason === "banned") return won ? "Won (they were banned)" : "Lost (banned)";
   return (won ? "Won" : "Lost") + (m.reason === "time" ? " on time" : "");
 }
 

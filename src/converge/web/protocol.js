@@ -95,6 +95,7 @@ export const CLOSE = Object.freeze({
   POLICY: 1008,  // the connection broke a rule or a limit (too many messages, too many sockets)
   HELLO: 4400,  // no valid hello came first (a match's socket and the lobby's)
   UNAUTHORIZED: 4401,  // the token holds no seat in this match
+  FORBIDDEN: 4403,  // this player may not play on this server (banned): do not reconnect
   NOT_FOUND: 4404,  // no such match
   REPLACED: 4409,  // a newer connection of the same seat took this one's place: do not reconnect
 });
@@ -122,6 +123,14 @@ export const EVENT = Object.freeze({
   DREW: "drew",  // the card the player drew (private)
   ROUND_END: "round_end",  // a round is won
   MATCH_END: "match_end",  // the match is won (M1)
+});
+
+/** Why a player may report another (POST /api/matches/{id}/report): each reason's code, and what the form says of it, in the form's order. */
+export const REPORT_REASONS = Object.freeze({
+  name: "an offensive or misleading name",
+  abuse: "abuse or harassment",
+  cheating: "cheating",
+  other: "something else",
 });
 
 /** Action ids: 0 to CARDS - 1 choose a card (its index), the others are words. */

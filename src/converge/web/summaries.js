@@ -95,6 +95,10 @@ export function overBanner() {
   if (result.reason === "resign") {
     text = mine ? (won ? playerName(loser) + " resigned: you won the match!" : "You resigned: " + playerName(result.winner) + " won the match.") :
       playerName(loser) + " resigned: " + playerName(result.winner) + " won the match.";
+  } else if (result.reason === "banned") {
+    text = mine ? (won ? playerName(loser) + " was banned by this server's hosts: you won the match." :
+      "This server's hosts banned you: " + playerName(result.winner) + " won the match.") :
+      playerName(loser) + " was banned: " + playerName(result.winner) + " won the match.";
   } else {
     const how = result.reason === "time" ? " on time" : "";
     text = mine ? (won ? "You won the match" + how + "!" : "You lost the match" + how + ".") : playerName(result.winner) + " won the match" + how + ".";

@@ -7,6 +7,7 @@ import { board, handZone, statusBar, tickClocks } from "./board.js";
 import { focusQuietly, hideTip } from "./cards.js";
 import { decisionStrip } from "./decision.js";
 import { openMatch, takeBack } from "./match.js";
+import { reportButton } from "./report.js";
 import { resignButton } from "./resign.js";
 import { replayBar, replayKey } from "./replay.js";
 import { reviewPanel } from "./review.js";
@@ -123,6 +124,8 @@ function statusLine(obs) {
   const bar = statusBar(obs);
   const tools = el("span", { class: "status-tools" }, logButton());
   if (!s.tutorial && !s.replay && s.seat >= 0 && s.meta.status === "active") tools.append(resignButton());
+  const report = !s.tutorial && !s.replay && s.seat >= 0 ? reportButton() : null;
+  if (report) tools.append(report);
   bar.append(tools);
   return bar;
 }

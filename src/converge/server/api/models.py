@@ -87,6 +87,27 @@ class SignInToken(Strict):
     token: Annotated[StrictStr, Field(max_length=200)]
 
 
+class ReportIn(Strict):
+    """``POST /api/matches/{id}/report``: why the caller reports the player at the other seat (one of
+    ``converge.server.moderation.REPORT_REASONS``), with a note for the hosts."""
+
+    reason: Annotated[StrictStr, Field(max_length=16)]
+    note: Annotated[StrictStr, Field(max_length=2000)] | None = None
+
+
+class HostAction(Strict):
+    """A host action of ``converge admin``: who does it (as they say) and why; both kept in the audit."""
+
+    actor: Annotated[StrictStr, Field(max_length=200)]
+    reason: Annotated[StrictStr, Field(max_length=2000)]
+
+
+class HostRename(HostAction):
+    """A host's rename: the new name (null: anonymous)."""
+
+    name: Annotated[StrictStr, Field(max_length=200)] | None
+
+
 class TableIn(Strict):
     """``POST /api/lobby/tables``: a table to open."""
 

@@ -30,6 +30,18 @@ def _duration(seconds: float) -> str:
     return f"{math.ceil(whole / 60)} minutes"
 
 
+def banned(reason: str) -> ProtocolError:
+    """The refusal a banned player meets at every door, with the hosts' reason."""
+    why = f" ({reason})" if reason else ""
+    return ProtocolError("banned", f"this player is banned from this server{why}: you may watch, not play")
+
+
+def refuse_banned(player: store.Player | None) -> None:
+    """Refuse a banned player (``banned``, with the hosts' reason)."""
+    if player is not None and player.banned is not None:
+        raise banned(player.banned)
+
+
 class Players:
     """The players of the lobby, and their names."""
 
@@ -52,10 +64,31 @@ class Players:
         return await asyncio.to_thread(store.player_by_hash, self.engine, digest)
 
     async def need_player(self, cookie: str | None) -> store.Player:
+        """The player the cookie holds (refused when there is none)."""
         player = await self.player_of(cookie)
         if player is None:
             raise ProtocolError("no_player", "choose a name (or play anonymously) first")
         return player
+
+    async def may_play(self, cookie: str | None) -> store.Player:
+        """The player the cookie holds, who may play here: refused when there is none, or when the hosts banned
+        them. Every door that opens, joins or queues for a match asks here (a lobby page's queue asks
+        :meth:`still_allowed`); a banned player may still watch, read their history, sign out or leave."""
+        player = await self.need_player(cookie)
+        refuse_banned(player)
+        return player
+
+    async def refuse_banned_cookie(self, cookie: str | None) -> None:
+        """Refuse the request if its cookie holds a banned player (doors open to anyone: a new bot or friend
+        match, a seat's connection)."""
+        if cookie is not None:
+            refuse_banned(await self.player_of(cookie))
+
+    async def still_allowed(self, player: store.Player) -> None:
+        """Refuse ``player`` if the hosts have banned them since they were read (a lobby page's player is read
+        when it connects; a ban made meanwhile, by any process, is in the database)."""
+        fresh = await asyncio.to_thread(store.player_by_id, self.engine, player.id)
+        refuse_banned(fresh or player)
 
     async def open_tables(self, player: store.Player) -> list[MyTable]:
         """The player's open tables."""
@@ -77,6 +110,7 @@ class Players:
         name = None if raw is None else check_name(raw)
         key = None if name is None else name_key(name)
         player = await self.player_of(cookie)
+        refuse_banned(player)  # (a banned player's name is the hosts' to change)
         if player is not None and player.name == name:
             return player, None  # no change: nothing written, nothing counted
         if player is not None:

@@ -72,6 +72,12 @@ class QuickMatch:
         """Take ``conn``'s player out of the queue (if it is still this page that waits); whether they were."""
         return conn.player is not None and self.queue.leave(conn.player.id, conn) is not None
 
+    def drop_player(self, player_id: str) -> None:
+        """Take a player out of the queue whatever page waits for them (banned by the hosts): that page is told."""
+        entry = self.queue.leave(player_id)
+        if entry is not None:
+            entry.conn.send(UNQUEUED)
+
     def _ensure_running(self) -> None:
         if self._task is not None and not self._task.done():
             return

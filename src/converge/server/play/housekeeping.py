@@ -92,7 +92,7 @@ class Housekeeping:
                 deleted.extend(Storage.delete_expired(conn, at, policy, keep, batch))
 
             await self.writer.write(write)
-            self._forget(deleted)
+            self.forget(deleted)
             total += len(deleted)
             if len(deleted) < batch:
                 break
@@ -100,7 +100,7 @@ class Housekeeping:
             log.info("retention: deleted %d expired match(es)", total)
         return total
 
-    def _forget(self, ids: list[str]) -> None:
+    def forget(self, ids: list[str]) -> None:
         """Drop deleted matches from memory, and the links of live matches to them."""
         gone = set(ids)
         for mid in ids:

@@ -12,7 +12,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from converge.engine.errors import ConvergeError
 from converge.engine.playset import Playset
@@ -236,17 +236,17 @@ class Matches:
             self.moves.meter.action("player", kind, time.perf_counter() - arrived)
             return session.seq
 
-    async def resign(self, session: Session, seat: int) -> None:
-        """``seat`` gives up: the other player wins the match, by the path a time loss takes (a rated match
-        changes ratings as any end does)."""
+    async def resign(self, session: Session, seat: int, reason: Literal["resign", "banned"] = "resign") -> None:
+        """``seat`` gives up (``reason`` "resign"), or its player was banned by the hosts ("banned"): the other
+        player wins the match, by the path a time loss takes (a rated match changes ratings as any end does)."""
         async with session.lock:
             if self.life.closing:
                 raise restarting()
             if not session.active:
                 raise ProtocolError("over", "the match is over" if session.row.status == "over"
                                     else "the match is unavailable")
-            if not await self.duties.clocks.lose(session, seat, "resign"):
-                raise ProtocolError("storage", "the resignation could not be saved; the match goes on")
+            if not await self.duties.clocks.lose(session, seat, reason):
+                raise ProtocolError("storage", "the match's end could not be saved; the match goes on")
             self.duties.after_change(session)
 
     # ------------------------------------------------------------------ rematch, record, replay

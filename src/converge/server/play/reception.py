@@ -11,7 +11,7 @@ from converge.server.play.housekeeping import Housekeeping
 from converge.server.play.lifecycle import Lifecycle
 from converge.server.play.session import EVICT, Session
 from converge.server.play.sync import Sync
-from converge.server.protocol.errors import CLOSE_REPLACED, ProtocolError, restarting
+from converge.server.protocol.errors import CLOSE_FORBIDDEN, CLOSE_REPLACED, ProtocolError, restarting
 from converge.server.security.limits import OpenCount
 from converge.server.transport.connections import Connection
 
@@ -74,6 +74,16 @@ class Reception:
             conn.events_sent = len(welcome["observation"]["events"])
             conn.send(welcome)
             broadcast.send_meta(session, skip=conn)
+
+    @staticmethod
+    def shut_out(session: Session, seat: int, error: ProtocolError) -> int:
+        """Close the connections of ``seat`` here with ``error`` (its player was banned: they may reconnect to
+        watch, not to play); how many there were."""
+        conns = session.presence.of_view(seat)
+        for conn in conns:
+            conn.send(error.to_message())
+            conn.close(CLOSE_FORBIDDEN, "this player may not play on this server")
+        return len(conns)
 
     def leave(self, session: Session, conn: Connection) -> None:
         """``conn`` closed: the others are told; a seat's player gone from everywhere may get a stand-in."""

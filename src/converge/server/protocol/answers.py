@@ -313,3 +313,85 @@ class History(TypedDict):
 
 class Linked(TypedDict):
     linked: bool
+
+
+# ---------------------------------------------------------------------- moderation (the hosts' API and reports)
+
+
+class ReportMade(TypedDict):
+    """``POST /api/reports``: the report was stored for the hosts (``new`` false: this reporter had already
+    reported that seat of that match; nothing more was stored)."""
+
+    reported: bool
+    new: bool
+
+
+class FoundPlayer(TypedDict):
+    """A player as the hosts see them (``GET /api/admin/players``)."""
+
+    id: str
+    name: str | None
+    rating: int
+    games: int
+    created_at: float
+    signed_in: bool  #: has a sign-in address (never shown: only whether there is one)
+    banned: bool
+    ban_reason: str | None
+    banned_at: float | None
+    open_reports: int
+
+
+class FoundPlayers(TypedDict):
+    players: list[FoundPlayer]
+
+
+class ReportPerson(TypedDict):
+    id: str
+    name: str | None  #: their name now (None: anonymous)
+
+
+class ReportedPerson(ReportPerson):
+    name_in_match: str | None  #: the name the match showed
+    banned: bool
+
+
+class ReportEntry(TypedDict):
+    """A player's report of another, for the hosts."""
+
+    id: str
+    at: float
+    match_id: str
+    seat: int
+    reason: str
+    note: str | None
+    open: bool
+    reporter: ReportPerson
+    reported: ReportedPerson
+
+
+class Reports(TypedDict):
+    reports: list[ReportEntry]
+
+
+class AuditEntry(TypedDict):
+    """One host action, as the audit keeps it."""
+
+    id: int
+    at: float
+    actor: str
+    action: str
+    target: str
+    reason: str
+    detail: dict[str, object]
+
+
+class Audit(TypedDict):
+    entries: list[AuditEntry]
+
+
+class HostActionDone(TypedDict):
+    """What a host action did (its audit entry's detail), e.g. ``{"ended": ["m1"], "tables_closed": []}``."""
+
+    action: str
+    target: str
+    detail: dict[str, object]

@@ -67,6 +67,7 @@ CLOSE_RECONNECT: Final = 1012  #: reconnect: the match is being reloaded, or thi
 CLOSE_TRY_AGAIN: Final = 1013  #: the connection fell too far behind what it is sent (reconnect)
 CLOSE_HELLO: Final = 4400  #: the first message was not a valid hello
 CLOSE_UNAUTHORIZED: Final = 4401  #: the token does not hold a seat in this match
+CLOSE_FORBIDDEN: Final = 4403  #: this player may not play on this server (banned): do not reconnect
 CLOSE_NOT_FOUND: Final = 4404  #: no such match
 CLOSE_REPLACED: Final = 4409  #: a newer connection of the same seat took over (do not reconnect by itself)
 

@@ -114,7 +114,7 @@ class TurnInfo(TypedDict):
 
 class Result(TypedDict):
     winner: int | None
-    reason: str | None  #: "match" (the engine's result), "time" or "resign"
+    reason: str | None  #: "match" (the engine's result), "time", "resign" or "banned" (the hosts banned the loser)
 
 
 class HintsInfo(TypedDict):

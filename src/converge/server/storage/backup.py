@@ -225,7 +225,7 @@ def _sqlite_counts(con: sqlite3.Connection, where: str, what: str) -> Counts:
         check = con.execute("PRAGMA quick_check").fetchone()
         if check is None or check[0] != "ok":
             raise StorageError(f"{where} is damaged (SQLite's check: {check[0] if check else 'no answer'})")
-        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = ?", ("table",))}
         if matches_table.name not in tables:
             raise StorageError(f"{where} is not {what}: it has no converge tables")
         revision: str | None = None
@@ -423,7 +423,7 @@ def _restore_sqlite(db: Database, source: Path, replace: bool) -> Restored:
 def _held_sqlite(path: Path) -> int:
     con = _read_only(path)
     try:
-        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = ?", ("table",))}
         if matches_table.name not in tables:
             return 0
         return int(con.execute("SELECT count(*) FROM converge_matches").fetchone()[0])

@@ -67,6 +67,8 @@ class Player:
     name: str | None
     rating: Rating
     games: int
+    #: Banned by the hosts: why (as they wrote it, shown to the player); None: not banned.
+    banned: str | None = None
 
     def public(self) -> PlayerInfo:
         """What anyone may see of a player (never the id or the token hash)."""
@@ -85,8 +87,9 @@ class SeatPlayer:
 
 
 def _player(row: Any) -> Player:
+    banned = None if row["banned_at"] is None else (row["ban_reason"] or "")
     return Player(row["id"], row["name"], Rating(float(row["r"]), float(row["rd"]), float(row["vol"])),
-                  int(row["games"]))
+                  int(row["games"]), banned)
 
 
 # ---------------------------------------------------------------------- players

@@ -255,16 +255,7 @@ class Storage:
         if keep:
             query = query.where(c.id.not_in(list(keep)))
         ids = [r[0] for r in conn.execute(query)]
-        if not ids:
-            return []
-        conn.execute(delete(actions_table).where(actions_table.c.match_id.in_(ids)))
-        conn.execute(delete(reviews_table).where(reviews_table.c.match_id.in_(ids)))
-        conn.execute(delete(seat_keys_table).where(seat_keys_table.c.match_id.in_(ids)))
-        conn.execute(delete(outbox_table).where(outbox_table.c.match_id.in_(ids)))
-        conn.execute(delete(seats_table).where(seats_table.c.match_id.in_(ids)))
-        conn.execute(update(matches_table).where(c.rematch_id.in_(ids)).values(rematch_id=None))
-        conn.execute(update(matches_table).where(c.rematch_of.in_(ids)).values(rematch_of=None))
-        conn.execute(delete(matches_table).where(c.id.in_(ids)))
+        delete_matches(conn, ids)
         return ids
 
     def count(self) -> int:
@@ -286,3 +277,20 @@ class Storage:
                            .values(rematch_id=new_id))
         if res.rowcount != 1:
             raise StorageError(f"match {old_id} already has a rematch")
+
+
+def delete_matches(conn: Connection, ids: Sequence[str]) -> None:
+    """Delete the matches ``ids`` with their seats, actions, reviews, seat keys and queued mails; links to them
+    from other matches (rematch of / rematch) are cleared. Who played them and the ratings they changed stay
+    (a player's rating is the sum of their matches, whatever becomes of the records)."""
+    if not ids:
+        return
+    c = matches_table.c
+    conn.execute(delete(actions_table).where(actions_table.c.match_id.in_(ids)))
+    conn.execute(delete(reviews_table).where(reviews_table.c.match_id.in_(ids)))
+    conn.execute(delete(seat_keys_table).where(seat_keys_table.c.match_id.in_(ids)))
+    conn.execute(delete(outbox_table).where(outbox_table.c.match_id.in_(ids)))
+    conn.execute(delete(seats_table).where(seats_table.c.match_id.in_(ids)))
+    conn.execute(update(matches_table).where(c.rematch_id.in_(ids)).values(rematch_id=None))
+    conn.execute(update(matches_table).where(c.rematch_of.in_(ids)).values(rematch_of=None))
+    conn.execute(delete(matches_table).where(c.id.in_(ids)))

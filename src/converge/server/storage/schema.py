@@ -111,6 +111,9 @@ players_table = Table(
     Column("email", String(254), nullable=True, unique=True),
     #: Mail me when it is my turn in a turn-based match (a player with an address).
     Column("notify_turns", Boolean, nullable=True),
+    #: Banned by the server's hosts (``converge admin ban``): since when, and why (shown to the player).
+    Column("banned_at", Float, nullable=True),
+    Column("ban_reason", String(200), nullable=True),
 )
 
 #: A player's other devices: each signed-in browser's player token (its hash), beside the first one's
@@ -207,4 +210,35 @@ rating_changes_table = Table(
     Column("rd_after", Float, nullable=False),
     Column("vol_after", Float, nullable=False),
     Column("at", Float, nullable=False),
+)
+
+
+# ---------------------------------------------------------------------- moderation
+
+#: Players' reports of other players ("report this player" on a match's page), for the hosts to read.
+reports_table = Table(
+    "converge_reports", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("at", Float, nullable=False),
+    Column("reporter_id", String(32), nullable=False, index=True),
+    Column("reported_id", String(32), nullable=False, index=True),
+    Column("match_id", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),  # the reported player's seat in that match
+    Column("reported_name", String(64), nullable=True),  # their name in that match (None: anonymous)
+    Column("reason", String(16), nullable=False),  # one of converge.server.moderation.REPORT_REASONS
+    Column("note", String(500), nullable=True),
+    Column("closed_at", Float, nullable=True),  # handled by a host
+)
+reports_open_index = Index("converge_reports_open", reports_table.c.closed_at, reports_table.c.at)
+
+#: Every action of the hosts (``converge admin``), never changed or deleted by the server.
+audit_table = Table(
+    "converge_audit", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    Column("actor", String(64), nullable=False),  # who did it, as they said (``converge admin --as``)
+    Column("action", String(16), nullable=False),  # rename, ban, unban, close_table, delete_match, close_report
+    Column("target", String(64), nullable=False),  # the player, table, match or report
+    Column("reason", String(500), nullable=False),
+    Column("detail", Text, nullable=False),  # JSON: what it changed (the old name, the matches ended...)
 )

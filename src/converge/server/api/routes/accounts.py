@@ -97,7 +97,7 @@ async def seat_key(match_id: str, srv: Server, lobby: LobbyService, address: Cli
     """A key to the caller's seat in a match, for this browser: a player signed in on a second device plays
     their matches there too. Refused unless the caller plays a seat of the match."""
     srv.limit(address, srv.post_limit, "requests")
-    player = await lobby.players.need_player(cookie)
+    player = await lobby.players.may_play(cookie)
     session = await session_of(srv.hub, match_id)
     doc: Seated = (await lobby.seating.device_key(player, session)).seated()
     return json_response(doc)

@@ -97,7 +97,7 @@ async def tables(lobby: LobbyService) -> JSONResponse:
 async def open_table(body: TableIn, lobby: LobbyService, address: ClientAddress,
                      cookie: PlayerCookie = None) -> JSONResponse:
     """Open a table (private: a friend match at once, with an invite link); the host's seat and links."""
-    player = await lobby.players.need_player(cookie)
+    player = await lobby.players.may_play(cookie)
     out = await lobby.tables.open(player, address, playset=body.playset, clock=body.clock, seat=body.seat,
                                   private=body.private, rated=body.rated, move_hours=body.move_hours)
     return json_response(out, 201)
@@ -118,7 +118,7 @@ async def close_table(table_id: str, lobby: LobbyService, cookie: PlayerCookie =
 async def join_table(table_id: str, lobby: LobbyService, address: ClientAddress,
                      cookie: PlayerCookie = None) -> JSONResponse:
     """Take the other seat at an open table: the match starts now."""
-    player = await lobby.players.need_player(cookie)
+    player = await lobby.players.may_play(cookie)
     if not MATCH_ID_RE.match(table_id):
         raise ProtocolError("table_gone", "no such table")
     ready = await lobby.tables.join(player, table_id, address)
@@ -129,7 +129,7 @@ async def join_table(table_id: str, lobby: LobbyService, address: ClientAddress,
 async def link_seat(match_id: str, srv: Server, lobby: LobbyService, cookie: PlayerCookie = None,
                     authorization: Authorization = None) -> JSONResponse:
     """Record that the caller plays the seat whose token they hold (their history lists the match)."""
-    player = await lobby.players.need_player(cookie)
+    player = await lobby.players.may_play(cookie)
     scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ProtocolError("unauthorized", "this needs a seat token (Authorization: Bearer <token>)")

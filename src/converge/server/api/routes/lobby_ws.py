@@ -104,11 +104,15 @@ async def _serve(ws: WebSocket, lobby: Lobby, conn: LobbyConnection) -> None:
             elif msg["type"] == "hello":
                 raise ProtocolError("malformed", "hello was already said on this connection")
             elif msg["type"] == "queue":
+                if conn.player is not None:
+                    await lobby.players.still_allowed(conn.player)
                 conn.send(lobby.quick.join(conn, msg.get("clock")))
             elif msg["type"] == "unqueue":
                 lobby.quick.leave(conn)
                 conn.send(UNQUEUED)
             elif msg["type"] == "accept_bot":
+                if conn.player is not None:
+                    await lobby.players.still_allowed(conn.player)
                 ready = await lobby.quick.accept_bot(conn)
                 conn.send(ready.message({"name": None, "bot": True}))
         except ProtocolError as exc:

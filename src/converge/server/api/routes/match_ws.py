@@ -10,10 +10,11 @@ import logging
 
 from fastapi import APIRouter, WebSocket
 
-from converge.server.api.deps import Server, ServerState, address_of
+from converge.server.api.deps import PlayerCookie, Server, ServerState, address_of
 from converge.server.play.hub import Hub
 from converge.server.play.session import Session
 from converge.server.protocol.errors import (
+    CLOSE_FORBIDDEN,
     CLOSE_HELLO,
     CLOSE_NOT_FOUND,
     CLOSE_POLICY,
@@ -35,11 +36,11 @@ router = APIRouter()
 
 
 @router.websocket("/ws/{match_id}")
-async def websocket(ws: WebSocket, match_id: str, srv: Server) -> None:
+async def websocket(ws: WebSocket, match_id: str, srv: Server, cookie: PlayerCookie = None) -> None:
     """The live connection of a seat or a spectator: see :mod:`converge.server.protocol.messages`."""
     cfg, hub = srv.config, srv.hub
     await ws.accept()
-    session, view, acks = await _hello(srv, ws, match_id)
+    session, view, acks = await _hello(srv, ws, match_id, cookie)
     if session is None:
         return
     conn = Connection(ws, view, cfg, address_of(ws))
@@ -54,15 +55,17 @@ async def websocket(ws: WebSocket, match_id: str, srv: Server) -> None:
         await conn.drain()
         return
     try:
-        await _serve(srv, ws, session, conn)
+        await _serve(srv, ws, session, conn, cookie)
     finally:
         hub.reception.leave(session, conn)
         await conn.drain()
 
 
-async def _hello(srv: ServerState, ws: WebSocket, match_id: str) -> tuple[Session | None, int, bool]:
+async def _hello(srv: ServerState, ws: WebSocket, match_id: str,
+                 cookie: str | None) -> tuple[Session | None, int, bool]:
     """Read the first message (a hello, with a seat token or none): the session, the view it gets and whether
-    it wants acknowledgements as messages of their own."""
+    it wants acknowledgements as messages of their own. A seat is refused to a player the hosts banned (the
+    player cookie says who); watching is not."""
     cfg, hub = srv.config, srv.hub
 
     async def refuse(code: ErrorCode, message: str, close: int) -> tuple[None, int, bool]:
@@ -104,6 +107,10 @@ async def _hello(srv: ServerState, ws: WebSocket, match_id: str) -> tuple[Sessio
     seat = seat_of(token, session.row.seat_hashes())
     if seat is None:
         return await refuse("unauthorized", "the token does not hold a seat in this match", CLOSE_UNAUTHORIZED)
+    try:
+        await srv.lobby.players.refuse_banned_cookie(cookie)
+    except ProtocolError as exc:
+        return await refuse(exc.code, exc.message, CLOSE_FORBIDDEN)
     return session, seat, acks
 
 
@@ -122,8 +129,9 @@ async def _send_hint(hub: Hub, session: Session, conn: Connection) -> None:
         conn.hinting = False
 
 
-async def _serve(srv: ServerState, ws: WebSocket, session: Session, conn: Connection) -> None:
-    """Answer a connection's messages until it closes."""
+async def _serve(srv: ServerState, ws: WebSocket, session: Session, conn: Connection, cookie: str | None) -> None:
+    """Answer a connection's messages until it closes. (A seat's player banned meanwhile is shut out by the ban;
+    a rematch, which starts a match, asks again.)"""
     cfg, hub = srv.config, srv.hub
     while not conn.closed:
         raw = await ws.receive()
@@ -158,6 +166,7 @@ async def _serve(srv: ServerState, ws: WebSocket, session: Session, conn: Connec
             elif msg["type"] == "resign":
                 await hub.matches.resign(session, conn.view)
             elif msg["type"] == "rematch":
+                await srv.lobby.players.refuse_banned_cookie(cookie)
                 new, created = await hub.matches.rematch(session, conn.address)
                 if not created:
                     made: RematchMade = {"type": "rematch", "match_id": new.id}

@@ -10,7 +10,16 @@ from typing import Annotated
 from fastapi import APIRouter, Body
 from fastapi.responses import JSONResponse
 
-from converge.server.api.deps import Authorization, ClientAddress, Server, json_response, seat_from, session_of
+from converge.server.api.deps import (
+    Authorization,
+    ClientAddress,
+    LobbyService,
+    PlayerCookie,
+    Server,
+    json_response,
+    seat_from,
+    session_of,
+)
 from converge.server.api.models import ERRORS, ActionRequest, HintsRequest, NewMatch, NoBody
 from converge.server.protocol.answers import (
     ActionDone,
@@ -29,9 +38,11 @@ router = APIRouter(prefix="/api/matches", tags=["matches"], responses=ERRORS)
 
 
 @router.post("", status_code=201, response_model=MatchCreated)
-async def create(new: NewMatch, srv: Server, address: ClientAddress) -> JSONResponse:
+async def create(new: NewMatch, srv: Server, lobby: LobbyService, address: ClientAddress,
+                 cookie: PlayerCookie = None) -> JSONResponse:
     """A new match against one of the server's bots or a friend (whose seat link is ``invite_url``)."""
     srv.limit(address, srv.create_limit, "matches created")
+    await lobby.players.refuse_banned_cookie(cookie)
     created = await srv.hub.matches.create(new.opponent, new.playset, new.bot, new.seat, new.clock,
                                            new.move_hours, payer=address)  # (settings refused: nothing charged)
     mid = created.session.id
@@ -90,10 +101,11 @@ async def allow_hints(match_id: str, body: HintsRequest, srv: Server, address: C
 
 
 @router.post("/{match_id}/rematch", response_model=RematchLink)
-async def rematch(match_id: str, srv: Server, address: ClientAddress,
-                  authorization: Authorization = None) -> JSONResponse:
+async def rematch(match_id: str, srv: Server, lobby: LobbyService, address: ClientAddress,
+                  authorization: Authorization = None, cookie: PlayerCookie = None) -> JSONResponse:
     """The rematch of a finished match (same playset and seats; the loser starts)."""
     srv.limit(address, srv.post_limit, "requests")
+    await lobby.players.refuse_banned_cookie(cookie)
     session = await session_of(srv.hub, match_id)
     seat_from(authorization, session, required=True)  # (a seat's: any of the two)
     new, _created = await srv.hub.matches.rematch(session, address)

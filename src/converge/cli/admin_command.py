@@ -1,0 +1,240 @@
+"""``converge admin``: the hosts' moderation of a running server, through its hosts' API
+(:mod:`converge.server.api.routes.admin`), so that a ban ends the player's matches as the server ends any match.
+
+* ``converge admin players TEXT`` — players by id, name, or part of a name (with their reports and bans);
+* ``converge admin rename PLAYER NAME`` / ``--anonymous``; ``ban PLAYER``; ``unban PLAYER`` — each with
+  ``--reason``; PLAYER is an id or a whole name (look-alikes count as the same name);
+* ``converge admin close-table TABLE``, ``delete-match MATCH``, ``close-report REPORT`` — with ``--reason``;
+* ``converge admin reports [--all]``, ``converge admin audit [--limit N] [--target ID]``.
+
+The server is ``--server URL``, else the ``--config`` file's address, else http://127.0.0.1:8000; the admin token
+comes from ``CONVERGE_ADMIN_TOKEN`` (or the file's ``admin.token``). Every action is written to the server's audit
+with ``--as`` (default: the login name) and the reason. Like ``serve``, it needs the ``web`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import getpass
+import json
+from typing import Any
+from urllib.parse import quote
+
+from converge.cli.common import UserError, add_command, path_text, positive_int
+
+DEFAULT_SERVER = "http://127.0.0.1:8000"
+
+
+def _connection(args: argparse.Namespace) -> tuple[str, str]:
+    """The server's base URL and the admin token."""
+    from converge.cli.serve_command import _need_web
+
+    _need_web()
+    from converge.server.settings import SettingsError, load_file, resolve
+
+    try:
+        tables = load_file(args.config) if args.config is not None else {}
+        effective = resolve(tables, where=str(args.config))
+    except SettingsError as exc:
+        raise UserError(str(exc)) from None
+    token = effective["admin.token"].value
+    if not token:
+        raise UserError("no admin token: set CONVERGE_ADMIN_TOKEN to the server's admin token (or give --config "
+                        "with the server's settings file)")
+    base = args.server
+    if base is None:
+        host = effective["server.host"].value
+        host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+        base = DEFAULT_SERVER if args.config is None else f"http://{host}:{effective['server.port'].value}"
+    if not base.startswith(("http://", "https://")):
+        raise UserError(f"--server takes a URL such as {DEFAULT_SERVER}, got {base!r}")
+    return base.rstrip("/"), str(token)
+
+
+def _call(args: argparse.Namespace, method: str, path: str, body: dict[str, Any] | None = None,
+          params: dict[str, Any] | None = None) -> Any:
+    """One request to the hosts' API; its JSON answer, or a UserError that says what went wrong."""
+    import httpx2 as httpx
+
+    base, token = _connection(args)
+    try:
+        r = httpx.request(method, base + path, json=body, params=params, timeout=60,
+                          headers={"Authorization": f"Bearer {token}", "Accept": "application/json"})
+    except httpx.HTTPError as exc:
+        raise UserError(f"cannot reach the server at {base} ({type(exc).__name__}): is it running? "
+                        "(--server URL)") from None
+    try:
+        doc = r.json()
+    except ValueError:
+        doc = None
+    message = doc["error"]["message"] if isinstance(doc, dict) and "error" in doc else f"HTTP {r.status_code}"
+    if r.status_code == 404 and message == "no such page or API endpoint":
+        raise UserError(f"the server at {base} does not serve the hosts' API: set its admin token "
+                        "(CONVERGE_ADMIN_TOKEN, or [admin] token) and restart it")
+    if r.status_code == 401:
+        raise UserError(f"the server at {base} refused the admin token (CONVERGE_ADMIN_TOKEN)")
+    if r.status_code >= 400:
+        raise UserError(message)
+    return doc
+
+
+def _action(args: argparse.Namespace) -> dict[str, Any]:
+    return {"actor": args.actor or getpass.getuser() or "admin", "reason": args.reason}
+
+
+def _when(at: float | None) -> str:
+    return "-" if at is None else dt.datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M")
+
+
+def _print(args: argparse.Namespace, doc: Any, lines: list[str]) -> None:
+    if args.json:
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(lines))
+
+
+def _player_path(ref: str, action: str) -> str:
+    return f"/api/admin/players/{quote(ref, safe='')}/{action}"
+
+
+def cmd_players(args: argparse.Namespace) -> int:
+    doc = _call(args, "GET", "/api/admin/players", params={"q": args.text})
+    lines = []
+    for p in doc["players"]:
+        name = p["name"] if p["name"] is not None else "(anonymous)"
+        state = f"BANNED since {_when(p['banned_at'])}: {p['ban_reason']}" if p["banned"] else "allowed"
+        lines.append(f"{p['id']}  {name}  rating {p['rating']}, {p['games']} rated matches, since "
+                     f"{_when(p['created_at'])}; {p['open_reports']} open report(s); {state}")
+    _print(args, doc, lines or [f"no player has an id or a name holding {args.text!r}"])
+    return 0
+
+
+def _done(args: argparse.Namespace, doc: Any, what: str) -> int:
+    detail = doc["detail"]
+    lines = [what]
+    if doc["action"] == "ban":
+        lines.append(f"  matches ended as losses: {len(detail['ended'])}"
+                     + (f" ({', '.join(detail['ended'])})" if detail["ended"] else ""))
+        if detail["not_ended"]:
+            lines.append("  not ended (over meanwhile, or the database was away): "
+                         + ", ".join(detail["not_ended"]))
+        if detail["tables_closed"]:
+            lines.append(f"  open tables closed: {', '.join(detail['tables_closed'])}")
+    lines.append("  (written to the audit)")
+    _print(args, doc, lines)
+    return 0
+
+
+def cmd_rename(args: argparse.Namespace) -> int:
+    if (args.name is None) == (not args.anonymous):
+        raise UserError("give the new NAME, or --anonymous")
+    doc = _call(args, "POST", _player_path(args.player, "rename"), {**_action(args), "name": args.name})
+    shown = "anonymous" if doc["detail"]["to"] is None else repr(doc["detail"]["to"])
+    return _done(args, doc, f"renamed {doc['target']} from {doc['detail']['from']!r} to {shown}")
+
+
+def cmd_ban(args: argparse.Namespace) -> int:
+    doc = _call(args, "POST", _player_path(args.player, "ban"), _action(args))
+    return _done(args, doc, f"banned {doc['target']} ({doc['detail']['name'] or 'anonymous'})")
+
+
+def cmd_unban(args: argparse.Namespace) -> int:
+    doc = _call(args, "POST", _player_path(args.player, "unban"), _action(args))
+    return _done(args, doc, f"lifted the ban of {doc['target']} ({doc['detail']['name'] or 'anonymous'})")
+
+
+def cmd_close_table(args: argparse.Namespace) -> int:
+    doc = _call(args, "POST", f"/api/admin/tables/{quote(args.table, safe='')}/close", _action(args))
+    return _done(args, doc, f"closed the table {doc['target']}")
+
+
+def cmd_delete_match(args: argparse.Namespace) -> int:
+    doc = _call(args, "POST", f"/api/admin/matches/{quote(args.match, safe='')}/delete", _action(args))
+    return _done(args, doc, f"deleted the match {doc['target']} ({doc['detail']['status']}, "
+                            f"{doc['detail']['actions']} actions)")
+
+
+def cmd_reports(args: argparse.Namespace) -> int:
+    doc = _call(args, "GET", "/api/admin/reports", params={"all": "true" if args.all else "false"})
+    lines = []
+    for r in doc["reports"]:
+        who = r["reported"]
+        shown = who["name_in_match"] or "anonymous"
+        now = f", now {who['name']!r}" if who["name"] != who["name_in_match"] else ""
+        lines.append(f"{r['id']}  {_when(r['at'])}  {'open' if r['open'] else 'closed'}: "
+                     f"{r['reporter']['name'] or r['reporter']['id']} reports {shown} ({who['id']}{now}"
+                     f"{', banned' if who['banned'] else ''}) in match {r['match_id']}: {r['reason']}"
+                     + (f" - {r['note']}" if r["note"] else ""))
+    _print(args, doc, lines or ["no open report" if not args.all else "no report"])
+    return 0
+
+
+def cmd_close_report(args: argparse.Namespace) -> int:
+    doc = _call(args, "POST", f"/api/admin/reports/{quote(args.report, safe='')}/close", _action(args))
+    return _done(args, doc, f"closed the report {doc['target']}")
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    params: dict[str, Any] = {"limit": args.limit}
+    if args.target is not None:
+        params["target"] = args.target
+    doc = _call(args, "GET", "/api/admin/audit", params=params)
+    lines = [f"{_when(e['at'])}  {e['actor']}: {e['action']} {e['target']} - {e['reason']}  "
+             f"{json.dumps(e['detail'], ensure_ascii=False)}" for e in doc["entries"]]
+    _print(args, doc, lines or ["the audit is empty"])
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``admin`` and its actions to the ``converge`` command."""
+    p = add_command(sub, "admin")
+    p.add_argument("--server", metavar="URL", default=None,
+                   help=f"the server (default: the --config file's address, else {DEFAULT_SERVER})")
+    p.add_argument("--config", metavar="FILE", type=path_text, default=None,
+                   help="the server's settings file: its address and its admin token (CONVERGE_ADMIN_TOKEN wins)")
+    p.add_argument("--as", dest="actor", metavar="NAME", default=None,
+                   help="who you are, for the audit (default: your login name)")
+    p.add_argument("--json", action="store_true", help="print the server's answer as JSON")
+    actions = p.add_subparsers(dest="admin_command", metavar="ACTION", required=True)
+
+    def reason(q: argparse.ArgumentParser) -> None:
+        q.add_argument("--reason", required=True, help="why (kept in the audit; a ban's is shown to the player)")
+
+    q = actions.add_parser("players", help="find players by id, name or part of a name")
+    q.add_argument("text", metavar="TEXT")
+    q.set_defaults(func=cmd_players)
+    q = actions.add_parser("rename", help="give a player another name (or none), whatever their rename limits")
+    q.add_argument("player", metavar="PLAYER", help="an id, or a whole name")
+    q.add_argument("name", metavar="NAME", nargs="?", default=None)
+    q.add_argument("--anonymous", action="store_true", help="take the player's name away")
+    reason(q)
+    q.set_defaults(func=cmd_rename)
+    q = actions.add_parser("ban", help="ban a player: they cannot open, join or queue, and their matches in "
+                                       "progress end as losses")
+    q.add_argument("player", metavar="PLAYER", help="an id, or a whole name")
+    reason(q)
+    q.set_defaults(func=cmd_ban)
+    q = actions.add_parser("unban", help="lift a player's ban")
+    q.add_argument("player", metavar="PLAYER", help="an id, or a whole name")
+    reason(q)
+    q.set_defaults(func=cmd_unban)
+    q = actions.add_parser("close-table", help="close an open lobby table, whoever its host")
+    q.add_argument("table", metavar="TABLE")
+    reason(q)
+    q.set_defaults(func=cmd_close_table)
+    q = actions.add_parser("delete-match", help="delete a match and its record (one in progress ends with it)")
+    q.add_argument("match", metavar="MATCH")
+    reason(q)
+    q.set_defaults(func=cmd_delete_match)
+    q = actions.add_parser("reports", help="the players' reports, open ones first")
+    q.add_argument("--all", action="store_true", help="the closed ones too")
+    q.set_defaults(func=cmd_reports)
+    q = actions.add_parser("close-report", help="mark a report as handled")
+    q.add_argument("report", metavar="REPORT")
+    reason(q)
+    q.set_defaults(func=cmd_close_report)
+    q = actions.add_parser("audit", help="every host action, newest first")
+    q.add_argument("--limit", type=positive_int, default=100, metavar="N", help="at most N entries (100)")
+    q.add_argument("--target", default=None, metavar="ID", help="only the actions on this player, table...")
+    q.set_defaults(func=cmd_audit)

@@ -1,0 +1,127 @@
+"""The hosts' API, what ``converge admin`` calls (:mod:`converge.server.moderation.service`), and the players'
+reports. The hosts' routes answer only requests with ``Authorization: Bearer <admin_token>`` (``admin.token``,
+best from ``CONVERGE_ADMIN_TOKEN``); without a token configured they are not served (404). They are not in the
+public OpenAPI schema, and the nginx examples keep ``/api/admin/`` off the internet::
+
+    GET  /api/admin/players?q=TEXT                  players by id, name, or part of a name
+    POST /api/admin/players/{player}/rename         {"actor", "reason", "name"}   (player: an id or a name)
+    POST /api/admin/players/{player}/ban            {"actor", "reason"}
+    POST /api/admin/players/{player}/unban          {"actor", "reason"}
+    POST /api/admin/tables/{id}/close               {"actor", "reason"}
+    POST /api/admin/matches/{id}/delete             {"actor", "reason"}
+    GET  /api/admin/reports[?all=true]              the players' reports, open ones unless all
+    POST /api/admin/reports/{id}/close              {"actor", "reason"}
+    GET  /api/admin/audit[?limit=100&target=ID]     every host action, newest first
+
+    POST /api/matches/{id}/report                   (a seat's token, and the player cookie) {"reason", "note"}
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import JSONResponse
+
+from converge.server.api.deps import (
+    Authorization,
+    LobbyService,
+    PlayerCookie,
+    Server,
+    json_response,
+    seat_from,
+    session_of,
+)
+from converge.server.api.models import ERRORS, HostAction, HostRename, ReportIn
+from converge.server.moderation.service import Moderation
+from converge.server.protocol.answers import Audit, FoundPlayers, HostActionDone, ReportMade, Reports
+from converge.server.protocol.errors import ProtocolError
+
+
+async def host(request: Request, authorization: Authorization = None) -> Moderation:
+    """The moderation of a request that carries the admin token (404 when none is configured, 401 without it)."""
+    token: str | None = request.app.state.config.admin_token
+    if not token:
+        raise ProtocolError("not_found", "no such page or API endpoint")
+    scheme, _, given = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token.encode()):
+        raise ProtocolError("unauthorized", "the hosts' API needs \"Authorization: Bearer <admin token>\"")
+    moderation: Moderation = request.app.state.moderation
+    return moderation
+
+
+Host = Annotated[Moderation, Depends(host)]
+
+router = APIRouter(prefix="/api/admin", include_in_schema=False)
+
+
+def _done(doc: HostActionDone) -> JSONResponse:
+    return json_response(doc)
+
+
+@router.get("/players")
+async def players(mod: Host, q: Annotated[str, Query(max_length=64)]) -> JSONResponse:
+    doc: FoundPlayers = {"players": await mod.find(q)}
+    return json_response(doc)
+
+
+@router.post("/players/{ref}/rename")
+async def rename(ref: str, body: HostRename, mod: Host) -> JSONResponse:
+    return _done(await mod.rename(body.actor, ref, body.name, body.reason))
+
+
+@router.post("/players/{ref}/ban")
+async def ban(ref: str, body: HostAction, mod: Host) -> JSONResponse:
+    return _done(await mod.ban(body.actor, ref, body.reason))
+
+
+@router.post("/players/{ref}/unban")
+async def unban(ref: str, body: HostAction, mod: Host) -> JSONResponse:
+    return _done(await mod.unban(body.actor, ref, body.reason))
+
+
+@router.post("/tables/{table_id}/close")
+async def close_table(table_id: str, body: HostAction, mod: Host) -> JSONResponse:
+    return _done(await mod.close_table(body.actor, table_id, body.reason))
+
+
+@router.post("/matches/{match_id}/delete")
+async def delete_match(match_id: str, body: HostAction, mod: Host) -> JSONResponse:
+    return _done(await mod.delete_match(body.actor, match_id, body.reason))
+
+
+@router.get("/reports")
+async def reports(mod: Host, all: bool = False) -> JSONResponse:
+    doc: Reports = {"reports": await mod.reports(all)}
+    return json_response(doc)
+
+
+@router.post("/reports/{report_id}/close")
+async def close_report(report_id: str, body: HostAction, mod: Host) -> JSONResponse:
+    return _done(await mod.close_report(body.actor, report_id, body.reason))
+
+
+@router.get("/audit")
+async def audit(mod: Host, limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+                target: Annotated[str | None, Query(max_length=64)] = None) -> JSONResponse:
+    doc: Audit = {"entries": await mod.audit(limit, target)}
+    return json_response(doc)
+
+
+# ---------------------------------------------------------------------- the players' reports
+
+reports_router = APIRouter(prefix="/api/matches", tags=["matches"], responses=ERRORS)
+
+
+@reports_router.post("/{match_id}/report", response_model=ReportMade, status_code=201)
+async def report(match_id: str, body: ReportIn, srv: Server, lobby: LobbyService, request: Request,
+                 cookie: PlayerCookie = None, authorization: Authorization = None) -> JSONResponse:
+    """Report the player at the other seat to the server's hosts: the caller holds a seat (its token) and is a
+    player here (the cookie). At most 10 reports an hour; reporting the same seat again changes nothing."""
+    reporter = await lobby.players.may_play(cookie)
+    session = await session_of(srv.hub, match_id)
+    seat = seat_from(authorization, session, required=True)
+    moderation: Moderation = request.app.state.moderation
+    made = await moderation.report(reporter, session.id, seat, body.reason, body.note)
+    return json_response(made, 201 if made["new"] else 200)
