@@ -110,7 +110,7 @@ class World:
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     # No fsync per commit (durability is not what is tested here), no limit on creations.
     with client_for(tmp_path_factory.mktemp("fuzz-server"), matches_per_hour=0, idle_evict=5.0,
-                    sqlite_sync="NORMAL") as client:
+                    sqlite_sync="NORMAL", admin_token=HOSTS_TOKEN) as client:
         w = World(client, client.app.state.hub)  # type: ignore[attr-defined]
         r = client.post("/api/matches", json={"opponent": "bot", "bot": "random", "seat": 0})
         done = r.json()
@@ -226,6 +226,77 @@ def test_fuzz_sign_in_doors(world: World, data: st.DataObject) -> None:
     else:
         assert_http_error(r)
         assert _account_rows(world) == before
+
+
+#: The hosts' token of the fuzzed server (``converge admin``'s).
+HOSTS_TOKEN = "fuzz-hosts-token-5c8e1a9d3f"
+
+
+def _moderation_rows(world: World) -> tuple[int, ...]:
+    from sqlalchemy import func, select
+
+    from converge.server.storage.schema import audit_table, players_table, reports_table
+
+    with world.hub.storage.engine.connect() as conn:
+        banned = conn.execute(select(func.count()).where(players_table.c.banned_at.is_not(None))).scalar_one()
+        return (*(int(conn.execute(select(func.count()).select_from(t)).scalar_one())
+                  for t in (audit_table, reports_table)), int(banned))
+
+
+@fuzz_settings()
+@given(data=st.data())
+def test_fuzz_moderation_doors(world: World, data: st.DataObject) -> None:
+    """The players' report door (any body, seat token and cookie) and the hosts' API (any token, player, id
+    and body): a refusal is the API's error shape and changes nothing; nothing changes without the hosts'
+    token, and each change the hosts make is one audit entry."""
+    world.keep_going()
+    door = data.draw(st.sampled_from(["report", "players", "rename", "ban", "unban", "close-table",
+                                      "delete-match", "reports", "close-report", "audit"]), label="door")
+    kind = data.draw(st.sampled_from(["value", "mutated", "text"]), label="kind")
+    base: dict[str, Any] = {"reason": "abuse", "note": "x"}
+    if door != "report":
+        base = {"actor": "fuzz", "reason": "r"}
+    if door == "rename":
+        base["name"] = "Fine Name"
+    if kind == "value":
+        body = dumps(data.draw(json_values, label="body"))
+    elif kind == "mutated":
+        body = dumps(mutate(dict(base), data, list(base)))
+    else:
+        body = data.draw(hostile_json_texts, label="body")
+    ref = urllib.parse.quote(data.draw(st.one_of(st.sampled_from(["Ada", "x" * 12, "..", world.finished]), texts),
+                                       label="ref"), safe="")
+    hosts = data.draw(st.booleans(), label="hosts' token")
+    token = HOSTS_TOKEN if hosts else data.draw(st.sampled_from(["", "x" * 43, HOSTS_TOKEN + "x"]), label="t")
+    headers = {"content-type": "application/json"}
+    if door == "report":
+        headers.update(auth_header(world, data)[0])
+        mid = data.draw(st.sampled_from([world.mid, world.finished, ref]), label="match")
+        method, path = "POST", f"/api/matches/{urllib.parse.quote(mid, safe='')}/report"
+    else:
+        headers["authorization"] = f"Bearer {token}"
+        method, path = {"players": ("GET", f"/api/admin/players?q={ref}"),
+                        "reports": ("GET", "/api/admin/reports"),
+                        "audit": ("GET", f"/api/admin/audit?target={ref}"),
+                        "close-table": ("POST", f"/api/admin/tables/{ref}/close"),
+                        "delete-match": ("POST", f"/api/admin/matches/{ref}/delete"),
+                        "close-report": ("POST", f"/api/admin/reports/{ref}/close")}.get(
+            door, ("POST", f"/api/admin/players/{ref}/{door}"))
+    world.client.cookies.clear()
+    before = (_moderation_rows(world), world.snapshot())
+    r = world.client.request(method, path, content=body.encode("utf-8", "surrogatepass"), headers=headers)
+    count("HTTP moderation doors (reports, the hosts' API)")
+    if r.status_code >= 400:
+        assert_http_error(r)
+        assert (_moderation_rows(world), world.snapshot()) == before
+        return
+    assert door != "report"  # (no fuzzed caller is a player holding a seat)
+    assert hosts, (door, r.status_code)
+    after = _moderation_rows(world)
+    if method == "GET":
+        assert after == before[0]
+    else:
+        assert after[0] == before[0][0] + 1  # one audit entry per change
 
 
 @fuzz_settings()
