@@ -76,8 +76,10 @@ def _latest(ws: Any, last: dict[str, Any], acks: list[int]) -> dict[str, Any]:
 
 
 def test_a_whole_run_at_debug_logs_no_token_cookie_or_link(tmp_path: Path) -> None:
+    hosts, scrape = "hosts-token-4e8a1c7b9d2f", "metrics-token-6b2d8f4a1e9c"
     server = Server(tmp_path / "m.sqlite3", None, "--log-level", "debug", "--log-format", "json", "--bot-delay",
-                    "0", "--bot-workers", "0", "--hint-simulations", "50", "--rate", "1000")
+                    "0", "--bot-workers", "0", "--hint-simulations", "50", "--rate", "1000",
+                    env={"CONVERGE_ADMIN_TOKEN": hosts, "CONVERGE_METRICS_TOKEN": scrape})
     server.start()
     secrets: set[str] = set()
     rng, hostile = random.Random(7), Hostile(7)
@@ -127,6 +129,16 @@ def test_a_whole_run_at_debug_logs_no_token_cookie_or_link(tmp_path: Path) -> No
             secrets.add(signin)
             assert web.post("/api/auth/verify", json={"token": signin}).status_code == 200
             secrets.update(v for k, v in web.cookies.items() if k.startswith("converge"))
+            # the hosts' API and the metrics, with their tokens and without
+            secrets |= {hosts, scrape}
+            for token in (hosts, hosts + "x", scrape):
+                web.get("/api/admin/players", params={"q": "Ada"}, headers={"Authorization": f"Bearer {token}"})
+                web.get("/metrics", headers={"Authorization": f"Bearer {token}"})
+            assert web.post("/api/admin/players/Ada/rename", json={"actor": "t", "reason": "r", "name": "Ada L"},
+                            headers={"Authorization": f"Bearer {hosts}"}).status_code == 200
+            report = web.post(f"/api/matches/{friend['match_id']}/report", json={"reason": "other"},
+                              headers={"Authorization": f"Bearer {friend['token']}"})
+            assert report.status_code in (201, 404), report.text  # (404: the friend's seat has no player)
         played = _play(base, friend["match_id"], {0: friend["token"], 1: invite}, rng, hostile)
         played += _play(base, bot["match_id"], {1: bot["token"]}, rng, hostile)
         assert played > 20
