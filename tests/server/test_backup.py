@@ -10,7 +10,6 @@ import random
 import shutil
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 import pytest
 
 from converge.server.storage.pgcluster import free_port
-from tests.server_support import FAST, hang_guard  # noqa: F401 (a fixture)
+from tests.server_support import FAST, Server, hang_guard  # noqa: F401 (a fixture)
 
 pytest.importorskip("alembic")
 
@@ -67,22 +66,6 @@ def replays(url: str) -> dict[str, tuple[str, int]]:
 
 
 # ---------------------------------------------------------------------- a real server, backed up as it plays
-
-
-def start_server(db: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([sys.executable, "-m", "converge", "serve", "--port", str(port), "--db", str(db),
-                             "--bot-delay", "0", "--bot-workers", "0", "--log-level", "warning"],
-                            stdout=log.open("ab"), stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, log.read_text()
-        try:
-            if httpx2.get(f"http://127.0.0.1:{port}/api/options", timeout=1).status_code == 200:
-                return proc
-        except httpx2.HTTPError:
-            pass
-        time.sleep(0.1)
-    raise AssertionError("the server did not start")
 
 
 class Player:
@@ -143,9 +126,10 @@ def test_a_backup_taken_while_the_server_plays_restores_and_every_match_replays(
     # A page per step, and a pause after each: the copy spans many of the server's commits.
     monkeypatch.setattr(backup, "STEP_PAGES", 1)
     monkeypatch.setattr(backup, "_step", lambda *_: time.sleep(0.01))
-    db, port = tmp_path / "live.sqlite3", free_port()
-    server = start_server(db, port, tmp_path / "server.log")
-    player = Player(f"http://127.0.0.1:{port}", seed=7)
+    db = tmp_path / "live.sqlite3"
+    server = Server(db, None, "--bot-delay", "0", "--bot-workers", "0")
+    server.start()
+    player = Player(server.base, seed=7)
     thread = threading.Thread(target=player.run, daemon=True)
     try:
         for n in (5, 12, 20):
@@ -163,8 +147,7 @@ def test_a_backup_taken_while_the_server_plays_restores_and_every_match_replays(
     finally:
         player.stop.set()
         thread.join(timeout=60)
-        server.terminate()
-        server.wait(timeout=60)
+        server.stop()
     assert code == 0, err
     assert out.startswith(f"wrote {tmp_path / 'mid.sqlite3'} (") and "finished" in out and err == ""
     assert posted_after > posted_before  # the server wrote while the backup was being copied

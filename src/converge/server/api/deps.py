@@ -6,6 +6,7 @@ checked (the body first, then the limits, the match, the seat)."""
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -91,6 +92,17 @@ def bearer(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not value.strip():
         raise ProtocolError("unauthorized", "use the header \"Authorization: Bearer <seat token>\"")
     return value.strip()
+
+
+def require_secret(authorization: str | None, secret: str | None, what: str) -> None:
+    """Let through a request whose ``Authorization: Bearer`` header holds the host's ``secret`` (compared in
+    constant time); a path whose secret is not configured is not served at all (``not_found``), and any other
+    header is ``unauthorized``. (The metrics token, the admin token.)"""
+    if not secret:
+        raise ProtocolError("not_found", "no such page or API endpoint")
+    scheme, _, given = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), secret.encode()):
+        raise ProtocolError("unauthorized", f"use the header \"Authorization: Bearer <{what}>\"")
 
 
 async def session_of(hub: Hub, match_id: str) -> Session:

@@ -18,7 +18,6 @@ public OpenAPI schema, and the nginx examples keep ``/api/admin/`` off the inter
 
 from __future__ import annotations
 
-import hmac
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -30,23 +29,18 @@ from converge.server.api.deps import (
     PlayerCookie,
     Server,
     json_response,
+    require_secret,
     seat_from,
     session_of,
 )
 from converge.server.api.models import ERRORS, HostAction, HostRename, ReportIn
 from converge.server.moderation.service import Moderation
 from converge.server.protocol.answers import Audit, FoundPlayers, HostActionDone, ReportMade, Reports
-from converge.server.protocol.errors import ProtocolError
 
 
 async def host(request: Request, authorization: Authorization = None) -> Moderation:
     """The moderation of a request that carries the admin token (404 when none is configured, 401 without it)."""
-    token: str | None = request.app.state.config.admin_token
-    if not token:
-        raise ProtocolError("not_found", "no such page or API endpoint")
-    scheme, _, given = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token.encode()):
-        raise ProtocolError("unauthorized", "the hosts' API needs \"Authorization: Bearer <admin token>\"")
+    require_secret(authorization, request.app.state.config.admin_token, "admin token")
     moderation: Moderation = request.app.state.moderation
     return moderation
 

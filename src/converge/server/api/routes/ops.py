@@ -4,12 +4,10 @@
 
 from __future__ import annotations
 
-import hmac
-
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse, Response
 
-from converge.server.api.deps import json_response
+from converge.server.api.deps import json_response, require_secret
 from converge.server.api.errors import error_response
 from converge.server.ops.metrics import Metrics
 from converge.server.ops.readiness import Readiness
@@ -37,13 +35,12 @@ async def metrics(request: Request, authorization: str | None = Header(default=N
                   accept: str | None = Header(default=None)) -> Response:
     """The Prometheus metrics, for ``Authorization: Bearer <metrics_token>`` only (not served without a
     token configured)."""
-    token: str | None = request.app.state.config.metrics_token
-    if not token:
-        raise ProtocolError("not_found", "no such page or API endpoint")
-    scheme, _, given = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token.encode()):
-        return error_response(ProtocolError("unauthorized", "use the header \"Authorization: Bearer <metrics "
-                                                            "token>\""), {"www-authenticate": "Bearer"})
+    try:
+        require_secret(authorization, request.app.state.config.metrics_token, "metrics token")
+    except ProtocolError as exc:
+        if exc.code != "unauthorized":
+            raise
+        return error_response(exc, {"www-authenticate": "Bearer"})  # (how a scraper learns the scheme)
     found: Metrics = request.app.state.metrics
     body, content_type = found.render(accept)
     return Response(body, media_type=content_type, headers={"cache-control": "no-store"})
