@@ -156,8 +156,10 @@ class Moderation:
         self.lobby.quick.drop_player(pid)
         if closed:
             await self.lobby.room.refresh()
+        # (and any match that started between that read and the ban: none can start after it)
+        later = await asyncio.to_thread(lobby_store.in_progress, self.engine, pid, 1000)
         ended, failed = [], []
-        for match_id, seat in playing:
+        for match_id, seat in dict.fromkeys([*playing, *later]):
             try:
                 session = await self.hub.matches.get(match_id)
                 if session is None:
