@@ -11,7 +11,11 @@ the loop reads, for the player to move:
   ``set_from(state, player)`` at each decision (the fast path: it writes into one numpy buffer);
 * ``observer (observation)``: the same with ``perfect_recall=False``;
 * ``information_state_string``, and the list-returning ``information_state_tensor`` and
-  ``observation_tensor``.
+  ``observation_tensor``;
+* ``rl_environment (information state)`` and ``rl_environment (observation)``: ``env.step`` of OpenSpiel's
+  ``rl_environment.Environment`` with random agents, which reads the tensor of that type for both players
+  at every step (the first is its default); it draws chance outcomes itself. These run a tenth of
+  ``--decisions``.
 
 Rates are per second of this process's CPU time, so that other work on a busy machine counts less; the
 ratios to each game's own plain rate are the figures to compare (the machine's speed cancels out)::
@@ -49,7 +53,11 @@ import converge.adapters.openspiel  # noqa: F401  (registers python_converge)
 GAMES = {"python_converge": "python_converge", "python_kuhn_poker": "python_kuhn_poker",
          "leduc_poker (C++)": "leduc_poker"}
 READS = ("nothing", "observer (perfect recall)", "observer (observation)", "information_state_string",
-         "information_state_tensor", "observation_tensor")
+         "information_state_tensor", "observation_tensor", "rl_environment (information state)",
+         "rl_environment (observation)")
+#: The subjects that step OpenSpiel's rl_environment, and the observation type each asks it for.
+RL_ENVIRONMENT = {"rl_environment (information state)": "INFORMATION_STATE",
+                  "rl_environment (observation)": "OBSERVATION"}
 
 Reader = Callable[[Any, int], object]
 
@@ -91,6 +99,32 @@ def rate(game: Any, read: Reader, decisions: int, rng: random.Random) -> float:
     return decisions / (time.process_time() - begin)
 
 
+def rl_rate(game: Any, observation_type: str, decisions: int, rng: random.Random) -> float:
+    """Steps per second of ``rl_environment.Environment(game)`` with random agents (each step one decision,
+    chance drawn by the environment), the environment reading ``observation_type`` for both players."""
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment(game, observation_type=rl_environment.ObservationType[observation_type],
+                                     chance_event_sampler=rl_environment.ChanceEventSampler(rng.randrange(2**31)))
+    done = 0
+    begin = time.process_time()
+    time_step = env.reset()
+    while done < decisions:
+        if time_step.last():
+            time_step = env.reset()
+            continue
+        legal = time_step.observations["legal_actions"][time_step.observations["current_player"]]
+        time_step = env.step([legal[int(rng.random() * len(legal))]])
+        done += 1
+    return decisions / (time.process_time() - begin)
+
+
+def subject_rate(game: Any, reader: dict[str, Reader], read: str, decisions: int, rng: random.Random) -> float:
+    if read in RL_ENVIRONMENT:  # a tenth of the decisions: python_converge's default runs at hundreds a second
+        return rl_rate(game, RL_ENVIRONMENT[read], max(decisions // 10, 100), rng)
+    return rate(game, reader[read], decisions, rng)
+
+
 def measure(decisions: int, repeats: int, reads: tuple[str, ...] = READS) -> dict[str, dict[str, list[float]]]:
     """Rates by game and read, ``repeats`` each, interleaved (every subject once, then again)."""
     loaded = {name: pyspiel.load_game(spec) for name, spec in GAMES.items()}
@@ -99,11 +133,11 @@ def measure(decisions: int, repeats: int, reads: tuple[str, ...] = READS) -> dic
     rng = random.Random(0)
     for name in GAMES:  # warm up
         for r in reads:
-            rate(loaded[name], subjects[name][r], min(decisions, 500), rng)
+            subject_rate(loaded[name], subjects[name], r, min(decisions, 500), rng)
     for _ in range(repeats):
         for name in GAMES:
             for r in reads:
-                out[name][r].append(rate(loaded[name], subjects[name][r], decisions, rng))
+                out[name][r].append(subject_rate(loaded[name], subjects[name], r, decisions, rng))
     return out
 
 

@@ -2,11 +2,13 @@
 
     python examples/openspiel_dqn.py --episodes 200
 
-Needs PyTorch beside the ``rl`` extra (which leaves it out for its size): ``pip install torch``; without
-it the example says so and exits with 2. Two DQN agents learn by self-play on the 507-float observation
-tensor (``ObservationType.OBSERVATION``: a DQN does not need perfect recall, and the perfect-recall
-list would cost a millisecond a step), masking illegal actions as OpenSpiel's DQN does; then the first
-plays matches against a random agent, seats alternating.
+Needs PyTorch and dm-tree beside the ``rl`` extra (which leaves them out for their size; OpenSpiel's
+PyTorch DQN imports ``tree``): ``pip install torch dm-tree``; without them the example says so and exits
+with 2. Two DQN agents, one per seat, learn by self-play on the 507-float observation tensor
+(``ObservationType.OBSERVATION``: a DQN does not need perfect recall, and the perfect-recall list would cost
+a millisecond a step), masking illegal actions as OpenSpiel's DQN does; then each plays its own seat
+against a random agent, seats alternating (an OpenSpiel DQN acts only for its ``player_id``: asked
+for the other seat's decision it returns no action).
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ from open_spiel.python.algorithms import random_agent
 
 import converge.adapters.openspiel  # noqa: F401  (registers python_converge)
 
-INSTALL = "This example needs PyTorch: pip install torch (beside converge-game[rl])."
+INSTALL = "This example needs PyTorch and dm-tree: pip install torch dm-tree (beside converge-game[rl])."
 
 
-def evaluate(env: rl_environment.Environment, agent: Any, games: int) -> float:
-    """The agent's total return over ``games`` matches against a random agent, seats alternating."""
+def evaluate(env: rl_environment.Environment, agents: Sequence[Any], games: int) -> float:
+    """The trained agents' total return over ``games`` matches against a random agent: match ``n`` puts
+    ``agents[n % 2]`` in its own seat (an agent acts only for its ``player_id``)."""
     total = 0.0
     for n in range(games):
         seat = n % 2
@@ -33,7 +36,7 @@ def evaluate(env: rl_environment.Environment, agent: Any, games: int) -> float:
         while not time_step.last():
             player = time_step.observations["current_player"]
             if player == seat:
-                action = agent.step(time_step, is_evaluation=True).action
+                action = agents[seat].step(time_step, is_evaluation=True).action
             else:
                 action = other.step(time_step).action
             time_step = env.step([action])
@@ -49,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         import torch
-        from open_spiel.python.pytorch import dqn
+        from open_spiel.python.pytorch import dqn  # imports dm-tree's ``tree``
     except ImportError:
         print(INSTALL)
         return 2
@@ -68,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             time_step = env.step([agents[player].step(time_step).action])
         for agent in agents:  # each agent sees the final step, to learn from the match's return
             agent.step(time_step)
-    total = evaluate(env, agents[0], args.games)
+    total = evaluate(env, agents, args.games)
     print(f"DQN trained on {args.episodes} matches scored {total:+.0f} over {args.games} against random")
     return 0
 

@@ -51,6 +51,28 @@ def test_gym_vector_measures_sync_and_the_vector_entry_point_side_by_side() -> N
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
+    assert result["clock"] == "cpu"  # this process's CPU time unless told (a shared machine)
     assert set(result["steps_per_second"]) == {"sync", "vector_entry_point"}
     assert all(rate > 0 for rate in result["steps_per_second"].values())
     assert result["empty_masks"] == {"sync": 0, "vector_entry_point": 0}  # masked sampling never stalls
+
+
+def test_gym_vector_refuses_to_count_async_envs_by_this_processs_cpu_time() -> None:
+    pytest.importorskip("gymnasium")
+    command = [sys.executable, str(BENCHMARKS / "gym_vector.py"), "--async", "--clock", "cpu"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "--async needs --clock wall" in done.stderr
+
+
+def test_openspiel_rates_measures_every_read_of_every_game() -> None:
+    pytest.importorskip("pyspiel")
+    command = [sys.executable, str(BENCHMARKS / "openspiel_rates.py"), "--decisions", "200", "--repeats", "1",
+               "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    reads = {"nothing", "observer (perfect recall)", "observer (observation)", "information_state_string",
+             "information_state_tensor", "observation_tensor", "rl_environment (information state)",
+             "rl_environment (observation)"}
+    assert set(result) == {"python_converge", "python_kuhn_poker", "leduc_poker (C++)"}
+    assert all(set(by_read) == reads and min(by_read.values()) > 0 for by_read in result.values())

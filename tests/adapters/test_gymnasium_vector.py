@@ -141,19 +141,35 @@ def test_seeds_repeat_the_matches_and_seed_lists_seed_each_match() -> None:
         ConvergeVectorEnv(3).reset(seed=[1, 2])
 
 
-def test_gymnasiums_vector_wrappers_and_benchmark_run_on_it() -> None:
-    from gymnasium.utils.performance import benchmark_vector_step
+def test_gymnasiums_vector_wrappers_run_on_it() -> None:
+    # each wrapper on its own: Gymnasium 1.1 (the oldest the rl extra admits) fails DictInfoToList over
+    # RecordEpisodeStatistics on any vector env (its episode dict has no "_r"; CartPole's too)
     from gymnasium.wrappers.vector import DictInfoToList, RecordEpisodeStatistics
 
-    envs = DictInfoToList(RecordEpisodeStatistics(gym.make_vec(ENV_ID, num_envs=4)))
-    obs, infos = envs.reset(seed=0)
-    assert isinstance(infos, list) and len(infos) == 4 and infos[0]["player"] == 0
-    episodes = []
+    stats = RecordEpisodeStatistics(gym.make_vec(ENV_ID, num_envs=4))
+    obs, _ = stats.reset(seed=0)
+    returns: list[float] = []
     for _ in range(300):
-        obs, _, _, _, infos = envs.step(obs["action_mask"].argmax(axis=1))
-        episodes += [i["episode"] for i in infos if "episode" in i]
-    assert episodes and all(e["r"] in (-1.0, 1.0) for e in episodes)
-    assert benchmark_vector_step(gym.make_vec(ENV_ID, num_envs=2), target_duration=0, seed=0) > 0
+        obs, _, _, _, infos = stats.step(obs["action_mask"].argmax(axis=1))
+        if "episode" in infos:
+            returns += infos["episode"]["r"][infos["_episode"]].tolist()
+    assert returns and all(r in (-1.0, 1.0) for r in returns)
+    listed = DictInfoToList(gym.make_vec(ENV_ID, num_envs=4))
+    obs, infos = listed.reset(seed=0)
+    assert isinstance(infos, list) and len(infos) == 4 and infos[0]["player"] == 0
+    for _ in range(60):
+        obs, _, _, _, infos = listed.step(obs["action_mask"].argmax(axis=1))
+        assert [set(i) for i in infos] == [{"player", "round_wins", "scores"}] * 4
+
+
+def test_gymnasiums_vector_benchmark_runs_on_it() -> None:
+    # Gymnasium 1.1, the oldest the rl extra admits, has no benchmark_vector_step (the package itself
+    # works there: only this test needs the newer Gymnasium that constraints.txt pins)
+    from gymnasium.utils import performance
+
+    if not hasattr(performance, "benchmark_vector_step"):
+        pytest.skip(f"Gymnasium {gym.__version__} has no gymnasium.utils.performance.benchmark_vector_step")
+    assert performance.benchmark_vector_step(gym.make_vec(ENV_ID, num_envs=2), target_duration=0, seed=0) > 0
 
 
 def test_render_gives_every_matchs_frame() -> None:

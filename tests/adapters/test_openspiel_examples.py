@@ -57,9 +57,10 @@ def test_outcome_sampling_mccfr_learns_and_its_policy_plays(capsys: pytest.Captu
 
 def test_dqn_trains_or_says_what_to_install(capsys: pytest.CaptureFixture[str]) -> None:
     example = load_example("openspiel_dqn")
-    try:
+    try:  # OpenSpiel's PyTorch DQN needs both
         import torch  # noqa: F401
-    except ImportError:  # not part of the rl extra, for its size: the example says how to get it
+        import tree  # noqa: F401  (dm-tree)
+    except ImportError:  # not part of the rl extra, for their size: the example says how to get them
         assert example.main(["--episodes", "2"]) == 2
         assert example.INSTALL in capsys.readouterr().out
         return
