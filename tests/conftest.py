@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +29,21 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if installed != SRC and _digest(installed) != _digest(SRC):
         pytest.exit(f"the installed converge ({installed}) differs from src/: run `make test`, which "
                     "reinstalls it", returncode=2)
+
+
+@pytest.fixture(autouse=True)
+def own_logging() -> Iterator[None]:
+    """The logging configuration as it was, back after each test: a test that runs ``converge serve`` in this
+    process lets it configure logging, whose handlers write to that test's captured stderr; left in place,
+    every later log line would meet a closed file."""
+    names = ("", "uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi")
+    saved = [(logging.getLogger(n), logging.getLogger(n).handlers[:], logging.getLogger(n).level,
+              logging.getLogger(n).propagate) for n in names]
+    yield
+    for logger, handlers, level, propagate in saved:
+        logger.handlers[:] = handlers
+        logger.setLevel(level)
+        logger.propagate = propagate
 
 
 @pytest.fixture(scope="session")

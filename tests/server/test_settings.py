@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import logging
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +46,7 @@ NOT_DEFAULT: dict[str, Any] = {
     "accounts.smtp": "smtp://u:secretpw@mail.example.org:587", "accounts.mail_from": "Club <club@example.org>",
     "accounts.public_url": "https://play.example.org", "accounts.mail_dir": "/var/mail/converge",
     "metrics.token": "m3tr1cs-t0ken-0123456789", "metrics.bind": "127.0.0.1:9100",
+    "admin.token": "h0sts-t0ken-0123456789",
     "retention.keep_finished": 90, "retention.delete_unstarted_after": 2, "retention.delete_abandoned_after": 7,
 }
 
@@ -263,19 +263,6 @@ PLANTED = "tok_" + "Zq8" * 10
 def test_no_secret_survives_a_log_line(line: str) -> None:
     assert PLANTED in line  # (the control: the line as written holds it)
     assert PLANTED not in redact(line) and "***" in redact(line)
-
-
-@pytest.fixture
-def own_logging() -> Iterator[None]:
-    """The logging configuration as it was, back after the test (which lets the server configure it)."""
-    names = ("", "uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi")
-    saved = [(logging.getLogger(n), logging.getLogger(n).handlers[:], logging.getLogger(n).level,
-              logging.getLogger(n).propagate) for n in names]
-    yield
-    for logger, handlers, level, propagate in saved:
-        logger.handlers[:] = handlers
-        logger.setLevel(level)
-        logger.propagate = propagate
 
 
 def _log_through(capsys: pytest.CaptureFixture[str], fmt: str,

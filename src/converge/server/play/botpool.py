@@ -178,19 +178,22 @@ class BotPool:
             return await asyncio.to_thread(review_match, record, self.deck_dirs, seat, simulations, seconds, seed)
         return await self._run(review_match, record, self.deck_dirs, seat, simulations, seconds, seed)
 
-    def _run(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
-        """``fn(*args)`` in a worker. A worker that died (killed, out of memory) breaks the whole executor, which
-        then refuses every call: it is replaced by a new one, so the bots play on (the calls that were in the
-        dead one's hands fail, and their callers play a random legal action or say the hint failed)."""
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker. A worker that died (killed, out of memory) breaks the whole executor: every
+        call in its hands fails, and it refuses new ones. It is then replaced by new workers, once (however many
+        calls met it), and the call is made again there, so the bots play on."""
         loop = asyncio.get_running_loop()
+        executor = self._pool()
         try:
-            return loop.run_in_executor(self._pool(), fn, *args)
+            return await loop.run_in_executor(executor, fn, *args)
         except concurrent.futures.process.BrokenProcessPool:
-            log.warning("a bot worker process died: starting new ones")
-            if self._executor is not None:
-                self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
-            return loop.run_in_executor(self._pool(), fn, *args)
+            if self.closed:
+                raise
+            if self._executor is executor:  # (the first call to meet it replaces it)
+                log.warning("a bot worker process died: starting new ones")
+                executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
+        return await loop.run_in_executor(self._pool(), fn, *args)
 
     def stats(self) -> BotStats:
         """Figures for operators (``GET /api/status``): nothing about any match."""
