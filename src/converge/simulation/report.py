@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from converge import install_command
-from converge.simulation.balance import BalanceReport, Criteria
+from converge.simulation.balance import BalanceReport, Criteria, check
 from converge.simulation.compare import Change, Comparison
 from converge.simulation.stats import MODES
 from converge.simulation.tables import have
@@ -32,6 +32,9 @@ YOURS_COLOUR = "#c51b7d"
 #: The cards plot: inches per row and the labels' type size (60 rows stay readable).
 ROW_INCHES, CARD_FONT = 0.22, 8
 _MODE_COLOURS = {"discard": "#8c6bb1", "declare": "#e6a700", "mine": "#2b8cbe", "theirs": "#a6bddb"}
+#: The starting-holder plot: a flagged playset, one out of the band but not flagged (near the line or too few
+#: rounds to judge), the others.
+FLAGGED_COLOUR, UNSURE_COLOUR, FAIR_COLOUR = "#d7301f", "#fdae61", "#2b8cbe"
 
 
 def _pct(x: float | None) -> str:
@@ -70,6 +73,10 @@ class Plots:
         self.figures: dict[str, tuple[str, bytes]] = {}  # name -> (title, image bytes)
         self.yours = your_skillsets(summary)
         self.your_keys = {k["key"] for k in summary["skillsets"] if k["skillset"] in self.yours}
+        # What the plots mark as out of line is what balance flags (the interval clears the line), never a
+        # point estimate alone: a plot must not flag what the report calls near the line or not judged.
+        judged = check(summary, self.criteria)
+        self.flagged = {(f.subject, f.figure) for f in judged.flags}
 
     def _mark_yours(self, labels: Any, yours: Sequence[bool]) -> None:
         """Set the user's tick labels in bold and the user's colour."""
@@ -102,16 +109,27 @@ class Plots:
         rates = [p["holder_win_rate"] or 0.0 for p in items]
         errs = [[r - (p["holder_win_rate_ci95"] or [r, r])[0] for r, p in zip(rates, items, strict=True)],
                 [(p["holder_win_rate_ci95"] or [r, r])[1] - r for r, p in zip(rates, items, strict=True)]]
-        colours = ["#d7301f" if not lo <= r <= hi else "#2b8cbe" for r in rates]
+        colours = [FLAGGED_COLOUR if (p["playset"], "holder_win_rate") in self.flagged
+                   else UNSURE_COLOUR if not lo <= r <= hi else FAIR_COLOUR
+                   for r, p in zip(rates, items, strict=True)]
         ax.errorbar(rates, ys, xerr=errs, fmt="none", ecolor="#bbb", lw=1, zorder=1)
         ax.scatter(rates, ys, c=colours, s=14, zorder=2)
+        for colour, label in ((FLAGGED_COLOUR, "flagged: its interval clears the band"),
+                              (UNSURE_COLOUR, "out of the band, not flagged: near the line or too few rounds")):
+            if colour in colours:  # a legend entry for each kind of mark the plot has
+                ax.scatter([], [], c=colour, s=14, label=label)
         ax.set_yticks(ys)
         ax.set_yticklabels([p["playset"] for p in items], fontsize=6 if n > 30 else 8)
         self._mark_yours(ax.get_yticklabels(), [bool(self.your_keys & set(p["skillsets"])) for p in items])
         ax.set_ylim(-1, n)
         ax.set_xlim(min(0.3, min(rates) - 0.05), max(0.7, max(rates) + 0.05))
         ax.set_xlabel("rounds won by the round's starting artifact holder (95% Wilson interval)")
-        ax.legend(loc="lower right", fontsize=7)
+        # half an inch below the axes, under the x label (the saved image grows to hold it): inside the
+        # axes, it hid the lowest playsets
+        below = importlib.import_module("matplotlib.transforms").offset_copy(ax.transAxes, fig=fig, y=-0.5,
+                                                                              units="inches")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=below, fontsize=7,
+                  frameon=False, ncol=3)
         ax.set_title("Starting-holder win rate per playset"
                      + ("\n(in colour: the playsets that hold your skillsets)" if self.yours else ""))
         self._save(fig, "holder_by_playset", "Starting-holder win rate per playset")
@@ -203,9 +221,13 @@ class Plots:
         for i, g in enumerate(goals):
             x = g["stars"] + ((i * 37) % 11 - 5) * 0.04
             ok = self.criteria.stars_for(g["fulfilment_rate"]) == g["stars"]
+            flagged = (g["id"], "fulfilment_rate") in self.flagged
             mine = g["id"] in your_cards
+            # flagged: a black outline; out of its band but not flagged (near the line, or too few
+            # ends of turn to judge): a grey one
             ax.scatter([x], [g["fulfilment_rate"]], color=colours.get(g["stars"], "#555"), s=22 if ok else 40,
-                       marker="D" if mine else "o", edgecolors="black" if not ok else "none", zorder=2)
+                       marker="D" if mine else "o", zorder=2, linewidths=1.2,
+                       edgecolors="none" if ok else "black" if flagged else "#aaa")
             if not ok or mine:
                 ax.annotate(g["id"], (x, g["fulfilment_rate"]), fontsize=7, xytext=(4, 2),
                             textcoords="offset points", color=YOURS_COLOUR if mine else "black",
@@ -219,8 +241,9 @@ class Plots:
         ax.set_xticklabels(["1 star", "2 stars", "3 stars"])
         ax.set_xlim(0.5, 4.1)
         ax.set_ylabel("fulfilment rate (per player, per end of turn; log scale)")
-        ax.set_title("Goals: how often they are fulfilled, against their stars (outlined: out of line"
-                     + ("; diamonds, named in colour: yours)" if self.yours else ")"))
+        ax.set_title("Goals: how often they are fulfilled, against their stars\n(outlined in black: flagged, "
+                     "its interval clears the band; in grey: out of the band, not flagged"
+                     + ("; diamonds, named in colour: yours)" if self.yours else ")"), fontsize=10)
         self._save(fig, "goals", "Goals: fulfilment rate against stars")
 
     def lengths(self) -> None:
