@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import html
 import io
 import json
 import random
@@ -596,9 +597,10 @@ def test_the_plots_mark_the_users_skillsets_and_cards_and_keep_card_rows_readabl
 def test_the_plots_mark_as_out_of_line_only_what_balance_flags(capsys: pytest.CaptureFixture[str],
                                                                  tmp_path: Path) -> None:
     """A playset whose starting holder wins 30% of 20 rounds is out of the band but too few rounds to judge:
-    the plot draws it as not flagged, as the report says; at 4,000 rounds it is flagged, and drawn so."""
+    the plot and the report's table draw it as not flagged, as the checks say; at 4,000 rounds it is
+    flagged, and drawn so. A flagged goal marks its goal's row, not the card's of the same id."""
     pytest.importorskip("matplotlib")
-    from converge.simulation.report import FLAGGED_COLOUR, UNSURE_COLOUR, Plots, draw_plots
+    from converge.simulation.report import FLAGGED_COLOUR, UNSURE_COLOUR, Plots, draw_plots, render_html
 
     code, _, err = run(capsys, "simulate", "--playset", "alchemist,healer,delver", "-n", "2", "--workers", "1",
                        "--out", str(tmp_path), "--no-report", "--no-progress")
@@ -622,6 +624,20 @@ def test_the_plots_mark_as_out_of_line_only_what_balance_flags(capsys: pytest.Ca
     assert (goal["id"], "fulfilment_rate") not in Plots(few).flagged
     goal["turn_ends"] = 10_000
     assert (goal["id"], "fulfilment_rate") in Plots(few).flagged
+
+    def row_class(page: str, first_cell: str, second_cell: str = "") -> str:
+        second = f" class=l>{html.escape(second_cell)}</td>" if second_cell else ">"
+        start = page.index(f"<td class=l>{html.escape(first_cell)}</td><td{second}")
+        row = page[page.rindex("<tr", 0, start):start]
+        return row[len("<tr class="):-1] if row.startswith("<tr class=") else ""
+
+    playset = few["playsets"][0]["playset"]
+    assert row_class(render_html(few), playset) == "near"
+    assert row_class(render_html(many), playset) == "bad"
+    card = next(c for c in few["cards"] if c["id"] == goal["id"])
+    page = render_html(few)
+    assert row_class(page, goal["id"], goal["goal"]) == "bad"
+    assert row_class(page, card["id"], card["name"]) != "bad"
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")

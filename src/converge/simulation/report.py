@@ -364,7 +364,7 @@ h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 12.5px; }
 th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; }
 th { background: #f4f4f4; } td.l, th.l { text-align: left; }
-.bad { background: #fde0dd; } .ok { color: #238b45; } .flagged { color: #cb181d; }
+.bad { background: #fde0dd; } .near { background: #fff5e6; } .ok { color: #238b45; } .flagged { color: #cb181d; }
 figure { margin: 1em 0; } figure img, figure svg { max-width: 100%; height: auto; }
 .kv td:first-child { text-align: left; color: #555; }
 .note { color: #777; }
@@ -372,12 +372,14 @@ figure { margin: 1em 0; } figure img, figure svg { max-width: 100%; height: auto
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[Any]], left: int = 1,
-           bad: Sequence[bool] | None = None) -> str:
+           marks: Sequence[str | None] | None = None) -> str:
+    """An HTML table; ``marks`` gives each row's class (``"bad"``: flagged, ``"near"``: out of its band, not
+    flagged) or None."""
     out = ["<table><tr>"]
     out += [f"<th{' class=l' if i < left else ''}>{html.escape(h)}</th>" for i, h in enumerate(head)]
     out.append("</tr>")
     for k, row in enumerate(rows):
-        cls = " class=bad" if bad is not None and bad[k] else ""
+        cls = f" class={marks[k]}" if marks is not None and marks[k] else ""
         out.append(f"<tr{cls}>")
         out += [f"<td{' class=l' if i < left else ''}>{html.escape(str(v))}</td>" for i, v in enumerate(row)]
         out.append("</tr>")
@@ -438,6 +440,14 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
     s, o = summary["settings"], summary["overall"]
     figures = figures or {}
     criteria = balance.criteria if balance is not None else Criteria()
+    # Rows are marked as the checks judge them (a plain simulate run is judged with the default criteria),
+    # never on a point estimate alone: "bad" where a figure is flagged, "near" where out of its band only.
+    # (a goal and its card share an id: the kind tells them apart)
+    flagged = {(f.kind, f.subject) for f in (balance if balance is not None else check(summary, criteria)).flags}
+
+    def mark(kind: str, subject: str, out_of_band: bool) -> str | None:
+        return "bad" if (kind, subject) in flagged else "near" if out_of_band else None
+
     parts = ["<!doctype html><html lang=en><head><meta charset=utf-8>",
              "<title>Converge balance report</title>", f"<style>{_CSS}</style></head><body>",
              "<h1>Converge balance report</h1>"]
@@ -498,7 +508,10 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
           f"{_pct((p['holder_win_rate_ci95'] or [None])[0])}-{_pct((p['holder_win_rate_ci95'] or [0, None])[1])}",
           _pct(p["end_shares"]["outscored"]), _pct(p["end_shares"]["hands_empty"]), p["mean_round_turns"],
           p["mean_match_rounds"]] for p in items],
-        bad=[p["holder_win_rate"] is not None and not lo <= p["holder_win_rate"] <= hi for p in items]))
+        marks=[mark("playset", p["playset"],
+                    p["holder_win_rate"] is not None and not lo <= p["holder_win_rate"] <= hi) for p in items]))
+    parts.append("<p class=note>Red rows: flagged (the interval clears the band); pale rows: out of the band but "
+                 "not flagged (near the line, or too few observations to judge).</p>")
 
     parts.append("<h2>Skillsets</h2>")
     mine = your_skillsets(summary)
@@ -520,7 +533,8 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
         [[c["id"] + (" (yours)" if mine else ""), c["name"], c["stars"], *[_pct(c["play_rate"][m]) for m in MODES],
           *[_pct(c["win_rate"][m]) for m in MODES], _pct(c["all_win_rate"]), _pct(c["rounds_played_rate"])]
          for c, mine in rows], left=2,
-        bad=[c["all_win_rate"] is not None and not clo <= c["all_win_rate"] <= chi for c in cards]))
+        marks=[mark("card", c["id"], any(r is not None and not clo <= r <= chi
+                                 for r in (c["all_win_rate"], *c["win_rate"].values()))) for c in cards]))
 
     parts.append("<h2>Goals</h2>")
     if "goals" in figures:
@@ -533,8 +547,8 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
           criteria.stars_for(g["fulfilment_rate"]) if g["fulfilment_rate"] is not None else "–",
           _pct(g["declared_rate"]), _pct(g["declared_fulfilment_rate"]), _pct(g["declare_win_rate"])]
          for g in goals], left=2,
-        bad=[g["fulfilment_rate"] is not None and criteria.stars_for(g["fulfilment_rate"]) != g["stars"]
-             for g in goals]))
+        marks=[mark("goal", g["id"], g["fulfilment_rate"] is not None
+                    and criteria.stars_for(g["fulfilment_rate"]) != g["stars"]) for g in goals]))
     parts.append("<p class=note>Fulfilment rate: at every end of turn, declared or not, the share of players "
                  "whose faction fulfils the goal. Win rates: rounds won by the player after playing the card "
                  "that way.</p>")
