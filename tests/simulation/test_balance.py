@@ -241,6 +241,46 @@ def test_BAL_the_difference_interval_is_newcombes() -> None:
     assert round(lo, 4) == 0.1705 and round(hi, 4) == 0.8090
 
 
+def _played(cid: str, plays: dict[str, int], rates: dict[str, float]) -> dict[str, Any]:
+    """A card of a summary with each way of playing it (the rate over all plays: their weighted mean)."""
+    total = sum(plays.values())
+    return _card(cid, sum(rates[m] * plays[m] for m in plays) / total, plays=total) | {
+        "rank": 5, "goal": f"Goal of {cid}", "effect": "Convert", "plays": plays, "win_rate": rates}
+
+
+def test_BAL_a_flag_whose_figure_was_not_judged_on_the_other_side_is_neither_fixed_nor_broken() -> None:
+    """Declaring CAR5 won 75.6% of 86 rounds before (too few to judge) and 71.8% of 380 now: out of line now,
+    but not broken by the new version. CAR6 lost 30% of 1,000 discards before (flagged) and of 150 now (too
+    few): not fixed. CAR7, fair before and out of line now on as many plays, is broken; CAR8 the other way,
+    fixed. The exit code still fails on every flag the old version had not."""
+    from converge.simulation.compare import compare
+
+    fair = {"discard": 0.5, "declare": 0.5, "mine": 0.5, "theirs": 0.5}
+    many = {"discard": 1000, "declare": 1000, "mine": 1000, "theirs": 1000}
+    old = {"playsets": [], "goals": [], "cards": [
+        _played("CAR5", {"discard": 1000, "declare": 86, "mine": 500, "theirs": 500}, fair | {"declare": 0.756}),
+        _played("CAR6", many, fair | {"discard": 0.30}),
+        _played("CAR7", many, fair),
+        _played("CAR8", many, fair | {"mine": 0.70})]}
+    new = {"playsets": [], "goals": [], "cards": [
+        _played("CAR5", {"discard": 1000, "declare": 380, "mine": 500, "theirs": 500}, fair | {"declare": 0.718}),
+        _played("CAR6", {**many, "discard": 150}, fair | {"discard": 0.30}),
+        _played("CAR7", many, fair | {"theirs": 0.30}),
+        _played("CAR8", many, fair)]}
+    result = compare(old, new)
+    assert [m.split(":")[0] for m in result.broke] == ["card CAR7 Card CAR7 added to the opponent's faction"]
+    assert [m.split(":")[0] for m in result.fixed] == ["card CAR8 Card CAR8 added to its player's faction"]
+    assert [m.split(":")[0] for m in result.new_unjudged_before] == ["card CAR5 Card CAR5 declared"]
+    assert [m.split(":")[0] for m in result.old_unjudged_now] == ["card CAR6 Card CAR6 discarded"]
+    lines = result.lines()
+    assert "flagged now, too few observations before to judge: 1" in lines
+    assert "flagged before, too few observations now to judge (simulate more matches): 1" in lines
+    assert result.newly_flagged
+    assert not compare(old, old).newly_flagged and compare(old, old).lines()[-1].startswith("broke")
+    without_car7 = {**new, "cards": [c for c in new["cards"] if c["id"] != "CAR7"]}
+    assert compare(old, without_car7).broke == [] and compare(old, without_car7).newly_flagged  # CAR5 declared
+
+
 def test_balance_compare_two_deck_folders_reports_the_changed_card_with_its_interval(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Two versions of a deck that differ in one card: the comparison names that card first, with each of its

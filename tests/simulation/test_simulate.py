@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import html
 import io
 import json
 import random
@@ -21,7 +22,7 @@ from converge.engine.events import EventKind
 from converge.engine.playset import SETS, Playset, all_playsets
 from converge.simulation import replay, tables
 from converge.simulation.jobs import SimulationSpec, match_seeds, plan_chunks, run_chunk
-from converge.simulation.runner import play_match
+from converge.simulation.runner import play_match, wilson_interval
 from converge.simulation.simulate import simulate
 from converge.simulation.stats import ROUND_COLUMNS, MatchReader, PlaysetTally, ScoringMismatch
 from converge.simulation.summary import summarize
@@ -591,6 +592,52 @@ def test_the_plots_mark_the_users_skillsets_and_cards_and_keep_card_rows_readabl
 
     height = matplotlib.image.imread(io.BytesIO(marked["cards"][1]), format="png").shape[0]
     assert height / len(rows) >= 20  # px a row at 110 dpi: room for 8-point type (12 px) and a gap
+
+
+def test_the_plots_mark_as_out_of_line_only_what_balance_flags(capsys: pytest.CaptureFixture[str],
+                                                                 tmp_path: Path) -> None:
+    """A playset whose starting holder wins 30% of 20 rounds is out of the band but too few rounds to judge:
+    the plot and the report's table draw it as not flagged, as the checks say; at 4,000 rounds it is
+    flagged, and drawn so. A flagged goal marks its goal's row, not the card's of the same id."""
+    pytest.importorskip("matplotlib")
+    from converge.simulation.report import FLAGGED_COLOUR, UNSURE_COLOUR, Plots, draw_plots, render_html
+
+    code, _, err = run(capsys, "simulate", "--playset", "alchemist,healer,delver", "-n", "2", "--workers", "1",
+                       "--out", str(tmp_path), "--no-report", "--no-progress")
+    assert code == 0, err
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+
+    def planted(rounds: int) -> dict[str, Any]:
+        doc = copy.deepcopy(summary)
+        doc["playsets"][0].update(rounds=rounds, holder_wins=round(0.3 * rounds), holder_win_rate=0.3,
+                                  holder_win_rate_ci95=list(wilson_interval(round(0.3 * rounds), rounds)))
+        return doc
+
+    few, many = planted(20), planted(4000)
+    image = draw_plots(few, None)["holder_by_playset"][1]
+    assert _pixels_near(image, FLAGGED_COLOUR) == 0 and _pixels_near(image, UNSURE_COLOUR) > 10
+    image = draw_plots(many, None)["holder_by_playset"][1]
+    assert _pixels_near(image, FLAGGED_COLOUR) > 10 and _pixels_near(image, UNSURE_COLOUR) == 0
+    # a goal far out of its band but with too few ends of turn to judge is not marked as flagged either
+    goal = few["goals"][0]
+    goal.update(stars=3, fulfilment_rate=0.5, turn_ends=10)
+    assert (goal["id"], "fulfilment_rate") not in Plots(few).flagged
+    goal["turn_ends"] = 10_000
+    assert (goal["id"], "fulfilment_rate") in Plots(few).flagged
+
+    def row_class(page: str, first_cell: str, second_cell: str = "") -> str:
+        second = f" class=l>{html.escape(second_cell)}</td>" if second_cell else ">"
+        start = page.index(f"<td class=l>{html.escape(first_cell)}</td><td{second}")
+        row = page[page.rindex("<tr", 0, start):start]
+        return row[len("<tr class="):-1] if row.startswith("<tr class=") else ""
+
+    playset = few["playsets"][0]["playset"]
+    assert row_class(render_html(few), playset) == "near"
+    assert row_class(render_html(many), playset) == "bad"
+    card = next(c for c in few["cards"] if c["id"] == goal["id"])
+    page = render_html(few)
+    assert row_class(page, goal["id"], goal["goal"]) == "bad"
+    assert row_class(page, card["id"], card["name"]) != "bad"
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")

@@ -321,7 +321,7 @@ def _compare(args: argparse.Namespace, criteria: Any) -> int:
                     print(printable(f"wrote {figure} (before and after)"))
             except OSError as exc:
                 raise UserError(f"cannot write {figure}: {exc.strerror or exc}") from None
-    return EXIT_FLAGGED if comparison.broke else 0
+    return EXIT_FLAGGED if comparison.newly_flagged else 0
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
@@ -434,7 +434,7 @@ def register(sub: Any) -> None:
                    help="compare two versions: two summary.json files, or two deck folders (each simulated "
                         "beside the built-in decks with these options, into OUT/old and OUT/new); every "
                         "judged figure's change with its interval, and what the new version fixed and broke "
-                        "(exit 1 when it broke something)")
+                        "(exit 1 when it has a flag the old version had not)")
     crit = p.add_argument_group("criteria")
     crit.add_argument("--holder-band", type=_fraction_pair, default="0.40,0.60", metavar="LO,HI",
                       help="fair starting-holder win rate of a playset (default 0.40,0.60)")

@@ -91,6 +91,9 @@ class BalanceReport:
     judged: dict[str, int]  # how many playsets, goals and cards were judged
     near: list[Flag] = field(default_factory=list)  # out of band, but the interval holds the line
     z: float = 1.959963984540054  # the intervals' normal quantile (corrected for the items judged)
+    #: (subject, figure) of every figure judged, as a :class:`Flag` names them: what a comparison needs to
+    #: tell a figure fixed or broken from one that had too few observations on one side
+    judged_figures: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def passed(self) -> bool:
@@ -156,8 +159,12 @@ def check(summary: Mapping[str, Any], criteria: Criteria | None = None) -> Balan
             if card.get("plays", {}).get(mode, 0) >= c.min_plays and card["win_rate"][mode] is not None]
     items = len(playsets) + len(goals) + len(cards) + len(ways)
     z = corrected_z(c.confidence, items)
+    keys = frozenset([(p["playset"], "holder_win_rate") for p in playsets]
+                     + [(g["id"], "fulfilment_rate") for g in goals]
+                     + [(card["id"], "all_win_rate") for card in cards]
+                     + [(card["id"], f"win_rate.{mode}") for card, mode in ways])
     report = BalanceReport(c, [], skipped, {"playsets": len(playsets), "goals": len(goals), "cards": len(cards),
-                                            "ways of playing a card": len(ways)}, z=z)
+                                            "ways of playing a card": len(ways)}, z=z, judged_figures=keys)
 
     def judge(flag: Flag, ci: tuple[float, float], lo: float, hi: float) -> None:
         clears = ci[1] < lo or ci[0] > hi

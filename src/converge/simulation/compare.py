@@ -6,7 +6,10 @@ run, with the interval of the difference (Newcombe's hybrid score interval, from
 intervals) at the balance checks' confidence for all the figures compared together (Bonferroni's
 correction: among two hundred figures, a handful would seem to move by chance alone at 95% each). A change
 is *clear* when that interval leaves out zero. The cards whose printed text differs are
-named first, then the clear changes, then what the new version fixed (flagged before, not now) and broke.
+named first, then the clear changes, then what the new version fixed (flagged before, judged and not flagged
+now) and broke (flagged now, judged and not flagged before). A flag on one side whose figure had too few
+observations on the other to be judged is neither: it is listed on its own, so that a card played less
+often in the new version is not reported fixed, nor one played more often reported broken.
 
 >>> lo, hi = difference_interval(56, 70, 48, 80)  # Newcombe's worked example
 >>> round(lo, 4), round(hi, 4)
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from converge.simulation.balance import BalanceReport, Criteria, check, corrected_z
@@ -71,11 +74,18 @@ def _figures(summary: Mapping[str, Any]) -> Iterator[tuple[str, str, float, int]
 class Comparison:
     changed_cards: list[str]  # ids whose printed text differs (or that one version lacks)
     changes: list[Change]  # every figure both runs measured
-    fixed: list[str]  # flagged in the old run, not in the new
-    broke: list[str]  # flagged in the new run, not in the old
+    fixed: list[str]  # flagged in the old run, judged and not flagged in the new
+    broke: list[str]  # flagged in the new run, judged and not flagged in the old
     old_report: BalanceReport
     new_report: BalanceReport
     confidence: float  # of the intervals, for all the figures together
+    new_unjudged_before: list[str] = field(default_factory=list)  # flagged now; too few observations before
+    old_unjudged_now: list[str] = field(default_factory=list)  # flagged before; too few observations now
+
+    @property
+    def newly_flagged(self) -> bool:
+        """Whether the new version has a flag the old did not (broken, or judged only now): the exit code."""
+        return bool(self.broke or self.new_unjudged_before)
 
     def changed_subjects(self) -> set[str]:
         """The subjects ("card X", "goal X") of the cards whose printed text differs."""
@@ -95,6 +105,13 @@ class Comparison:
         out += [f"  {m}" for m in self.fixed]
         out.append(f"broke (flagged now, not before): {len(self.broke)}")
         out += [f"  {m}" for m in self.broke]
+        if self.new_unjudged_before:
+            out.append(f"flagged now, too few observations before to judge: {len(self.new_unjudged_before)}")
+            out += [f"  {m}" for m in self.new_unjudged_before]
+        if self.old_unjudged_now:
+            out.append(f"flagged before, too few observations now to judge (simulate more matches): "
+                       f"{len(self.old_unjudged_now)}")
+            out += [f"  {m}" for m in self.old_unjudged_now]
         return out
 
 
@@ -121,8 +138,13 @@ def compare(old: Mapping[str, Any], new: Mapping[str, Any], criteria: Criteria |
         return {(f.subject, f.figure): f.message for f in report.flags}
 
     was, now = keyed(old_report), keyed(new_report)
-    fixed, broke = [was[k] for k in was if k not in now], [now[k] for k in now if k not in was]
-    return Comparison(differ, changes, fixed, broke, old_report, new_report, criteria.confidence)
+    gone, came = [k for k in was if k not in now], [k for k in now if k not in was]
+    return Comparison(differ, changes,
+                      [was[k] for k in gone if k in new_report.judged_figures],
+                      [now[k] for k in came if k in old_report.judged_figures],
+                      old_report, new_report, criteria.confidence,
+                      new_unjudged_before=[now[k] for k in came if k not in old_report.judged_figures],
+                      old_unjudged_now=[was[k] for k in gone if k not in new_report.judged_figures])
 
 
 __all__ = ["Change", "Comparison", "compare", "difference_interval"]

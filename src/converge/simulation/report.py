@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from converge import install_command
-from converge.simulation.balance import BalanceReport, Criteria
+from converge.simulation.balance import BalanceReport, Criteria, check
 from converge.simulation.compare import Change, Comparison
 from converge.simulation.stats import MODES
 from converge.simulation.tables import have
@@ -32,6 +32,9 @@ YOURS_COLOUR = "#c51b7d"
 #: The cards plot: inches per row and the labels' type size (60 rows stay readable).
 ROW_INCHES, CARD_FONT = 0.22, 8
 _MODE_COLOURS = {"discard": "#8c6bb1", "declare": "#e6a700", "mine": "#2b8cbe", "theirs": "#a6bddb"}
+#: The starting-holder plot: a flagged playset, one out of the band but not flagged (near the line or too few
+#: rounds to judge), the others.
+FLAGGED_COLOUR, UNSURE_COLOUR, FAIR_COLOUR = "#d7301f", "#fdae61", "#2b8cbe"
 
 
 def _pct(x: float | None) -> str:
@@ -70,6 +73,10 @@ class Plots:
         self.figures: dict[str, tuple[str, bytes]] = {}  # name -> (title, image bytes)
         self.yours = your_skillsets(summary)
         self.your_keys = {k["key"] for k in summary["skillsets"] if k["skillset"] in self.yours}
+        # What the plots mark as out of line is what balance flags (the interval clears the line), never a
+        # point estimate alone: a plot must not flag what the report calls near the line or not judged.
+        judged = check(summary, self.criteria)
+        self.flagged = {(f.subject, f.figure) for f in judged.flags}
 
     def _mark_yours(self, labels: Any, yours: Sequence[bool]) -> None:
         """Set the user's tick labels in bold and the user's colour."""
@@ -102,16 +109,27 @@ class Plots:
         rates = [p["holder_win_rate"] or 0.0 for p in items]
         errs = [[r - (p["holder_win_rate_ci95"] or [r, r])[0] for r, p in zip(rates, items, strict=True)],
                 [(p["holder_win_rate_ci95"] or [r, r])[1] - r for r, p in zip(rates, items, strict=True)]]
-        colours = ["#d7301f" if not lo <= r <= hi else "#2b8cbe" for r in rates]
+        colours = [FLAGGED_COLOUR if (p["playset"], "holder_win_rate") in self.flagged
+                   else UNSURE_COLOUR if not lo <= r <= hi else FAIR_COLOUR
+                   for r, p in zip(rates, items, strict=True)]
         ax.errorbar(rates, ys, xerr=errs, fmt="none", ecolor="#bbb", lw=1, zorder=1)
         ax.scatter(rates, ys, c=colours, s=14, zorder=2)
+        for colour, label in ((FLAGGED_COLOUR, "flagged: its interval clears the band"),
+                              (UNSURE_COLOUR, "out of the band, not flagged: near the line or too few rounds")):
+            if colour in colours:  # a legend entry for each kind of mark the plot has
+                ax.scatter([], [], c=colour, s=14, label=label)
         ax.set_yticks(ys)
         ax.set_yticklabels([p["playset"] for p in items], fontsize=6 if n > 30 else 8)
         self._mark_yours(ax.get_yticklabels(), [bool(self.your_keys & set(p["skillsets"])) for p in items])
         ax.set_ylim(-1, n)
         ax.set_xlim(min(0.3, min(rates) - 0.05), max(0.7, max(rates) + 0.05))
         ax.set_xlabel("rounds won by the round's starting artifact holder (95% Wilson interval)")
-        ax.legend(loc="lower right", fontsize=7)
+        # half an inch below the axes, under the x label (the saved image grows to hold it): inside the
+        # axes, it hid the lowest playsets
+        below = importlib.import_module("matplotlib.transforms").offset_copy(ax.transAxes, fig=fig, y=-0.5,
+                                                                              units="inches")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=below, fontsize=7,
+                  frameon=False, ncol=3)
         ax.set_title("Starting-holder win rate per playset"
                      + ("\n(in colour: the playsets that hold your skillsets)" if self.yours else ""))
         self._save(fig, "holder_by_playset", "Starting-holder win rate per playset")
@@ -203,9 +221,13 @@ class Plots:
         for i, g in enumerate(goals):
             x = g["stars"] + ((i * 37) % 11 - 5) * 0.04
             ok = self.criteria.stars_for(g["fulfilment_rate"]) == g["stars"]
+            flagged = (g["id"], "fulfilment_rate") in self.flagged
             mine = g["id"] in your_cards
+            # flagged: a black outline; out of its band but not flagged (near the line, or too few
+            # ends of turn to judge): a grey one
             ax.scatter([x], [g["fulfilment_rate"]], color=colours.get(g["stars"], "#555"), s=22 if ok else 40,
-                       marker="D" if mine else "o", edgecolors="black" if not ok else "none", zorder=2)
+                       marker="D" if mine else "o", zorder=2, linewidths=1.2,
+                       edgecolors="none" if ok else "black" if flagged else "#aaa")
             if not ok or mine:
                 ax.annotate(g["id"], (x, g["fulfilment_rate"]), fontsize=7, xytext=(4, 2),
                             textcoords="offset points", color=YOURS_COLOUR if mine else "black",
@@ -219,8 +241,9 @@ class Plots:
         ax.set_xticklabels(["1 star", "2 stars", "3 stars"])
         ax.set_xlim(0.5, 4.1)
         ax.set_ylabel("fulfilment rate (per player, per end of turn; log scale)")
-        ax.set_title("Goals: how often they are fulfilled, against their stars (outlined: out of line"
-                     + ("; diamonds, named in colour: yours)" if self.yours else ")"))
+        ax.set_title("Goals: how often they are fulfilled, against their stars\n(outlined in black: flagged, "
+                     "its interval clears the band; in grey: out of the band, not flagged"
+                     + ("; diamonds, named in colour: yours)" if self.yours else ")"), fontsize=10)
         self._save(fig, "goals", "Goals: fulfilment rate against stars")
 
     def lengths(self) -> None:
@@ -341,7 +364,7 @@ h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 12.5px; }
 th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; }
 th { background: #f4f4f4; } td.l, th.l { text-align: left; }
-.bad { background: #fde0dd; } .ok { color: #238b45; } .flagged { color: #cb181d; }
+.bad { background: #fde0dd; } .near { background: #fff5e6; } .ok { color: #238b45; } .flagged { color: #cb181d; }
 figure { margin: 1em 0; } figure img, figure svg { max-width: 100%; height: auto; }
 .kv td:first-child { text-align: left; color: #555; }
 .note { color: #777; }
@@ -349,12 +372,14 @@ figure { margin: 1em 0; } figure img, figure svg { max-width: 100%; height: auto
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[Any]], left: int = 1,
-           bad: Sequence[bool] | None = None) -> str:
+           marks: Sequence[str | None] | None = None) -> str:
+    """An HTML table; ``marks`` gives each row's class (``"bad"``: flagged, ``"near"``: out of its band, not
+    flagged) or None."""
     out = ["<table><tr>"]
     out += [f"<th{' class=l' if i < left else ''}>{html.escape(h)}</th>" for i, h in enumerate(head)]
     out.append("</tr>")
     for k, row in enumerate(rows):
-        cls = " class=bad" if bad is not None and bad[k] else ""
+        cls = f" class={marks[k]}" if marks is not None and marks[k] else ""
         out.append(f"<tr{cls}>")
         out += [f"<td{' class=l' if i < left else ''}>{html.escape(str(v))}</td>" for i, v in enumerate(row)]
         out.append("</tr>")
@@ -415,6 +440,14 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
     s, o = summary["settings"], summary["overall"]
     figures = figures or {}
     criteria = balance.criteria if balance is not None else Criteria()
+    # Rows are marked as the checks judge them (a plain simulate run is judged with the default criteria),
+    # never on a point estimate alone: "bad" where a figure is flagged, "near" where out of its band only.
+    # (a goal and its card share an id: the kind tells them apart)
+    flagged = {(f.kind, f.subject) for f in (balance if balance is not None else check(summary, criteria)).flags}
+
+    def mark(kind: str, subject: str, out_of_band: bool) -> str | None:
+        return "bad" if (kind, subject) in flagged else "near" if out_of_band else None
+
     parts = ["<!doctype html><html lang=en><head><meta charset=utf-8>",
              "<title>Converge balance report</title>", f"<style>{_CSS}</style></head><body>",
              "<h1>Converge balance report</h1>"]
@@ -475,7 +508,10 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
           f"{_pct((p['holder_win_rate_ci95'] or [None])[0])}-{_pct((p['holder_win_rate_ci95'] or [0, None])[1])}",
           _pct(p["end_shares"]["outscored"]), _pct(p["end_shares"]["hands_empty"]), p["mean_round_turns"],
           p["mean_match_rounds"]] for p in items],
-        bad=[p["holder_win_rate"] is not None and not lo <= p["holder_win_rate"] <= hi for p in items]))
+        marks=[mark("playset", p["playset"],
+                    p["holder_win_rate"] is not None and not lo <= p["holder_win_rate"] <= hi) for p in items]))
+    parts.append("<p class=note>Red rows: flagged (the interval clears the band); pale rows: out of the band but "
+                 "not flagged (near the line, or too few observations to judge).</p>")
 
     parts.append("<h2>Skillsets</h2>")
     mine = your_skillsets(summary)
@@ -497,7 +533,8 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
         [[c["id"] + (" (yours)" if mine else ""), c["name"], c["stars"], *[_pct(c["play_rate"][m]) for m in MODES],
           *[_pct(c["win_rate"][m]) for m in MODES], _pct(c["all_win_rate"]), _pct(c["rounds_played_rate"])]
          for c, mine in rows], left=2,
-        bad=[c["all_win_rate"] is not None and not clo <= c["all_win_rate"] <= chi for c in cards]))
+        marks=[mark("card", c["id"], any(r is not None and not clo <= r <= chi
+                                 for r in (c["all_win_rate"], *c["win_rate"].values()))) for c in cards]))
 
     parts.append("<h2>Goals</h2>")
     if "goals" in figures:
@@ -510,8 +547,8 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
           criteria.stars_for(g["fulfilment_rate"]) if g["fulfilment_rate"] is not None else "–",
           _pct(g["declared_rate"]), _pct(g["declared_fulfilment_rate"]), _pct(g["declare_win_rate"])]
          for g in goals], left=2,
-        bad=[g["fulfilment_rate"] is not None and criteria.stars_for(g["fulfilment_rate"]) != g["stars"]
-             for g in goals]))
+        marks=[mark("goal", g["id"], g["fulfilment_rate"] is not None
+                    and criteria.stars_for(g["fulfilment_rate"]) != g["stars"]) for g in goals]))
     parts.append("<p class=note>Fulfilment rate: at every end of turn, declared or not, the share of players "
                  "whose faction fulfils the goal. Win rates: rounds won by the player after playing the card "
                  "that way.</p>")
