@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 import logging
-import logging.config
 import re
+import sys
 import time
 from typing import Any
 
@@ -77,8 +77,12 @@ FORMATTERS: dict[str, type[logging.Formatter]] = {"text": RedactingFormatter, "j
 
 def configure_logging(level: str = "info", fmt: str = "text") -> dict[str, Any]:
     """Send every logger's lines (the server's, uvicorn's, the libraries') through one handler on stderr in
-    the format ``fmt``, at ``level`` and above; return the same configuration for ``uvicorn.run(log_config=...)``,
-    which applies it again when it starts."""
+    the format ``fmt``, at ``level`` and above; return the same configuration for uvicorn (``log_config``),
+    which applies it again when it starts.
+
+    (Applied here by hand rather than by ``logging.config.dictConfig``, which also closes every handler the
+    process ever made: absl's, for one, then closes the stream it was given, which need not be stderr any
+    more.)"""
     if fmt not in FORMATTERS:
         raise ValueError(f"unknown log format {fmt!r} (known: {', '.join(FORMATTERS)})")
     formatter = f"{__name__}.{FORMATTERS[fmt].__name__}"
@@ -94,7 +98,16 @@ def configure_logging(level: str = "info", fmt: str = "text") -> dict[str, Any]:
         "loggers": {name: {"handlers": [], "propagate": True, "level": upper}
                     for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi")},
     }
-    logging.config.dictConfig(config)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(FORMATTERS[fmt]())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(upper)
+    for name in config["loggers"]:
+        logger = logging.getLogger(name)
+        logger.handlers[:] = []
+        logger.propagate = True
+        logger.setLevel(upper)
     return config
 
 
