@@ -107,7 +107,15 @@ def test_calibrate_plays_writes_its_samples_measures_them_again_and_fits_a_map(
     assert len(read_samples(doc)) == 4 and doc["setting"]["playout"] == "ismcts:30"
     Calibration.from_dict(json.loads(fitted.read_text(encoding="utf-8")))
     code, again, _ = run(capsys, "calibrate", "--samples", str(out))
-    assert code in (0, 1) and again.splitlines()[1:] == text.splitlines()[1:]
+    assert code in (0, 1) and again.splitlines() == text.splitlines()
+    # samples of a run that judged the search's own values are judged again with the map, as the hint shows
+    raw = tmp_path / "raw.json"
+    code, text_raw, err = run(capsys, *argv, "--raw", "--out", str(raw))
+    assert text_raw.startswith("judged: the search's own values"), text_raw
+    code, mapped, _ = run(capsys, "calibrate", "--samples", str(raw))
+    assert mapped.startswith("judged: the chances the hint shows") and mapped.splitlines() == text.splitlines()
+    code, unmapped, _ = run(capsys, "calibrate", "--samples", str(raw), "--raw")
+    assert unmapped.splitlines() == text_raw.splitlines()
     # kept samples are measured with the chances the hint shows now (the map read at each kept value), and
     # several files are pooled
     stale = tmp_path / "stale.json"

@@ -62,6 +62,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                             "measure them apart")
         shown = shipped_calibration()
         samples = [replace(s, chance=shown(s.raw)) for s in samples]  # (what the hint shows now)
+        setting = replace(setting, calibrated=not args.raw)  # (whether the file's run judged the map or not)
     else:
         from converge.cli.simulate_commands import ProgressBar
 
@@ -76,7 +77,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                 write_samples(args.out, samples, setting)
             except OSError as exc:
                 raise UserError(f"cannot write {args.out}: {exc.strerror or exc}") from None
-    judged = "the search's own values" if args.raw or not setting.calibrated else "the chances the hint shows"
+    judged = "the chances the hint shows" if setting.calibrated else "the search's own values"
     report = measure(samples, chance=(lambda s: s.raw) if args.raw else (lambda s: s.chance))
     if args.json:
         print(json.dumps({"setting": asdict(setting), "judged": judged, "report": report.to_dict()}, indent=1))
