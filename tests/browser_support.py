@@ -130,8 +130,12 @@ def check_layout(page: Any) -> dict[str, Any]:
     for choice in m["choices"]:
         b = choice["box"]
         assert b is not None, f"legal choice {choice['id']} is not on the page: {where}"
-        assert b["x"] >= 0 and b["y"] >= 0 and b["x"] + b["w"] <= m["width"] + 0.5 and \
-            b["y"] + b["h"] <= m["height"] + 0.5, f"legal choice {choice['id']} is outside the window: {where} {b}"
+        inside = b["x"] >= 0 and b["y"] >= 0 and b["x"] + b["w"] <= m["width"] + 0.5 and \
+            b["y"] + b["h"] <= m["height"] + 0.5
+        if not inside:  # (the deal is the server's random draw: keep what the page looked like)
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"outside-{m['width']}x{m['height']}.png"), full_page=True)
+        assert inside, f"legal choice {choice['id']} is outside the window: {where} {b} (see {SHOTS})"
     assert m["scrollWidth"] <= m["width"] and m["bodyWidth"] <= m["width"], \
         f"the page overflows sideways: {where}; reaching past the window: {m['wide']}"
     return m

@@ -131,3 +131,32 @@ def test_a_bot_match_fits_the_screen_at_every_decision(server: Server, browser: 
     assert {"select", "mode-held", "target"} <= set(seen), seen
     assert {"turn", "round", "match", "hint"} <= shots, shots
     tab.close()
+
+
+def test_a_card_to_choose_stays_in_a_short_window_and_scrolling_shows_what_the_hand_covers(
+        server: Server, browser: Any) -> None:
+    """A window too short for the whole table (a board that grew, a long hint, a short laptop): while a card
+    is to be chosen, the strip and the hand stay at the window's foot, so every choice is on screen with the
+    page at its top; scrolled to the end, nothing is covered (the player's own zone can be read and clicked)."""
+    tab = Tab(browser, 1280, 520)
+    page = tab.page
+    page.goto(server.base + "/")
+    page.select_option("[data-testid=bot-level]", "greedy")
+    page.click("[data-testid=create-bot]")
+    page.wait_for_selector("[data-testid=match]")
+    page.wait_for_selector("[data-testid=zone-hand] .playable", timeout=30000)
+    page.evaluate("window.scrollTo(0, 0)")
+    assert page.evaluate("document.documentElement.scrollHeight") > 520  # (the table is taller than the window)
+    m = check_layout(page)
+    assert m["kind"] == "select" and m["scrollY"] == 0
+    tab.shot("short-window-top-1280x520.png")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_function("window.scrollY > 0")
+    tab.shot("short-window-end-1280x520.png")
+    uncovered = page.evaluate("""() => {
+      const zone = document.querySelector('[data-testid=zone-you]').getBoundingClientRect();
+      const hit = document.elementFromPoint(zone.x + zone.width / 2, zone.y + 8);
+      return !!(hit && hit.closest('[data-testid=zone-you]'));
+    }""")
+    assert uncovered, "the hand covers the player's zone even with the page scrolled to its end"
+    tab.close()

@@ -95,8 +95,11 @@ function render() {
   const summary = s.replay ? null : s.roundView;
   const parts = board(obs, interactive && !summary, summary);
   const strip = summary ? roundSummary(summary) : s.replay ? null : decisionStrip(obs);
+  // The strip and the hand share a tray, which stays in the window while a card is to be chosen from the hand
+  // (a tall board pushed the hand below a laptop's window on some deals).
+  const tray = el("div", { class: "tray" }, strip, summary ? null : handZone(obs, interactive));
   const table = el("div", { class: "table", data: { testid: "table" } },
-    parts.topZone, parts.middle, parts.bottomZone, strip, summary ? null : handZone(obs, interactive));
+    parts.topZone, parts.middle, parts.bottomZone, tray);
   const side = el("div", { class: "side" });
   side.append(logPanel(obs, summary ? summary.round : null));  // (first: beside the table at 1280×800 without scrolling)
   const turn = s.replay || summary ? null : turnPanel(obs);  // (a round's summary has the table itself)
