@@ -211,7 +211,8 @@ def test_without_an_smtp_server_the_mail_goes_to_a_file_not_the_log_and_mailing_
         assert _hub(client).config.resolved_mail_dir() == folder  # beside the SQLite database
         assert client.post("/api/auth/email", json={"email": "ada@example.org"}).status_code == 200
         end = time.monotonic() + 5
-        while not (folder.exists() and list(folder.glob("*.eml"))):
+        # (the mail is written, then its line logged: wait for both)
+        while not (folder.exists() and list(folder.glob("*.eml")) and "a…@example.org" in caplog.text):
             assert time.monotonic() < end, caplog.text
             time.sleep(0.02)
         (mail,) = folder.glob("*.eml")

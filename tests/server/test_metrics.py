@@ -95,7 +95,9 @@ def test_a_bot_match_shows_in_every_series_and_no_label_names_the_match_or_the_p
             lws.send_text(json.dumps({"type": "queue", "clock": None}))
             while json.loads(lws.receive_text())["type"] != "queued":
                 pass
-            assert peer.obs is not None and peer.obs["decision"] is not None
+            while peer.obs is None or peer.obs["current_player"] != 0:  # (the bot leads on some deals)
+                peer.until(lambda m: m["type"] == "state")
+            assert peer.obs["decision"] is not None
             legal = {a["id"] for a in peer.obs["decision"]["legal_actions"]}
             assert peer.act(next(a for a in range(NUM_ACTIONS) if a not in legal))["code"] == "illegal"
             assert peer.act(NUM_ACTIONS)["code"] == "malformed"
