@@ -87,7 +87,7 @@ def test_a_bad_players_review_marks_their_mistakes_and_a_practice_can_be_played(
     played = page.locator(f"[data-testid=practice-option][data-action='{d['played']['action']}']")
     played.click()  # the same mistake again: told what it costs
     answer = page.locator("[data-testid=practice-answer]").inner_text()
-    assert f"{round(100 * d['played']['chance'])}% to win the round" in answer
+    assert f"{math.floor(100 * d['played']['chance'] + 0.5)}% to win the round" in answer
     assert "points below the best" in answer
     tab.shot("review-practice-1280x800.png")
     page.click("[data-testid=practice-again]")
