@@ -33,7 +33,7 @@ def sample_seeds(base: int, n: int) -> list[int]:
     return [random.Random(f"calibrate:{base}:{i}").getrandbits(63) for i in range(n)]
 
 
-def _bots(text: str) -> tuple[str, str]:
+def parse_bots(text: str) -> tuple[str, str]:
     names = [n for n in text.split(",") if n.strip()]
     if len(names) != 2:
         raise argparse.ArgumentTypeError(f"expected two bots, A,B (e.g. medium,medium), got {text!r}")
@@ -82,8 +82,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"setting": asdict(setting), "judged": judged, "report": report.to_dict()}, indent=1))
     else:
+        simulations = setting.hint_simulations or shipped_calibration().budget.simulations
         print(f"judged: {judged}; decisions from {setting.bots[0]} vs {setting.bots[1]} matches, hint "
-              f"{setting.hint_simulations:,} simulations, rounds played out by {setting.playout} on both sides")
+              f"{simulations:,} simulations, rounds played out by {setting.playout} on both sides")
         for line in report.lines():
             print(line)
     if args.fit is not None:
@@ -105,10 +106,10 @@ def register(sub: Any) -> None:
                                              "one is missed, 2 a usage error.")
     p.add_argument("-n", "--decisions", dest="n", type=positive_int, default=2000,
                    help="decisions to sample (default 2000)")
-    p.add_argument("--bots", type=_bots, default=("medium", "medium"), metavar="A,B",
+    p.add_argument("--bots", type=parse_bots, default=("medium", "medium"), metavar="A,B",
                    help="the bots of the matches the decisions are sampled from (default medium,medium)")
-    p.add_argument("--hint-simulations", type=positive_int, default=4000,
-                   help="the hint's search, with no time limit (default 4000, the server's)")
+    p.add_argument("--hint-simulations", type=positive_int, default=0,
+                   help="the hint's search, in simulations (default: the hint's budget, as every door spends it)")
     p.add_argument("--playout", type=bot_name, default="ismcts:2000", metavar="BOT",
                    help="the bot on both sides from the option played to the end of the round "
                         "(default ismcts:2000)")
@@ -127,4 +128,4 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_calibrate)
 
 
-__all__ = ["register", "sample_seeds"]
+__all__ = ["parse_bots", "register", "sample_seeds"]

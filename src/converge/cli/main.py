@@ -32,6 +32,7 @@ from converge.cli import (
     review_command,
     serve_command,
     simulate_commands,
+    stability_command,
 )
 from converge.cli.common import (
     BOT_NAMES,
@@ -485,6 +486,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ladder.register(sub)
     calibrate_command.register(sub)
+    stability_command.register(sub)
 
     p = add_command(sub, "bench")
     p.add_argument("--rounds", type=positive_int, default=20000, help="rounds per run (default 20000)")

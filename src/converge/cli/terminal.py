@@ -65,8 +65,6 @@ MAX_WORD = 32
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
 
 #: The hint's search: enough to tell good options from bad ones in about a second.
-HINT_SIMULATIONS = 3000
-HINT_SECONDS = 1.0
 
 
 def shorten(word: str, limit: int = MAX_WORD) -> str:
@@ -87,12 +85,12 @@ class TerminalGame:
     """One session of play, line by line: a match, then rematches while the players want them."""
 
     def __init__(self, match: Match, seats: tuple[Seat, Seat], console: Console, read: InputFn,
-                 save_path: Path | None, hotseat: bool = False, hint_seconds: float | None = HINT_SECONDS):
+                 save_path: Path | None, hotseat: bool = False, hint_simulations: int | None = None):
         self.session = Session(match, seats, save_path, hotseat)
         self.console = console
         self.read = read
         self.hotseat = hotseat
-        self.hint_seconds = hint_seconds
+        self.hint_simulations = hint_simulations  # None: the hint's budget, whose chances were measured
         self.style = CardStyle(match.playset.decks)
         self.last_viewer = -1
         #: the last hint, the number of actions played when it was asked, and the option then played
@@ -298,7 +296,7 @@ class TerminalGame:
             options = follow_on(self.last_hint[1], self.last_hint[2], [a["id"] for a in legal])
         if options is None:
             self.say("Thinking…", style="dim")
-            options = hint(m.view(p), simulations=HINT_SIMULATIONS, seconds=self.hint_seconds, seed=len(m.history))
+            options = hint(m.view(p), simulations=self.hint_simulations, seed=len(m.history))
         self.last_hint = (len(m.history), options, -1)
         self.say(Text("Hint — from what you can see, never the hidden cards: your chance to win this round with "
                       "each choice (played on as well as the bot would), the best first:", style="bold"))

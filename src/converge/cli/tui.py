@@ -77,8 +77,6 @@ happened, as you saw it.
 Press Escape or Enter to go back."""
 
 #: The hint's search: enough to tell good options from bad ones in about a second.
-HINT_SIMULATIONS = 3000
-HINT_SECONDS: float | None = 1.0
 
 
 class HelpScreen(ModalScreen[None]):
@@ -257,8 +255,7 @@ class GameApp(App[int]):
         *[Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)],
     ]
 
-    def __init__(self, session: Session, hint_simulations: int = HINT_SIMULATIONS,
-                 hint_seconds: float | None = HINT_SECONDS) -> None:
+    def __init__(self, session: Session, hint_simulations: int | None = None) -> None:
         super().__init__()
         self.session = session
         self.style = CardStyle(session.match.playset.decks)
@@ -272,8 +269,7 @@ class GameApp(App[int]):
         self.hint_notes: dict[int, str] = {}
         self.hint_options: list[HintOption] = []  # the hint of the decision ``hint_token``
         self.hint_token = -1
-        self.hint_simulations = hint_simulations
-        self.hint_seconds = hint_seconds
+        self.hint_simulations = hint_simulations  # None: the hint's budget, whose chances were measured
         self.farewell: list[str] = []
         self.logged = [0, 0]  # events of each viewer written to the narration pane
         #: where, in each viewer's log, the other player's move they have not been told of starts
@@ -689,12 +685,12 @@ class GameApp(App[int]):
 
         token = self.token_of_decision()
         view = self.session.match.view(self.viewer)
-        sims, seconds = self.hint_simulations, self.hint_seconds
+        sims = self.hint_simulations
         seed = len(self.session.match.history)
         self.say("Thinking about your options…")
 
         def search() -> tuple[int, Any]:
-            return token, hint(view, simulations=sims, seconds=seconds, seed=seed)
+            return token, hint(view, simulations=sims, seed=seed)
 
         self.run_worker(search, thread=True, name="hint", group="hint", exclusive=True, exit_on_error=False)
 

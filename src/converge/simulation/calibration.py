@@ -58,7 +58,7 @@ class Setting:
     """What a measurement samples and how it plays out."""
 
     bots: tuple[str, str] = ("medium", "medium")  # the matches decisions are sampled from
-    hint_simulations: int = 4000  # the hint's search, with no time limit (so it repeats)
+    hint_simulations: int = 0  # the hint's search (0: its budget, as the doors spend it)
     playout: str = "ismcts:2000"  # both sides, from the option played to the end of the round
     calibrated: bool = True  # the hint's chances as shown (False: the search's own values)
 
@@ -76,15 +76,14 @@ class Sample:
     kind: str  # the decision's kind (select, mode, target, skillset, faction, second)
 
 
-def sample(seed: int, setting: Setting = Setting(), calibration: Calibration | None = None) -> Sample:
-    """The sample of ``seed``: a match between ``setting.bots`` played to one of its decisions, the hint
-    there, one option at random, and the round played out by ``setting.playout`` on both sides."""
-    rng = random.Random(seed)
+def sampled_decision(rng: random.Random, bots: tuple[str, str]) -> Match:
+    """A decision of a match between ``bots`` (seeded from ``rng``, as is the playset): the whole match is played
+    once, then played again to one of its decisions with two options or more, chosen uniformly. What
+    ``converge calibrate`` and ``converge stability`` sample."""
     playsets = all_playsets()
     playset = playsets[rng.randrange(len(playsets))]
     match_seed = rng.getrandbits(63)
-    bots = [make_bot(setting.bots[p], rng.getrandbits(32)) for p in (0, 1)]
-    # play the whole match once, noting the decisions with a choice; then replay it to one of them
+    players = [make_bot(bots[p], rng.getrandbits(32)) for p in (0, 1)]
     match = Match.new(playset, match_seed)
     history: list[int] = []
     choices: list[int] = []
@@ -92,16 +91,24 @@ def sample(seed: int, setting: Setting = Setting(), calibration: Calibration | N
         seat = match.current_player
         if len(match.legal_actions()) > 1:
             choices.append(len(history))
-        action = bots[seat].decide(match.view(seat))
+        action = players[seat].decide(match.view(seat))
         match.apply(action, seat)
         history.append(action)
     at = choices[rng.randrange(len(choices))]
     match = Match.new(playset, match_seed)
     for action in history[:at]:
         match.push(action)
+    return match
+
+
+def sample(seed: int, setting: Setting = Setting(), calibration: Calibration | None = None) -> Sample:
+    """The sample of ``seed``: a match between ``setting.bots`` played to one of its decisions, the hint
+    there, one option at random, and the round played out by ``setting.playout`` on both sides."""
+    rng = random.Random(seed)
+    match = sampled_decision(rng, setting.bots)
     mover, round_index = match.current_player, match.rounds_finished
     kind = match.decision_kind
-    options = hint(match.view(mover), simulations=setting.hint_simulations, seconds=None,
+    options = hint(match.view(mover), simulations=setting.hint_simulations or None,
                    seed=rng.getrandbits(32), calibration=calibration if setting.calibrated else Calibration())
     played = options[rng.randrange(len(options))]
     match.push(played.action)
@@ -364,4 +371,5 @@ def read_samples(doc: Mapping[str, Any]) -> list[Sample]:
                    bool(s["best"]), str(s["kind"])) for s in doc["samples"]]
 
 
-__all__ = ["Report", "Sample", "Setting", "fit", "measure", "read_samples", "run", "sample", "write_samples"]
+__all__ = ["Report", "Sample", "Setting", "fit", "measure", "read_samples", "run", "sample", "sampled_decision",
+           "write_samples"]

@@ -61,14 +61,15 @@ def decide(record: RecordDoc, deck_dirs: Sequence[str], seat: int, bot: str, see
     return make_bot(bot, seed).decide(view), time.perf_counter() - start
 
 
-def hint_options(record: RecordDoc, deck_dirs: Sequence[str], seat: int, simulations: int,
-                 seconds: float | None, seed: int) -> list[HintOption]:
-    """The strong bot's options for ``seat``'s decision, searched on that seat's view alone."""
+def hint_options(record: RecordDoc, deck_dirs: Sequence[str], seat: int, simulations: int | None,
+                 seed: int) -> list[HintOption]:
+    """The strong bot's options for ``seat``'s decision, searched on that seat's view alone (``simulations``:
+    None, the hint's budget)."""
     view = Match.replay(record, deck_dirs).view(seat)
-    return [o.to_dict() for o in strong_hint(view, simulations=simulations, seconds=seconds, seed=seed)]
+    return [o.to_dict() for o in strong_hint(view, simulations=simulations, seed=seed)]
 
 
-def review_match(record: RecordDoc, deck_dirs: Sequence[str], seat: int, simulations: int, seconds: float,
+def review_match(record: RecordDoc, deck_dirs: Sequence[str], seat: int, simulations: int | None, seconds: float,
                  seed: int) -> ReviewDoc:
     """``seat``'s decisions in a finished match, each judged by the hint from that seat's view at the time,
     within ``seconds`` in all (:func:`converge.bots.review.review`)."""
@@ -161,18 +162,18 @@ class BotPool:
         finally:
             self.pending -= 1
 
-    async def hint(self, match: Match, seat: int, simulations: int, seconds: float | None,
-                   seed: int) -> list[HintOption]:
+    async def hint(self, match: Match, seat: int, simulations: int | None, seed: int) -> list[HintOption]:
         """The strong bot's options for ``seat``'s decision (:func:`converge.bots.hint.hint`), searched in a
-        worker on that seat's view."""
+        worker on that seat's view (``simulations``: None, the hint's budget)."""
         if self.workers == 0:
             view = match.view(seat)
-            found = await asyncio.to_thread(strong_hint, view, simulations=simulations, seconds=seconds, seed=seed)
+            found = await asyncio.to_thread(strong_hint, view, simulations=simulations, seed=seed)
             return [o.to_dict() for o in found]
         record = match.record(moves=False)
-        return await self._run(hint_options, record, self.deck_dirs, seat, simulations, seconds, seed)
+        return await self._run(hint_options, record, self.deck_dirs, seat, simulations, seed)
 
-    async def review(self, record: RecordDoc, seat: int, simulations: int, seconds: float, seed: int) -> ReviewDoc:
+    async def review(self, record: RecordDoc, seat: int, simulations: int | None, seconds: float,
+                     seed: int) -> ReviewDoc:
         """The review of ``seat``'s decisions in a finished match (:func:`review_match`), in a worker."""
         if self.workers == 0:
             return await asyncio.to_thread(review_match, record, self.deck_dirs, seat, simulations, seconds, seed)

@@ -10,7 +10,7 @@ import random
 import time
 from typing import Any
 
-from converge.bots.hint import shipped_calibration
+from converge.bots.hint import measured
 from converge.server.config import ServerConfig
 from converge.server.play import broadcast
 from converge.server.play.botpool import BotPool
@@ -137,8 +137,7 @@ class Hints:
 
         async def search() -> list[HintOption]:
             async with self.slot:  # searched on the seat's view alone, off the event loop
-                return await self.pool.hint(session.match, seat, cfg.hint_simulations, cfg.hint_seconds or None,
-                                            cfg.hint_seed)
+                return await self.pool.hint(session.match, seat, cfg.hint_simulations or None, cfg.hint_seed)
 
         return {"seq": seq, "options": await session.hints.once((seat, seq), search),
-                "calibrated": shipped_calibration().fitted_on > 0}
+                "calibrated": measured(cfg.hint_simulations or None)}
