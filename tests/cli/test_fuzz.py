@@ -279,7 +279,7 @@ def argvs(draw: st.DrawFn) -> list[str]:
 @pytest.fixture
 def light_commands(monkeypatch: pytest.MonkeyPatch, files: dict[str, Any]) -> None:
     """The long-running commands stop after their cheap checks; nothing is written outside the fuzz folder."""
-    from converge.cli import ladder, serve_command, simulate_commands
+    from converge.cli import ladder, play_command, serve_command, simulate_commands
 
     def checks_only(args: Any) -> int:
         if hasattr(args, "deck_dir"):
@@ -288,7 +288,7 @@ def light_commands(monkeypatch: pytest.MonkeyPatch, files: dict[str, Any]) -> No
                 common.resolve_playset(args, catalog)
         return 0
 
-    for module, name in ((cli, "cmd_play"), (cli, "cmd_match"), (cli, "cmd_watch"), (cli, "cmd_bench"),
+    for module, name in ((play_command, "cmd_play"), (cli, "cmd_match"), (cli, "cmd_watch"), (cli, "cmd_bench"),
                          (simulate_commands, "cmd_simulate"), (simulate_commands, "cmd_balance"),
                          (ladder, "cmd_ladder"), (serve_command, "cmd_serve"), (serve_command, "cmd_serve_bench")):
         monkeypatch.setattr(module, name, checks_only)

@@ -15,8 +15,9 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from converge import Match
-from converge.bots import bot_display_name, make_bot
-from converge.cli.session import Seat, Session, round_final_board
+from converge.bots import bot_display_name
+from converge.cli.saves import Seat
+from converge.cli.session import Session, round_final_board
 from converge.cli.tui import GameApp, HelpScreen, Narration, PassScreen, RulesScreen
 from tests.tui_support import ALL_SIZES, SIZES, FrameRecorder, make_app, play_to_end, screen_text, settle, until
 
@@ -346,7 +347,9 @@ def test_hotseat_no_frame_after_passing_shows_the_other_hand(size: tuple[int, in
     assert len(recorder.frames) > 20
 
 
-def test_hotseat_refuses_undo_and_passes_by_mouse() -> None:
+def test_hotseat_offers_no_undo_and_passes_by_mouse() -> None:
+    """Hot-seat has no undo (a take-back would need the other player's say, and a Search's cards cannot be
+    unseen): the footer and the help offer none, and u and U do nothing."""
     app = make_app(seed=2, hotseat=True)
 
     async def body(pilot: Pilot[int]) -> None:
@@ -356,10 +359,14 @@ def test_hotseat_refuses_undo_and_passes_by_mouse() -> None:
         assert app.viewer == app.session.match.current_player and app.mode == "decision"
         await pilot.press("1")
         await settle(pilot)
-        await pilot.press("u")
+        footer = screen_text(app).splitlines()[-1]
+        assert "Undo" not in footer and "Help" in footer and "Quit" in footer
+        await pilot.press("u", "U")
         await pilot.pause()
-        assert "Undo is only available against a bot." in screen_text(app)
         assert len(app.session.match.history) == 1
+        await pilot.press("question_mark")
+        assert await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert "undo" not in screen_text(app).lower()
 
     run(app, (80, 24), body)
 
@@ -468,11 +475,10 @@ def _trade_app() -> GameApp:
     """Seed 158, merchant/searcher/healer: after these actions the player discards MER4 for its Trade with
     SEA2, SEA3, MER5 and HEA6 in hand, and chooses the first card of the trade among 8 choices."""
     match = Match.new(["merchant", "searcher", "healer"], seed=158, start=0)
-    bot = make_bot("easy", 1)
     for action in [12, 19, 14, 18, 3, 20, 16, 19, 0, 18, 13, 16, 20, 13, 18, 4, 20, 14, 21, 8, 18, 25, 5, 18, 7,
                    6, 18, 4, 15, 0, 18, 10, 9, 19, 3, 19, 7, 18]:
         match.apply(action)
-    session = Session(match, (Seat("you"), Seat(bot_display_name("easy"), bot)))
+    session = Session(match, (Seat("you"), Seat(bot_display_name("easy"), "easy", 1)))
     session.fetch(0)
     session.summary_from[0] = len(session.log[0])  # the turns before, read already
     app = GameApp(session, hint_simulations=300, hint_seconds=None)
