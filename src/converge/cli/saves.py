@@ -91,23 +91,23 @@ class SavedMatch:
     saved_at: float
 
     def describe(self) -> str:
-        """One line for a menu: who plays, the playset, how far it went, when it was last saved.
+        """One line for a menu: who plays, how far it went, the playset, when it was last saved. Only what
+        both players could see (the round, the rounds won, the playset): no hand, no seed.
 
-        Only what both players could see: the playset, the round, rounds won (no hand, no seed)."""
+        >>> # e.g. "against the Easy bot, round 2 (rounds won: you 1, them 0), Alchemist/Searcher/Healer,
+        >>> # saved 06 Dec 18:02"
+        """
         m = self.match
-        if self.hotseat:
-            who = f"hot-seat, {self.seats[0].name} and {self.seats[1].name}"
-        else:
-            bot = next(s for s in self.seats if s.bot is not None)
-            who = f"against the {bot.name}"
-        me = next((p for p, s in enumerate(self.seats) if s.bot is None), 0)
         wins = m.round_wins
-        them = "them" if not self.hotseat else self.seats[1 - me].name
-        won = (f"rounds won: you {wins[me]} : {wins[1 - me]} {them}" if not self.hotseat
-               else f"rounds won: {self.seats[0].name} {wins[0]} : {wins[1]} {self.seats[1].name}")
+        if self.hotseat:
+            who = f"hot-seat, round {m.round_no} (rounds won: {self.seats[0].name} {wins[0]}, " \
+                  f"{self.seats[1].name} {wins[1]})"
+        else:
+            me = next(p for p, s in enumerate(self.seats) if s.bot is None)
+            who = f"against the {self.seats[1 - me].name}, round {m.round_no} (rounds won: you {wins[me]}, " \
+                  f"them {wins[1 - me]})"
         when = time.strftime("%d %b %H:%M", time.localtime(self.saved_at))
-        playset = "/".join(m.playset.skillsets)
-        return f"{who} · {playset} · round {m.round_no}, {won} · saved {when}"
+        return f"{who}, {'/'.join(m.playset.skillsets)}, saved {when}"
 
 
 def saved_doc(match: Match, seats: Sequence[Seat], hotseat: bool, deck_dirs: Iterable[str],

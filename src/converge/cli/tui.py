@@ -203,8 +203,8 @@ class StartScreen(Dialog[int | None]):
                          (", or start a new one." if self.new else "."), id="start-text")
             yield OptionList(*options, id="start-options")
             if self.problems:
-                skipped = Text("\n".join(f"Skipped: {p}" for p in self.problems), style="dim")
-                yield Static(skipped, id="start-problems")
+                with VerticalScroll(id="start-problems"):
+                    yield Static(Text("\n".join(f"Skipped: {p}" for p in self.problems), style="dim"))
 
     def on_mount(self) -> None:
         self.query_one("#start-options").focus()
@@ -334,7 +334,7 @@ class GameApp(App[int]):
                  padding: 1 2; }
     #start-text { margin: 1 0; }
     #start-options { height: auto; max-height: 12; }
-    #start-problems { margin-top: 1; }
+    #start-problems { margin-top: 1; height: auto; max-height: 4; }
     PassScreen { align: center middle; }
     #pass-box { width: 60; height: auto; border: thick $primary; padding: 1 2; }
     #pass-text { margin: 1 0; }
@@ -347,6 +347,9 @@ class GameApp(App[int]):
         Binding("h", "hint", "Hint"),
         Binding("q", "quit_game", "Quit"),
         *[Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)],
+        # Ctrl+C asks to leave on every screen, the dialogs' too (Textual's own binding does not reach past
+        # a dialog, and only says how to quit); so does Ctrl+Q, Textual's binding for quitting
+        Binding("ctrl+c", "help_quit", show=False, priority=True),
     ]
 
     def __init__(self, session: Session | None, hint_simulations: int = HINT_SIMULATIONS,
@@ -375,6 +378,8 @@ class GameApp(App[int]):
         #: where, in each viewer's log, the other player's move they have not been told of starts
         self.moved_from = [0, 0]
         self.crowded = False  # the decision on screen needs the narration's rows too (a narrow screen)
+        self.message = Text()  # the last message said (:meth:`say`)
+        self.after_pass = ""  # a message for the player the device is being passed to
         #: the summary on screen: its viewer, a round's final board (None: the board now), its end in their log
         self.summary_board: tuple[int, dict[str, Any] | None, int] = (-1, None, 0)
         #: and its text, choices and mode, to lay it out again at another size
@@ -449,7 +454,11 @@ class GameApp(App[int]):
         self.rebuild_log(self.viewer)
         self.begin()
         if not s.save_problem:
-            self.say(f"Taken up where it was left: round {s.match.round_no}, turn {s.match.turn_no}.")
+            taken_up = f"Taken up where it was left: round {s.match.round_no}, turn {s.match.turn_no}."
+            if self.mode == "pass":  # (said to the player at the device once it has been passed)
+                self.after_pass = taken_up
+            else:
+                self.say(taken_up)
 
     def begin(self) -> None:
         """Start playing: save the match at once (a quit on the first screen leaves it to take up again)."""
@@ -471,13 +480,13 @@ class GameApp(App[int]):
 
     def relayout(self) -> None:
         if self.mode in ("summary", "over") and self.viewer >= 0:
-            self.show_ending(*self.summary_view)
+            self.show_ending(*self.summary_view, keep_message=True)
             return
         if self.mode != "decision" or self.viewer < 0:
             return
         options = self.query_one("#options", OptionList)
         highlighted = options.highlighted
-        self.show_decision(self.viewer)
+        self.show_decision(self.viewer, keep_message=True)
         if highlighted is not None and highlighted < options.option_count:
             options.highlighted = highlighted
 
@@ -566,8 +575,14 @@ class GameApp(App[int]):
     def say(self, message: str, severity: str = "information") -> None:
         """A message for the player, on the line above the decision until the next one."""
         widget = self.query_one("#message", Static)
-        widget.update(Text(message, style="bold yellow" if severity == "warning" else "bold cyan"))
+        self.message = Text(message, style="bold yellow" if severity == "warning" else "bold cyan")
+        widget.update(self.message)
         widget.remove_class("hidden")
+
+    def message_rows(self, keep: bool) -> int:
+        """The rows of the message on screen, if it is to stay (``keep``)."""
+        shown = keep and not self.query_one("#message").has_class("hidden")
+        return self.rows(self.message, self.text_width()) if shown else 0
 
     def set_menu(self, title: RenderableType, choices: Sequence[Choice], mode: str,
                  keep_message: bool = False, title_rows: int | None = None) -> None:
@@ -598,7 +613,7 @@ class GameApp(App[int]):
             options.highlighted = 0
         options.focus()
 
-    def show_decision(self, p: int) -> None:
+    def show_decision(self, p: int, keep_message: bool = False) -> None:
         s = self.session
         s.before_decision(p)
         obs = s.match.observation(p, events_from=s.seen[p])
@@ -626,14 +641,15 @@ class GameApp(App[int]):
         one_line = self.text_width()
         choices = menu(short=False)
         plans = [(None, True), (one_line, True)] if wide else [(None, True), (None, False), (one_line, False)]
+        said = self.message_rows(keep_message)
         for goals, narration in plans:
-            hand = self.fit_hand(p, obs, title, choices, move, select, narration, goals)
+            hand = self.fit_hand(p, obs, title, choices, move, select, narration, goals, said)
             if hand is not None:
                 break
         else:
             goals, narration = one_line, wide
             choices = menu(short=True)
-            hand = self.fit_hand(p, obs, title, choices, move, select, narration, goals) or (
+            hand = self.fit_hand(p, obs, title, choices, move, select, narration, goals, said) or (
                 "none" if select else "compact")
         self.crowded = not narration
         self.refresh_screen(p, hand=hand, goals=goals)
@@ -641,7 +657,7 @@ class GameApp(App[int]):
         widget.set_class(move is None, "hidden")
         if move is not None:
             widget.update(move)
-        self.set_menu(title, choices, "decision")
+        self.set_menu(title, choices, "decision", keep_message=keep_message)
 
     def their_move_text(self, p: int, moved: Sequence[str]) -> Text | None:
         """``Their move: they discard SEA1 for its effect: Search. …``: what the other player did since the
@@ -669,7 +685,7 @@ class GameApp(App[int]):
         return self.rows(self.board_of(doc, viewer, goals), self.text_width()) + 1
 
     def fit_hand(self, p: int, obs: Mapping[str, Any], title: RenderableType, choices: Sequence[Choice],
-                 move: Text | None, select: bool, narration: bool, goals: int | None) -> str | None:
+                 move: Text | None, select: bool, narration: bool, goals: int | None, said: int = 0) -> str | None:
         """How the hand is shown beside a decision so that everything fits (with the narration below on a
         narrow screen, or without; the goals one line each with ``goals``): its cards' whole text, else one
         line per card, else one line ("none" when the menu lists the hand); None when even that leaves the
@@ -678,7 +694,7 @@ class GameApp(App[int]):
         wide = width >= 100
         text_width = self.text_width()
         rows_left = height - 2 - (5 if narration and not wide else 0)  # status line, footer, narration below
-        needed = self.board_rows(obs, p, goals) + min(self.rows(title, text_width), 16 if wide else 10)
+        needed = self.board_rows(obs, p, goals) + min(self.rows(title, text_width), 16 if wide else 10) + said
         needed += sum(self.rows(c.label, text_width) for c in choices)
         if move is not None:
             needed += self.rows(move, text_width)
@@ -744,7 +760,7 @@ class GameApp(App[int]):
         label.stylize("bold")
         self.show_ending(text, [Choice(numbered(1, label), then=self.advance)], "summary")
 
-    def show_ending(self, text: Text, choices: Sequence[Choice], mode: str) -> None:
+    def show_ending(self, text: Text, choices: Sequence[Choice], mode: str, keep_message: bool = False) -> None:
         """A summary (``mode`` "summary") or the match's end ("over"), laid out to fit the screen: the board
         (a round's: its final board, without the next round's hand), the hand in one line if there is room,
         the summary's text and its choices, which always fit. Where rows are short, the goals take one line
@@ -759,16 +775,17 @@ class GameApp(App[int]):
         margin = 1 if width >= 100 else 0  # below the hand on a wide screen
         one_line_hand = hand_view(obs["hand"] or [], self.style, full=False)
         hand_rows = {"compact": self.rows(one_line_hand, text_width) + margin, "none": 0}
+        said = self.message_rows(keep_message)
         text_rows = self.rows(text, text_width)
         choice_rows = sum(self.rows(c.label, text_width) for c in choices)
         hands = ("compact", "none") if final is None and mode == "summary" else ("none",)
         plans = [(goals, hand) for goals in (None, text_width) for hand in hands]
         for goals, hand in plans:
-            room = rows_left - self.board_rows(doc, v, goals) - hand_rows[hand] - choice_rows
+            room = rows_left - self.board_rows(doc, v, goals) - hand_rows[hand] - choice_rows - said
             if text_rows <= room:
                 break
         self.refresh_screen(v, final=final, hand=hand, upto=end, goals=goals)
-        self.set_menu(text, choices, mode, title_rows=max(1, room))
+        self.set_menu(text, choices, mode, keep_message=keep_message, title_rows=max(1, room))
 
     def show_match_end(self, v: int, text: Text) -> None:
         m = self.session.match
@@ -810,6 +827,9 @@ class GameApp(App[int]):
             self.viewer = p
             self.rebuild_log(p)
             self.advance()
+            if self.after_pass:
+                self.say(self.after_pass)
+                self.after_pass = ""
 
         self.push_screen(PassScreen(self.session.seats[p].name), ready)
 
@@ -892,7 +912,7 @@ class GameApp(App[int]):
             self.show_hint(token, options)
             self.say(f"Hint, from what you can see: the best choice has {options[0].win_chance:.0%}, "
                      f"{in_words(options[0].win_chance)} (played on as well as the bot would).")
-            self.show_decision(self.viewer)
+            self.show_decision(self.viewer, keep_message=True)
 
     def action_hint(self) -> None:
         if self.mode != "decision":
@@ -920,7 +940,10 @@ class GameApp(App[int]):
         self.push_screen(RulesScreen())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Offer only what works: no undo in hot-seat (:meth:`Session.can_undo` says why)."""
+        """Offer only what works: nothing of a match on the start screen, no undo in hot-seat
+        (:meth:`Session.can_undo` says why)."""
+        if self.mode == "start" and action in ("help", "rules", "undo", "undo_turn", "hint", "quit_game"):
+            return False  # (the start screen: no match yet)
         if action in ("undo", "undo_turn"):
             return self.session.can_undo()
         return True
