@@ -6,10 +6,18 @@ original would have. Driven by Textual's own harness (``App.run_test()`` and Pil
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import os
+import pty
 import random
+import select
+import struct
+import subprocess
+import sys
+import termios
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -408,3 +416,148 @@ def test_the_start_screen_starts_the_new_match_too(tmp_path: Path) -> None:
         assert saved_history(tmp_path / "new.json") == []
 
     run(app, body)
+
+
+# ---------------------------------------------------------------------- the command line
+
+
+def _converge(args: list[str], stdin: str, data: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "COLUMNS")}
+    env.update(XDG_DATA_HOME=str(data), NO_COLOR="1")
+    return subprocess.run([sys.executable, "-m", "converge", *args], input=stdin, capture_output=True, text=True,
+                          timeout=120, env=env)
+
+
+def test_play_quit_then_resume_in_the_line_mode_as_the_docs_say(tmp_path: Path) -> None:
+    """docs/playing.md: a match left is saved in ~/.local/share/converge/matches; ``converge play --resume``
+    offers it and plays on where it was left; a damaged file there is named on one line and skipped."""
+    folder = tmp_path / "converge" / "matches"
+    left = _converge(["play", "--seed", "3"], "1\n2\nquit\n", tmp_path)
+    assert left.returncode == 0 and "Traceback" not in left.stdout + left.stderr
+    [saved] = folder.glob("match-*.json")
+    assert f"converge play --resume {saved}" in " ".join(left.stdout.split())
+    played = saved_history(saved)
+    assert len(played) >= 2
+    (folder / "damaged.json").write_text("{not json", encoding="utf-8")
+    again = _converge(["play", "--seed", "4"], "quit\n", tmp_path)  # a new match: told there is one to take up
+    assert "You have 1 unfinished match: converge play --resume takes it up where it was left." in again.stdout
+    resumed = _converge(["play", "--resume"], "2\n1\nquit\n", tmp_path)  # the older of the two: the first saved
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Traceback" not in resumed.stdout + resumed.stderr
+    skipped = [line for line in resumed.stderr.splitlines() if "damaged.json" in line]
+    assert skipped == [f"converge: skipped: {folder / 'damaged.json'} is not valid JSON: Expecting property name "
+                       "enclosed in double quotes at line 1, column 2"]
+    assert "Unfinished matches, the last saved first:" in resumed.stdout
+    assert f"Taking up the match saved in {saved}" in resumed.stdout
+    after = saved_history(saved)
+    assert after[:len(played)] == played and len(after) > len(played)  # played on, saved as it went
+
+
+def test_resume_refuses_what_it_cannot_take_up(tmp_path: Path) -> None:
+    nothing = _converge(["play", "--resume"], "", tmp_path)
+    assert nothing.returncode == 2 and nothing.stderr.startswith("converge: error: no unfinished match to take up")
+    mixed = _converge(["play", "--resume", "--seed", "3"], "", tmp_path)
+    assert mixed.returncode == 2 and "--seed is for a new match" in mixed.stderr
+    over = tmp_path / "over.json"
+    finished = _converge(["play", "--seed", "3", "--save", str(over)], "1\n" * 400 + "n\n", tmp_path)
+    assert finished.returncode == 0 and Match.replay(json.loads(over.read_text())).is_terminal
+    done = _converge(["play", "--resume", str(over)], "", tmp_path)
+    assert done.returncode == 2 and "is a finished match: converge replay" in done.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "converge-record", "playset": ["x"], "seed": 1, "actions": []}', encoding="utf-8")
+    refused = _converge(["play", "--resume", str(bad)], "", tmp_path)
+    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
+    assert "does not replay" in refused.stderr
+    for out in (nothing, mixed, done, refused):
+        assert "Traceback" not in out.stdout + out.stderr
+
+
+def test_seats_are_numbered_1_and_2_as_the_game_names_them(tmp_path: Path) -> None:
+    second = _converge(["play", "--json", "--seed", "3", "--seat", "2"], "", tmp_path)
+    assert json.loads(second.stdout.splitlines()[0])["viewer"] == 1  # Player 2's view
+    for command in (["play", "--seat", "0"], ["review", "x.json", "--seat", "0"]):
+        old = _converge(command, "", tmp_path)
+        assert old.returncode == 2 and "seats are numbered 1 and 2" in old.stderr
+        assert "the first seat is --seat 1" in old.stderr
+
+
+def test_a_crash_exits_with_an_error_and_the_match_stays_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue: a crash exited 0. The game stops with status 1, and the match is saved up to its last move."""
+    from converge.cli import play_command
+
+    save = tmp_path / "m.json"
+    session = make_app(seed=5, save=save).session
+    moves = {"n": 0}
+
+    original_play = GameApp.play
+
+    def crash(self: GameApp, action: int, player: int) -> None:
+        moves["n"] += 1
+        if moves["n"] > 3:
+            raise RuntimeError("a bug")
+        original_play(self, action, player)
+
+    monkeypatch.setattr(GameApp, "play", crash)
+    original_run = GameApp.run
+
+    def run_headless(self: GameApp) -> object:
+        async def keys(pilot: Pilot[int]) -> None:
+            for _ in range(10):
+                await pilot.press("1")
+                await pilot.pause()
+
+        return original_run(self, headless=True, auto_pilot=keys)
+
+    monkeypatch.setattr(GameApp, "run", run_headless)
+    assert play_command._full_screen(session, [], []) == 1
+    err = capsys.readouterr().err
+    said = " ".join(err.split())
+    assert f"The match is saved in {save}, up to its last move: converge play --resume {save}" in said
+    assert saved_history(save) == session.match.history and len(session.match.history) >= 2
+
+
+def test_closing_the_terminal_leaves_the_match_saved_to_its_last_move(tmp_path: Path) -> None:
+    """A closed terminal hangs up the game (SIGHUP): it stops where it is, and its file holds every move."""
+    save = tmp_path / "m.json"
+    controller, worker = pty.openpty()
+    fcntl.ioctl(worker, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+
+    def own_terminal() -> None:  # the game's controlling terminal, as a terminal window's shell gives it
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
+    env.update(TERM="xterm-256color", XDG_DATA_HOME=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, "-m", "converge", "play", "--seed", "5", "--save", str(save)],
+                            stdin=worker, stdout=worker, stderr=worker, env=env, preexec_fn=own_terminal)
+    os.close(worker)
+    try:
+        def saved_moves() -> int:
+            try:
+                return len(saved_history(save))
+            except (OSError, ValueError):
+                return -1
+
+        def wait_for(done: Callable[[], bool]) -> None:
+            end = time.monotonic() + 60
+            while not done():
+                assert time.monotonic() < end, "the game did not get there"
+                if select.select([controller], [], [], 0.05)[0]:
+                    os.read(controller, 65536)
+
+        wait_for(lambda: saved_moves() == 0)  # saved as it starts
+        os.write(controller, b"1")
+        wait_for(lambda: saved_moves() >= 1)
+        os.write(controller, b"2")
+        wait_for(lambda: saved_moves() >= 2)
+        wait_for(lambda: saved_moves() == len(saved_history(save)) and proc.poll() is None)
+        before = saved_history(save)
+        os.close(controller)  # the terminal window is closed
+        assert proc.wait(timeout=30) != 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert saved_history(save) == before and len(before) >= 2
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]
+    play_on_after_resume(save)
