@@ -170,6 +170,7 @@ class ConfirmQuit(Dialog[bool]):
             said = "Leave the match? It is not saved (--no-save): it will be lost."
         with Vertical(id="confirm-box"):
             yield Static(said, id="confirm-text")
+            yield Static(Text("Ctrl+Q or Ctrl+C again: quit", style="dim"), id="confirm-keys")
             # staying is the default: Enter on this dialog must not end the match
             yield OptionList(Option("Keep playing", id="no"), Option("Quit", id="yes"), id="confirm-options")
 
