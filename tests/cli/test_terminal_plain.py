@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 
 from converge import Match
-from converge.bots import make_bot
+from converge.cli.session import Session
 from converge.cli.terminal import Seat, TerminalGame
 from tests.cli.test_terminal import _run_piped
 from tests.helpers import setup
@@ -92,8 +92,8 @@ def _game(match: Match, answers: list[str]) -> tuple[TerminalGame, io.StringIO]:
         except StopIteration:
             raise EOFError from None
 
-    seats = (Seat("you"), Seat("greedy", make_bot("greedy", 1)))
-    return TerminalGame(match, seats, console, read, None), out
+    seats = (Seat("you"), Seat("greedy", "greedy", 1))
+    return TerminalGame(Session(match, seats), console, read), out
 
 
 def test_search_reveals_show_what_each_card_does() -> None:

@@ -346,6 +346,17 @@ def add_command(sub: Any, name: str, **kwargs: Any) -> argparse.ArgumentParser:
     return parser
 
 
+def seat_number(text: str) -> int:
+    """A seat as players read it, ``1`` or ``2`` (Player 1, Player 2: the names the game shows); the index
+    of the seat, 0 or 1. ``0`` is refused with the number it now is (``play --seat`` counted from 0)."""
+    if text.strip() == "0":
+        raise argparse.ArgumentTypeError("seats are numbered 1 and 2, as the game names them (Player 1, "
+                                         "Player 2): the first seat is --seat 1")
+    if text.strip() not in ("1", "2"):
+        raise argparse.ArgumentTypeError(f"expected 1 or 2 (Player 1 or Player 2), got {quoted(text)}")
+    return int(text) - 1
+
+
 def bot_name(text: str) -> str:
     """A bot's name as the command line takes it: a level, an algorithm, or ``ismcts:N``."""
     from converge.bots import is_bot_name

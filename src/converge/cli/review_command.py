@@ -20,6 +20,7 @@ from converge.cli.common import (
     positive_int,
     read_json_file,
     record_start,
+    seat_number,
     user_catalog,
 )
 
@@ -58,8 +59,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     if not Match.replay(doc, args.deck_dir).is_terminal:
         raise UserError("this match is not finished: a review would tell what the other player could not see "
                         "yet (play it to the end first)")
-    seat = args.seat - 1
-    name = f"Player {args.seat}"
+    seat = args.seat
+    name = f"Player {seat + 1}"
     print(f"Review of {name}'s decisions (--seat {2 - seat} for Player {2 - seat}'s), each judged from what "
           f"{name} could see then, never the cards revealed later ({args.simulations:,} simulations each).")
     print(f"Marks, by the chance to win the round given up: inaccuracy from {100 * INACCURACY:.0f} points, "
@@ -126,17 +127,11 @@ def _practise(start: Any, actions: list[int], seat: int, marked: list[Any], styl
             print(f"Type a number from 1 to {len(legal)}, or skip.")
 
 
-def _seat(text: str) -> int:
-    if text not in ("1", "2"):
-        raise argparse.ArgumentTypeError(f"expected 1 or 2 (Player 1 or Player 2), got {text!r}")
-    return int(text)
-
-
 def register(sub: Any) -> None:
     """Add ``converge review`` to the command's subparsers."""
     p = add_command(sub, "review")
     p.add_argument("file", metavar="FILE", type=path_text, help="the record of a finished match (JSON)")
-    p.add_argument("--seat", type=_seat, default=1, help="whose decisions: 1 (Player 1, default) or 2")
+    p.add_argument("--seat", type=seat_number, default=0, help="whose decisions: 1 (Player 1, default) or 2")
     from converge.bots.review import SIMULATIONS
 
     p.add_argument("--simulations", type=positive_int, default=SIMULATIONS,
