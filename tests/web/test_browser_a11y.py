@@ -31,7 +31,7 @@ def serious(page: Any) -> list[str]:
 
 def bot_match(tab: Tab, server: Server) -> None:
     tab.page.goto(server.base + "/")
-    tab.page.select_option("[data-testid=bot-level]", "greedy")
+    tab.page.select_option("[data-testid=bot-level]", "easy")
     tab.page.click("[data-testid=create-bot]")
     tab.page.wait_for_selector("[data-testid=match]")
 

@@ -116,7 +116,11 @@ export function decisionStrip(obs) {
   if (d.card) head.append(el("span", { class: "playing" }, "Playing ", cardNode(d.card, null, { size: "chip" }),
     d.studied ? el("span", { class: "playing" }, " studying ", cardNode(d.studied, null, { size: "chip" })) : null,
     d.pending ? el("span", { class: "playing" }, " with ", cardNode(d.pending, null, { size: "chip" })) : null));
-  if (d.revealed) row.append(el("span", { class: "playing" }, "Revealed: ", cardRow(d.revealed, legal, { size: "mini" }, "", "Revealed cards")));
+  // The cards to pick from a search or from the discard pile, with their whole text as in the hand (the pile
+  // itself shows its top card): a choice among them is read, not hovered.
+  if (d.revealed) row.append(pickRow("Revealed", d.revealed, legal, "Revealed cards"));
+  const fromPile = obs.discard.slice().reverse().filter((id) => legal[id]);
+  if (fromPile.length) row.append(pickRow("From the discard pile", fromPile, legal, "Cards of the discard pile to choose from"));
   row.append(...choices.filter((a) => !isDone(a)).map(choiceButton));
   if (staged) {
     row.append(el("button", { type: "button", class: "quiet take-back", data: { testid: "take-back", focus: "take-back" },
@@ -137,20 +141,25 @@ export function decisionStrip(obs) {
   return strip;
 }
 
-/** What a hint's chance means (as the terminal says it too): a frequency once the server's chances are
- *  calibrated against measured outcomes, else only that it is the bot's estimate. */
-function inWords(chance, calibrated) {
-  if (!calibrated) return "the strong bot's estimate";
-  if (chance < 0.05) return "fewer than 1 in 20 rounds like this are won";
-  if (chance > 0.95) return "more than 19 in 20 rounds like this are won";
-  return "about " + Math.max(1, Math.min(9, Math.round(chance * 10))) + " in 10 rounds like this are won";
+function pickRow(title, ids, legal, label) {
+  return el("div", { class: "picks", data: { testid: "picks" } }, el("span", { class: "picks-title", text: title + ":" }),
+    cardRow(ids, legal, { size: "full" }, "", label));
+}
+
+/** What the best option's chance means, in a sentence (as the terminal says it too): a frequency once the
+ *  server's chances are calibrated against measured outcomes, else only the strong bot's estimate. */
+function chanceSentence(chance, calibrated) {
+  const pct = Math.round(chance * 100) + "%";
+  if (!calibrated) return "With it, the strong bot estimates your chance to win the round at " + pct + ".";
+  if (chance < 0.05) return "With it, fewer than 1 in 20 rounds like this are won (" + pct + ").";
+  if (chance > 0.95) return "With it, more than 19 in 20 rounds like this are won (" + pct + ").";
+  return "With it, about " + Math.max(1, Math.min(9, Math.round(chance * 10))) + " in 10 rounds like this are won (" + pct + ").";
 }
 
 function hintBox(options, calibrated) {
   return el("div", { class: "hint-box", data: { testid: "hint-box" }, role: "status" },
-    el("p", {}, el("strong", { text: "Hint: " }), cap(options[0].label) + " has the best chance, " +
-      Math.round(options[0].win_chance * 100) + "% (" + inWords(options[0].win_chance, calibrated) +
-      ", from what you can see, never from hidden cards)."),
+    el("p", {}, el("strong", { text: "Hint: " }), "your best choice is “" + options[0].label + "”. " +
+      chanceSentence(options[0].win_chance, calibrated) + " The hint sees what you see, never hidden cards."),
     el("ul", { class: "hint-options" }, ...options.slice(0, 6).map((o) => el("li", { title: o.label },
       el("span", { class: "bar-wrap" }, el("meter", { min: 0, max: 1, value: o.win_chance, "aria-label": o.label })),
       " " + Math.round(o.win_chance * 100) + "% — " + o.label))));

@@ -16,8 +16,9 @@ router = APIRouter(prefix="/api", tags=["site"], responses=ERRORS)
 
 @router.get("/options", response_model=Options)
 async def options(srv: Server) -> JSONResponse:
-    """The bots, skillsets, sets and clock limits a new match may be created with."""
-    return json_response(srv.hub.catalog.options())
+    """The bots (the levels, with their ratings), skillsets, sets and clock limits a new match may be created
+    with."""
+    return json_response(srv.hub.catalog.options(srv.hub.matches.bot_ratings))
 
 
 @router.get("/status", response_model=Status)
