@@ -116,17 +116,19 @@ export function decisionStrip(obs) {
   if (d.card) head.append(el("span", { class: "playing" }, "Playing ", cardNode(d.card, null, { size: "chip" }),
     d.studied ? el("span", { class: "playing" }, " studying ", cardNode(d.studied, null, { size: "chip" })) : null,
     d.pending ? el("span", { class: "playing" }, " with ", cardNode(d.pending, null, { size: "chip" })) : null));
-  // The cards to pick from a search or from the discard pile, with their whole text as in the hand (the pile
-  // itself shows its top card): a choice among them is read, not hovered.
-  if (d.revealed) row.append(pickRow("Revealed", d.revealed, legal, "Revealed cards"));
+  // The cards to pick from a search or from the discard pile, with their text as in the hand (the pile itself
+  // shows its top card): a choice among them is read, not hovered.
+  if (d.revealed) row.append(pickRow(d.revealed, legal, "Revealed cards to choose from"));
   const fromPile = obs.discard.slice().reverse().filter((id) => legal[id]);
-  if (fromPile.length) row.append(pickRow("From the discard pile", fromPile, legal, "Cards of the discard pile to choose from"));
+  if (fromPile.length) row.append(pickRow(fromPile, legal, "Cards of the discard pile to choose from"));
   row.append(...choices.filter((a) => !isDone(a)).map(choiceButton));
+  const picks = row.querySelector(".picks");  // ("Done" beside the cards to pick, where there is room)
+  if (picks) picks.append(...choices.filter(isDone).map(choiceButton));
   if (staged) {
     row.append(el("button", { type: "button", class: "quiet take-back", data: { testid: "take-back", focus: "take-back" },
       onclick: takeBack, "aria-keyshortcuts": "Escape" }, "Take back"));
   }
-  row.append(...choices.filter(isDone).map(choiceButton));  // "Done" comes last, after Take back
+  if (!picks) row.append(...choices.filter(isDone).map(choiceButton));  // "Done" comes last, after Take back
   const hinted = hintOptions();
   if (!s.tutorial && s.meta.hints && s.meta.hints.on && s.seat >= 0 && !(staged && s.hint && s.hint.options)) {
     head.append(el("button", { type: "button", class: "quiet hint-button", data: { testid: "hint", focus: "hint" },
@@ -141,19 +143,23 @@ export function decisionStrip(obs) {
   return strip;
 }
 
-function pickRow(title, ids, legal, label) {
-  return el("div", { class: "picks", data: { testid: "picks" } }, el("span", { class: "picks-title", text: title + ":" }),
-    cardRow(ids, legal, { size: "full" }, "", label));
+/** Up to this many cards to pick show their text (a row of them fits a laptop's strip, three rows a phone's);
+ *  more (a long discard pile) are small cards, their text in the tip, so that every choice stays in the window. */
+const PICKS_WITH_TEXT = 6;
+
+function pickRow(ids, legal, label) {
+  return el("div", { class: "picks", data: { testid: "picks" } },
+    cardRow(ids, legal, { size: ids.length <= PICKS_WITH_TEXT ? "full" : "mini" }, "", label));
 }
 
 /** What the best option's chance means, in a sentence (as the terminal says it too): a frequency once the
  *  server's chances are calibrated against measured outcomes, else only the strong bot's estimate. */
 function chanceSentence(chance, calibrated) {
-  const pct = Math.round(chance * 100) + "%";
-  if (!calibrated) return "With it, the strong bot estimates your chance to win the round at " + pct + ".";
-  if (chance < 0.05) return "With it, fewer than 1 in 20 rounds like this are won (" + pct + ").";
-  if (chance > 0.95) return "With it, more than 19 in 20 rounds like this are won (" + pct + ").";
-  return "With it, about " + Math.max(1, Math.min(9, Math.round(chance * 10))) + " in 10 rounds like this are won (" + pct + ").";
+  const p = Math.round(chance * 100);  // (the words follow the figure shown: "5%" is never "about 1 in 10")
+  if (!calibrated) return "With it, the strong bot estimates your chance to win the round at " + p + "%.";
+  const words = p < 5 ? "fewer than 1 in 20" : p < 10 ? "fewer than 1 in 10" : p > 95 ? "more than 19 in 20" :
+    p > 90 ? "more than 9 in 10" : "about " + Math.round(p / 10) + " in 10";
+  return "With it, " + words + " rounds like this are won (" + p + "%).";
 }
 
 function hintBox(options, calibrated) {
