@@ -102,9 +102,10 @@ def reference(markdown: bool = False) -> str:
 def _colour_lines(markdown: bool) -> list[str]:
     """The colours a deck's ``color`` may name (the loader's list, so the two cannot disagree)."""
     heading = f"Deck colours ({len(COLORS)})"
-    if markdown:
-        return [f"## {heading}", "", f"A deck's `color` names one of these (default `{DEFAULT_COLOR}`), in "
-                "which the terminal and the browser show its cards:", "", ", ".join(f"`{c}`" for c in COLORS)]
+    if markdown:  # (a heading without its count: the pages link to #deck-colours)
+        return ["## Deck colours", "", f"A deck's `color` names one of these {len(COLORS)} (default "
+                f"`{DEFAULT_COLOR}`), in which the terminal and the browser show its cards:", "",
+                ", ".join(f"`{c}`" for c in COLORS)]
     return [heading.upper(), f"  A deck's color names one of these (default {DEFAULT_COLOR}), in which the "
             "terminal and the browser show its cards:",
             *textwrap.wrap(", ".join(COLORS), 100, initial_indent="  ", subsequent_indent="  ")]
