@@ -118,7 +118,7 @@ def test_a_spectator_of_a_rated_match_reads_the_players_names_and_nobody_is_offe
         acted = False
         for tab in (ida, jon):
             if not tab.over() and ready(tab):
-                click_one(tab, rng)
+                _declare_often(tab, rng)
                 acted = clicks = clicks + 1
         if not acted:
             ida.page.wait_for_timeout(20)
@@ -200,17 +200,26 @@ def _match_against_the_beginner(tab: Tab, server: Server) -> None:
     page.wait_for_selector("[data-testid=match]")
 
 
-def _discard_often(tab: Tab, rng: random.Random) -> None:
-    """One decision, as click_one, but a card is discarded for its effect (Recall, Heal...) more often."""
-    discard = tab.page.locator("[data-testid=decision] [data-testid=action][data-action='18']:not([disabled])")
-    if discard.count() and rng.random() < 0.7:
+def _play_mode_often(tab: Tab, rng: random.Random, action: int) -> None:
+    """One decision, as click_one, but a held card is played with ``action`` (18: discarded for its effect,
+    19: declared as a goal) more often."""
+    mode = tab.page.locator(f"[data-testid=decision] [data-testid=action][data-action='{action}']:not([disabled])")
+    if mode.count() and rng.random() < 0.7:
         before = tab.seq()
-        discard.click()
+        mode.click()
         tab.page.wait_for_function("s => { const m = document.querySelector('[data-testid=match]');"
                                    " return m && m.dataset.seq !== s && m.dataset.pending === '0'; }",
                                    arg=before, timeout=15000)
         return
     click_one(tab, rng)
+
+
+def _discard_often(tab: Tab, rng: random.Random) -> None:
+    _play_mode_often(tab, rng, 18)  # (Recall, Heal...: cards to pick)
+
+
+def _declare_often(tab: Tab, rng: random.Random) -> None:
+    _play_mode_often(tab, rng, 19)  # (goals: points per goal to read)
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])

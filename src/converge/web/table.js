@@ -73,7 +73,7 @@ function showConnection(connection) {
   const [text, ok] = CONNECTION[connection];
   const c = $("#conn");
   c.hidden = false;
-  c.replaceChildren(el("span", { class: "conn-text", text }));
+  c.textContent = text;
   c.className = "conn " + (ok ? "ok" : "down");
 }
 
