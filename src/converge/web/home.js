@@ -85,7 +85,8 @@ export async function showHome() {
       el("div", { class: "field" }, el("label", { for: "bot-level", text: "Bot" }), level),
       el("p", { id: "bot-ratings", class: "note", data: { testid: "bot-ratings" }, text: "A bot's rating is fixed, measured in " +
         "matches between bots on the same scale as yours." + (unrated.length ? " " + unrated.join(", ") +
-        (unrated.length === 1 ? " has" : " have") + " no rating yet: its strength has not been measured." : "") }),
+        (unrated.length === 1 ? " has no rating yet: its strength has" : " have no rating yet: their strength has") +
+        " not been measured." : "") }),
       botPick.node,
       el("div", { class: "field" }, el("label", { for: "bot-seat", text: "You are" }), seat),
       el("p", { id: "bot-seat-note", class: "note", data: { testid: "bot-seat-note" }, text: "Who holds the artifact first " +

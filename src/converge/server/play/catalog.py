@@ -53,14 +53,14 @@ class Catalog:
         self.playsets = all_playsets(self.decks)
         self._built: dict[tuple[str, ...], Playset] = {}
 
-    def options(self, bot_ratings: Mapping[str, float]) -> Options:
+    def options(self, level_ratings: Mapping[str, int | None]) -> Options:
         """The bots, skillsets, sets and clock limits a new match may be created with: the bots players choose
-        from are the levels, each with its fixed rating (``bot_ratings``; none where it was never measured).
-        The algorithms behind them (random, greedy, ismcts) are accepted too, but not offered."""
+        from are the levels, each with its fixed rating (``level_ratings``; None where it was never
+        measured). The algorithms behind them (random, greedy, ismcts) are accepted too, but not offered."""
         return {
             "bots": list(LEVELS),
             "bot_names": {b: bot_display_name(b) for b in BOTS},
-            "bot_ratings": {b: round(bot_ratings[b]) if b in bot_ratings else None for b in LEVELS},
+            "bot_ratings": {b: level_ratings.get(b) for b in LEVELS},
             "default_bot": default_bot(),
             "skillsets": [{"key": k, "name": self.decks[k].skillset, "set": self.decks[k].set_name,
                            "keyword": self.decks[k].keyword,
