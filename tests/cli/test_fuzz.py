@@ -95,7 +95,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     summary = json.loads((folder / "sim" / "summary.json").read_text(encoding="utf-8"))
     deck = (BUILTIN / "alchemist.toml").read_text(encoding="utf-8")
     tinker = (deck.replace("Alchemist", "Tinker").replace("ALC", "TIN")
-              .replace('color = "magenta"', 'color = "cyan"'))
+              .replace('color = "magenta"', 'color = "cyan"').replace('name = "', 'name = "Tinker '))
     yield {"folder": folder, "record": record, "from_position": from_position, "summary": summary,
            "deck": tinker}
 

@@ -183,7 +183,7 @@ def test_play_a_match_then_review_and_practise_it_in_a_terminal(tmp_path: Path) 
     assert re.search(r"Totals: .* in \d+ decisions with a choice\.", shown), shown[-800:]
     assert "Practice 1 of " in shown, shown[-800:]
     assert "Type a number from 1 to" in shown  # "x" is not an answer: asked again, nothing judged
-    assert re.search(r"\d+% to win the round — (the best choice|\d+ points below the best)", shown)
+    assert re.search(r"\d+% to win the round — (the best choice|\d+ points? below the best)", shown)
     assert "In the match you played" in shown
     assert "Traceback" not in shown
 

@@ -33,6 +33,11 @@ _KINDS = {"select": "card", "mode": "how to play it", "target": "target", "skill
 _PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
+def _points(n: int) -> str:
+    """ "1 point", "5 points"."""
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
 def _said(label: str) -> str:
     """An option's label after "played" or "best": "play ALC3 ..." is said "ALC3 ..."."""
     return label[5:] if label.startswith("play ") else label
@@ -68,9 +73,10 @@ def cmd_review(args: argparse.Namespace) -> int:
     result = review(start, actions, seat, simulations=args.simulations, seed=args.seed)
     for d in result.decisions:
         kind = _KINDS.get(d.kind, d.kind)
-        line = f"  R{d.round_no} T{d.turn_no:<2} {kind:<14} played {_said(d.played_label)} ({d.played_chance:.0%})"
+        played, best = d.points(d.played_chance), d.points(d.best_chance)
+        line = f"  R{d.round_no} T{d.turn_no:<2} {kind:<14} played {_said(d.played_label)} ({played}%)"
         if d.best != d.played:
-            line += f"; best {_said(d.best_label)} ({d.best_chance:.0%}), {100 * d.lost:.0f} points lost"
+            line += f"; best {_said(d.best_label)} ({best}%), {_points(d.lost_points)} lost"
         if d.mark:
             line += f" — {d.mark}"
         print(line)
@@ -118,11 +124,11 @@ def _practise(start: Any, actions: list[int], seat: int, marked: list[Any], styl
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 picked = legal[int(answer) - 1]["id"]
                 label, chance = chances.get(picked, (legal[int(answer) - 1]["label"], 0.0))
-                below = f"{100 * (d.best_chance - chance):.0f} points below the best"
+                below = f"{_points(d.points(d.best_chance) - d.points(chance))} below the best"
                 verdict = "the best choice" if picked == d.best else \
-                    f"{below}, {_said(d.best_label)} ({d.best_chance:.0%})"
-                print(f"{_said(label)}: {chance:.0%} to win the round — {verdict}. In the match you played "
-                      f"{_said(d.played_label)} ({d.played_chance:.0%}).")
+                    f"{below}, {_said(d.best_label)} ({d.points(d.best_chance)}%)"
+                print(f"{_said(label)}: {d.points(chance)}% to win the round — {verdict}. In the match you "
+                      f"played {_said(d.played_label)} ({d.points(d.played_chance)}%).")
                 break
             print(f"Type a number from 1 to {len(legal)}, or skip.")
 
