@@ -109,9 +109,9 @@ def test_the_jobs_survive_a_database_outage_and_work_again_without_a_restart(
     # each job's trouble logged once per process as it began, and once as it ended: not at every try
     lines = [r.getMessage() for r in caplog.records if r.name == "converge.server.jobs"]
     for what in ("turn mails", "turn-based time check", "coordination with the other processes"):
-        assert sum(line.startswith(f"{what} failed (OperationalError)") for line in lines) == 2, lines
-        assert sum(line.startswith(f"{what} works again") for line in lines) == 2, lines
-    failed = [r for r in caplog.records if r.getMessage().startswith("turn mails failed")]
+        assert sum(line.startswith(f"{what}: failed (OperationalError)") for line in lines) == 2, lines
+        assert sum(line.startswith(f"{what}: working again") for line in lines) == 2, lines
+    failed = [r for r in caplog.records if r.getMessage().startswith("turn mails: failed")]
     assert all(r.exc_info is not None for r in failed)  # (the error itself in the line's exception field)
 
 

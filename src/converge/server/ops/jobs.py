@@ -69,8 +69,8 @@ class JobHealth:
         delay = self.backoff.delay(self.failures, every_s)
         if self.failures == 1:
             self.since = time.monotonic()
-            log.error("%s failed (%s); trying again in %s, then less and less often (at least every %s) until "
-                      "it works, which will be logged", self.what, self.reason, _seconds(delay),
+            log.error("%s: failed (%s); trying again in %s, then less and less often (at least every %s) "
+                      "until it works, which will be logged", self.what, self.reason, _seconds(delay),
                       _seconds(min(self.backoff.longest_s, every_s)), exc_info=exc)
         return delay
 
@@ -78,7 +78,7 @@ class JobHealth:
         """A run worked: a job that was failing is logged as working again."""
         if self.failures:
             lasted = time.monotonic() - (self.since or time.monotonic())
-            log.warning("%s works again, after %d failed tr%s over %s", self.what, self.failures,
+            log.warning("%s: working again, after %d failed tr%s over %s", self.what, self.failures,
                         "y" if self.failures == 1 else "ies", _seconds(lasted))
         self.idle()
 
