@@ -5,7 +5,9 @@ turn" mails and the turn-based time check do their work again, with no restart.
 
 The outage lasts ``CONVERGE_OUTAGE_S`` seconds (3 by default), longer than the longest backoff
 ``CONVERGE_JOB_RETRY_LONGEST_S`` (1 s by default); ``make fuzz`` runs the issue's 70 s with the server's own
-default backoff (30 s): the jobs must work again within a minute of the database's return."""
+default backoff (30 s): the jobs must work again within a minute of the database's return. What a match's owner
+does by itself at a set time — a clock's loss, a bot standing in for a player who left — is tried again the same
+way when the database refuses it."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import os
 import re
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -151,3 +154,61 @@ def test_the_first_write_after_the_database_came_back_is_not_lost(
     finally:
         writer.close()
         storage.close()
+
+
+def test_a_clock_that_runs_out_while_its_loss_cannot_be_stored_ends_the_match_once_it_can(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A player's clock runs out while the database refuses the match's end (a trigger stands for the outage):
+    the loss is tried again with the backoff, and stored once the database takes writes again — the other
+    player is not left waiting for a flag that was tried once."""
+    from sqlalchemy import text
+
+    from tests.server_support import Peer, client_for, create
+
+    caplog.set_level(logging.ERROR, logger="converge.server")
+    refused = lambda: sum("(time) not stored" in r.getMessage() for r in caplog.records)  # noqa: E731
+    with client_for(tmp_path, clock_min_s=1, job_retry_first_s=0.1, job_retry_longest_s=0.5) as client:
+        doc = create(client, opponent="friend", seat=0, clock=1)
+        mid = doc["match_id"]
+        engine = hub(client).storage.engine
+        with engine.begin() as conn:  # the match's end cannot be written
+            conn.execute(text("CREATE TRIGGER refuse_the_end BEFORE UPDATE ON converge_matches "
+                              "WHEN NEW.status = 'over' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"))
+        p0, _p1 = Peer(client, mid, doc["token"]), Peer(client, mid, doc["invite_token"])  # the clock starts
+        assert p0.obs is not None
+        idle = p0.obs["current_player"]  # never moves
+        wait_for(lambda: refused() >= 2, timeout=30)  # the flag, refused, is tried again
+        assert _status(client, mid)["status"] == "active"
+        with engine.begin() as conn:  # the database takes writes again
+            conn.execute(text("DROP TRIGGER refuse_the_end"))
+        wait_for(lambda: _status(client, mid)["status"] == "over", timeout=30)
+        assert _status(client, mid)["result"] == {"winner": 1 - idle, "reason": "time"}
+
+
+def test_a_stand_in_that_cannot_be_stored_is_tried_again_until_it_is(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A player leaves a friend match; while the database refuses the bot that would stand in for them, the
+    stand-in is tried again with the backoff, and the bot takes the seat once it can be stored."""
+    import random
+
+    from sqlalchemy import text
+
+    from tests.server_support import Peer, client_for, create, play_friend_match
+
+    caplog.set_level(logging.WARNING, logger="converge.server.storage")
+    refused = lambda: sum(r.getMessage().startswith("a database write failed") for r in caplog.records)  # noqa: E731
+    with client_for(tmp_path, replace_after=0.3, job_retry_first_s=0.1, job_retry_longest_s=0.5) as client:
+        doc = create(client, opponent="friend", seat=0)
+        mid = doc["match_id"]
+        peers = {0: Peer(client, mid, doc["token"]), 1: Peer(client, mid, doc["invite_token"])}
+        play_friend_match(peers, random.Random(8), stop_after=2)
+        engine = hub(client).storage.engine
+        with engine.begin() as conn:  # no bot can be put in a seat
+            conn.execute(text("CREATE TRIGGER refuse_a_stand_in BEFORE UPDATE ON converge_seats "
+                              "WHEN NEW.replaced BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"))
+        peers[1].close()  # seat 1's player leaves
+        wait_for(lambda: refused() >= 2, timeout=30)  # the stand-in, refused, is tried again
+        assert not _status(client, mid)["seats"][1]["replaced"]
+        with engine.begin() as conn:
+            conn.execute(text("DROP TRIGGER refuse_a_stand_in"))
+        wait_for(lambda: _status(client, mid)["seats"][1]["replaced"], timeout=30)

@@ -84,7 +84,7 @@ class Hub:
                            config.turn_mail_delay_s, meter)
         clocks = Clocks(self.writes, self.coord, self.life, catch_up, self.wall)
         bots = Bots(config, self.pool, self.moves, clocks, self.life)
-        self.duties = Duties(clocks, bots, StandIns(config, self.writes, clocks, bots, self.coord))
+        self.duties = Duties(clocks, bots, StandIns(config, self.writes, clocks, bots, self.coord, self.life))
         self.hints = Hints(config, self.pool, self.writes)
         self.reviews = Reviews(config, self.pool, storage, self.writes)
         self.sync = Sync(storage, self.coord, self.sessions, self.duties, self.housekeeping, self.life)
