@@ -326,6 +326,34 @@ class Socket:
             self.connect()
 
 
+def _seats(deploy: Deployment, doc: dict[str, Any], tally: Tally) -> dict[int, Socket]:
+    """Both seats of a new friend match (``doc``: its creation's answer), each on its WebSocket."""
+    mid, invite = doc["match_id"], doc["invite_url"].split("#token=")[1]
+    return {doc["seat"]: Socket(deploy, f"/ws/{mid}", {"type": "hello", "token": doc["token"]}, tally),
+            1 - doc["seat"]: Socket(deploy, f"/ws/{mid}", {"type": "hello", "token": invite}, tally)}
+
+
+def _move(seat: int, sock: Socket, rng: random.Random, tally: Tally) -> int | None:
+    """A random legal move of ``seat`` if it is to decide: the seq it was acknowledged at (None: no move, or
+    nothing done — a restarting process, a view out of date — which the view says next)."""
+    sock.poll()
+    decision = sock.view["observation"]["decision"]
+    if decision is None or decision["player"] != seat or sock.view["match"]["status"] != "active":
+        return None
+    try:
+        sock.ws.send(json.dumps({"type": "action", "seq": sock.view["seq"],
+                                 "action": rng.choice(decision["legal_actions"])["id"]}))
+        reply = sock.until(lambda m: m["type"] in ("ack", "error"))
+    except ConnectionClosed:
+        tally.reconnects += 1
+        sock.connect()
+        return None
+    if reply["type"] == "ack":
+        return int(reply["seq"])
+    assert reply["code"] in ("restarting", "stale", "not_your_turn", "storage"), reply
+    return None
+
+
 def _play(deploy: Deployment, tally: Tally, stop: threading.Event) -> None:
     """Friend matches, both seats played here with random legal moves, one after the other until ``stop``; a
     lobby page beside them."""
@@ -338,28 +366,13 @@ def _play(deploy: Deployment, tally: Tally, stop: threading.Event) -> None:
             doc = made.json()
             mid = doc["match_id"]
             tally.acked[mid] = 0
-            seats = {doc["seat"]: Socket(deploy, f"/ws/{mid}", {"type": "hello", "token": doc["token"]}, tally),
-                     1 - doc["seat"]: Socket(deploy, f"/ws/{mid}", {"type": "hello", "token":
-                                                                    doc["invite_url"].split("#token=")[1]}, tally)}
+            seats = _seats(deploy, doc, tally)
             while not stop.is_set() and all(s.view["match"]["status"] == "active" for s in seats.values()):
                 lobby.poll()
                 for seat, sock in seats.items():
-                    sock.poll()
-                    decision = sock.view["observation"]["decision"]
-                    if decision is None or decision["player"] != seat or sock.view["match"]["status"] != "active":
-                        continue
-                    try:
-                        sock.ws.send(json.dumps({"type": "action", "seq": sock.view["seq"],
-                                                 "action": rng.choice(decision["legal_actions"])["id"]}))
-                        reply = sock.until(lambda m: m["type"] in ("ack", "error"))
-                    except ConnectionClosed:
-                        tally.reconnects += 1
-                        sock.connect()
-                        continue
-                    if reply["type"] == "ack":
-                        tally.acked[mid] = max(tally.acked[mid], reply["seq"])
-                    else:  # restarting (nothing was done), or a view out of date: it says what to do next
-                        assert reply["code"] in ("restarting", "stale", "not_your_turn", "storage"), reply
+                    acked = _move(seat, sock, rng, tally)
+                    if acked is not None:
+                        tally.acked[mid] = max(tally.acked[mid], acked)
                 time.sleep(0.01)
             for sock in seats.values():
                 sock.ws.close()
@@ -431,9 +444,7 @@ def test_a_process_killed_mid_match_leaves_its_players_to_finish_on_the_other(de
     with deployed.client() as web:
         doc = web.post("/api/matches", json={"opponent": "friend", "playset": "catalysts"}).json()
     mid = doc["match_id"]
-    seats = {doc["seat"]: Socket(deployed, f"/ws/{mid}", {"type": "hello", "token": doc["token"]}, tally),
-             1 - doc["seat"]: Socket(deployed, f"/ws/{mid}", {"type": "hello", "token":
-                                                              doc["invite_url"].split("#token=")[1]}, tally)}
+    seats = _seats(deployed, doc, tally)
     rng, played, killed = random.Random(2), 0, False
     while all(s.view["match"]["status"] == "active" for s in seats.values()):
         if played >= 12 and not killed:  # the process that holds a seat goes, without a word
@@ -442,20 +453,7 @@ def test_a_process_killed_mid_match_leaves_its_players_to_finish_on_the_other(de
             holder.kill()
             killed = True
         for seat, sock in seats.items():
-            sock.poll()
-            decision = sock.view["observation"]["decision"]
-            if decision is None or decision["player"] != seat or sock.view["match"]["status"] != "active":
-                continue
-            try:
-                sock.ws.send(json.dumps({"type": "action", "seq": sock.view["seq"],
-                                         "action": rng.choice(decision["legal_actions"])["id"]}))
-                reply = sock.until(lambda m: m["type"] in ("ack", "error"))
-            except ConnectionClosed:
-                tally.reconnects += 1
-                sock.connect()
-                continue
-            if reply["type"] == "ack":
-                played = reply["seq"]
+            played = _move(seat, sock, rng, tally) or played
         time.sleep(0.01)
     assert killed and tally.reconnects >= 1 and tally.failed_connects == []
     with deployed.client() as web:
