@@ -40,7 +40,12 @@ MAX_FILE_BYTES = 16 * 2**20
 
 
 class UserError(Exception):
-    """A mistake in the user's input: reported on one line, exit code 2."""
+    """A mistake in the user's input: reported on one line, exit code 2; several mistakes found at once
+    (``UserError(first, second)``: a settings file's), one line each."""
+
+    @property
+    def lines(self) -> list[str]:
+        return [str(arg) for arg in self.args] or [""]
 
 
 def clip(text: str, limit: int = MAX_ERROR) -> str:

@@ -386,8 +386,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 
-def _fail(message: str) -> int:
-    sys.stderr.write(f"converge: error: {printable(message, MAX_ERROR - len('converge: error: '))}\n")
+def _fail(*messages: str) -> int:
+    for message in messages:
+        sys.stderr.write(f"converge: error: {printable(message, MAX_ERROR - len('converge: error: '))}\n")
     return EXIT_USAGE
 
 
@@ -400,7 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse: --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else EXIT_USAGE)
     except UserError as exc:
-        return _fail(str(exc))
+        return _fail(*exc.lines)
     except (ConvergeError, DeckError) as exc:
         return _fail(clip(str(exc)) or type(exc).__name__)
     except KeyboardInterrupt:
