@@ -62,12 +62,16 @@ test: lint docs
 # each time; this runs FUZZ_EXAMPLES examples per hypothesis test, a hundred times as many inputs per seeded
 # bulk test, with fresh random inputs, and prints how many inputs each door took; then sampled worlds and
 # pairs of matches a player cannot tell apart (tests/engine/test_indistinguishable.py) by the hundred thousand.
+# Last, what the hosts' tests run short in `make test`: the database away for 70 s (tests/server/test_jobs.py),
+# ten rolling restarts behind each shipped nginx file (tests/test_deploy.py).
 FUZZ_EXAMPLES ?= 10000
 
 fuzz: $(TEST_STAMP)
 	CONVERGE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -p tests.fuzz_support $(wildcard tests/*/test_fuzz.py)
 	CONVERGE_WORLDS=100000 $(BIN)/python -m pytest tests/engine/test_worlds.py
 	CONVERGE_PAIRS=100000 CONVERGE_PAIRS_SEED=$$(date +%s) $(BIN)/python -m pytest tests/engine/test_indistinguishable.py
+	CONVERGE_OUTAGE_S=70 CONVERGE_JOB_RETRY_LONGEST_S=30 CONVERGE_ROLLING_RESTARTS=10 $(BIN)/python -m pytest \
+	    tests/server/test_jobs.py tests/test_deploy.py
 
 bench: $(TEST_STAMP)
 	$(BIN)/converge bench

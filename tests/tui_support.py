@@ -11,8 +11,9 @@ from rich.console import Console
 from textual.pilot import Pilot
 
 from converge import Match
-from converge.bots import bot_display_name, make_bot
-from converge.cli.session import Seat, Session
+from converge.bots import bot_display_name
+from converge.cli.saves import Seat
+from converge.cli.session import Session
 from converge.cli.tui import GameApp
 
 SIZES = [(80, 24), (120, 40)]
@@ -21,12 +22,12 @@ ALL_SIZES = [(80, 24), (100, 32), (120, 40)]
 
 
 def make_app(seed: int = 5, playset: tuple[str, str, str] = ("alchemist", "searcher", "astropath"),
-             hotseat: bool = False, save: Path | None = None, start: int | str = 0, opponent: str = "easy",
-             hint_seconds: float | None = None) -> GameApp:
+             hotseat: bool = False, save: Path | None = None, start: int | str = 0,
+             opponent: str = "easy") -> GameApp:
     match = Match.new(list(playset), seed=seed, start=start)
     seats = ((Seat("Player 1"), Seat("Player 2")) if hotseat
-             else (Seat("you"), Seat(bot_display_name(opponent), make_bot(opponent, 1))))
-    return GameApp(Session(match, seats, save, hotseat), hint_simulations=300, hint_seconds=hint_seconds)
+             else (Seat("you"), Seat(bot_display_name(opponent), opponent, 1)))
+    return GameApp(Session(match, seats, save, hotseat), hint_simulations=300)
 
 
 async def settle(pilot: Pilot[int]) -> None:

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from converge import Match
 from converge.bots import make_bot
-from converge.bots.review import BLUNDER, INACCURACY, MISTAKE, Judged, review
+from converge.bots.review import BLUNDER, INACCURACY, MISTAKE, Judged, review, whole_points
 from converge.engine.playset import Playset
 from converge.simulation.runner import play_match
 from tests.bots.test_ismcts import _Peeking
@@ -24,12 +27,51 @@ def _judged(best: float, played: float) -> Judged:
     return Judged(0, 1, 1, "select", 1, "play A", played, 2, "play B", best, ((2, "play B", best),))
 
 
-def test_marks_follow_the_chance_lost() -> None:
+def test_marks_follow_the_chance_lost_as_shown() -> None:
+    """The marks go by the points shown (the loss rounded once): 7.9 points lost is shown as 8, an inaccuracy
+    (the page says "an inaccuracy from 8 points"); 7.4 is shown as 7, not marked."""
     assert _judged(0.6, 0.6).mark == "" and _judged(0.6, 0.6).lost == 0.0
-    assert _judged(0.6, 0.6 - INACCURACY + 0.001).mark == ""
+    assert _judged(0.6, 0.6 - 0.074).mark == "" and _judged(0.6, 0.6 - 0.074).lost_points == 7
+    assert _judged(0.6, 0.6 - 0.079).mark == "inaccuracy" and _judged(0.6, 0.6 - 0.079).lost_points == 8
     assert _judged(0.6, 0.6 - INACCURACY).mark == "inaccuracy"
     assert _judged(0.6, 0.6 - MISTAKE).mark == "mistake"
     assert _judged(0.6, 0.6 - BLUNDER).mark == "blunder"
+
+
+def test_the_figures_shown_agree_44_and_40_lose_4_points() -> None:
+    """44.4% against 39.6%: the loss is rounded once from the unrounded chances (4.8: 5 points), and the played
+    option is shown as the best's points less it (39%), never "44%, 40%, 5 points"."""
+    d = _judged(0.444, 0.396)
+    assert (d.points(d.best_chance), d.points(d.played_chance), d.lost_points) == (44, 39, 5)
+    doc = d.to_dict()
+    assert (doc["best"]["points"], doc["played"]["points"], doc["lost_points"]) == (44, 39, 5)
+    assert _judged(0.444, 0.436).lost_points == 1  # ("1 point": the page and the terminal say it so)
+
+
+@given(st.floats(0, 1), st.floats(0, 1))
+def test_the_whole_points_always_agree_with_each_other(a: float, b: float) -> None:
+    best, played = max(a, b), min(a, b)
+    d = _judged(best, played)
+    shown_best, shown_played = d.points(best), d.points(played)
+    assert shown_best - shown_played == d.lost_points == whole_points(best - played)  # rounded once
+    assert 0 <= shown_played <= shown_best <= 100
+    assert abs(shown_best - 100 * best) <= 0.5 + 1e-6 and abs(shown_played - 100 * played) <= 1 + 1e-6
+    assert (d.mark != "") == (d.lost_points >= whole_points(INACCURACY))
+
+
+def test_turns_are_counted_in_each_round_as_the_log_counts_them() -> None:
+    """ "Round 2, turn 2" is the second turn of round 2 (one turn of it scored before), as the log and the
+    replay say, not the match's fourth turn."""
+    m = play_match(["alchemist", "mechanist", "archivist"], 11, [make_bot("random", 1), make_bot("greedy", 2)])
+    start = Match.replay(m.record(), upto=0)
+    r = review(start, m.history, seat=0, simulations=40)
+    assert {d.round_no for d in r.decisions} >= {1, 2}
+    for d in r.decisions:
+        then = Match.replay(m.record(), upto=d.index)
+        since = [e for e in then.observation(-1, events_from=0)["events"]]
+        start_of_round = max(i for i, e in enumerate(since) if e["kind"] == "round_start")
+        scored = sum(e["kind"] == "score" for e in since[start_of_round:])
+        assert d.turn_no == scored + 1, (d.round_no, d.turn_no, scored)
 
 
 def _start_of(pair: Any, side: int) -> Match:
@@ -84,6 +126,11 @@ def test_review_prints_each_decision_the_marks_the_chart_and_the_totals(
     assert "Review of Player 1's decisions" in out and "never the cards revealed later" in out
     assert "inaccuracy from 8 points, mistake from 15, blunder from 25" in out
     assert "R1 T1" in out and "played " in out and "round 1: " in out
+    for line in out.splitlines():  # the figures agree, and one point is "1 point"
+        said = re.search(r"\((\d+)%\); best .* \((\d+)%\), (\d+) (points?) lost", line)
+        if said:
+            played, best, lost = (int(x) for x in said.groups()[:3])
+            assert best - played == lost and (said.group(4) == "point") == (lost == 1), line
     totals = out.strip().splitlines()[-1]
     assert totals.startswith("Totals: ") and "decisions with a choice" in totals
     assert " — mistake" in out or " — blunder" in out or " — inaccuracy" in out

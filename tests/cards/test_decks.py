@@ -26,26 +26,26 @@ from converge.engine.params import OWN, Param
 BUILTIN = ["alchemist", "mechanist", "archivist", "protector", "searcher", "merchant", "delver", "astropath",
            "healer"]
 
-HEADER = 'skillset = "Tinkerer"\nset = "Home Brew"\nkeyword = "Assemble"\ncolor = "orange3"\n'
+HEADER = 'skillset = "Tinkerer"\nset = "Home Brew"\nkeyword = "Search"\ncolor = "orange3"\n'
 TINKERER = [
     {"id": '"TIN1"', "name": '"Cog Whittler"', "rank": "1",
      "goal": '{ kind = "highest_skillset", skillset = "own", stars = 1 }',
-     "effect": '{ kind = "convert", skillset = "choose", duration = "turn" }'},
+     "effect": '{ kind = "search", depth = 1 }'},
     {"id": '"TIN2"', "name": '"Spring Winder"', "rank": "2",
      "goal": '{ kind = "most_skillset", skillset = "Alchemist", stars = 1 }',
-     "effect": '{ kind = "assemble", count = 2 }'},
+     "effect": '{ kind = "search", depth = 2 }'},
     {"id": '"TIN3"', "name": '"Gear Keeper"', "rank": "3",
      "goal": '{ kind = "consecutive_ranks", count = 3, stars = 2 }',
      "effect": '{ kind = "search", depth = 3 }'},
     {"id": '"TIN4"', "name": '"Lever Smith"', "rank": "4",
      "goal": '{ kind = "each_skillset", stars = 2 }',
-     "effect": '{ kind = "trade", between_factions = true }'},
+     "effect": '{ kind = "search", depth = 4 }'},
     {"id": '"TIN5"', "name": '"Bolt Mender"', "rank": "5",
      "goal": '{ kind = "lowest_rank_total", stars = 1 }',
-     "effect": '{ kind = "heal", count = 2, max_rank = 4 }'},
+     "effect": '{ kind = "search", depth = 5 }'},
     {"id": '"TIN6"', "name": '"Master Tinker"', "rank": "6",
      "goal": '{ kind = "rank_total", at_least = 17, stars = 3 }',
-     "effect": '{ kind = "study", max_rank = 5 }'},
+     "effect": '{ kind = "search", depth = 2 }'},
 ]
 
 
@@ -65,6 +65,17 @@ def changed(index: int, **fields: str | None) -> list[dict[str, str]]:
         else:
             cards[index][key] = value
     return cards
+
+
+def of_one_kind(effect: str, keyword: str) -> str:
+    """The Tinkerer deck with every card's effect ``effect`` (a TOML table), its keyword ``keyword``."""
+    return deck_text([c | {"effect": effect} for c in TINKERER], HEADER.replace('"Search"', f'"{keyword}"'))
+
+
+def renamed(cards: list[dict[str, str]], old: str, new: str) -> list[dict[str, str]]:
+    """The cards with ids and names of another deck: ``old`` (the id's prefix) becomes ``new``."""
+    return [c | {"id": c["id"].replace(old, new), "name": c["name"].replace('"', f'"{new.capitalize()} ', 1)}
+            for c in cards]
 
 
 def write(folder: Path, text: str, name: str = "tinkerer.toml") -> Path:
@@ -197,7 +208,7 @@ def test_every_goal_kind_loads_and_each_parameter_changes_the_printed_text(kind)
 def test_every_effect_kind_loads_and_each_parameter_changes_the_printed_text(kind):
     k = EFFECT_KINDS[kind]
     base = _defaults(k)
-    card = load_one(deck_text(changed(0, effect=_toml_table(kind, base))))
+    card = load_one(of_one_kind(_toml_table(kind, base), k.keyword))
     assert card.effect.kind == kind
     assert card.effect_text in card.text and card.effect_text.startswith(k.keyword)
     for name in base:
@@ -206,7 +217,7 @@ def test_every_effect_kind_loads_and_each_parameter_changes_the_printed_text(kin
             params = {**base, name: value}
             if kind == "trade" and not params["with_hand"] and not params["between_factions"]:
                 continue
-            texts.add(load_one(deck_text(changed(0, effect=_toml_table(kind, params)))).text)
+            texts.add(load_one(of_one_kind(_toml_table(kind, params), k.keyword)).text)
         assert len(texts) >= 2, f"effect {kind}: parameter {name} does not show in the printed text"
 
 
@@ -308,8 +319,8 @@ DECK_CASES = [
     ("set name too long", deck_text(header=HEADER.replace('"Home Brew"', json.dumps("x" * 41))), "", "set"),
     ("a built-in set misspelt", deck_text(header=HEADER.replace('"Home Brew"', '"catalysts of  change"')), "",
      "set"),
-    ("keyword of no effect", deck_text(header=HEADER.replace('"Assemble"', '"Tinker"')), "", "keyword"),
-    ("keyword of an effect no card has", deck_text(header=HEADER.replace('"Assemble"', '"Guard"')), "",
+    ("keyword of no effect", deck_text(header=HEADER.replace('"Search"', '"Tinker"')), "", "keyword"),
+    ("keyword of an effect no card has", deck_text(header=HEADER.replace('"Search"', '"Guard"')), "",
      "keyword"),
 ]
 
@@ -318,6 +329,54 @@ DECK_CASES = [
 def test_a_bad_deck_is_rejected_naming_file_and_field(tmp_path, text, card, field):
     path = write(tmp_path / "decks", text)
     assert_names(rejected(tmp_path / "decks"), path, card, field)
+
+
+def test_two_cards_of_one_name_are_refused_naming_both(tmp_path: Path) -> None:
+    """In one deck, and in two decks (any two may meet in a match): case and spacing make no other name."""
+    path = write(tmp_path / "one", deck_text(changed(3, name='"gear  KEEPER"')))
+    error = rejected(tmp_path / "one")
+    assert_names(error, path, "TIN4", "name")
+    assert "'gear  KEEPER' is also the name of card TIN3" in str(error)
+    other = renamed(TINKERER, "TIN", "GIZ")
+    other[1]["name"] = '"Salt Reader"'  # the Alchemist's ALC3
+    path = write(tmp_path / "two", deck_text(other, HEADER.replace("Tinkerer", "Gizmoist")))
+    error = rejected(tmp_path / "two")
+    assert_names(error, path, "GIZ2", "name")
+    assert "'Salt Reader' is also the name of card ALC3 in decks/alchemist.toml" in str(error)
+    assert len(error.problems) == 1
+
+
+def test_each_skillset_has_one_keyword_a_card_of_another_is_refused(tmp_path: Path) -> None:
+    """RULES.md: each skillset has one keyword, which its six cards vary in strength. A card of another
+    effect is refused, naming it, whether the deck names its keyword or (no keyword field) its first card's."""
+    path = write(tmp_path / "named", deck_text(changed(3, effect='{ kind = "assemble", count = 1 }')))
+    error = rejected(tmp_path / "named")
+    assert [(p.card, p.field) for p in error.problems] == [("TIN4", "effect.kind")]
+    assert_names(error, path, "TIN4", "effect.kind")
+    assert "its effect is Assemble (assemble), but this is a Search deck: each skillset has one keyword" \
+        in str(error)
+    unnamed = deck_text(changed(4, effect='{ kind = "guard" }'), HEADER.replace('keyword = "Search"\n', ""))
+    write(tmp_path / "unnamed", unnamed)
+    error = rejected(tmp_path / "unnamed")
+    assert [(p.card, p.field) for p in error.problems] == [("TIN5", "effect.kind")]
+    assert "(it names no keyword: its first card, TIN1, has Search)" in str(error)
+    assert "tinkerer" in load_catalog([write(tmp_path / "good", deck_text(header=HEADER.replace(
+        'keyword = "Search"\n', "")))])  # (one kind and no keyword field: that kind's)
+
+
+@pytest.mark.parametrize("kind", [k for k, v in EFFECT_KINDS.items() if "max_rank" in (p.name for p in v.params)])
+def test_a_rank_limit_prints_as_it_reads(kind: str) -> None:
+    """max_rank 1 is "of rank 1" (not "or lower", there is no lower rank); 3 is "of rank 3 or lower"; 6 is
+    no limit."""
+    k = EFFECT_KINDS[kind]
+    base = _defaults(k)
+
+    def text(rank: int) -> str:
+        return load_one(of_one_kind(_toml_table(kind, {**base, "max_rank": rank}), k.keyword)).effect_text
+
+    assert " of rank 1 " in text(1) and "or lower" not in text(1)
+    assert " of rank 3 or lower " in text(3)
+    assert "of rank" not in text(6)
 
 
 @settings(max_examples=300, deadline=None)
@@ -364,7 +423,7 @@ def test_a_card_id_used_by_a_builtin_deck_is_rejected(tmp_path):
 
 def test_a_card_id_used_in_two_user_files_is_rejected(tmp_path):
     write(tmp_path / "decks", deck_text(), "a_tinkerer.toml")
-    other = [dict(c, id=c["id"].replace("TIN", "GIZ")) for c in TINKERER]
+    other = renamed(TINKERER, "TIN", "GIZ")
     other[5]["id"] = '"TIN6"'
     path = write(tmp_path / "decks", deck_text(other, HEADER.replace("Tinkerer", "Gizmoist")), "b_gizmoist.toml")
     error = rejected(tmp_path / "decks")
@@ -390,10 +449,10 @@ def test_a_user_deck_may_not_reuse_a_builtin_skillset_name(tmp_path):
 def test_a_folder_with_one_bad_file_loads_nothing(tmp_path):
     folder = tmp_path / "decks"
     write(folder, deck_text(), "tinkerer.toml")
-    gizmo = [dict(c, id=c["id"].replace("TIN", "GIZ")) for c in TINKERER]
+    gizmo = renamed(TINKERER, "TIN", "GIZ")
     write(folder, deck_text(gizmo, HEADER.replace("Tinkerer", "Gizmoist")), "gizmoist.toml")
     assert sorted(load_catalog([folder])) == sorted([*BUILTIN, "tinkerer", "gizmoist"])
-    bad = write(folder, deck_text(changed(2, rank="7")).replace("Tinkerer", "Broken").replace("TIN", "BRK"),
+    bad = write(folder, deck_text(renamed(changed(2, rank="7"), "TIN", "BRK")).replace("Tinkerer", "Broken"),
                 "broken.toml")
     error = rejected(folder)
     assert {p.file for p in error.problems} == {str(bad)}
@@ -452,7 +511,7 @@ def test_a_user_deck_loads_and_plays(tinkerer_dir):
         assert match.winner in (0, 1)
         again = Match.replay(match.record(), deck_dirs=[tinkerer_dir])
         assert again.observation(0) == match.observation(0)
-    assert {"search", "trade", "heal", "study", "assemble"} <= effects
+    assert effects == {"convert", "assemble", "search"}
 
 
 def test_a_user_deck_by_names_and_in_every_playset(tinkerer_dir):

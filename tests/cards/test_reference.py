@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from converge.cards.loader import load_decks
+from converge.cards.loader import COLORS, load_decks
 from converge.cards.reference import EXAMPLE_SKILLSET, example_params, reference, toml_line
 from converge.engine import register_effect, register_goal
 from converge.engine.effects import effect_kinds, unregister_effect
@@ -21,6 +21,14 @@ DOCS = ROOT / "docs" / "card-kinds.md"
 def test_the_docs_page_is_the_generated_reference() -> None:
     assert DOCS.read_text(encoding="utf-8") == reference(markdown=True), \
         "regenerate it: converge cards kinds --markdown > docs/card-kinds.md"
+
+
+def test_the_docs_list_every_colour_a_deck_may_name() -> None:
+    """The colours come from the loader's own list, in the page and in `converge cards kinds`."""
+    page = DOCS.read_text(encoding="utf-8")
+    colours = page.split("## Deck colours", 1)[1]
+    assert [c.strip("`") for c in colours.strip().splitlines()[-1].split(", ")] == list(COLORS)
+    assert all(c in reference() for c in COLORS)
 
 
 def test_cards_kinds_lists_every_registered_kind_with_every_parameter(capsys: pytest.CaptureFixture[str]) -> None:

@@ -32,6 +32,7 @@ def tinker_dir(tmp_path: Path) -> Path:
     """A valid user deck (Tinker, a copy of the Alchemist deck) whose goals may name built-in skillsets."""
     text = (BUILTIN / "alchemist.toml").read_text(encoding="utf-8")
     text = text.replace("Alchemist", "Tinker").replace("ALC", "TIN").replace('color = "magenta"', 'color = "cyan"')
+    text = text.replace('name = "', 'name = "Tinker ')  # (card names are unique across the decks)
     text = text.replace('goal = { kind = "fewest_skillset", skillset = "own", stars = 1 }',
                         'goal = { kind = "fewest_skillset", skillset = "Healer", stars = 1 }')
     folder = tmp_path / "decks"

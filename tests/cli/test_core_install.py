@@ -13,8 +13,8 @@ import pytest
 
 #: The top-level modules of the extras (web, rl, sim, ray and their dependencies).
 EXTRAS = ("orjson", "fastapi", "uvicorn", "starlette", "sqlalchemy", "alembic", "pydantic", "disarm", "psycopg",
-          "websockets", "httpx", "numpy", "pyspiel", "open_spiel", "gymnasium", "pettingzoo", "matplotlib",
-          "pyarrow", "ray")
+          "websockets", "httpx", "httpx2", "email_validator", "prometheus_client", "numpy", "pyspiel",
+          "open_spiel", "gymnasium", "pettingzoo", "matplotlib", "pyarrow", "ray")
 
 BLOCKER = f'''
 import importlib.abc, sys
@@ -68,3 +68,15 @@ def test_serve_without_the_web_extra_says_so_in_one_line(bare: dict[str, str]) -
     done = converge(bare, "serve")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "pip install 'converge-game[web]'" in done.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("argv", [["db", "status"], ["db", "backup", "copy.sqlite3"],
+                                  ["db", "restore", "copy.sqlite3"], ["db", "upgrade"], ["admin", "audit"],
+                                  ["admin", "--config", "converge.toml", "players", "Ada"],
+                                  ["config", "check", "converge.toml"], ["serve-bench"]])
+def test_every_command_of_the_hosts_without_the_web_extra_says_so_in_one_line(bare: dict[str, str],
+                                                                              argv: list[str]) -> None:
+    done = converge(bare, *argv)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("converge: error: ") and "pip install 'converge-game[web]'" in line

@@ -26,7 +26,10 @@ from converge import Match
 from converge.cli import common
 from converge.cli import main as cli
 from tests.fuzz_support import (
+    EXAMPLES,
+    FUZZ_RUN,
     MAX_MESSAGE,
+    SEED,
     awkward_strings,
     count,
     deep_mutate,
@@ -92,7 +95,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     summary = json.loads((folder / "sim" / "summary.json").read_text(encoding="utf-8"))
     deck = (BUILTIN / "alchemist.toml").read_text(encoding="utf-8")
     tinker = (deck.replace("Alchemist", "Tinker").replace("ALC", "TIN")
-              .replace('color = "magenta"', 'color = "cyan"'))
+              .replace('color = "magenta"', 'color = "cyan"').replace('name = "', 'name = "Tinker '))
     yield {"folder": folder, "record": record, "from_position": from_position, "summary": summary,
            "deck": tinker}
 
@@ -279,7 +282,7 @@ def argvs(draw: st.DrawFn) -> list[str]:
 @pytest.fixture
 def light_commands(monkeypatch: pytest.MonkeyPatch, files: dict[str, Any]) -> None:
     """The long-running commands stop after their cheap checks; nothing is written outside the fuzz folder."""
-    from converge.cli import ladder, serve_command, simulate_commands
+    from converge.cli import ladder, play_command, serve_command, simulate_commands
 
     def checks_only(args: Any) -> int:
         if hasattr(args, "deck_dir"):
@@ -288,7 +291,7 @@ def light_commands(monkeypatch: pytest.MonkeyPatch, files: dict[str, Any]) -> No
                 common.resolve_playset(args, catalog)
         return 0
 
-    for module, name in ((cli, "cmd_play"), (cli, "cmd_match"), (cli, "cmd_watch"), (cli, "cmd_bench"),
+    for module, name in ((play_command, "cmd_play"), (cli, "cmd_match"), (cli, "cmd_watch"), (cli, "cmd_bench"),
                          (simulate_commands, "cmd_simulate"), (simulate_commands, "cmd_balance"),
                          (ladder, "cmd_ladder"), (serve_command, "cmd_serve"), (serve_command, "cmd_serve_bench")):
         monkeypatch.setattr(module, name, checks_only)
@@ -301,3 +304,51 @@ def test_fuzz_arguments(light_commands: None, argv: list[str]) -> None:
     code, out, err = run_cli(*argv)
     count("CLI arguments")
     check_run(code, out, err, problems_on_stdout=argv[:2] == ["cards", "validate"])
+
+
+# ---------------------------------------------------------------------- the full-screen game, keys at random
+
+
+#: Keys a cat on the keyboard presses: choices most, then the dialogs, undo, hint, leaving and answering.
+KEYS = [*"123456789", *"1212", "enter", "enter", "enter", "space", "up", "down", "escape", "tab", "x", "pageup",
+        "end", "u", "U", "h", "r", "question_mark", "q", "y", "n", "n", "ctrl+c", "ctrl+q"]
+
+
+@pytest.mark.parametrize("run", range(max(2, EXAMPLES // 10) if FUZZ_RUN else 2))
+def test_fuzz_full_screen_keys(run: int, tmp_path: Path) -> None:
+    """A seeded stream of random keys through the full-screen game (Textual's Pilot), a few at a time as fast
+    as a terminal delivers them: no error. Whenever the game is left, it is taken up again from its file
+    (``converge play --resume``) and the stream goes on; the file always holds the match as played."""
+    import asyncio
+
+    from textual import events
+
+    from converge.cli import saves
+    from converge.cli.session import Session
+    from converge.cli.tui import GameApp
+    from tests.tui_support import make_app
+
+    seed = SEED + run
+    rng = random.Random(seed)
+    stream = [rng.choice(KEYS) for _ in range(400 if FUZZ_RUN else 150)]
+    app = make_app(seed=seed, save=tmp_path / "m.json", hotseat=run % 2 == 1)
+    while True:
+        async def main(app: GameApp = app) -> None:
+            async with app.run_test(size=(80, 24)) as pilot:
+                while stream and app.is_running:
+                    for key in stream[:4]:
+                        char = "\r" if key == "enter" else key if len(key) == 1 else None
+                        app.post_message(events.Key(key, char))
+                    del stream[:4]
+                    await pilot.pause()
+                await app.workers.wait_for_complete()
+
+        asyncio.run(main())
+        count("full-screen keys", 1)
+        assert app.return_code in (None, 0), f"the game stopped on an error (seed {seed})"
+        save = app.session.save_path
+        assert save is not None
+        assert json.loads(save.read_text(encoding="utf-8"))["actions"] == app.session.match.history
+        if not stream or app.session.match.is_terminal:
+            break
+        app = GameApp(Session.resumed(saves.load(save)), hint_simulations=300, resumed=True)

@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 
 from converge import Match
-from converge.bots import make_bot
+from converge.cli.session import Session
 from converge.cli.terminal import Seat, TerminalGame
 from tests.cli.test_terminal import _run_piped
 from tests.helpers import setup
@@ -92,8 +92,8 @@ def _game(match: Match, answers: list[str]) -> tuple[TerminalGame, io.StringIO]:
         except StopIteration:
             raise EOFError from None
 
-    seats = (Seat("you"), Seat("greedy", make_bot("greedy", 1)))
-    return TerminalGame(match, seats, console, read, None), out
+    seats = (Seat("you"), Seat("greedy", "greedy", 1))
+    return TerminalGame(Session(match, seats), console, read), out
 
 
 def test_search_reveals_show_what_each_card_does() -> None:
@@ -150,7 +150,7 @@ def test_a_hint_at_the_card_then_at_how_to_play_it_agrees_and_play_goes_on() -> 
     same search (no second "Thinking…"), whose best chance is the card's; the match plays on afterwards."""
     m = setup(["alchemist", "mechanist", "archivist"], hands=(["ALC3", "MEC1"], ["ARC2"]), holder=0)
     game, out = _game(m, ["hint", "1", "hint", "1", "quit"])  # choice 1 is ALC3
-    game.hint_seconds = None
+    game.hint_simulations = 300
     game.play()
     text = out.getvalue()
     first, second = text.split("Hint — ")[1:3]

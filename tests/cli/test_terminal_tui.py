@@ -15,9 +15,11 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from converge import Match
-from converge.bots import bot_display_name, make_bot
-from converge.cli.session import Seat, Session, round_final_board
+from converge.bots import bot_display_name
+from converge.cli.saves import Seat
+from converge.cli.session import Session, round_final_board
 from converge.cli.tui import GameApp, HelpScreen, Narration, PassScreen, RulesScreen
+from converge.engine.schema import legal_actions_of
 from tests.tui_support import ALL_SIZES, SIZES, FrameRecorder, make_app, play_to_end, screen_text, settle, until
 
 CARD_ID = re.compile(r"\b[A-Z]{3}[1-6]\b")
@@ -346,7 +348,9 @@ def test_hotseat_no_frame_after_passing_shows_the_other_hand(size: tuple[int, in
     assert len(recorder.frames) > 20
 
 
-def test_hotseat_refuses_undo_and_passes_by_mouse() -> None:
+def test_hotseat_offers_no_undo_and_passes_by_mouse() -> None:
+    """Hot-seat has no undo (a take-back would need the other player's say, and a Search's cards cannot be
+    unseen): the footer and the help offer none, and u and U do nothing."""
     app = make_app(seed=2, hotseat=True)
 
     async def body(pilot: Pilot[int]) -> None:
@@ -356,10 +360,14 @@ def test_hotseat_refuses_undo_and_passes_by_mouse() -> None:
         assert app.viewer == app.session.match.current_player and app.mode == "decision"
         await pilot.press("1")
         await settle(pilot)
-        await pilot.press("u")
+        footer = screen_text(app).splitlines()[-1]
+        assert "Undo" not in footer and "Help" in footer and "Quit" in footer
+        await pilot.press("u", "U")
         await pilot.pause()
-        assert "Undo is only available against a bot." in screen_text(app)
         assert len(app.session.match.history) == 1
+        await pilot.press("question_mark")
+        assert await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert "undo" not in screen_text(app).lower()
 
     run(app, (80, 24), body)
 
@@ -468,14 +476,13 @@ def _trade_app() -> GameApp:
     """Seed 158, merchant/searcher/healer: after these actions the player discards MER4 for its Trade with
     SEA2, SEA3, MER5 and HEA6 in hand, and chooses the first card of the trade among 8 choices."""
     match = Match.new(["merchant", "searcher", "healer"], seed=158, start=0)
-    bot = make_bot("easy", 1)
     for action in [12, 19, 14, 18, 3, 20, 16, 19, 0, 18, 13, 16, 20, 13, 18, 4, 20, 14, 21, 8, 18, 25, 5, 18, 7,
                    6, 18, 4, 15, 0, 18, 10, 9, 19, 3, 19, 7, 18]:
         match.apply(action)
-    session = Session(match, (Seat("you"), Seat(bot_display_name("easy"), bot)))
+    session = Session(match, (Seat("you"), Seat(bot_display_name("easy"), "easy", 1)))
     session.fetch(0)
     session.summary_from[0] = len(session.log[0])  # the turns before, read already
-    app = GameApp(session, hint_simulations=300, hint_seconds=None)
+    app = GameApp(session, hint_simulations=300)
     app.moved_from[0] = len(session.log[0])
     return app
 
@@ -537,3 +544,90 @@ def test_their_move_is_told_above_the_decision() -> None:
         assert play["player"] == 1 and text.startswith("Their move: ") and _folded(play["text"]) in text
 
     run(app, (100, 32), body)
+
+
+# ---------------------------------------------------------------------- a crowded board at every size
+
+
+def _shown_board(app: GameApp) -> dict[str, object]:
+    """The board the screen is showing: a round's final board on its summary, else the viewer's now."""
+    _, final, _ = app.summary_board
+    if app.mode in ("summary", "over") and final is not None:
+        return dict(final)
+    return dict(app.session.match.observation(app.viewer))
+
+
+def _check_board_and_choices(app: GameApp, size: tuple[int, int]) -> None:
+    board_text = _region_text(app, "#board")
+    shown = _shown_board(app)
+    for goal in shown["goals"]:  # type: ignore[attr-defined]
+        assert goal in board_text, f"goal {goal} is not on screen"
+    assert re.search(r"\bThem\b", board_text) and re.search(r"\bYou\b", board_text), "a faction is not on screen"
+    assert re.search(r"\bDeck \d+", board_text), "the deck line is not on screen"
+    options = app.query_one("#options", OptionList)
+    assert options.region.height >= 1 and options.region.y < size[1] - 1, "the choices are off the screen"
+    if app.mode in ("summary", "over"):  # every choice in view, above the footer
+        assert options.max_scroll_y == 0 and options.region.y + options.virtual_size.height <= size[1] - 1
+        shown_choices = _region_text(app, "#options")
+        assert ("Continue" in shown_choices) if app.mode == "summary" else ("Rematch" in shown_choices)
+        last = app.summary_view[0].plain.splitlines()[-1]
+        assert _folded(last) in _region_text(app, "#title"), "the end of the summary is not on screen"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 32)])
+def test_a_crowded_board_keeps_every_goal_the_factions_the_deck_and_the_choices_on_screen(
+        size: tuple[int, int]) -> None:
+    """The issue's screens: at 100x32 with six goals or more the factions and the deck line vanished (a round's
+    final board left a goal out) while rows below stayed empty. A match that declares every goal it can
+    (ten at once): every screen of it shows every goal, both factions, the deck and the choices."""
+    app = make_app(seed=57)
+    most = [0]
+
+    async def body(pilot: Pilot[int]) -> None:
+        for _ in range(400):
+            await settle(pilot)
+            await pilot.pause()
+            _check_board_and_choices(app, size)
+            most[0] = max(most[0], len(_shown_board(app)["goals"]))  # type: ignore[arg-type]
+            if app.mode == "over":
+                return
+            legal = legal_actions_of(app.session.match.observation(app.viewer)) if app.mode == "decision" else []
+            declare = [i for i, a in enumerate(legal) if a["action"] == "declare"]
+            await pilot.press(str(declare[0] + 1) if declare and declare[0] < 9 else "1")
+        raise AssertionError("the match did not end")
+
+    run(app, size, body)
+    assert most[0] >= 6
+
+
+def test_a_search_turns_summary_shows_what_you_drew_and_continue_at_80x24() -> None:
+    app = make_app(seed=5)
+
+    async def body(pilot: Pilot[int]) -> None:
+        for key in ("3", "1", "1"):  # Searcher 1 discarded: four cards seen, one taken; the bot replies
+            await pilot.press(key)
+            await settle(pilot)
+        assert app.mode == "summary"
+        text = screen_text(app)
+        assert "You see ALC3, SEA6, SEA5 and SEA2, from the top down." in text  # one line, not four
+        assert re.search(r"You drew [A-Z]{3}\d\.", text) and "1. Continue" in text
+        _check_board_and_choices(app, (80, 24))
+
+    run(app, (80, 24), body)
+
+
+def test_the_help_is_wrapped_once_at_80_columns() -> None:
+    """A paragraph broken by hand at 105 columns, then by the screen at 70, left short lines in its middle."""
+    app = make_app(seed=5)
+
+    async def body(pilot: Pilot[int]) -> None:
+        await pilot.press("question_mark")
+        assert await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        box = app.screen.query_one("#help-box").content_region
+        lines = screen_text(app).splitlines()[box.y:box.bottom]
+        text = [line[box.x:box.right].strip() for line in lines]
+        paragraph = text[text.index("How a turn goes") + 1:text.index("")]
+        assert len(paragraph) >= 3 and paragraph[0].startswith("The player holding the artifact")
+        assert all(len(line) >= box.width - 12 for line in paragraph[:-1]), paragraph  # each line full
+
+    run(app, (80, 24), body)

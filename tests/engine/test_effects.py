@@ -364,21 +364,21 @@ id = "MIM{rank}"
 name = "Mimic {rank}"
 rank = {rank}
 goal = {{ kind = "most_cards", stars = 1 }}
-effect = {{ kind = "{'study' if rank == 1 else 'convert'}" }}
+effect = {{ kind = "study" }}
 """ for rank in range(1, 7))
 
 
 def test_P8_a_study_effect_of_another_skillset_cannot_be_studied(tmp_path: Path) -> None:
-    # A user deck whose MIM1 has a Study effect (the built-in Study cards are all Astropaths).
+    # A user deck of Study cards (the built-in Study cards are all Astropaths): MIM1 is of another skillset.
     (tmp_path / "mimic.toml").write_text(MIMIC_DECK, encoding="utf-8")
     playset = ["alchemist", "astropath", "mimic"]
-    named = ["AST1", "ALC1", "MIM1", "MIM2", "ALC4", "ALC6"]
-    doc = {"playset": playset, "artifact_holder": 0, "hands": [["AST1"], ["ALC1"]], "discard": ["MIM1", "MIM2"],
-           "factions": [[], ["ALC4"]], "artifact": "ALC6", "deck": others_of(playset, tmp_path, *named)}
+    named = ["AST1", "ALC1", "MIM1", "ALC6", "ALC4", "ALC2"]
+    doc = {"playset": playset, "artifact_holder": 0, "hands": [["AST1"], ["ALC1"]], "discard": ["MIM1", "ALC6"],
+           "factions": [[], ["ALC4"]], "artifact": "ALC2", "deck": others_of(playset, tmp_path, *named)}
     m = Match.from_position(doc, deck_dirs=[str(tmp_path)])
     play(m, "AST1", "discard")
-    assert targets(m) == ["MIM2"]  # not MIM1, although it is of another skillset
-    play(m, "MIM2", "ALC4")  # MIM2: convert to its own skillset, which is now the Astropath's
+    assert targets(m) == ["ALC6"]  # not MIM1, although it is of another skillset
+    play(m, "ALC6", "ALC4")  # ALC6: convert to its own skillset, which is now the Astropath's
     assert in_play(m, "ALC4")["skillset"] == "Astropath"
 
 

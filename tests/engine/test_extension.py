@@ -63,9 +63,9 @@ class EvenRanks(GoalKind):
 CARDS = [
     ("GRA1", "Shovel Hand", "bury", "count = 1", "even_ranks", 1),
     ("GRA2", "Night Warden", "bury", "count = 2", "highest_skillset", 1),
-    ("GRA3", "Lantern Bearer", "recall", "count = 1", "even_ranks", 2),
+    ("GRA3", "Lantern Bearer", "bury", "count = 1", "even_ranks", 2),
     ("GRA4", "Mourner", "bury", "count = 1", "most_cards", 1),
-    ("GRA5", "Sexton", "heal", "count = 1", "even_ranks", 2),
+    ("GRA5", "Sexton", "bury", "count = 2", "even_ranks", 2),
     ("GRA6", "Old Digger", "bury", "count = 2", "rank_total", 3),
 ]
 

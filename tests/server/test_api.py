@@ -27,7 +27,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
 from converge import Match
-from converge.bots import BOTS
+from converge.bots import LEVELS
 from converge.server.app import create_app
 from converge.server.security.tokens import hash_token, seat_of
 from converge.server.storage.match_store import Storage
@@ -65,9 +65,14 @@ def play_over_http(client: TestClient, mid: str, tokens: dict[int, str], rng: ra
 def test_options_list_the_bots_the_skillsets_and_the_sets(tmp_path: Path) -> None:
     with client_for(tmp_path) as client:
         doc = client.get("/api/options").json()
-        assert sorted(doc["bots"]) == sorted(BOTS) and doc["default_bot"] in BOTS
-        assert doc["bots"][:5] == ["beginner", "easy", "medium", "hard", "expert"]  # players' words first
+        # players choose a level (never "random", "greedy" or "ismcts": developers' names), each with its
+        # fixed rating from docs/bots.md's ladder, or none where it was never measured
+        assert doc["bots"] == list(LEVELS) == ["beginner", "easy", "medium", "hard", "expert"]
+        assert doc["default_bot"] in LEVELS
+        assert doc["bot_ratings"] == {"beginner": 1000, "easy": 1869, "medium": 2188, "hard": 2354, "expert": None}
         assert doc["bot_names"]["hard"] == "Hard bot" and doc["bot_names"]["ismcts"] == "ISMCTS bot"
+        # the algorithms behind the levels are still accepted (tests, benchmarks), only not offered
+        assert client.post("/api/matches", json={"opponent": "bot", "bot": "greedy"}).status_code == 201
         assert len(doc["skillsets"]) == 9 and set(doc["sets"]) == {"catalysts", "engines", "sparks"}
         rules = client.get("/api/rules").json()
         assert rules["markdown"].startswith("# How to play Converge") and "<h2" in rules["html"]

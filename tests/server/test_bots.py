@@ -4,9 +4,17 @@ same seed; a pool says when it is full."""
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import random
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+
+from tests.server_support import Server
 
 pytest.importorskip("fastapi")
 
@@ -87,3 +95,107 @@ def test_a_pool_is_full_when_more_decisions_wait_than_its_workers_take() -> None
 def test_a_levels_budget_is_its_time_limit_and_a_margin() -> None:
     assert budget("hard") == pytest.approx(1.2 + 1.0)
     assert budget("easy") == pytest.approx(2.0)
+
+
+# ------------------------------------------------------------------ the workers end with their server
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (its bot workers and multiprocessing's resource tracker)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _running(pids: set[int]) -> set[int]:
+    """Those of ``pids`` still running (not gone, not a zombie waiting to be reaped)."""
+    alive = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.add(pid)
+    return alive
+
+
+def _until(check: Callable[[], bool], seconds: float = 30.0) -> None:
+    end = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < end, "never happened"
+        time.sleep(0.05)
+
+
+def _server_with_workers(tmp_path: Path, *extra: str) -> tuple[Server, set[int]]:
+    server = Server(tmp_path / "m.sqlite3", None, "--bot-workers", "2", "--bot-delay", "0", "--log-format", "json",
+                    *extra)
+    server.start()
+    assert server.proc is not None
+    pid = server.proc.pid
+    _until(lambda: len(_children(pid)) >= 3)  # (two workers and the resource tracker)
+    return server, _children(pid)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_the_bot_workers_die_with_their_server_killed_with_sigkill(tmp_path: Path) -> None:
+    server, workers = _server_with_workers(tmp_path)
+    server.kill()  # (no clean-up of any kind runs in the server)
+    _until(lambda: not _running(workers))
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_sigterm_stops_the_workers_mid_review_and_writes_only_json_lines(tmp_path: Path) -> None:
+    """A review thinks in a worker for up to a minute; SIGTERM stops the server within its drain, the worker
+    with it, and the log holds nothing but JSON (no "leaked semaphore objects" from multiprocessing)."""
+    import httpx2
+
+    server, workers = _server_with_workers(tmp_path, "--review-simulations", "1000000", "--review-seconds", "300",
+                                           "--drain-seconds", "5", "--log-level", "info")
+    try:
+        base = server.base
+        made = httpx2.post(f"{base}/api/matches", timeout=30,
+                           json={"opponent": "bot", "bot": "random", "playset": "catalysts"}).json()
+        bearer = {"Authorization": f"Bearer {made['token']}"}
+        rng = random.Random(5)
+        while (view := httpx2.get(f"{base}/api/matches/{made['match_id']}", headers=bearer,
+                                  timeout=30).json())["match"]["status"] == "active":
+            decision = view["observation"]["decision"]
+            if decision is not None and decision["player"] == made["seat"]:
+                action = rng.choice(decision["legal_actions"])["id"]
+                httpx2.post(f"{base}/api/matches/{made['match_id']}/actions", headers=bearer, timeout=30,
+                            json={"action": action, "seq": view["match"]["seq"]})
+        asked = httpx2.post(f"{base}/api/matches/{made['match_id']}/review", headers=bearer, timeout=30)
+        assert asked.json()["status"] == "running", asked.text
+        assert server.proc is not None
+        pid = server.proc.pid
+        busy = _cpu_seconds(workers)
+        _until(lambda: _cpu_seconds(workers) > busy + 0.5)  # (a worker is thinking about the review)
+        workers = _children(pid)  # (the workers, the tracker: every process the server started)
+        server.proc.send_signal(signal.SIGTERM)
+        assert server.proc.wait(timeout=30) in (0, -signal.SIGTERM)  # (uvicorn raises the signal again at its end)
+        _until(lambda: not _running(workers), seconds=10)
+    finally:
+        server.stop()
+    lines = [line for line in server.log_path.read_text().splitlines() if not line.startswith("Converge server:")]
+    for line in lines:
+        assert line.startswith("{") and json.loads(line)["message"] is not None, line
+    assert any("drained in" in line for line in lines)
+
+
+def _cpu_seconds(pids: set[int]) -> float:
+    """The CPU time ``pids`` have used (user and system)."""
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")

@@ -12,7 +12,7 @@ from converge import Match
 from tests.server_support import Peer, auth, client_for, create, hang_guard  # noqa: F401 (hang_guard is a fixture)
 
 #: A search with no time limit: the same view always gives the same hint.
-EXACT = {"hint_seconds": 0.0, "hint_simulations": 400}
+EXACT = {"hint_simulations": 400}
 
 
 def session_of(client: Any, match_id: str) -> Any:
@@ -106,17 +106,18 @@ def test_in_a_friend_match_hints_are_off_until_both_players_allow_them(tmp_path:
         mid = doc["match_id"]
         tokens = {0: doc["token"], 1: doc["invite_token"]}
         meta = client.get(f"/api/matches/{mid}").json()["match"]
-        assert meta["hints"] == {"on": False, "allowed": [False, False]}
+        until_both = "hints are off in this match until both players allow them"
+        assert meta["hints"] == {"on": False, "allowed": [False, False], "why_off": until_both}
         mover = client.get(f"/api/matches/{mid}", headers=auth(tokens[0])).json()["observation"]["current_player"]
         r = client.post(f"/api/matches/{mid}/hint", headers=auth(tokens[mover]))
         assert r.status_code == 403 and r.json()["error"]["code"] == "hints_off"
         r = client.post(f"/api/matches/{mid}/hints", headers=auth(tokens[0]), json={"allow": True})
-        assert r.json()["match"]["hints"] == {"on": False, "allowed": [True, False]}
+        assert r.json()["match"]["hints"] == {"on": False, "allowed": [True, False], "why_off": until_both}
         assert client.post(f"/api/matches/{mid}/hint", headers=auth(tokens[mover])).status_code == 403
         peer = Peer(client, mid, tokens[1])
         peer.send({"type": "hints", "allow": True})
         meta = peer.until(lambda m: m["type"] == "meta")["match"]
-        assert meta["hints"] == {"on": True, "allowed": [True, True]}
+        assert meta["hints"] == {"on": True, "allowed": [True, True], "why_off": None}
         assert client.post(f"/api/matches/{mid}/hint", headers=auth(tokens[mover])).status_code == 200
         # only for one's own decision, only with a seat's token, and the consent is stored
         wrong = client.post(f"/api/matches/{mid}/hint", headers=auth(tokens[1 - mover]))
@@ -129,3 +130,28 @@ def test_in_a_friend_match_hints_are_off_until_both_players_allow_them(tmp_path:
         peer.close()
     with client_for(tmp_path, **EXACT) as client:  # a restarted server remembers who allowed hints
         assert client.get(f"/api/matches/{mid}").json()["match"]["hints"]["on"] is True
+
+
+def test_in_a_rated_match_hints_cannot_be_allowed_and_both_players_are_told_why(tmp_path: Path) -> None:
+    """A rated table match has no hints: allowing them is refused with the reason (nothing stored), and the
+    match's facts say why they are off, for the page to say so (not "until your opponent allows them")."""
+    from tests.server.test_lobby import call, player
+
+    with client_for(tmp_path, **EXACT) as client:
+        ada, bob = player(client, "Ada"), player(client, "Bob")
+        table = call(client, "POST", "/api/lobby/tables", ada, json={"playset": "catalysts", "seat": 0}).json()
+        joined = call(client, "POST", f"/api/lobby/tables/{table['table_id']}/join", bob).json()
+        mid, tokens = joined["match_id"], (table["token"], joined["token"])
+        rated = "hints are off in a rated match: a hint would play for you"
+        assert client.get(f"/api/matches/{mid}").json()["match"]["hints"]["why_off"] == rated
+        r = client.post(f"/api/matches/{mid}/hints", headers=auth(tokens[0]), json={"allow": True})
+        assert r.status_code == 403 and r.json()["error"] == {"code": "hints_off", "message": rated}
+        peer = Peer(client, mid, tokens[1])
+        peer.send({"type": "hints", "allow": True})
+        assert peer.until(lambda m: m["type"] == "error")["message"] == rated
+        meta = client.get(f"/api/matches/{mid}").json()["match"]
+        assert meta["hints"] == {"on": False, "allowed": [False, False], "why_off": rated}
+        mover = client.get(f"/api/matches/{mid}", headers=auth(tokens[0])).json()["observation"]["current_player"]
+        r = client.post(f"/api/matches/{mid}/hint", headers=auth(tokens[mover]))
+        assert r.status_code == 403 and r.json()["error"]["message"] == rated
+        peer.close()

@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
+from converge.bots import LEVELS
 from converge.ratings import Rating, update_pair
 from converge.server.lobby.identity import COOKIE, check_name, name_key
 from converge.server.lobby.matchmaking import QueueSettings, QuickMatchQueue, Waiting
@@ -419,7 +420,9 @@ def test_a_table_is_listed_live_joined_played_rated_and_in_both_histories(client
         assert hist[who]["player"]["games"] == 1
     board = client.get("/api/leaderboard").json()
     assert [p["name"] for p in board["players"]] == (["Ada", "Bob"] if winner == 0 else ["Bob", "Ada"])
-    assert {b["name"]: b["rating"] for b in board["bots"]} == {b: round(BOT_RATINGS[b]) for b in OFFERED_BOTS}
+    assert {b["name"]: b["rating"] for b in board["bots"]} == {b: round(BOT_RATINGS[b]) for b in OFFERED_BOTS} | {
+        "expert": None}  # (never measured: quick match never offers it)
+    assert [b["display"] for b in board["bots"]] == [f"{b.capitalize()} bot" for b in LEVELS]
     assert len(db_rows(tmp_path, "SELECT * FROM converge_rating_changes")) == 2
     for lp in (watcher, ada_lobby, bob_lobby):
         scan_lobby(lp.texts, set(), tmp_path)

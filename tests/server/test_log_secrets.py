@@ -9,8 +9,11 @@ from __future__ import annotations
 import contextlib
 import email
 import email.policy
+import io
 import json
+import logging
 import random
+import secrets as secrets_module
 import time
 from pathlib import Path
 from typing import Any
@@ -20,10 +23,14 @@ import pytest
 pytest.importorskip("websockets.sync.client")
 
 import httpx2
+from fastapi.testclient import TestClient
+from sqlalchemy import text
 from websockets.sync.client import connect as ws_connect
 
+from converge.server.app import create_app
+from converge.server.logs import JsonFormatter
 from tests.fuzz_support import Hostile
-from tests.server_support import Server
+from tests.server_support import FAST, Server
 
 
 def _play(base: str, match_id: str, tokens: dict[int, str], rng: random.Random, hostile: Hostile) -> int:
@@ -155,3 +162,53 @@ def test_a_whole_run_at_debug_logs_no_token_cookie_or_link(tmp_path: Path) -> No
     for secret in secrets:
         assert secret not in text, f"a secret in the log: {secret[:6]}…"
     assert '"logger": "uvicorn.access"' in text and "/api/matches" in text  # the requests are logged, tokenless
+
+
+# ------------------------------------------------------------------ a write the database refuses
+
+#: The seed (and bot seed) every match of the test below is dealt with: looked for in the whole log.
+SEED = 8675309123456789
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_failed_write_logs_its_error_in_the_exception_field_and_never_a_seed(
+        backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """The database refuses a new match's row — an SQLite trigger; a PostgreSQL CHECK, whose error quotes the
+    whole row — and the write's failure is logged, at debug, with the error in ``exception``: no line holds the
+    seed, the statement's parameters or the row."""
+    url = str(tmp_path / "m.sqlite3") if backend == "sqlite" else request.getfixturevalue("postgres_url")
+    monkeypatch.setattr(secrets_module, "randbelow", lambda n: SEED % n)  # (the seeds the server deals)
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    root = logging.getLogger()
+    root.addHandler(handler)  # (the own_logging fixture puts the handlers and level back after the test)
+    root.setLevel(logging.DEBUG)
+    with TestClient(create_app(db_url=url, **FAST)) as client:
+        engine = client.app.state.hub.storage.engine  # type: ignore[attr-defined]
+        refuse = ("CREATE TRIGGER refuse_matches BEFORE INSERT ON converge_matches BEGIN "
+                  "SELECT RAISE(ABORT, 'refused by the test'); END" if backend == "sqlite" else
+                  "ALTER TABLE converge_matches ADD CONSTRAINT refuse_matches CHECK (seed < 0) NOT VALID")
+        with engine.begin() as conn:
+            conn.execute(text(refuse))
+        try:
+            refused = client.post("/api/matches", json={"opponent": "bot", "bot": "random",
+                                                        "playset": "catalysts"})
+        finally:
+            with engine.begin() as conn:
+                conn.execute(text("DROP TRIGGER refuse_matches" if backend == "sqlite" else
+                                  "ALTER TABLE converge_matches DROP CONSTRAINT refuse_matches"))
+        assert refused.status_code == 503 and refused.json()["error"]["code"] == "storage", refused.text
+        assert str(SEED) not in refused.text
+        made = client.post("/api/matches", json={"opponent": "bot", "bot": "random", "playset": "catalysts"})
+        assert made.status_code == 201, made.text  # (the database takes writes again)
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]  # (each one JSON object)
+    (failed,) = [d for d in lines if d["message"].startswith("a database write failed")]
+    assert failed["level"] == "warning" and "[SQL" not in failed["message"]
+    assert ("IntegrityError" if backend == "sqlite" else "CheckViolation") in failed["message"]
+    assert "converge_matches" in failed["exception"] and "Traceback" in failed["exception"]  # (where, and what)
+    for doc in lines:
+        for value in doc.values():
+            shown = str(value)
+            assert str(SEED) not in shown and "[parameters:" not in shown.replace("[parameters: ***]", "")
+    assert any(d["message"].startswith("could not store a new match") for d in lines)

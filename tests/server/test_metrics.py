@@ -78,7 +78,8 @@ SERIES = ("converge_actions_total", "converge_action_seconds_count", "converge_d
           "converge_db_writes_total", "converge_db_commit_failures_total", "converge_connections",
           "converge_bot_decisions_queued", "converge_bot_think_seconds_count", "converge_bot_wait_seconds_count",
           "converge_bot_decisions_missed_total", "converge_bot_workers", "converge_quick_match_waiting",
-          "converge_errors_total", "converge_matches_held", "converge_matches_owned")
+          "converge_errors_total", "converge_matches_held", "converge_matches_owned", "converge_job_failing",
+          "converge_job_failures_total")
 
 
 def test_a_bot_match_shows_in_every_series_and_no_label_names_the_match_or_the_player(tmp_path: Path) -> None:
@@ -136,6 +137,9 @@ def test_a_bot_match_shows_in_every_series_and_no_label_names_the_match_or_the_p
             assert total(after, "converge_db_writes_total") >= actions  # (and the match's creation, the player...)
             assert total(after, "converge_db_commit_failures_total") == 0
             assert total(after, "converge_bot_decisions_queued") == 0
+            jobs = {v for (n, ls) in after for k, v in ls if n == "converge_job_failing" and k == "job"}
+            assert jobs == {"retention", "turn_check", "turn_mails", "lobby_refresh"}  # (SQLite: no coordination)
+            assert total(after, "converge_job_failing") == 0 and total(after, "converge_job_failures_total") == 0
             labels = {k for (n, ls) in after for k, _v in ls if n == "converge_actions_total"}
             assert labels == {"source", "kind"}
             for name in SERIES:
@@ -198,7 +202,7 @@ def test_healthz_answers_while_the_process_lives_and_readyz_names_the_check_that
         assert client.head("/healthz").status_code == 200
         ready = client.get("/readyz")
         assert ready.status_code == 200
-        assert ready.json() == {"ready": True, "checks": {"database": "ok", "bots": "ok"}}
+        assert ready.json() == {"ready": True, "checks": {"database": "ok", "bots": "ok", "jobs": "ok"}}
 
         def away(_self: object) -> None:
             raise OperationalError("SELECT 1", {}, Exception(f"unable to open {tmp_path}/matches.sqlite3"))
@@ -207,7 +211,7 @@ def test_healthz_answers_while_the_process_lives_and_readyz_names_the_check_that
         ready = client.get("/readyz")
         assert ready.status_code == 503
         assert ready.json() == {"ready": False, "checks": {"database": "unreachable (OperationalError)",
-                                                           "bots": "ok"}}
+                                                           "bots": "ok", "jobs": "ok"}}
         assert str(tmp_path) not in ready.text  # (a reason names no path, host or password)
         monkeypatch.undo()
 

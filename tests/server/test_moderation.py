@@ -19,6 +19,7 @@ from tests.server_support import (  # noqa: F401 (hang_guard is a fixture)
     Server,
     auth,
     client_for,
+    from_address,
     hang_guard,
     play_friend_match,
 )
@@ -69,6 +70,23 @@ def test_the_hosts_api_is_not_served_without_a_token_and_refuses_a_wrong_one(tmp
     with client_for(tmp_path / "none") as bare:
         r = bare.get("/api/admin/audit", headers=auth(TOKEN))
         assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+
+
+def test_wrong_host_tokens_from_one_address_are_throttled_and_then_the_right_one_too(client: TestClient) -> None:
+    """Guessing the admin token: a few wrong ones, then every try from that address is refused for a minute,
+    the right token included (else the right guess would still get through at once); other addresses are not
+    concerned. (It was 60 wrong tokens in a row, each answered.)"""
+    burst = 10  # (converge.server.api.deps.WRONG_SECRETS_BURST)
+    guesser = from_address("203.0.113.7")
+    client.cookies.clear()
+    for n in range(burst):
+        r = client.get("/api/admin/audit", headers={**auth(f"guess-{n:016d}"), **guesser})
+        assert r.status_code == 401, (n, r.text)
+    for token in ("guess-again-0123456789", TOKEN):
+        r = client.get("/api/admin/audit", headers={**auth(token), **guesser})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited", r.text
+    other = client.get("/api/admin/audit", headers={**auth(TOKEN), **from_address("203.0.113.8")})
+    assert other.status_code == 200, other.text
 
 
 def test_a_banned_player_is_refused_at_every_door_and_the_audit_holds_the_ban(client: TestClient) -> None:

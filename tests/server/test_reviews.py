@@ -4,6 +4,7 @@ in progress; public once made, as the record is."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from pathlib import Path
@@ -99,3 +100,27 @@ def test_a_review_that_fails_says_so_and_can_be_asked_again(tmp_path: Path, monk
         monkeypatch.setattr(botpool, "review_match", real)
         client.post(f"/api/matches/{mid}/review", headers=auth(tokens[0]))
         assert _until_done(client, mid, tokens[0])["status"] == "done"
+
+
+def test_a_review_stored_in_an_older_format_is_made_again_when_asked(tmp_path: Path) -> None:
+    """Reviews stored before turns were counted in each round (and before the whole points shown) are made
+    again when asked, and replace the stored one: nobody reads "Round 2, turn 4" from an old review."""
+    from converge.bots.review import VERSION
+    from converge.server.storage.schema import reviews_table
+
+    with client_for(tmp_path, **FAST_REVIEW) as client:
+        mid, tokens, peers = _friend_match(client)
+        play_friend_match(peers, random.Random(7))
+        client.post(f"/api/matches/{mid}/review", headers=auth(tokens[0]))
+        made = _until_done(client, mid, tokens[0])["review"]
+        assert made["version"] == VERSION and all("lost_points" in d for d in made["decisions"])
+        old = json.dumps({k: v for k, v in made.items() if k != "version"})  # as an older server stored it
+        with client.app.state.hub.storage.engine.begin() as conn:  # type: ignore[attr-defined]
+            conn.execute(reviews_table.update().where(reviews_table.c.match_id == mid).values(doc=old))
+        assert client.get(f"/api/matches/{mid}/review?seat=0").json()["status"] == "none"
+        client.post(f"/api/matches/{mid}/review", headers=auth(tokens[0]))
+        again = _until_done(client, mid, tokens[0])
+        assert again["status"] == "done" and again["review"]["version"] == VERSION
+        with client.app.state.hub.storage.engine.begin() as conn:  # type: ignore[attr-defined]
+            stored = conn.execute(reviews_table.select().where(reviews_table.c.match_id == mid)).all()
+        assert len(stored) == 1 and json.loads(stored[0].doc)["version"] == VERSION

@@ -209,6 +209,60 @@ def test_config_check_warns_of_a_secret_in_a_file_others_can_read(tmp_path: Path
     assert code == 0 and "warning" not in out
 
 
+@pytest.mark.parametrize(("db", "secret"), [
+    ("/var/lib/converge/server.sqlite3", False), ("matches.sqlite3", False), ("sqlite:////srv/m.sqlite3", False),
+    ("postgresql://converge@db.internal/converge", False), ("postgresql://converge@/converge?host=/run/pg", False),
+    ("postgresql://converge:hunter2@db.internal/converge", True),
+    ("postgresql://converge@db.internal/converge?password=hunter2", True),
+])
+def test_only_a_value_that_holds_a_password_is_a_secret_to_hide(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                 db: str, secret: bool) -> None:
+    """A database's file path or a URL without a password is no secret: a file that holds one, readable by
+    everyone, is not worth a warning (the shipped deploy/converge.toml, installed 644, warned at every start),
+    and its path is shown whole."""
+    path = tmp_path / "converge.toml"
+    path.write_text(_toml({"server.db": db}))
+    path.chmod(0o644)
+    code, out, err = run(capsys, "config", "check", str(path))
+    assert code == 0, err
+    assert ("warning: " in out) is secret and "hunter2" not in out
+    assert (f"{db} " in out) is not secret  # (shown whole, or masked)
+
+
+def test_the_shipped_settings_file_installed_as_the_docs_say_warns_of_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.helpers import ROOT
+
+    path = tmp_path / "converge.toml"  # `sudo install -D -m 644 deploy/converge.toml /etc/converge/converge.toml`
+    path.write_bytes((ROOT / "deploy" / "converge.toml").read_bytes())
+    path.chmod(0o644)
+    code, out, err = run(capsys, "config", "check", str(path))
+    assert code == 0 and "warning" not in out + err, out + err
+    assert "/var/lib/converge/server.sqlite3" in out
+
+
+def test_a_file_with_several_mistakes_reports_each_on_a_line_of_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "converge.toml"
+    path.write_text('[limits]\nspectators = -1\nspectator = 3\n[server]\nport = "http"\n[lobbby]\nx = 1\n')
+    mistakes = ["limits.spectators: expected a positive whole number, got -1",
+                "limits.spectator: unknown setting (did you mean spectators?)",
+                "server.port: expected a port number from 0 to 65535, got 'http'",
+                "[lobbby]: unknown section (did you mean lobby?)"]
+    monkeypatch.setenv("CONVERGE_METRICS_TOKEN", "short")  # (and one in the environment)
+    served = _no_serving(monkeypatch)
+    for argv in (["config", "check", str(path)], ["serve", "--config", str(path)],
+                 ["db", "status", "--config", str(path)], ["admin", "--config", str(path), "audit"]):
+        code, out, err = run(capsys, *argv)
+        lines = err.strip().splitlines()
+        assert code == 2 and out == "" and len(lines) == 5 and "Traceback" not in err, err
+        assert all(line.startswith("converge: error: ") for line in lines)
+        for mistake in mistakes:
+            assert any(line.startswith(f"converge: error: {path}: {mistake}") for line in lines), (mistake, err)
+        assert "converge: error: the environment variable CONVERGE_METRICS_TOKEN: expected 16 to 256" in err
+    assert served == []
+
+
 def test_config_check_runs_the_checks_made_before_a_server_starts(tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "converge.toml"

@@ -287,6 +287,7 @@ def test_balance_compare_two_deck_folders_reports_the_changed_card_with_its_inte
     figures old and new and the interval of the change, and plays both versions on the same seeds."""
     builtin = Path(__file__).resolve().parents[2] / "src" / "converge" / "cards" / "decks" / "alchemist.toml"
     text = builtin.read_text(encoding="utf-8").replace("Alchemist", "Tinker").replace("ALC", "TIN")
+    text = text.replace('name = "', 'name = "Tinker ')  # (card names are unique across the decks)
     old, new = tmp_path / "v1", tmp_path / "v2"
     for folder in (old, new):
         folder.mkdir()

@@ -46,6 +46,7 @@ def tinker_dir(tmp_path: Path) -> Path:
     """A user deck: Tinker, the Alchemist deck under another name."""
     text = (BUILTIN / "alchemist.toml").read_text(encoding="utf-8")
     text = text.replace("Alchemist", "Tinker").replace("ALC", "TIN").replace('color = "magenta"', 'color = "cyan"')
+    text = text.replace('name = "', 'name = "Tinker ')  # (card names are unique across the decks)
     folder = tmp_path / "decks"
     folder.mkdir()
     (folder / "tinker.toml").write_text(text, encoding="utf-8")

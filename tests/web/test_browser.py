@@ -48,7 +48,7 @@ def test_play_a_bot_to_the_end_by_clicking_then_replay_it(server: Server, browse
     tab = Tab(browser)
     page = tab.page
     page.goto(server.base + "/")
-    page.select_option("[data-testid=bot-level]", "greedy")
+    page.select_option("[data-testid=bot-level]", "easy")
     page.select_option("[data-testid=bot-playset]", "catalysts")
     page.click("[data-testid=create-bot]")
     page.wait_for_selector("[data-testid=match]")
@@ -78,7 +78,7 @@ def test_play_a_bot_to_the_end_by_clicking_then_replay_it(server: Server, browse
         page.wait_for_function(f"() => document.querySelector('[data-testid=replay-step]')"
                                f".textContent.startsWith('Step {k} of')")
     label = page.locator("[data-testid=replay-step]").inner_text()
-    assert re.search(r": (Greedy bot|Player [12]) (chooses|discards|declares|adds|declines)", label), label
+    assert re.search(r": (Easy bot|Player [12]) (chooses|discards|declares|adds|declines)", label), label
     assert "player 0" not in label and ": mine" not in label, label  # the mover by name, the move in words
     # jump to the next end of turn: its explanation shows
     page.click("[data-testid=replay-next-turn]")

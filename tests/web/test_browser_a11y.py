@@ -31,7 +31,7 @@ def serious(page: Any) -> list[str]:
 
 def bot_match(tab: Tab, server: Server) -> None:
     tab.page.goto(server.base + "/")
-    tab.page.select_option("[data-testid=bot-level]", "greedy")
+    tab.page.select_option("[data-testid=bot-level]", "easy")
     tab.page.click("[data-testid=create-bot]")
     tab.page.wait_for_selector("[data-testid=match]")
 
@@ -178,4 +178,8 @@ def test_the_tutorial_is_completed_by_following_its_instructions(server: Server,
         set(pressed), pressed
     tab.shot(f"tutorial-complete-{width}x{height}.png")
     assert (SHOTS / f"tutorial-complete-{width}x{height}.png").exists()
+    # one step past: "Play a real match" leads to a match against a bot
+    page.get_by_role("link", name="Play a real match").click()
+    page.click("[data-testid=create-bot]")
+    page.wait_for_selector("[data-testid=match][data-status=active]")
     tab.close()

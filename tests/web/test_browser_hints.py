@@ -18,7 +18,7 @@ BOX = "[data-testid=hint-box]"
 
 
 def _percent(text: str) -> int:
-    found = re.search(r"has the best chance, (\d+)%", text)
+    found = re.search(r"your best choice is “[^”]+”\. With it, .* \((\d+)%\)\.", text)
     assert found, text
     return int(found.group(1))
 
@@ -28,7 +28,7 @@ def test_the_hint_answers_at_the_card_and_at_how_to_play_it(server: Server, brow
     page = tab.page
     rng = random.Random(3)
     page.goto(server.base + "/")
-    page.select_option("[data-testid=bot-level]", "greedy")
+    page.select_option("[data-testid=bot-level]", "easy")
     page.select_option("[data-testid=bot-playset]", "catalysts")
     page.click("[data-testid=create-bot]")
     page.wait_for_selector("[data-testid=match]")
@@ -44,7 +44,7 @@ def test_the_hint_answers_at_the_card_and_at_how_to_play_it(server: Server, brow
         page.wait_for_selector(BOX, timeout=30000)
         said = page.locator(BOX).inner_text()
         assert "rounds like this are won" in said  # (the package ships a calibration map)
-        assert "from what you can see, never from hidden cards" in said
+        assert "The hint sees what you see, never hidden cards." in said
         best = page.locator("[data-testid=zone-hand] .card.suggested")
         assert best.count() == 1
         card_chance = _percent(said)
@@ -102,7 +102,7 @@ def _hint_at_other_kinds(tab: Tab, rng: random.Random) -> None:
                 page.locator("[data-testid=hint]").count():
             page.click("[data-testid=hint]")
             page.wait_for_selector(BOX, timeout=30000)
-            assert "has the best chance" in page.locator(BOX).inner_text()
+            assert "your best choice is" in page.locator(BOX).inner_text()
             assert page.locator("[data-testid=decision] button.suggested, #app .card.suggested").count() == 1
             answered.add(kind)
         click_one(tab, rng)

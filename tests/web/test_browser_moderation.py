@@ -76,6 +76,9 @@ def test_a_report_from_the_match_page_reaches_the_hosts_whose_ban_ends_the_match
         # and Bob's seat is closed to him: his page watches (no Rematch for him to press)
         bob.page.wait_for_selector("[data-testid=match][data-seat='-1']", timeout=20000)
         assert bob.page.locator("[data-testid=rematch]").count() == 0
+        # what a spectator may do next, and nothing printed "null" where a seat's buttons would be
+        actions = bob.page.locator("[data-testid=over-actions]").first.inner_text()
+        assert "Replay step by step" in actions and "null" not in bob.page.locator(OVER).inner_text()
 
         # Bob may watch the match again, not play: the page says so; Quick match says why not
         bob.page.reload()

@@ -25,7 +25,7 @@ def test_after_a_restart_the_match_page_plays_on_and_the_queued_page_queues_agai
     try:
         page = player.page
         page.goto(server.base + "/")
-        page.select_option("[data-testid=bot-level]", "random")
+        page.select_option("[data-testid=bot-level]", "beginner")
         page.click("[data-testid=create-bot]")
         page.wait_for_selector("[data-testid=match][data-status=active]")
         rng = random.Random(5)

@@ -247,7 +247,8 @@ def test_a_match_in_progress_is_reopened_from_the_home_page_after_its_tab_closed
     page = tab.page
     page.goto(server.base + "/")
     page.select_option("[data-testid=bot-level]", "easy")
-    assert page.locator("[data-testid=bot-level] option").first.inner_text() == "Beginner bot"  # not "random"
+    first = page.locator("[data-testid=bot-level] option").first.inner_text()
+    assert first == "Beginner bot · rating 1000"  # a level, not "random"
     page.click("[data-testid=create-bot]")
     page.wait_for_selector("[data-testid=match][data-status=active]")
     mid = page.url.rsplit("/", 1)[1]

@@ -110,7 +110,7 @@ def test_a_bot_match_fits_the_screen_at_every_decision(server: Server, browser: 
         page.goto(server.base + "/")
         if match_no == 0:
             tab.shot(f"home-{tag}.png")
-        page.select_option("[data-testid=bot-level]", "greedy")
+        page.select_option("[data-testid=bot-level]", "easy")
         page.select_option("[data-testid=bot-playset]", "custom")
         for k, name in enumerate(PLAYSET):
             page.select_option(f"[data-testid=bot-skillset-{k}]", name)
@@ -141,7 +141,7 @@ def test_a_card_to_choose_stays_in_a_short_window_and_scrolling_shows_what_the_h
     tab = Tab(browser, 1280, 520)
     page = tab.page
     page.goto(server.base + "/")
-    page.select_option("[data-testid=bot-level]", "greedy")
+    page.select_option("[data-testid=bot-level]", "easy")
     page.click("[data-testid=create-bot]")
     page.wait_for_selector("[data-testid=match]")
     page.wait_for_selector("[data-testid=zone-hand] .playable", timeout=30000)

@@ -1,11 +1,12 @@
-"""Contrast, checked from the style sheet: a legal choice's ring stands out on every skillset colour and on the
-page (WCAG's 3:1 for what is not text), and each skillset colour reads as text on a card (4.5:1)."""
+"""Contrast, checked from the style sheet: every colour a deck may name has a rule of its own, a legal choice's
+ring stands out on each and on the page (WCAG's 3:1 for what is not text), and each reads as text on a card
+(4.5:1)."""
 
 from __future__ import annotations
 
 import re
 
-from converge.cards.loader import load_catalog
+from converge.cards.loader import COLORS, load_catalog
 from converge.server.app import web_dir
 from converge.server.play.catalog import COLOR_NAMES
 
@@ -19,7 +20,7 @@ def var(name: str) -> str:
 
 
 def skillset_colour(name: str) -> str:
-    m = re.search(rf"\.col-{name}\s*\{{\s*--c:\s*(#[0-9a-fA-F]{{6}})", CSS)
+    m = re.search(rf"\.col-{name}(?:,[^{{]*)?\s*\{{\s*--c:\s*(#[0-9a-fA-F]{{6}})", CSS)
     assert m, f"no colour for .col-{name}"
     return m.group(1)
 
@@ -42,9 +43,21 @@ def test_contrast_is_computed_as_wcag_says() -> None:
     assert round(contrast("#000000", "#ffffff"), 1) == 21.0 and contrast("#777777", "#777777") == 1.0
 
 
+#: Every colour a deck may name, as the server names it to the page (a user's deck may take any of them).
+ALLOWED = {COLOR_NAMES.get(c, c) for c in COLORS}
+
+
+def test_every_colour_a_deck_may_name_has_its_own_rule() -> None:
+    """A user deck's `bright_red` was grey in the browser: every allowed colour has a rule of its own."""
+    assert {COLOR_NAMES.get(deck.color, deck.color) for deck in load_catalog(()).values()} <= ALLOWED
+    found = {name: skillset_colour(name) for name in sorted(ALLOWED)}
+    assert len(set(found.values())) == len(found), found  # each its own shade
+    assert skillset_colour("grey") not in found.values()  # (grey: a deck that named none)
+
+
 def test_a_legal_choice_stands_out_on_every_skillset_colour() -> None:
-    colours = {COLOR_NAMES.get(deck.color, deck.color) for deck in load_catalog(()).values()}
-    assert len(colours) == 9
+    colours = ALLOWED
+    assert len(colours) == len(COLORS) == 16
     dark, light, focus = var("ring-dark"), var("ring-light"), var("focus")
     for name in colours:
         c = skillset_colour(name)

@@ -4,9 +4,12 @@ At every decision of the player that had a choice, the hint (:func:`~converge.bo
 from the player's view at that moment — never the cards revealed later — and the option they played is
 set beside the option with the best chance. The chance lost marks the decision, as chess sites mark moves
 by the winning chances lost: an *inaccuracy* from :data:`INACCURACY` points, a *mistake* from
-:data:`MISTAKE`, a *blunder* from :data:`BLUNDER`. A decision that is the next step of the same play (how
-to play the card just chosen) is judged from the same search as the choice of the card, so the steps
-agree. The seeds follow the decision's place in the match, so a review repeats.
+:data:`MISTAKE`, a *blunder* from :data:`BLUNDER`. The points are shown whole and agree with each other:
+the chance lost is rounded once, from the unrounded chances, and an option's chance is shown as the best
+option's less the points it loses (44% and 40% never lose "5 points"); the marks go by the points shown.
+Turns are counted in each round, as the log and the replay count them. A decision that is the next step
+of the same play (how to play the card just chosen) is judged from the same search as the choice of the
+card, so the steps agree. The seeds follow the decision's place in the match, so a review repeats.
 
 >>> from converge import Match
 >>> from converge.bots import make_bot
@@ -18,6 +21,7 @@ agree. The seeds follow the decision's place in the match, so a review repeats.
 """
 
 # No ``from __future__ import annotations``: the server's Pydantic models read the TypedDicts below as they are.
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,6 +38,18 @@ if TYPE_CHECKING:
 #: Chance lost (0..1) from which a decision is marked; the same thresholds everywhere a review is shown.
 INACCURACY, MISTAKE, BLUNDER = 0.08, 0.15, 0.25
 MARKS = ("inaccuracy", "mistake", "blunder")
+#: The stored review's format: 2 counts turns in each round and carries the whole points shown (a review
+#: stored in an older format is made again when asked for).
+VERSION = 2
+
+
+def whole_points(chance: float) -> int:
+    """A chance (0..1) in whole points, rounded half up as players round (once: never a rounded figure again).
+
+    >>> whole_points(0.444), whole_points(0.075), whole_points(0.6 - 0.525)
+    (44, 8, 8)
+    """
+    return math.floor(round(100 * chance, 6) + 0.5)
 
 
 class ChoiceDoc(TypedDict):
@@ -42,6 +58,7 @@ class ChoiceDoc(TypedDict):
     action: int
     label: str
     chance: float  #: the chance to win the round with it, 0 to 1
+    points: int  #: that chance as shown, in whole points: the best option's less the points this one loses
 
 
 class JudgedDoc(TypedDict):
@@ -49,19 +66,21 @@ class JudgedDoc(TypedDict):
 
     index: int  #: the decision's place in the match's actions: the replay's step that shows it
     round: int
-    turn: int
+    turn: int  #: the turn in its round, from 1 (as the log and the replay count it)
     kind: str
     before: list[str]  #: the player's earlier steps of the same turn (the card being played...)
     played: ChoiceDoc
     best: ChoiceDoc
     lost: float  #: the chance given up, 0 to 1
-    mark: str  #: "blunder", "mistake", "inaccuracy" or ""
+    lost_points: int  #: the chance given up in whole points, rounded once: the best's points less the played's
+    mark: str  #: "blunder", "mistake", "inaccuracy" or "" (by lost_points)
     choices: list[ChoiceDoc]  #: every option, the best first
 
 
 class ReviewDoc(TypedDict):
     """A match reviewed for one seat, as the server stores and sends it (:class:`Review`)."""
 
+    version: int  #: :data:`VERSION`
     seat: int
     complete: bool  #: False: the time budget ran out before the last decision
     simulations: int
@@ -76,7 +95,7 @@ class Judged:
 
     index: int  # of the action in the match's history
     round_no: int
-    turn_no: int
+    turn_no: int  # in its round, from 1
     kind: str  # the decision's kind (select, mode, target...)
     played: int
     played_label: str
@@ -93,20 +112,30 @@ class Judged:
         return max(0.0, self.best_chance - self.played_chance)
 
     @property
+    def lost_points(self) -> int:
+        """The chance given up, in whole points, rounded once from the unrounded chances."""
+        return whole_points(self.lost)
+
+    def points(self, chance: float) -> int:
+        """An option's chance as the review shows it, in whole points: the best option's less the points the
+        option loses against it, so that the figures shown agree with each other."""
+        return whole_points(self.best_chance) - whole_points(max(0.0, self.best_chance - chance))
+
+    @property
     def mark(self) -> str:
-        """"blunder", "mistake", "inaccuracy" or "" (see the module's thresholds)."""
-        lost = round(self.lost, 9)  # (0.6 - 0.52 is a hair under 0.08)
-        return "blunder" if lost >= BLUNDER else "mistake" if lost >= MISTAKE else \
-            "inaccuracy" if lost >= INACCURACY else ""
+        """"blunder", "mistake", "inaccuracy" or "" (see the module's thresholds), by the points shown."""
+        lost = self.lost_points
+        return "blunder" if lost >= whole_points(BLUNDER) else "mistake" if lost >= whole_points(MISTAKE) else \
+            "inaccuracy" if lost >= whole_points(INACCURACY) else ""
 
     def to_dict(self) -> JudgedDoc:
         def choice(action: int, label: str, chance: float) -> ChoiceDoc:
-            return {"action": action, "label": label, "chance": round(chance, 3)}
+            return {"action": action, "label": label, "chance": round(chance, 3), "points": self.points(chance)}
 
         return {"index": self.index, "round": self.round_no, "turn": self.turn_no, "kind": self.kind,
                 "before": list(self.before), "played": choice(self.played, self.played_label, self.played_chance),
                 "best": choice(self.best, self.best_label, self.best_chance), "lost": round(self.lost, 3),
-                "mark": self.mark, "choices": [choice(*c) for c in self.choices]}
+                "lost_points": self.lost_points, "mark": self.mark, "choices": [choice(*c) for c in self.choices]}
 
 
 @dataclass
@@ -118,7 +147,7 @@ class Review:
 
     def to_dict(self) -> ReviewDoc:
         """The review as the server stores and sends it."""
-        return {"seat": self.seat, "complete": self.complete, "simulations": self.simulations,
+        return {"version": VERSION, "seat": self.seat, "complete": self.complete, "simulations": self.simulations,
                 "thresholds": dict(zip(MARKS, (INACCURACY, MISTAKE, BLUNDER), strict=True)),
                 "counts": self.counts(), "decisions": [d.to_dict() for d in self.decisions]}
 
@@ -153,8 +182,11 @@ def review(start: "Match", actions: Sequence[int], seat: int, simulations: int |
     complete = True
     turn: tuple[int, int] = (-1, -1)
     before: list[str] = []  # the seat's steps so far in this turn
+    round_no, turns_before = match.round_no, 0  # the turns of the match before this round's first
     for i, action in enumerate(actions[:stop]):
         legal = match.legal_actions()
+        if match.round_no != round_no:  # (every turn has an action: this is the new round's first turn)
+            round_no, turns_before = match.round_no, match.turn_no - 1
         if (match.round_no, match.turn_no) != turn:
             turn, before = (match.round_no, match.turn_no), []
         if match.current_player == seat and len(legal) > 1:
@@ -167,7 +199,8 @@ def review(start: "Match", actions: Sequence[int], seat: int, simulations: int |
             chosen = next((o for o in options if o.action == action), None)
             if chosen is not None:
                 best = options[0]
-                judged.append(Judged(i, match.round_no, match.turn_no, match.decision_kind, action, chosen.label,
+                judged.append(Judged(i, match.round_no, match.turn_no - turns_before, match.decision_kind, action,
+                                     chosen.label,
                                      chosen.win_chance, best.action, best.label, best.win_chance,
                                      tuple((o.action, o.label, o.win_chance) for o in options), tuple(before)))
             last = (i, options, action)
@@ -177,5 +210,5 @@ def review(start: "Match", actions: Sequence[int], seat: int, simulations: int |
     return Review(seat, judged, complete, simulations or shipped_calibration().budget.simulations)
 
 
-__all__ = ["BLUNDER", "INACCURACY", "MARKS", "MISTAKE", "ChoiceDoc", "Judged", "JudgedDoc",
-           "Review", "ReviewDoc", "review"]
+__all__ = ["BLUNDER", "INACCURACY", "MARKS", "MISTAKE", "VERSION", "ChoiceDoc", "Judged", "JudgedDoc", "Review",
+           "ReviewDoc", "review", "whole_points"]

@@ -42,8 +42,10 @@ _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,15}")
 _SKILLSET = re.compile(r"[A-Za-z]{1,24}")  # one word: the action language names a skillset by one word
 _DECK_KEYS = {"skillset", "set", "keyword", "color", "card"}
 _CARD_KEYS = {"id", "name", "rank", "goal", "effect"}
+#: The colours a deck may name (the terminal's names: rich's); docs/card-kinds.md lists them from here.
 COLORS = ("red", "green", "yellow", "blue", "magenta", "cyan", "white", "bright_red", "bright_green",
           "bright_yellow", "bright_blue", "bright_magenta", "bright_cyan", "orange3", "purple", "gold3")
+DEFAULT_COLOR = "white"
 
 
 @dataclass(frozen=True)
@@ -224,9 +226,19 @@ def _set_key(name: str) -> str:
     return " ".join(name.lower().split())
 
 
+def name_key(name: str) -> str:
+    """What makes two card names the same to a player: case and spacing aside.
+
+    >>> name_key("  Salt   reader") == name_key("Salt Reader")
+    True
+    """
+    return " ".join(name.casefold().split())
+
+
 def _check_deck_fields(data: Mapping[str, Any], cards: list[CardSpec], out: _Collector) -> None:
     """The deck's own fields against its cards: the set's name, and the keyword, which names the deck's
-    effect (that of the nine built-in decks' six cards alike; a deck that mixes kinds names one of them)."""
+    effect: each skillset has one keyword effect, which its six cards vary in strength (RULES.md, "Discard
+    effects"), so a card whose effect is another keyword's is refused."""
     set_name = data.get("set")
     if "set" in data and not isinstance(set_name, str):
         out.add("", "set", "must be a string")
@@ -254,6 +266,25 @@ def _check_deck_fields(data: Mapping[str, Any], cards: list[CardSpec], out: _Col
         elif named not in kinds:
             out.add("", "keyword", f"{keyword!r} is the keyword of the {named} effect, which no card of the deck "
                                    f"has (its cards: {', '.join(kinds)})")
+        else:
+            _check_one_keyword(cards, named, "", out)
+    elif "keyword" not in data and len(kinds) > 1:
+        first = cards[0]
+        _check_one_keyword(cards, first.effect.kind, f" (it names no keyword: its first card, {first.id}, has "
+                                                     f"{effect_kinds()[first.effect.kind].keyword})", out)
+
+
+def _check_one_keyword(cards: list[CardSpec], kind: str, how: str, out: _Collector) -> None:
+    """Each card's effect is of the deck's one effect kind ``kind`` (``how``: how the deck says it, when its
+    ``keyword`` field does not)."""
+    keyword = effect_kinds()[kind].keyword
+    for card in cards:
+        if card.effect.kind != kind:
+            own = effect_kinds()[card.effect.kind].keyword
+            out.add(card.id, "effect.kind",
+                    f"its effect is {own} ({card.effect.kind}), but this is a {keyword} deck{how}: each skillset "
+                    f"has one keyword effect, which its six cards vary in strength (give it a {kind} effect, or "
+                    f"move it to a {own} deck)")
 
 
 def _check_deck(data: Mapping[str, Any], file: str, skillsets: set[str] | None) -> _Checked:
@@ -271,7 +302,7 @@ def _check_deck(data: Mapping[str, Any], file: str, skillsets: set[str] | None) 
     else:
         name = raw_skillset.capitalize()
     skillset = name or "?"
-    color = data.get("color", "white")
+    color = data.get("color", DEFAULT_COLOR)
     if color not in COLORS:
         out.add("", "color", f"must be one of {', '.join(COLORS)}, got {quote(color)}")
     raw_cards = data.get("card")
@@ -287,10 +318,16 @@ def _check_deck(data: Mapping[str, Any], file: str, skillsets: set[str] | None) 
             cards.append(card)
     seen_ids: set[str] = set()
     seen_ranks: dict[int, str] = {}
+    seen_names: dict[str, str] = {}
     for card in cards:
         if card.id.upper() in seen_ids:
             out.add(card.id, "id", "duplicate id in this deck (ids are compared ignoring case)")
         seen_ids.add(card.id.upper())
+        if name_key(card.name) in seen_names:
+            out.add(card.id, "name", f"{card.name!r} is also the name of card {seen_names[name_key(card.name)]}: "
+                                     "players tell cards apart by name (names are compared ignoring case and "
+                                     "spaces)")
+        seen_names.setdefault(name_key(card.name), card.id)
         if card.rank in seen_ranks:
             out.add(card.id, "rank", f"rank {card.rank} is also used by {seen_ranks[card.rank]}")
         seen_ranks[card.rank] = card.id
@@ -347,6 +384,7 @@ def load_decks(sources: Iterable[tuple[str, str]]) -> dict[str, Deck]:
     decks: dict[str, Deck] = {}
     skillset_files: dict[str, tuple[str, str]] = {}  # skillset key -> (file, text)
     card_files: dict[str, str] = {}
+    card_names: dict[str, tuple[str, str]] = {}  # name key -> (card id, file)
     for path, text, data in parsed:
         checked = _check_deck(data, path, known)
         problems.extend(checked.problems)
@@ -365,6 +403,12 @@ def load_decks(sources: Iterable[tuple[str, str]]) -> dict[str, Deck]:
                 problems.append(DeckProblem(path, card.id, "id",
                                             f"duplicate id: also in {card_files[card.id.upper()]}"))
             card_files[card.id.upper()] = path
+            other = card_names.setdefault(name_key(card.name), (card.id, path))
+            if other[1] != path:  # (the same file's clashes are its own check's)
+                problems.append(DeckProblem(path, card.id, "name",
+                                            f"{card.name!r} is also the name of card {other[0]} in {other[1]}: "
+                                            "any two decks may meet in a match, where players tell cards "
+                                            "apart by name (names are compared ignoring case and spaces)"))
         if checked.deck is not None:
             decks[checked.deck.key] = checked.deck
     for key, (path, _) in skillset_files.items():  # an action word names a card id before a skillset

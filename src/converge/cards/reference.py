@@ -1,5 +1,5 @@
 """The reference of what a card file may write: every registered goal and effect kind, its parameters (type,
-range, default) and a line of TOML that loads, with the text it prints on a card.
+range, default) and a line of TOML that loads, with the text it prints on a card; and the deck colours.
 
 ``converge cards kinds`` prints it; ``docs/card-kinds.md`` is generated from it (tests/cards/test_reference.py
 keeps the page in sync, as tests/engine/test_events.py keeps docs/events.md). Kinds registered by an
@@ -14,7 +14,9 @@ extension appear as soon as they are registered.
 from __future__ import annotations
 
 import json
+import textwrap
 
+from converge.cards.loader import COLORS, DEFAULT_COLOR
 from converge.engine.effects import EffectKind, effect_kinds
 from converge.engine.goals import GoalKind, goal_kinds
 from converge.engine.params import OWN, Param, ParamValue
@@ -83,7 +85,9 @@ def reference(markdown: bool = False) -> str:
                 "",
                 "What a deck file may write in a card's `goal` and `effect` tables: each kind, its parameters "
                 "(type, range,", "default) and a line that loads, with the text it prints on a card. A goal "
-                "also takes `stars` (1 to 3).", "`converge cards kinds` prints the same; "
+                "also takes `stars` (1 to 3).",
+                "A deck's `color` is one of [the deck colours](#deck-colours). `converge cards kinds` prints the "
+                "same; "
                 "`converge.cards.reference.reference()` also lists the kinds a Python extension registers",
                 "([extending.md](extending.md)).", ""]
     for field, kinds in (("goal", goal_kinds()), ("effect", effect_kinds())):
@@ -91,7 +95,20 @@ def reference(markdown: bool = False) -> str:
         out += [f"## {heading}", ""] if markdown else [heading.upper(), ""]
         for kind in kinds.values():
             out += _kind_lines(field, kind, markdown)
+    out += _colour_lines(markdown)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _colour_lines(markdown: bool) -> list[str]:
+    """The colours a deck's ``color`` may name (the loader's list, so the two cannot disagree)."""
+    heading = f"Deck colours ({len(COLORS)})"
+    if markdown:  # (a heading without its count: the pages link to #deck-colours)
+        return ["## Deck colours", "", f"A deck's `color` names one of these {len(COLORS)} (default "
+                f"`{DEFAULT_COLOR}`), in which the terminal and the browser show its cards:", "",
+                ", ".join(f"`{c}`" for c in COLORS)]
+    return [heading.upper(), f"  A deck's color names one of these (default {DEFAULT_COLOR}), in which the "
+            "terminal and the browser show its cards:",
+            *textwrap.wrap(", ".join(COLORS), 100, initial_indent="  ", subsequent_indent="  ")]
 
 
 __all__ = ["example_params", "reference", "toml_line"]

@@ -7,9 +7,11 @@
 * ``converge admin close-table TABLE``, ``delete-match MATCH``, ``close-report REPORT`` — with ``--reason``;
 * ``converge admin reports [--all]``, ``converge admin audit [--limit N] [--target ID]``.
 
-The server is ``--server URL``, else the ``--config`` file's address, else http://127.0.0.1:8000; the admin token
-comes from ``CONVERGE_ADMIN_TOKEN`` (or the file's ``admin.token``). Every action is written to the server's audit
-with ``--as`` (default: the login name) and the reason. Like ``serve``, it needs the ``web`` extra.
+The server is ``--server URL``, else the ``--config`` file's host with ``--port`` or the file's port (8000 by
+default: a process started with a ``--port`` of its own, as the systemd unit starts each, needs ``--port``); the
+admin token comes from ``CONVERGE_ADMIN_TOKEN`` (or the file's ``admin.token``). Every action is written to the
+server's audit with ``--as`` (default: the login name) and the reason. Like ``serve``, it needs the ``web``
+extra.
 """
 
 from __future__ import annotations
@@ -22,31 +24,34 @@ from typing import Any
 from urllib.parse import quote
 
 from converge.cli.common import UserError, add_command, path_text, positive_int
+from converge.cli.serve_command import port_number, web_command
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 
 
 def _connection(args: argparse.Namespace) -> tuple[str, str]:
     """The server's base URL and the admin token."""
-    from converge.cli.serve_command import _need_web
-
-    _need_web()
     from converge.server.settings import SettingsError, load_file, resolve
 
     try:
         tables = load_file(args.config) if args.config is not None else {}
         effective = resolve(tables, where=str(args.config))
     except SettingsError as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(*exc.problems) from None
     token = effective["admin.token"].value
     if not token:
         raise UserError("no admin token: set CONVERGE_ADMIN_TOKEN to the server's admin token (or give --config "
                         "with the server's settings file)")
     base = args.server
+    if base is not None and args.port is not None:
+        raise UserError("give --server URL or --port N (a process on this machine), not both")
     if base is None:
         host = effective["server.host"].value
         host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-        base = DEFAULT_SERVER if args.config is None else f"http://{host}:{effective['server.port'].value}"
+        if ":" in host:
+            host = f"[{host}]"
+        port = args.port if args.port is not None else effective["server.port"].value
+        base = f"http://{host}:{port}"
     if not base.startswith(("http://", "https://")):
         raise UserError(f"--server takes a URL such as {DEFAULT_SERVER}, got {base!r}")
     return base.rstrip("/"), str(token)
@@ -193,6 +198,10 @@ def register(sub: Any) -> None:
                    help=f"the server (default: the --config file's address, else {DEFAULT_SERVER})")
     p.add_argument("--config", metavar="FILE", type=path_text, default=None,
                    help="the server's settings file: its address and its admin token (CONVERGE_ADMIN_TOKEN wins)")
+    p.add_argument("--port", metavar="N", type=port_number, default=None,
+                   help="the port of the process to talk to, on the --config file's host (default: the file's "
+                        "port, else 8000); a process started with --port, as the systemd unit starts each, needs "
+                        "it")
     p.add_argument("--as", dest="actor", metavar="NAME", default=None,
                    help="who you are, for the audit (default: your login name)")
     p.add_argument("--json", action="store_true", help="print the server's answer as JSON")
@@ -203,38 +212,38 @@ def register(sub: Any) -> None:
 
     q = actions.add_parser("players", help="find players by id, name or part of a name")
     q.add_argument("text", metavar="TEXT")
-    q.set_defaults(func=cmd_players)
+    q.set_defaults(func=web_command(cmd_players))
     q = actions.add_parser("rename", help="give a player another name (or none), whatever their rename limits")
     q.add_argument("player", metavar="PLAYER", help="an id, or a whole name")
     q.add_argument("name", metavar="NAME", nargs="?", default=None)
     q.add_argument("--anonymous", action="store_true", help="take the player's name away")
     reason(q)
-    q.set_defaults(func=cmd_rename)
+    q.set_defaults(func=web_command(cmd_rename))
     q = actions.add_parser("ban", help="ban a player: they cannot open, join or queue, and their matches in "
                                        "progress end as losses")
     q.add_argument("player", metavar="PLAYER", help="an id, or a whole name")
     reason(q)
-    q.set_defaults(func=cmd_ban)
+    q.set_defaults(func=web_command(cmd_ban))
     q = actions.add_parser("unban", help="lift a player's ban")
     q.add_argument("player", metavar="PLAYER", help="an id, or a whole name")
     reason(q)
-    q.set_defaults(func=cmd_unban)
+    q.set_defaults(func=web_command(cmd_unban))
     q = actions.add_parser("close-table", help="close an open lobby table, whoever its host")
     q.add_argument("table", metavar="TABLE")
     reason(q)
-    q.set_defaults(func=cmd_close_table)
+    q.set_defaults(func=web_command(cmd_close_table))
     q = actions.add_parser("delete-match", help="delete a match and its record (one in progress ends with it)")
     q.add_argument("match", metavar="MATCH")
     reason(q)
-    q.set_defaults(func=cmd_delete_match)
+    q.set_defaults(func=web_command(cmd_delete_match))
     q = actions.add_parser("reports", help="the players' reports, open ones first")
     q.add_argument("--all", action="store_true", help="the closed ones too")
-    q.set_defaults(func=cmd_reports)
+    q.set_defaults(func=web_command(cmd_reports))
     q = actions.add_parser("close-report", help="mark a report as handled")
     q.add_argument("report", metavar="REPORT")
     reason(q)
-    q.set_defaults(func=cmd_close_report)
+    q.set_defaults(func=web_command(cmd_close_report))
     q = actions.add_parser("audit", help="every host action, newest first")
     q.add_argument("--limit", type=positive_int, default=100, metavar="N", help="at most N entries (100)")
     q.add_argument("--target", default=None, metavar="ID", help="only the actions on this player, table...")
-    q.set_defaults(func=cmd_audit)
+    q.set_defaults(func=web_command(cmd_audit))

@@ -40,7 +40,12 @@ MAX_FILE_BYTES = 16 * 2**20
 
 
 class UserError(Exception):
-    """A mistake in the user's input: reported on one line, exit code 2."""
+    """A mistake in the user's input: reported on one line, exit code 2; several mistakes found at once
+    (``UserError(first, second)``: a settings file's), one line each."""
+
+    @property
+    def lines(self) -> list[str]:
+        return [str(arg) for arg in self.args] or [""]
 
 
 def clip(text: str, limit: int = MAX_ERROR) -> str:
@@ -345,6 +350,17 @@ def add_command(sub: Any, name: str, **kwargs: Any) -> argparse.ArgumentParser:
     description = summary[:1].upper() + summary[1:] + "." + (f" {_MORE[name]}" if name in _MORE else "")
     parser: argparse.ArgumentParser = sub.add_parser(name, description=description, **kwargs)
     return parser
+
+
+def seat_number(text: str) -> int:
+    """A seat as players read it, ``1`` or ``2`` (Player 1, Player 2: the names the game shows); the index
+    of the seat, 0 or 1. ``0`` is refused with the number it now is (``play --seat`` counted from 0)."""
+    if text.strip() == "0":
+        raise argparse.ArgumentTypeError("seats are numbered 1 and 2, as the game names them (Player 1, "
+                                         "Player 2): the first seat is --seat 1")
+    if text.strip() not in ("1", "2"):
+        raise argparse.ArgumentTypeError(f"expected 1 or 2 (Player 1 or Player 2), got {quoted(text)}")
+    return int(text) - 1
 
 
 def bot_name(text: str) -> str:

@@ -13,10 +13,11 @@ import argparse
 from typing import Any
 
 from converge.cli.common import UserError, add_command, path_text
+from converge.cli.serve_command import web_command
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from converge.cli.serve_command import _need_web, checked_config
+    from converge.cli.serve_command import checked_config
     from converge.server.settings import (
         BY_KEY,
         SECTIONS,
@@ -27,12 +28,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         secrets_in,
     )
 
-    _need_web()
     try:
         tables = load_file(args.file)
         effective = resolve(tables, where=str(args.file))
     except SettingsError as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(*exc.problems) from None
     checked_config(effective)
     print(f"{args.file}: valid. The settings `converge serve --config {args.file}` runs with "
           "(a flag on its command line wins over any of them):")
@@ -66,7 +66,7 @@ def register(sub: Any) -> None:
                                            "reads it, with the environment's secrets, and print the effective "
                                            "settings, secrets masked.")
     check.add_argument("file", metavar="FILE", type=path_text, help="the settings file (TOML)")
-    check.set_defaults(func=cmd_check)
+    check.set_defaults(func=web_command(cmd_check))
     example = actions.add_parser("example", help="print a settings file with every setting at its default",
                                  description="Print a settings file with every setting at its default, each "
                                              "with its help: `converge config example > converge.toml`.")

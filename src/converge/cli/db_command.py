@@ -18,13 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from converge.cli.common import UserError, add_command, path_text
+from converge.cli.serve_command import web_command
 
 
 def _database(args: argparse.Namespace) -> Any:
     """The database the command works on (a :class:`~converge.server.storage.backup.Database`)."""
-    from converge.cli.serve_command import _need_web
-
-    _need_web()
     from converge.server.config import ServerConfig
     from converge.server.settings import BY_KEY, SettingsError, load_file, resolve
     from converge.server.storage.backup import locate
@@ -35,7 +33,7 @@ def _database(args: argparse.Namespace) -> Any:
         effective = resolve(tables, flags={BY_KEY["server.db"].name: args.db} if args.db is not None else {},
                             where=str(args.config))
     except SettingsError as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(*exc.problems) from None
     url = ServerConfig(db_url=effective["server.db"].value or "").resolved_db_url()
     try:
         return locate(url)
@@ -120,7 +118,7 @@ def register(sub: Any) -> None:
     b.add_argument("path", metavar="PATH", type=path_text, help="the backup file to write")
     b.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
     database_options(b)
-    b.set_defaults(func=cmd_backup)
+    b.set_defaults(func=web_command(cmd_backup))
 
     r = actions.add_parser("restore", help="a backup restored into the database, then brought up to date",
                            description="Restore a backup made by `converge db backup` into the database "
@@ -129,16 +127,16 @@ def register(sub: Any) -> None:
     r.add_argument("backup", metavar="BACKUP", type=path_text, help="the backup file")
     r.add_argument("--replace", action="store_true", help="replace the matches the database holds")
     database_options(r)
-    r.set_defaults(func=cmd_restore)
+    r.set_defaults(func=web_command(cmd_restore))
 
     u = actions.add_parser("upgrade", help="the migrations run to the newest revision",
                            description="Bring the database's schema to this version's newest revision (before "
                                        "starting a new version; a server also does as it starts).")
     database_options(u)
-    u.set_defaults(func=cmd_upgrade)
+    u.set_defaults(func=web_command(cmd_upgrade))
 
     s = actions.add_parser("status", help="the database's revision and matches",
                            description="The database's schema revision and its matches, finished and in "
                                        "progress.")
     database_options(s)
-    s.set_defaults(func=cmd_status)
+    s.set_defaults(func=web_command(cmd_status))

@@ -1,7 +1,7 @@
 """The ``converge`` command: it builds the parser of every subcommand and runs the one asked for; the
-commands of play (play, watch, replay), of the decks (cards, cards validate), of bot series (match) and
-the engine's benchmark (bench) are here, the others in their own modules (:mod:`.serve_command`,
-:mod:`.simulate_commands`, :mod:`.ladder`). What they share is in :mod:`.common`.
+commands of watching (watch, replay), of the decks (cards, cards validate), of bot series (match) and the
+engine's benchmark (bench) are here, the others in their own modules (:mod:`.play_command`,
+:mod:`.serve_command`, :mod:`.simulate_commands`, :mod:`.ladder`...). What they share is in :mod:`.common`.
 
 Every mistake in the input — an unknown skillset, a bad option value, a missing or malformed file, a
 record that does not replay — ends with one line on stderr, ``converge: error: ...``, and exit code 2;
@@ -29,6 +29,7 @@ from converge.cli import (
     config_command,
     db_command,
     ladder,
+    play_command,
     review_command,
     serve_command,
     simulate_commands,
@@ -295,106 +296,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _full_screen_possible() -> bool:
-    """Whether ``converge play`` can be the full-screen game: input and output (Textual draws on stderr)
-    are a terminal that can draw one (not a pipe, a file or ``TERM=dumb``)."""
-    try:
-        ttys = sys.stdin.isatty() and sys.stdout.isatty() and sys.stderr.isatty()
-        return ttys and os.environ.get("TERM", "") not in ("", "dumb")
-    except (AttributeError, ValueError):
-        return False
-
-
-def cmd_play(args: argparse.Namespace) -> int:
-    from converge.cli.render import SEATS
-    from converge.cli.session import Seat
-    from converge.cli.terminal import TerminalGame, console_for, default_record_path, play_json
-    from converge.engine.playset import Playset
-    from converge.engine.state import Match
-
-    names, seed = playset_and_seed(args)
-    match = Match.new(Playset.from_names(names, args.deck_dir), seed=seed)
-    human = args.seat if args.seat is not None else 0
-    bot = make_bot(args.opponent, bot_seed(args, seed, 1 - human))
-    if args.json:
-        return play_json(match, human, bot, sys.stdin, sys.stdout)
-    seats: tuple[Seat, Seat]
-    if args.hotseat:
-        seats = (Seat(SEATS[0]), Seat(SEATS[1]))
-    else:
-        name = bot_display_name(args.opponent)  # "Hard bot"
-        seats = (Seat("you"), Seat(name, bot)) if human == 0 else (Seat(name, bot), Seat("you"))
-    save = None if args.no_save else Path(args.save) if args.save else default_record_path()
-    if save is not None:
-        try:
-            save.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UserError(f"cannot save records in {save.parent}: {exc.strerror or exc}") from None
-        if save.parent.exists() and not os.access(save.parent, os.W_OK):
-            raise UserError(f"cannot write records in {save.parent}")
-    if not args.plain and _full_screen_possible():
-        return _play_full_screen(match, seats, save, args.hotseat)
-    console = console_for()
-
-    def read(prompt: str) -> str:
-        console.print(prompt, end="", highlight=False, markup=False)
-        console.file.flush()
-        line = sys.stdin.readline()
-        if not line:
-            raise EOFError
-        if not sys.stdin.isatty():  # scripted play: show what was typed, as a terminal would
-            console.print(line.rstrip("\n"), highlight=False, markup=False)
-        return line.rstrip("\n")
-
-    game = TerminalGame(match, seats, console, read, save, hotseat=args.hotseat)
-    try:
-        return game.play()
-    except OSError as exc:
-        raise UserError(f"cannot save the match record: {exc.strerror or exc}") from None
-
-
-def _play_full_screen(match: Any, seats: Any, save: Path | None, hotseat: bool) -> int:
-    from converge.cli.session import Session
-    from converge.cli.tui import GameApp
-
-    app = GameApp(Session(match, seats, save, hotseat))
-    try:
-        code = app.run()
-    except OSError as exc:
-        raise UserError(f"cannot save the match record: {exc.strerror or exc}") from None
-    for line in app.farewell:
-        print(line)
-    return code if isinstance(code, int) else 0
-
-
 # ---------------------------------------------------------------------- parser
-
-
-HOTSEAT_HELP = (
-    "Hot-seat (--hotseat): before each player's turn a screen asks to pass the device and shows nothing of "
-    "either hand. The full-screen game draws on the terminal's alternate screen, which leaves nothing in the "
-    "scrollback; in the line mode (--plain, or through a pipe) the screen and the terminal's scrollback are "
-    "erased before and after that screen. Either way nothing of the other player's hand is left on screen or in "
-    "the scrollback. (Erasing the scrollback needs a terminal that supports it, as xterm, GNOME Terminal and "
-    "other VTE terminals, iTerm2, kitty and Windows Terminal do; a terminal multiplexer may keep a history of "
-    "its own.) It does not protect against someone watching the screen while the other player plays.")
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -406,25 +308,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 help="one of the commands below")
     sub.required = True
 
-    p = add_command(sub, "play", epilog=HOTSEAT_HELP)
-    p.add_argument("--opponent", choices=BOT_NAMES, default="easy", metavar="BOT",
-                   help=f"the bot you play against: {', '.join(BOT_NAMES)} (default: easy)")
-    p.add_argument("--seed", type=seed_int, default=None, help="seed of the match (default: a random one)")
-    playset_options(p)
-    deck_dir_option(p)
-    p.add_argument("--hotseat", action="store_true",
-                   help="two people at one screen, passing the device (what it protects against: see below)")
-    p.add_argument("--plain", action="store_true",
-                   help="line by line instead of full screen (what pipes and scripts get anyway): for screen "
-                        "readers, or a terminal that cannot draw the full-screen game")
-    p.add_argument("--json", action="store_true",
-                   help="for programs: one JSON observation per line out, one action per line in")
-    p.add_argument("--save", metavar="FILE", type=path_text,
-                   help="where to save the match record (default: under the user's data directory)")
-    p.add_argument("--no-save", action="store_true", help="do not save the match record")
-    p.add_argument("--seat", type=int, choices=(0, 1), default=None,
-                   help="your seat against a bot (default: 0); the artifact starts as M2 says")
-    p.set_defaults(func=cmd_play)
+    play_command.register(sub)
 
     p = add_command(sub, "watch")
     bot_choice(p, "--bot1", "medium", "player 0")
@@ -504,8 +388,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 
-def _fail(message: str) -> int:
-    sys.stderr.write(f"converge: error: {printable(message, MAX_ERROR - len('converge: error: '))}\n")
+def _fail(*messages: str) -> int:
+    for message in messages:
+        sys.stderr.write(f"converge: error: {printable(message, MAX_ERROR - len('converge: error: '))}\n")
     return EXIT_USAGE
 
 
@@ -518,7 +403,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse: --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else EXIT_USAGE)
     except UserError as exc:
-        return _fail(str(exc))
+        return _fail(*exc.lines)
     except (ConvergeError, DeckError) as exc:
         return _fail(clip(str(exc)) or type(exc).__name__)
     except KeyboardInterrupt:

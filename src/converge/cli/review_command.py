@@ -20,6 +20,7 @@ from converge.cli.common import (
     positive_int,
     read_json_file,
     record_start,
+    seat_number,
     user_catalog,
 )
 
@@ -30,6 +31,11 @@ _KINDS = {"select": "card", "mode": "how to play it", "target": "target", "skill
 
 
 _PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+
+
+def _points(n: int) -> str:
+    """ "1 point", "5 points"."""
+    return f"{n} point" if n == 1 else f"{n} points"
 
 
 def _said(label: str) -> str:
@@ -60,8 +66,8 @@ def cmd_review(args: argparse.Namespace) -> int:
                         "yet (play it to the end first)")
     from converge.bots.hint import shipped_calibration
 
-    seat = args.seat - 1
-    name = f"Player {args.seat}"
+    seat = args.seat
+    name = f"Player {seat + 1}"
     simulations = args.simulations or shipped_calibration().budget.simulations
     print(f"Review of {name}'s decisions (--seat {2 - seat} for Player {2 - seat}'s), each judged from what "
           f"{name} could see then, never the cards revealed later ({simulations:,} simulations each).")
@@ -70,9 +76,10 @@ def cmd_review(args: argparse.Namespace) -> int:
     result = review(start, actions, seat, simulations=args.simulations, seed=args.seed)
     for d in result.decisions:
         kind = _KINDS.get(d.kind, d.kind)
-        line = f"  R{d.round_no} T{d.turn_no:<2} {kind:<14} played {_said(d.played_label)} ({d.played_chance:.0%})"
+        played, best = d.points(d.played_chance), d.points(d.best_chance)
+        line = f"  R{d.round_no} T{d.turn_no:<2} {kind:<14} played {_said(d.played_label)} ({played}%)"
         if d.best != d.played:
-            line += f"; best {_said(d.best_label)} ({d.best_chance:.0%}), {100 * d.lost:.0f} points lost"
+            line += f"; best {_said(d.best_label)} ({best}%), {_points(d.lost_points)} lost"
         if d.mark:
             line += f" — {d.mark}"
         print(line)
@@ -120,26 +127,20 @@ def _practise(start: Any, actions: list[int], seat: int, marked: list[Any], styl
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 picked = legal[int(answer) - 1]["id"]
                 label, chance = chances.get(picked, (legal[int(answer) - 1]["label"], 0.0))
-                below = f"{100 * (d.best_chance - chance):.0f} points below the best"
+                below = f"{_points(d.points(d.best_chance) - d.points(chance))} below the best"
                 verdict = "the best choice" if picked == d.best else \
-                    f"{below}, {_said(d.best_label)} ({d.best_chance:.0%})"
-                print(f"{_said(label)}: {chance:.0%} to win the round — {verdict}. In the match you played "
-                      f"{_said(d.played_label)} ({d.played_chance:.0%}).")
+                    f"{below}, {_said(d.best_label)} ({d.points(d.best_chance)}%)"
+                print(f"{_said(label)}: {d.points(chance)}% to win the round — {verdict}. In the match you "
+                      f"played {_said(d.played_label)} ({d.points(d.played_chance)}%).")
                 break
             print(f"Type a number from 1 to {len(legal)}, or skip.")
-
-
-def _seat(text: str) -> int:
-    if text not in ("1", "2"):
-        raise argparse.ArgumentTypeError(f"expected 1 or 2 (Player 1 or Player 2), got {text!r}")
-    return int(text)
 
 
 def register(sub: Any) -> None:
     """Add ``converge review`` to the command's subparsers."""
     p = add_command(sub, "review")
     p.add_argument("file", metavar="FILE", type=path_text, help="the record of a finished match (JSON)")
-    p.add_argument("--seat", type=_seat, default=1, help="whose decisions: 1 (Player 1, default) or 2")
+    p.add_argument("--seat", type=seat_number, default=0, help="whose decisions: 1 (Player 1, default) or 2")
     p.add_argument("--simulations", type=positive_int, default=None,
                    help="the search at each decision (default: the hint's, the budget its chances were measured "
                         "on)")

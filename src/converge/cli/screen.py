@@ -119,6 +119,45 @@ def goals_table(board: Mapping[str, Any], viewer: int, style: CardStyle, other: 
     return table
 
 
+def _cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters, ending with "…" when cut."""
+    return text if len(text) <= width else text[:max(0, width - 1)] + "…"
+
+
+def goal_lines(board: Mapping[str, Any], viewer: int, style: CardStyle, width: int,
+               other: str = "them") -> RenderableType:
+    """The goals one line each, in ``width`` columns (for a screen with few rows): the card, the goal and its
+    stars, who scores it, and why; when a line is too long, why is cut first (and left out when little of it
+    would be left), then the goal's words; the card, the stars and who scores it are always whole."""
+    items = board["score_breakdown"]
+    if not items:
+        return Text("Goals: none declared yet", style="dim")
+    ids = max(len(i["goal"]) for i in items)
+    scorers = [f"→ {_winners(i['winners'], viewer, other)}" for i in items]
+    whys = [_why(i["why"], other) for i in items]
+    scorer_w = max(len(x) for x in scorers)
+    goal_w = max(len(i["text"]) + 1 + i["stars"] for i in items)
+    room = width - ids - 1 - 1 - scorer_w  # the card, a space, the goal, a space, who
+    why_w = min(max(len(w) for w in whys), room - goal_w - 1)
+    if why_w < 8:  # too little of why would be left to read: the goals get the room
+        why_w = 0
+    goal_w = min(goal_w, room - (why_w + 1 if why_w else 0))
+    lines: list[RenderableType] = []
+    for item, scorer, why in zip(items, scorers, whys, strict=True):
+        line = Text(no_wrap=True, overflow="ellipsis")
+        line.append_text(style.name(item["goal"]))
+        line.append(" " * (1 + ids - len(item["goal"])))
+        words = _cut(item["text"], max(1, goal_w - 1 - item["stars"]))
+        line.append(f"{words} ")
+        line.append(STAR * item["stars"], style="yellow")
+        line.append(" " * max(1, goal_w - len(words) - item["stars"]))
+        line.append(f"{scorer:<{scorer_w}}", style="bold" if item["winners"] else "dim")
+        if why_w:
+            line.append(f" {_cut(why, why_w)}", style="dim")
+        lines.append(line)
+    return Group(*lines)
+
+
 def faction_line(label: str, cards: Sequence[Mapping[str, Any]], style: CardStyle,
                  skillsets: Sequence[str], width: int = 7) -> Text:
     """``You    Alc ALC2 ALC5 · Sea SEA4 ALC3→Sea5``: a faction grouped by (current) skillset, after its
@@ -145,10 +184,11 @@ def faction_line(label: str, cards: Sequence[Mapping[str, Any]], style: CardStyl
 
 
 def board(obs: Mapping[str, Any], style: CardStyle, viewer: int, skillsets: Sequence[str],
-          other: str = "them") -> RenderableType:
+          other: str = "them", one_line_goals: int | None = None) -> RenderableType:
     """The public board: goals with who scores each and why, both factions, the discard pile and the deck.
 
-    ``obs`` is an observation or a round's final board (:func:`converge.cli.session.round_final_board`)."""
+    ``obs`` is an observation or a round's final board (:func:`converge.cli.session.round_final_board`).
+    ``one_line_goals``: a width in columns, to give each goal one line of it (:func:`goal_lines`)."""
     me = viewer if viewer in (0, 1) else 0
     scores = obs["scores"]
     head = Text("Score: ", style="bold")
@@ -164,10 +204,10 @@ def board(obs: Mapping[str, Any], style: CardStyle, viewer: int, skillsets: Sequ
             head.append("/", style="dim")
         head.append(s, style=style.colour(s))
     parts: list[RenderableType] = [head]
-    if obs["score_breakdown"]:
-        parts.append(goals_table(obs, viewer, style, other))
+    if one_line_goals is not None:
+        parts.append(goal_lines(obs, viewer, style, one_line_goals, other))
     else:
-        parts.append(Text("Goals: none declared yet", style="dim"))
+        parts.append(goals_table(obs, viewer, style, other))
     factions = obs["factions"]
     if viewer in (0, 1):
         rows = ((other.capitalize(), factions[1 - me]), ("You", factions[me]))

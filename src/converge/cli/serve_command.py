@@ -6,7 +6,10 @@ Both need the ``web`` extra (``pip install 'converge-game[web]'``); without it t
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib.util
 import json
+from collections.abc import Callable
 from typing import Any
 
 from converge import install_command
@@ -14,18 +17,34 @@ from converge.cli.common import BOT_NAMES, UserError, add_command, path_text, po
 from converge.server.config import SQLITE_SYNC, ServerConfig
 from converge.server.settings import Setting, Value
 
+#: The modules the web extra brings, which the server and its commands (serve, serve-bench, config, db, admin)
+#: import: the database and its migrations, the web framework and its server, players' names (disarm), mail
+#: addresses, the metrics, the HTTP and WebSocket clients (converge admin, serve-bench).
+WEB_MODULES = ("sqlalchemy", "alembic", "psycopg", "fastapi", "uvicorn", "orjson", "disarm", "email_validator",
+               "prometheus_client", "httpx2", "websockets")
+
 
 def _need_web() -> None:
-    try:
-        import alembic  # noqa: F401  (the schema's migrations: converge.server.storage.migrate)
-        import disarm  # noqa: F401  (players' names: converge.server.lobby.identity)
-        import email_validator  # noqa: F401  (mail addresses: converge.server.accounts.addresses)
-        import fastapi  # noqa: F401
-        import sqlalchemy  # noqa: F401
-        import uvicorn  # noqa: F401
-    except ImportError as exc:
-        raise UserError(f"the web server needs the 'web' extra ({exc.name} is missing): "
-                          f"{install_command('web')}") from None
+    """Nothing, when the web extra is installed; else a UserError that says how to install it."""
+    for module in WEB_MODULES:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ImportError:
+            found = False
+        if not found:
+            raise UserError(f"this command needs the 'web' extra ({module} is missing): {install_command('web')}")
+
+
+def web_command(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """The command ``fn``, which needs the web extra: without it, one line says how to install it, before
+    anything of the server is imported."""
+
+    @functools.wraps(fn)
+    def run(args: argparse.Namespace) -> int:
+        _need_web()
+        return fn(args)
+
+    return run
 
 
 def non_negative_float(text: str) -> float:
@@ -73,29 +92,35 @@ def serve_settings(args: argparse.Namespace) -> dict[str, Value]:
         tables = load_file(args.config) if args.config is not None else {}
         return resolve(tables, flags=flags, where=str(args.config))
     except SettingsError as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(*exc.problems) from None
 
 
 def checked_config(effective: dict[str, Value]) -> ServerConfig:
     """The server's :class:`ServerConfig`, with everything checked that can be before it starts (the deck
-    files read whole, the proxy and mail settings); a UserError naming what is wrong."""
+    files read whole, the proxy and mail settings); a UserError naming every mistake."""
+    from converge.server.accounts.mailer import mailer_for
     from converge.server.settings import server_config
+    from converge.server.transport.serving import uvicorn_options
 
     config = server_config(effective)
-    user_catalog(list(config.deck_dirs))
+    problems: list[str] = []
     try:
-        from converge.server.accounts.mailer import mailer_for
-        from converge.server.transport.serving import uvicorn_options
-
-        uvicorn_options(config)
-        mailer_for(config.smtp_url, config.mail_from, config.public_url, config.resolved_mail_dir())
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
+        user_catalog(list(config.deck_dirs))
+    except UserError as exc:
+        problems += exc.lines
+    mail_dir = config.resolved_mail_dir()
+    for check in (lambda: uvicorn_options(config),
+                  lambda: mailer_for(config.smtp_url, config.mail_from, config.public_url, mail_dir)):
+        try:
+            check()
+        except ValueError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise UserError(*problems)
     return config
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    _need_web()
     from converge.server.app import create_app
     from converge.server.logs import configure_logging
     from converge.server.storage.database import StorageError
@@ -119,7 +144,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_serve_bench(args: argparse.Namespace) -> int:
-    _need_web()
     from converge.bots import BOTS
     from converge.server.bench import format_bench, run_bench
 
@@ -154,7 +178,7 @@ def register(sub: Any) -> None:
                    help="read the settings from this TOML file (`converge config example` writes one with every "
                         "setting); a flag given here wins over the file")
     add_setting_flags(p)
-    p.set_defaults(func=cmd_serve)
+    p.set_defaults(func=web_command(cmd_serve))
 
     b = add_command(sub, "serve-bench")
     b.add_argument("--matches", type=positive_int, default=200, help="concurrent matches (default 200)")
@@ -190,7 +214,7 @@ def register(sub: Any) -> None:
     b.add_argument("--clock", type=positive_int, default=None, metavar="SECONDS",
                    help="give each match a clock of this many seconds per player (default none)")
     b.add_argument("--json", action="store_true", help="print the result as JSON")
-    b.set_defaults(func=cmd_serve_bench)
+    b.set_defaults(func=web_command(cmd_serve_bench))
 
 
 #: The help groups of ``converge serve --help``, by the settings file's section.

@@ -1,5 +1,6 @@
-"""A session of play, shared by the full-screen game and the line mode: who sits where, the undo, each
-viewer's new events, the summaries of a turn, a round and the match, saving and the rematch.
+"""A session of play, shared by the full-screen game and the line mode: who sits where, the bots' decisions,
+the undo, each viewer's new events, the summaries of a turn, a round and the match, saving (after every move)
+and the rematch.
 
 Everything a person is shown comes from ``observation(player)`` of that person (and the playset's printed
 cards, which are public). The round's final board, which the engine clears when it deals the next round,
@@ -8,41 +9,29 @@ is rebuilt from the public events alone (:func:`round_final_board`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from converge.bots import make_bot
 from converge.bots.base import Bot
+from converge.cli.saves import SavedMatch, Seat, saved_doc, write_atomically
 from converge.cli.screen import who
 from converge.engine import Match
 from converge.engine.events import PUBLIC, ROUND_END, SCORE, PublicTracker
 from converge.engine.observation import in_play
 from converge.engine.schema import EventDoc
 from converge.engine.scoring import board_breakdown
-from converge.engine.seeds import new_seed
+from converge.engine.seeds import derive_seed, new_seed
 
 #: Event kinds that end a turn or a round: what a summary is about.
 TURN_END_KINDS = ("score", "artifact", "round_end", "match_end")
 #: Event kinds that belong to the end of a turn after its scoring: a summary of the turn goes on through
 #: them (and stops before the next play, pass or round).
 AFTER_SCORING_KINDS = (*TURN_END_KINDS, "revert", "draw", "drew")
-
-
-def default_save_dir() -> Path:
-    """Where match records go by default: the user's data directory."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "converge" / "matches"
-
-
-@dataclass
-class Seat:
-    """Who sits in a seat: a person (``bot is None``) or a bot."""
-
-    name: str
-    bot: Bot | None = None
 
 
 @dataclass
@@ -61,12 +50,16 @@ class UndoRefused(Exception):
 
 @dataclass
 class Session:
-    """One sitting: a match, then rematches while the players want them."""
+    """One sitting: a match, then rematches while the players want them. Its record is saved after every
+    move (:meth:`save`), so that nothing is lost however the program ends, and a saved match plays on as
+    it would have (:mod:`converge.cli.saves`)."""
 
     match: Match
     seats: tuple[Seat, Seat]
     save_path: Path | None = None
     hotseat: bool = False
+    #: the deck folders the match was played with (a resumed match needs them again)
+    deck_dirs: tuple[str, ...] = ()
     undo_stack: list[UndoPoint] = field(default_factory=list)
     #: events of each viewer already fetched (``observation(v, events_from=seen[v])`` gives the new ones)
     seen: list[int] = field(default_factory=lambda: [0, 0])
@@ -75,6 +68,24 @@ class Session:
     #: for each viewer, the index in ``log`` from which their next summary starts
     summary_from: list[int] = field(default_factory=lambda: [0, 0])
     matches_played: int = 0
+    #: why the last save failed (a full disk...), for the player; None once a save succeeds
+    save_problem: str | None = None
+
+    @classmethod
+    def resumed(cls, saved: SavedMatch) -> Session:
+        """The session of a saved match taken up again, saving to the same file. What happened before is
+        read already: the next thing shown is the next decision, with the round's narration so far."""
+        session = cls(saved.match, saved.seats, saved.path, saved.hotseat, saved.deck_dirs,
+                      matches_played=saved.matches_played)
+        for v in (0, 1):
+            session.fetch(v)
+            session.summary_from[v] = len(session.log[v])
+        return session
+
+    def round_start(self, viewer: int) -> int:
+        """Where the current round starts in the viewer's log (0 before any round has started)."""
+        log = self.log[viewer]
+        return next((i for i in range(len(log) - 1, -1, -1) if log[i]["kind"] == "round_start"), 0)
 
     # ------------------------------------------------------------------ seats
 
@@ -134,24 +145,35 @@ class Session:
                                          (self.seen[0], self.seen[1])))
 
     def apply(self, action: int, player: int) -> None:
-        """Play ``action`` for ``player``; the match's record is saved when it ends."""
+        """Play ``action`` for ``player``, then save the record."""
         self.match.apply(action, player=player)
-        if self.match.is_terminal:
-            self.save()
+        self.save()
+
+    def bot_for(self, player: int) -> Bot:
+        """The bot of ``player``'s seat for the decision now, seeded from the seat's seed and the number of
+        actions played: a decision depends on the match so far and nothing else (not on what the bot
+        thought before), so a match taken up again (or a decision taken back) plays on as the original
+        would have."""
+        seat = self.seats[player]
+        assert seat.bot is not None
+        return make_bot(seat.bot, derive_seed("converge-bot-decision", seat.seed, len(self.match.history)))
 
     def bot_action(self, player: int) -> int:
         """The bot's decision for its seat, from its own view only."""
-        bot = self.seats[player].bot
-        assert bot is not None
-        return bot.decide(self.match.view(player))
+        return self.bot_for(player).decide(self.match.view(player))
 
     # ------------------------------------------------------------------ undo
+
+    def can_undo(self) -> bool:
+        """Whether undo is offered: against a bot. Not in hot-seat, where a take-back would need the other
+        player's say, and a decision may have shown cards (a Search) that a take-back could not unsee."""
+        return not self.hotseat and len(self.humans()) == 1
 
     def undo(self, player: int, whole_play: bool = False) -> str:
         """Take back ``player``'s last decision, or (``whole_play``) their whole turn: back to choosing the
         card of their last play. The bot's replies after it go too. Returns the message to show;
         :class:`UndoRefused` when it cannot."""
-        if self.hotseat or len(self.humans()) != 1:
+        if not self.can_undo():
             raise UndoRefused("Undo is only available against a bot.")
         m = self.match
         points = [i for i, u in enumerate(self.undo_stack)
@@ -162,35 +184,38 @@ class Session:
         point = self.undo_stack[points[-1]]
         del self.undo_stack[points[-1]:]
         m.restore(point.snapshot)
-        for seat in self.seats:
-            if seat.bot is not None:
-                seat.bot.reset()
         for v in (0, 1):
             self.seen[v] = point.seen[v]
             del self.log[v][point.seen[v]:]
             # the next summary starts where the turn being played again started
             ends = [i for i, e in enumerate(self.log[v]) if e["kind"] in TURN_END_KINDS]
             self.summary_from[v] = ends[-1] + 1 if ends else 0
+        self.save()
         return "Took back your turn: choose your card again." if whole_play else "Took back your last decision."
 
     # ------------------------------------------------------------------ saving and rematches
 
     def save(self) -> Path | None:
-        """Write the match record (the save and replay format); its path, or None when not saving."""
+        """Write the saved match (its record, and who sits where) atomically: its path, or None when not
+        saving or when the write failed (:attr:`save_problem` says why; the next save tries again)."""
         if self.save_path is None:
             return None
-        self.save_path.parent.mkdir(parents=True, exist_ok=True)
-        self.save_path.write_text(json.dumps(self.match.record(), indent=1), encoding="utf-8")
+        doc = saved_doc(self.match, self.seats, self.hotseat, self.deck_dirs, self.matches_played)
+        try:
+            write_atomically(self.save_path, json.dumps(doc, indent=1))
+        except OSError as exc:
+            self.save_problem = f"The match could not be saved to {self.save_path}: {exc.strerror or exc}."
+            return None
+        self.save_problem = None
         return self.save_path
 
     def rematch(self) -> None:
         """A new match on the same playset; the loser of this one holds the artifact first (M2). Its seed is
-        fresh: one that followed from this match's (public once it is over) would deal the rematch's cards."""
+        fresh: one that followed from this match's (public once it is over) would deal the rematch's cards;
+        so are the bots' seeds. It is saved at once, in a file of its own."""
         old = self.match
         loser = 1 - old.winner
-        for seat in self.seats:
-            if seat.bot is not None:
-                seat.bot.reset()
+        self.seats = (self._reseeded(self.seats[0]), self._reseeded(self.seats[1]))
         self.match = Match.new(old.playset, seed=new_seed(), start=loser)
         self.undo_stack = []
         self.seen = [0, 0]
@@ -200,6 +225,11 @@ class Session:
         if self.save_path is not None:  # match-….json, then match-…-rematch-1.json, match-…-rematch-2.json...
             stem, suffix = self.save_path.stem.rsplit("-rematch-", 1)[0], self.save_path.suffix
             self.save_path = self.save_path.with_name(f"{stem}-rematch-{self.matches_played}{suffix}")
+        self.save()
+
+    @staticmethod
+    def _reseeded(seat: Seat) -> Seat:
+        return seat if seat.bot is None else dataclasses.replace(seat, seed=new_seed())
 
 
 # ---------------------------------------------------------------------- words for the viewer
@@ -212,12 +242,16 @@ def saved_text(path: Path | None, finished: bool, humans: Sequence[int]) -> str:
     >>> print(saved_text(Path("m.json"), True, [1]))  # doctest: +NORMALIZE_WHITESPACE
     Match record saved to m.json (replay it with: converge replay m.json; review your decisions with:
     converge review m.json --seat 2)
+    >>> print(saved_text(Path("m.json"), False, [0]))
+    Match saved to m.json (continue it with: converge play --resume m.json)
     """
     if path is None:
         return "Match not saved."
-    head = "Match record saved to" if finished else "Match saved to"
+    if not finished:
+        return f"Match saved to {path} (continue it with: converge play --resume {path})"
+    head = "Match record saved to"
     tail = f"replay it with: converge replay {path}"
-    if finished and humans:
+    if humans:
         seats = " or ".join(f"--seat {p + 1}" for p in humans)
         whose = "your" if len(humans) == 1 else "each player's"
         tail += f"; review {whose} decisions with: converge review {path} {seats}"
@@ -252,10 +286,19 @@ def narration_lines(log: Sequence[Mapping[str, Any]], start: int, end: int, view
     rest plain (``""``). Cards dealt and the viewer's own draws are left out: the hand on screen says them
     (the viewer's "you drew X" follows)."""
     lines: list[tuple[str, str]] = []
-    for i in range(start, min(end, len(log))):
+    stop = min(end, len(log))
+    told = start  # the events before this one are told already (a Search's cards, on one line)
+    for i in range(start, stop):
+        if i < told:
+            continue
         e = log[i]
         kind = e["kind"]
         if kind == "dealt" or (kind == "draw" and e["player"] == viewer):
+            continue
+        seen = cards_seen(log, i, stop, viewer)
+        if len(seen) > 1:  # a Search's cards, one line rather than one each (a small screen has few rows)
+            lines.append((f"You see {' and '.join([', '.join(seen[:-1]), seen[-1]])}, from the top down.", ""))
+            told = i + len(seen)
             continue
         if kind == "round_start":
             lines.append((f"— {e['text']} —", "round_start"))
@@ -265,6 +308,17 @@ def narration_lines(log: Sequence[Mapping[str, Any]], start: int, end: int, view
         if stays:
             lines.append((stays, "bold"))
     return lines
+
+
+def cards_seen(log: Sequence[Mapping[str, Any]], i: int, end: int, viewer: int) -> list[str]:
+    """The cards the viewer sees from the top of the deck down (a Search), told by the events from ``log[i]``
+    on, one after the other: the first, second... from the top. Empty when ``log[i]`` is not the first."""
+    cards: list[str] = []
+    while (i < end and log[i]["kind"] == "saw" and log[i]["player"] == viewer
+           and log[i].get("from_top") == len(cards) and log[i]["card"]):
+        cards.append(str(log[i]["card"]))
+        i += 1
+    return cards
 
 
 def their_move(log: Sequence[Mapping[str, Any]], start: int, viewer: int) -> list[str]:

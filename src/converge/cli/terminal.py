@@ -20,13 +20,13 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.text import Text
 
+from converge.cli.saves import SavedMatch, Seat, default_save_dir
 from converge.cli.screen import CardStyle, board, menu, render
 from converge.cli.session import (
-    Seat,
     Session,
     UndoRefused,
-    default_save_dir,
     equal_scores_line,
+    narration_lines,
     round_final_board,
     saved_text,
 )
@@ -37,23 +37,25 @@ from converge.texts import how_to_play
 if TYPE_CHECKING:
     from converge.bots.hint import Option
 
-__all__ = ["CLEAR_ALL", "HELP", "QuitGame", "Seat", "TerminalGame", "console_for", "default_record_path",
-           "default_save_dir", "play_json"]
+__all__ = ["CLEAR_ALL", "QuitGame", "Seat", "TerminalGame", "choose_saved", "console_for", "default_record_path",
+           "default_save_dir", "help_text", "line_reader", "play_json"]
 
-HELP = """\
-Each turn the artifact holder (the lead) plays a card, then the other player plays one.
-Choose a card, then how to play it: discard it for its effect, declare it as a shared goal,
-or add it to a faction (yours or theirs). At the end of the turn the goals are scored:
-if the lead scores more, the lead wins the round; if the other scores more, the artifact
-passes to them. First to win 2 rounds wins the match.
 
-At a prompt type the number of a choice (or its name, e.g. ALC3, discard, mine, done), or:
-  help       this text               rules      how to play, with every effect
-  hint       the strong bot's options, with its estimated chance to win the round
-  undo       take back your last decision (against a bot)
-  undo turn  take back your whole turn: choose your card again (against a bot)
-  quit       save the match record and leave
-"""
+def help_text(undo: bool) -> str:
+    """The line mode's help; ``undo``: whether undo is offered (against a bot; not in hot-seat)."""
+    undo_lines = ("  undo       take back your last decision\n"
+                  "  undo turn  take back your whole turn: choose your card again\n") if undo else ""
+    return (
+        "Each turn the artifact holder (the lead) plays a card, then the other player plays one.\n"
+        "Choose a card, then how to play it: discard it for its effect, declare it as a shared goal,\n"
+        "or add it to a faction (yours or theirs). At the end of the turn the goals are scored:\n"
+        "if the lead scores more, the lead wins the round; if the other scores more, the artifact\n"
+        "passes to them. First to win 2 rounds wins the match.\n\n"
+        "At a prompt type the number of a choice (or its name, e.g. ALC3, discard, mine, done), or:\n"
+        "  help       this text               rules      how to play, with every effect\n"
+        "  hint       the strong bot's options, with its estimated chance to win the round\n"
+        f"{undo_lines}"
+        "  quit       leave (the match is saved after every move: converge play --resume continues it)\n")
 
 InputFn = Callable[[str], str]
 
@@ -84,14 +86,15 @@ def rules_text() -> str:
 class TerminalGame:
     """One session of play, line by line: a match, then rematches while the players want them."""
 
-    def __init__(self, match: Match, seats: tuple[Seat, Seat], console: Console, read: InputFn,
-                 save_path: Path | None, hotseat: bool = False, hint_simulations: int | None = None):
-        self.session = Session(match, seats, save_path, hotseat)
+    def __init__(self, session: Session, console: Console, read: InputFn,
+                 hint_simulations: int | None = None, resumed: bool = False):
+        self.session = session
         self.console = console
         self.read = read
-        self.hotseat = hotseat
+        self.hotseat = session.hotseat
         self.hint_simulations = hint_simulations  # None: the hint's budget, whose chances were measured
-        self.style = CardStyle(match.playset.decks)
+        self.resumed = resumed  # a saved match taken up again: say so, and where it stands
+        self.style = CardStyle(session.match.playset.decks)
         self.last_viewer = -1
         #: the last hint, the number of actions played when it was asked, and the option then played
         self.last_hint: tuple[int, list[Option], int] | None = None
@@ -157,10 +160,24 @@ class TerminalGame:
                     f"you against the {next(s.name for s in self.seats if s.bot is not None)}")
         self.say(f"Converge — playset {', '.join(m.playset.skillsets)}; {opponent}. Type 'help' for how to play.",
                  style="bold")
+        if not self.resumed:
+            return
+        self.say(f"Taking up the match saved in {self.session.save_path}, where it was left: round {m.round_no}, "
+                 f"turn {m.turn_no}.", wrap=False)
+        humans = self.session.humans()
+        if self.hotseat or not humans:  # what each player saw is theirs: the pass-the-device screen comes first
+            return
+        v = humans[0]
+        log = self.session.log[v]
+        for line, kind in narration_lines(log, self.session.round_start(v), len(log), v, self.other(v), m.holder):
+            self.say(Text(line if kind == "round_start" else f"  · {line}", style="bold" if kind else "dim"))
 
     def play(self) -> int:
-        """Play to the end (with rematches); return 0, also after a quit once the record is saved."""
+        """Play to the end (with rematches); return 0, also after a quit (the match is saved after every
+        move, and once more as it starts)."""
         self.intro()
+        self.session.save()
+        self.warn_unsaved()
         while True:
             try:
                 self.play_match()
@@ -173,6 +190,11 @@ class TerminalGame:
             if not self.ask_rematch():
                 return 0
 
+    def warn_unsaved(self) -> None:
+        """Say so when the last save failed (a full disk...): the player should know before going on."""
+        if self.session.save_problem:
+            self.say(self.session.save_problem, style="yellow", wrap=False)
+
     def play_match(self) -> None:
         s = self.session
         while not self.match.is_terminal:
@@ -181,6 +203,7 @@ class TerminalGame:
                 s.apply(s.bot_action(p), p)
                 continue
             self.human_decision(p)
+            self.warn_unsaved()
         for h in s.humans() or [0]:
             self.show_end(h)
 
@@ -199,11 +222,12 @@ class TerminalGame:
         legal = legal_actions_of(obs)
         self.console.print(menu(obs, self.style))
         label = f"{self.seats[p].name}, your choice" if self.hotseat else "Your choice"
+        undo = self.session.can_undo()
         while True:
-            raw = self.prompt(f"{label} (1-{len(legal)}, or help, rules, hint, undo, quit): ")
+            raw = self.prompt(f"{label} (1-{len(legal)}, or help, rules, hint, {'undo, ' if undo else ''}quit): ")
             word = " ".join(raw.strip().lower().split())
             if word in ("help", "?", "h"):
-                self.say(HELP)
+                self.say(help_text(undo))
                 continue
             if word == "rules":
                 self.show_rules()
@@ -330,6 +354,7 @@ class TerminalGame:
         if answer.strip().lower() not in ("y", "yes"):
             return False
         self.session.rematch()
+        self.warn_unsaved()
         self.last_hint = None
         self.last_viewer = -1
         self.say(f"Match {self.session.matches_played + 1} — playset "
@@ -375,6 +400,40 @@ def console_for(stream: TextIO | None = None, width: int | None = None) -> Conso
     """A rich console that honours NO_COLOR and is plain when not writing to a terminal."""
     return Console(file=stream or sys.stdout, width=width, no_color="NO_COLOR" in os.environ or None,
                    highlight=False, soft_wrap=False)
+
+
+def line_reader(console: Console) -> InputFn:
+    """Reads a line typed at a prompt (printed on ``console``) from standard input, EOFError at its end;
+    through a pipe, what was read is shown after the prompt, as a terminal would have echoed it."""
+    def read(prompt: str) -> str:
+        console.print(prompt, end="", highlight=False, markup=False)
+        console.file.flush()
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        if not sys.stdin.isatty():  # scripted play: show what was typed, as a terminal would
+            console.print(line.rstrip("\n"), highlight=False, markup=False)
+        return line.rstrip("\n")
+
+    return read
+
+
+def choose_saved(saved: list[SavedMatch], console: Console, read: InputFn) -> SavedMatch | None:
+    """``converge play --resume`` in the line mode: the unfinished matches as a numbered menu; the one
+    chosen, or None (``quit``, or the end of input)."""
+    console.print(Text("Unfinished matches, the last saved first:", style="bold"))
+    for n, s in enumerate(saved, start=1):
+        console.print(f"  {n:>2}. {s.describe()}", highlight=False, markup=False)
+    while True:
+        try:
+            answer = read(f"Which match do you take up again? (1-{len(saved)}, or quit): ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if answer in ("quit", "q"):
+            return None
+        if answer.isascii() and answer.isdigit() and len(answer) <= 4 and 1 <= int(answer) <= len(saved):
+            return saved[int(answer) - 1]
+        console.print(Text(f"Type a number from 1 to {len(saved)}, or quit.", style="yellow"))
 
 
 def default_record_path() -> Path:

@@ -4,25 +4,31 @@ The board stays on screen: the status line (round, artifact, rounds won, the oth
 playset), the goals with who scores each and why, both factions by skillset, the discard pile and the deck;
 then the decision as a list (arrow keys and Enter, a number key, or the mouse) — choosing a card lists
 your hand with each card's whole text —, and the narration of what happened. Keys in the footer: help,
-rules, undo (a decision, or the whole turn), hint, quit (saves the record).
+rules, undo (a decision, or the whole turn; against a bot), hint, quit (asked first, as Ctrl+Q and Ctrl+C
+are). The session saves the match after every move; the start screen offers the unfinished ones.
 
 After every turn a summary says what was played and why the artifact moved, stayed, or the round ended,
 and stays until you continue; a round's summary shows its final board; the match's lists the rounds and
-offers a rematch. Hot-seat passes the device through a screen that shows nothing of either hand.
+offers a rematch. Hot-seat passes the device through a screen that shows nothing of either hand. Where rows
+are short, the board gives each goal one line, the hand folds, and the choices always keep their rows.
 
 Everything shown to a player comes from that player's observation (:class:`~converge.cli.session.Session`).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
@@ -32,6 +38,7 @@ from textual.worker import Worker, WorkerState
 
 from converge.bots.hint import Option as HintOption
 from converge.bots.hint import follow_on, in_words
+from converge.cli.saves import SavedMatch
 from converge.cli.screen import (
     CardStyle,
     board,
@@ -52,47 +59,81 @@ from converge.cli.session import (
 from converge.engine.schema import legal_actions_of
 from converge.texts import how_to_play
 
-HELP_TEXT = """\
-[b]How a turn goes[/b]
-The player holding the artifact (the lead) plays a card, then the other player plays one. Choose a card,
-then how to play it: discard it for its effect, declare it as a shared goal, or add it to a faction (yours
-or theirs). At the end of the turn every goal is scored: if the lead scores more, the lead wins the round;
-if the other player scores more, the artifact passes to them; if equal, it stays. First to win 2 rounds
-wins the match.
-
-[b]Choosing[/b]
-  ↑ ↓ and Enter, a number key 1-9, or a click on a choice.
-
-[b]Keys[/b]
-  ?  this help              r  how to play, with every effect
-  h  hint: the strong bot's chance to win the round after each of your choices
-  u  undo your last decision          U  undo your whole turn (choose your card again)
-  q  quit (the match record is saved)
-
-[b]The screen[/b]
-Goals: each goal with its stars, who scores it now (→) and why. Factions: your cards and theirs, grouped
-by skillset; a converted card shows its printed id and what it is now (ALC3→Sea5). Narration: what
-happened, as you saw it.
-
-Press Escape or Enter to go back."""
-
 #: The hint's search: enough to tell good options from bad ones in about a second.
 
+ResultT = TypeVar("ResultT")
 
-class HelpScreen(ModalScreen[None]):
+#: Seconds after a dialog closes during which Enter, space and clicks are taken for the same press repeated
+#: (a double or triple press on "Keep playing", "I am ready"...), not for a choice in the game below.
+DOUBLE_PRESS_SECONDS = 0.4
+
+
+def help_text(undo: bool) -> RenderableType:
+    """The help: how a turn goes, the keys (``undo``: whether undo is offered), the screen. Paragraphs are
+    wrapped by the screen at its own width (a line broken by hand would be broken twice on a narrow one)."""
+    keys = Table.grid(padding=(0, 2))
+    keys.add_column(no_wrap=True, style="bold")
+    keys.add_column()
+    rows = [("↑ ↓ Enter", "choose (or a number key 1-9, or a click on a choice)"),
+            ("?", "this help"), ("r", "how to play, with every effect"),
+            ("h", "hint: the strong bot's chance to win the round after each of your choices")]
+    if undo:
+        rows += [("u", "undo your last decision"), ("U", "undo your whole turn (choose your card again)")]
+    rows += [("q", "leave the match (it is saved after every move: converge play --resume continues it); "
+                   "Ctrl+Q and Ctrl+C ask too, and pressed twice they leave")]
+    for key, what in rows:
+        keys.add_row(key, what)
+    return Group(
+        Text("How a turn goes", style="bold"),
+        Text("The player holding the artifact (the lead) plays a card, then the other player plays one. Choose a "
+             "card, then how to play it: discard it for its effect, declare it as a shared goal, or add it to a "
+             "faction (yours or theirs). At the end of the turn every goal is scored: if the lead scores more, "
+             "the lead wins the round; if the other player scores more, the artifact passes to them; if equal, "
+             "it stays. First to win 2 rounds wins the match."),
+        Text(),
+        Text("Keys", style="bold"),
+        keys,
+        Text(),
+        Text("The screen", style="bold"),
+        Text("Goals: each goal with its stars, who scores it now (→) and why. Factions: your cards and theirs, "
+             "grouped by skillset; a converted card shows its printed id and what it is now (ALC3→Sea5). "
+             "Narration: what happened, as you saw it."),
+        Text(),
+        Text("Press Escape or Enter to go back."),
+    )
+
+
+class Dialog(ModalScreen[ResultT]):
+    """A dialog over the game. It answers once: a key pressed again before it is gone (a double Enter) finds
+    it no longer on top and does nothing; Textual's ``dismiss`` pops whatever screen is on top, so a second
+    dismiss would pop the game's own screen (``ScreenStackError``)."""
+
+    def answer(self, result: ResultT) -> None:
+        if self.is_active:
+            self.dismiss(result)
+
+
+class HelpScreen(Dialog[None]):
     """The keys and how a turn goes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q,question_mark", "close", "Back")]
 
+    def __init__(self, undo: bool) -> None:
+        super().__init__()
+        self.undo = undo
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Static(Text.from_markup(HELP_TEXT), id="help-text")
+            yield Static(help_text(self.undo), id="help-text")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-box").focus()
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        self.answer(None)
 
 
-class RulesScreen(ModalScreen[None]):
+class RulesScreen(Dialog[None]):
     """How to play (the player-facing rules, with the glossary of effects)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q,r", "close", "Back")]
@@ -106,32 +147,82 @@ class RulesScreen(ModalScreen[None]):
         self.query_one("#rules-box").focus()
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        self.answer(None)
 
 
-class ConfirmQuit(ModalScreen[bool]):
-    """Leave the match? (Its record is saved either way.)"""
+class ConfirmQuit(Dialog[bool]):
+    """Leave the match? It is saved after every move, so leaving loses nothing (but with ``--no-save``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("y", "answer(True)", "Quit"),
                                              Binding("n,escape", "answer(False)", "Keep playing")]
 
-    def __init__(self, saving: bool) -> None:
+    def __init__(self, saved: Path | None) -> None:
         super().__init__()
-        self.saving = saving
+        self.saved = saved
 
     def compose(self) -> ComposeResult:
+        if self.saved is not None:
+            said = (f"Leave the match? It is saved (in {self.saved}): converge play --resume continues it "
+                    "where you left it.")
+        else:
+            said = "Leave the match? It is not saved (--no-save): it will be lost."
         with Vertical(id="confirm-box"):
-            yield Static("Leave the match?" + (" Its record is saved, to replay it later." if self.saving else ""),
-                         id="confirm-text")
+            yield Static(said, id="confirm-text")
+            yield Static(Text("Ctrl+Q or Ctrl+C again: quit", style="dim"), id="confirm-keys")
             # staying is the default: Enter on this dialog must not end the match
             yield OptionList(Option("Keep playing", id="no"), Option("Quit", id="yes"), id="confirm-options")
 
     @on(OptionList.OptionSelected, "#confirm-options")
     def chosen(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id == "yes")
+        self.answer(event.option.id == "yes")
 
     def action_answer(self, value: bool) -> None:
-        self.dismiss(value)
+        self.answer(value)
+
+
+class StartScreen(Dialog[int | None]):
+    """The unfinished matches, to take one up again (and, with ``new``, a new match first): the index of the
+    saved match chosen, -1 for the new match, None to leave."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "Leave"),
+                                             *[Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)]]
+
+    def __init__(self, saved: Sequence[SavedMatch], problems: Sequence[str], new: str | None) -> None:
+        super().__init__()
+        self.saved = saved
+        self.problems = problems
+        self.new = new
+
+    def compose(self) -> ComposeResult:
+        options = [Option(Text(f"{n}. Continue: {s.describe()}"), id=str(i))
+                   for n, (i, s) in enumerate(enumerate(self.saved), start=2 if self.new else 1)]
+        if self.new is not None:
+            options.insert(0, Option(Text(f"1. {self.new}", style="bold"), id="new"))
+        with Vertical(id="start-box"):
+            yield Static(Text("Converge", style="bold"), id="start-title")
+            yield Static("You have unfinished matches: take one up where it was left" +
+                         (", or start a new one." if self.new else "."), id="start-text")
+            yield OptionList(*options, id="start-options")
+            if self.problems:
+                with VerticalScroll(id="start-problems"):
+                    yield Static(Text("\n".join(f"Skipped: {p}" for p in self.problems), style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one("#start-options").focus()
+
+    @on(OptionList.OptionSelected, "#start-options")
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        self.answer(-1 if event.option.id == "new" else int(event.option.id or 0))
+
+    def action_leave(self) -> None:
+        self.answer(None)
+
+    def action_pick(self, n: int) -> None:
+        """A number key: that line of the list."""
+        options = self.query_one("#start-options", OptionList)
+        if 1 <= n <= options.option_count:
+            option = options.get_option_at_index(n - 1)
+            self.answer(-1 if option.id == "new" else int(option.id or 0))
 
 
 class PassScreen(Screen[None]):
@@ -153,7 +244,8 @@ class PassScreen(Screen[None]):
 
     @on(Button.Pressed, "#ready")
     def action_ready(self) -> None:
-        self.dismiss(None)
+        if self.is_active:  # once (see Dialog): a second press finds the game's screen on top
+            self.dismiss(None)
 
 
 class Narration(VerticalScroll):
@@ -220,15 +312,13 @@ class GameApp(App[int]):
     Screen.-wide #main { layout: horizontal; }
     #left { height: 1fr; }
     Screen.-wide #left { width: 3fr; }
-    #board { height: auto; max-height: 14; padding: 0 1; border-bottom: solid $panel; }
-    Screen.-narrow #board { max-height: 11; }
+    #board { height: auto; padding: 0 1; border-bottom: solid $panel; }
     Screen.-wide #hand { margin-bottom: 1; }
     #hand { height: auto; max-height: 16; padding: 0 1; }
     #hand.hidden, #message.hidden, #their-move.hidden { display: none; }
     #message, #their-move { height: auto; padding: 0 1; }
     #title-box { height: auto; max-height: 16; }
     Screen.-narrow #title-box { max-height: 10; }
-    Screen.-narrow #title-box.summary { max-height: 16; }
     #title { height: auto; padding: 0 1; }
     #options { height: 1fr; min-height: 2; border: none; padding: 0 0; }
     #options:focus { border: none; }
@@ -237,10 +327,15 @@ class GameApp(App[int]):
     #log.summary { display: none; }
     Screen.-wide #log.summary { display: block; }
     Screen.-wide #log { width: 2fr; height: 1fr; border-left: solid $panel; border-top: none; }
-    HelpScreen, RulesScreen, ConfirmQuit { align: center middle; }
+    HelpScreen, RulesScreen, ConfirmQuit, StartScreen { align: center middle; }
     #help-box, #rules-box { width: 90%; height: 90%; border: thick $primary; background: $surface; padding: 0 1; }
     #confirm-box { width: 50; height: auto; border: thick $primary; background: $surface; padding: 1 2; }
     #confirm-options { height: auto; }
+    #start-box { width: 90%; height: auto; max-height: 90%; border: thick $primary; background: $surface;
+                 padding: 1 2; }
+    #start-text { margin: 1 0; }
+    #start-options { height: auto; max-height: 12; }
+    #start-problems { margin-top: 1; height: auto; max-height: 4; }
     PassScreen { align: center middle; }
     #pass-box { width: 60; height: auto; border: thick $primary; padding: 1 2; }
     #pass-text { margin: 1 0; }
@@ -253,16 +348,24 @@ class GameApp(App[int]):
         Binding("h", "hint", "Hint"),
         Binding("q", "quit_game", "Quit"),
         *[Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)],
+        # Ctrl+C asks to leave on every screen, the dialogs' too (Textual's own binding does not reach past
+        # a dialog, and only says how to quit); so does Ctrl+Q, Textual's binding for quitting
+        Binding("ctrl+c", "help_quit", show=False, priority=True),
     ]
 
-    def __init__(self, session: Session, hint_simulations: int | None = None) -> None:
+    def __init__(self, session: Session | None, hint_simulations: int | None = None,
+                 saved: Sequence[SavedMatch] = (),
+                 problems: Sequence[str] = (), resumed: bool = False) -> None:
+        """``session``: the match to play (``resumed``: a saved one taken up again; None: one of ``saved``);
+        ``saved``: unfinished matches to offer first, on the start screen, with ``problems``, the saved files
+        that could not be read."""
         super().__init__()
-        self.session = session
-        self.style = CardStyle(session.match.playset.decks)
-        self.hotseat = session.hotseat
-        humans = session.humans()
-        #: whose screen this is: the person at the device (-1: nobody yet, in hot-seat)
-        self.viewer = -1 if self.hotseat or not humans else humans[0]
+        if session is None and not saved:
+            raise ValueError("nothing to play: no new match and no saved one")
+        self.new_session = session
+        self.resumed = resumed
+        self.saved = list(saved)
+        self.problems = list(problems)
         self.choices: list[Choice] = []
         self.mode = "start"  # decision, summary, thinking, pass, over
         self.token = 0  # changes with every new screen state: late worker results are dropped
@@ -275,6 +378,26 @@ class GameApp(App[int]):
         #: where, in each viewer's log, the other player's move they have not been told of starts
         self.moved_from = [0, 0]
         self.crowded = False  # the decision on screen needs the narration's rows too (a narrow screen)
+        self.message = Text()  # the last message said (:meth:`say`)
+        self.after_pass = ""  # a message for the player the device is being passed to
+        #: the summary on screen: its viewer, a round's final board (None: the board now), its end in their log
+        self.summary_board: tuple[int, dict[str, Any] | None, int] = (-1, None, 0)
+        #: and its text, choices and mode, to lay it out again at another size
+        self.summary_view: tuple[Text, list[Choice], str] = (Text(), [], "summary")
+        #: until when (time.monotonic) Enter, space and clicks are the last dialog's press repeated
+        self.bounce_until = 0.0
+        self.double_press_seconds = DOUBLE_PRESS_SECONDS
+        # (until the start screen is answered, the first match it offers stands for the one to be played)
+        self.use(session if session is not None else Session.resumed(self.saved[0]))
+
+    def use(self, session: Session) -> None:
+        """Play ``session`` from now on (the new match, or a saved one taken up again)."""
+        self.session = session
+        self.style = CardStyle(session.match.playset.decks)
+        self.hotseat = session.hotseat
+        humans = session.humans()
+        #: whose screen this is: the person at the device (-1: nobody yet, in hot-seat)
+        self.viewer = -1 if self.hotseat or not humans else humans[0]
 
     # ------------------------------------------------------------------ layout
 
@@ -296,19 +419,74 @@ class GameApp(App[int]):
         log = self.query_one("#log", Narration)
         log.can_focus = False
         log.border_title = "What happened"
+        if not self.saved:
+            if self.resumed:
+                self.take_up()
+            else:
+                self.begin()
+            return
+        new = None
+        if self.new_session is not None:
+            s = self.new_session
+            new = ("New match: hot-seat" if s.hotseat else
+                   f"New match against the {next(seat.name for seat in s.seats if seat.bot is not None)}")
+        self.push_screen(StartScreen(self.saved, self.problems, new), self.started)
+
+    def started(self, chosen: int | None) -> None:
+        """The start screen's answer: a saved match (its index), the new match (-1), or leave (None)."""
+        if chosen is None:
+            self.exit(0)
+            return
+        if chosen < 0:
+            assert self.new_session is not None
+            self.use(self.new_session)
+            self.begin()
+            return
+        self.use(Session.resumed(self.saved[chosen]))
+        self.take_up()
+
+    def take_up(self) -> None:
+        """Play on a saved match taken up again (:meth:`Session.resumed`), saying where it was left."""
+        s = self.session
+        for v in (0, 1):  # each person's next "their move" line starts after their own last play
+            mine = [i for i, e in enumerate(s.log[v]) if e["kind"] in ("play", "pass") and e["player"] == v]
+            self.moved_from[v] = mine[-1] + 1 if mine else 0
+        self.rebuild_log(self.viewer)
+        self.begin()
+        if not s.save_problem:
+            taken_up = f"Taken up where it was left: round {s.match.round_no}, turn {s.match.turn_no}."
+            if self.mode == "pass":  # (said to the player at the device once it has been passed)
+                self.after_pass = taken_up
+            else:
+                self.say(taken_up)
+
+    def begin(self) -> None:
+        """Start playing: save the match at once (a quit on the first screen leaves it to take up again)."""
+        self.session.save()
+        self.refresh_bindings()
         self.advance()
+        self.tell_save_problem()
+
+    def tell_save_problem(self) -> None:
+        """Say so when the last save failed (a full disk...): the player should know before playing on."""
+        if self.session.save_problem:
+            self.say(self.session.save_problem, severity="warning")
 
     def on_resize(self) -> None:
-        """A decision is laid out for the screen's size: lay it out again (the narration re-flows itself)."""
-        if self.mode == "decision" and self.viewer >= 0:
+        """A decision or a summary is laid out for the screen's size: lay it out again (the narration re-flows
+        itself)."""
+        if self.mode in ("decision", "summary", "over") and self.viewer >= 0:
             self.call_after_refresh(self.relayout)
 
     def relayout(self) -> None:
+        if self.mode in ("summary", "over") and self.viewer >= 0:
+            self.show_ending(*self.summary_view, keep_message=True)
+            return
         if self.mode != "decision" or self.viewer < 0:
             return
         options = self.query_one("#options", OptionList)
         highlighted = options.highlighted
-        self.show_decision(self.viewer)
+        self.show_decision(self.viewer, keep_message=True)
         if highlighted is not None and highlighted < options.option_count:
             options.highlighted = highlighted
 
@@ -344,15 +522,14 @@ class GameApp(App[int]):
         self.show_decision(p)
 
     def refresh_screen(self, viewer: int, final: dict[str, Any] | None = None, hand: str = "auto",
-                       upto: int | None = None) -> None:
+                       upto: int | None = None, goals: int | None = None) -> None:
         """The status line, the board (or a round's final board) and the hand of ``viewer`` (``hand``: "full",
         "lines" one line per card, "compact" one line, "none", or "auto": full on a wide screen), and the
-        narration (up to ``upto`` in the viewer's log)."""
+        narration (up to ``upto`` in the viewer's log). ``goals``: a width, to give each goal one line of it."""
         obs = self.session.match.observation(viewer, events_from=self.session.seen[viewer])
         other = self.other(viewer)
         self.query_one("#status", Static).update(status_line(obs, self.style, other, final=final))
-        self.query_one("#board", Static).update(
-            board(final or obs, self.style, viewer, obs["playset"], other))
+        self.query_one("#board", Static).update(self.board_of(final or obs, viewer, goals))
         hand_widget = self.query_one("#hand", Static)
         hand_widget.set_class(hand == "none", "hidden")
         if hand == "auto":
@@ -398,11 +575,19 @@ class GameApp(App[int]):
     def say(self, message: str, severity: str = "information") -> None:
         """A message for the player, on the line above the decision until the next one."""
         widget = self.query_one("#message", Static)
-        widget.update(Text(message, style="bold yellow" if severity == "warning" else "bold cyan"))
+        self.message = Text(message, style="bold yellow" if severity == "warning" else "bold cyan")
+        widget.update(self.message)
         widget.remove_class("hidden")
 
+    def message_rows(self, keep: bool) -> int:
+        """The rows of the message on screen, if it is to stay (``keep``)."""
+        shown = keep and not self.query_one("#message").has_class("hidden")
+        return self.rows(self.message, self.text_width()) if shown else 0
+
     def set_menu(self, title: RenderableType, choices: Sequence[Choice], mode: str,
-                 keep_message: bool = False) -> None:
+                 keep_message: bool = False, title_rows: int | None = None) -> None:
+        """Show ``title`` and its ``choices``; ``title_rows``: the rows the title may take (a summary's, fitted
+        to the screen; when it needs more, it shows its end: how the turn ended and what was drawn)."""
         self.mode = mode
         if not keep_message:
             self.query_one("#message", Static).add_class("hidden")
@@ -410,9 +595,12 @@ class GameApp(App[int]):
             self.query_one("#their-move").add_class("hidden")
         self.choices = list(choices)
         self.query_one("#title", Static).update(title)
-        self.query_one("#title-box").scroll_home(animate=False)
-        # a summary (with the narration of its turn) takes the rows a decision's cards would
-        self.query_one("#title-box").set_class(mode in ("summary", "over"), "summary")
+        box = self.query_one("#title-box")
+        box.styles.max_height = title_rows  # (None: as the style sheet says, for a decision)
+        if title_rows is not None and self.rows(title, self.text_width()) > title_rows:
+            self.call_after_refresh(box.scroll_end, animate=False)
+        else:
+            box.scroll_home(animate=False)
         # a narrow screen has no room for the narration beside a summary, which says what matters of it, nor
         # beside a decision whose choices need every row
         self.query_one("#log").set_class(mode in ("summary", "over") or (mode == "decision" and self.crowded),
@@ -425,7 +613,7 @@ class GameApp(App[int]):
             options.highlighted = 0
         options.focus()
 
-    def show_decision(self, p: int) -> None:
+    def show_decision(self, p: int, keep_message: bool = False) -> None:
         s = self.session
         s.before_decision(p)
         obs = s.match.observation(p, events_from=s.seen[p])
@@ -448,24 +636,28 @@ class GameApp(App[int]):
         s.fetch(p)
         move = self.their_move_text(p, their_move(s.log[p], self.moved_from[p], p))
         # The choices get the rows they need: the hand folds first, then (narrow) the narration below gives
-        # its rows, then each choice takes one line.
+        # its rows, then the goals take one line each, then each choice takes one line.
         wide = self.size.width >= 100
+        one_line = self.text_width()
         choices = menu(short=False)
-        self.crowded = False
-        hand = self.fit_hand(p, obs, title, choices, move, select, narration=True)
-        if hand is None and not wide:
-            self.crowded = True
-            hand = self.fit_hand(p, obs, title, choices, move, select, narration=False)
-        if hand is None:
+        plans = [(None, True), (one_line, True)] if wide else [(None, True), (None, False), (one_line, False)]
+        said = self.message_rows(keep_message)
+        for goals, narration in plans:
+            hand = self.fit_hand(p, obs, title, choices, move, select, narration, goals, said)
+            if hand is not None:
+                break
+        else:
+            goals, narration = one_line, wide
             choices = menu(short=True)
-            hand = self.fit_hand(p, obs, title, choices, move, select, narration=wide) or (
+            hand = self.fit_hand(p, obs, title, choices, move, select, narration, goals, said) or (
                 "none" if select else "compact")
-        self.refresh_screen(p, hand=hand)
+        self.crowded = not narration
+        self.refresh_screen(p, hand=hand, goals=goals)
         widget = self.query_one("#their-move", Static)
         widget.set_class(move is None, "hidden")
         if move is not None:
             widget.update(move)
-        self.set_menu(title, choices, "decision")
+        self.set_menu(title, choices, "decision", keep_message=keep_message)
 
     def their_move_text(self, p: int, moved: Sequence[str]) -> Text | None:
         """``Their move: they discard SEA1 for its effect: Search. …``: what the other player did since the
@@ -477,21 +669,33 @@ class GameApp(App[int]):
         text.append(" ".join(moved))
         return text
 
+    def text_width(self) -> int:
+        """The columns of text in the left part of the screen (the board, the decision)."""
+        width = self.size.width
+        left = self.query_one("#left").size.width or (width * 3 // 5 if width >= 100 else width)
+        return max(10, left - 2)
+
+    def board_of(self, doc: Mapping[str, Any], viewer: int, goals: int | None) -> RenderableType:
+        """The board of ``doc`` (an observation or a round's final board) as ``viewer`` sees it; ``goals``: a
+        width, to give each goal one line of it."""
+        return board(doc, self.style, viewer, self.session.match.playset.skillsets, self.other(viewer), goals)
+
+    def board_rows(self, doc: Mapping[str, Any], viewer: int, goals: int | None) -> int:
+        """The rows the board takes, with the line under it."""
+        return self.rows(self.board_of(doc, viewer, goals), self.text_width()) + 1
+
     def fit_hand(self, p: int, obs: Mapping[str, Any], title: RenderableType, choices: Sequence[Choice],
-                 move: Text | None, select: bool, narration: bool) -> str | None:
+                 move: Text | None, select: bool, narration: bool, goals: int | None, said: int = 0) -> str | None:
         """How the hand is shown beside a decision so that everything fits (with the narration below on a
-        narrow screen, or without): its cards' whole text, else one line per card, else one line ("none"
-        when the menu lists the hand); None when even that leaves the choices short of rows. Measured at
-        the screen's size now."""
+        narrow screen, or without; the goals one line each with ``goals``): its cards' whole text, else one
+        line per card, else one line ("none" when the menu lists the hand); None when even that leaves the
+        choices short of rows. Measured at the screen's size now."""
         width, height = self.size
         wide = width >= 100
-        left = self.query_one("#left").size.width or (width * 3 // 5 if wide else width)
-        text_width = max(10, left - 2)
+        text_width = self.text_width()
         rows_left = height - 2 - (5 if narration and not wide else 0)  # status line, footer, narration below
-        board_rows = min(self.rows(board(obs, self.style, p, obs["playset"], self.other(p)), text_width) + 1,
-                         14 if wide else 11)
-        needed = board_rows + min(self.rows(title, text_width), 16 if wide else 10)
-        needed += sum(self.rows(c.label, left - 2) for c in choices)
+        needed = self.board_rows(obs, p, goals) + min(self.rows(title, text_width), 16 if wide else 10) + said
+        needed += sum(self.rows(c.label, text_width) for c in choices)
         if move is not None:
             needed += self.rows(move, text_width)
         if select:
@@ -533,8 +737,7 @@ class GameApp(App[int]):
         round_ends = [e for e in events if e["kind"] == "round_end"]
         over = any(e["kind"] == "match_end" for e in events)
         final = round_final_board(m, int(round_ends[-1]["round"]), v) if round_ends else None
-        # a round's summary is that round's end: its final board, without the next round's hand
-        self.refresh_screen(v, final=final, hand="compact" if not round_ends else "none", upto=end)
+        self.summary_board = (v, final, end)
         self.query_one("#their-move").add_class("hidden")
         text = Text()
         if round_ends:
@@ -555,7 +758,34 @@ class GameApp(App[int]):
         else:
             label = Text("Continue")
         label.stylize("bold")
-        self.set_menu(text, [Choice(numbered(1, label), then=self.advance)], "summary")
+        self.show_ending(text, [Choice(numbered(1, label), then=self.advance)], "summary")
+
+    def show_ending(self, text: Text, choices: Sequence[Choice], mode: str, keep_message: bool = False) -> None:
+        """A summary (``mode`` "summary") or the match's end ("over"), laid out to fit the screen: the board
+        (a round's: its final board, without the next round's hand), the hand in one line if there is room,
+        the summary's text and its choices, which always fit. Where rows are short, the goals take one line
+        each, the hand goes, then the text shows its end (scrolled)."""
+        self.summary_view = (text, list(choices), mode)
+        v, final, end = self.summary_board
+        obs = self.session.match.observation(v, events_from=self.session.seen[v])
+        doc = final or obs
+        width, height = self.size
+        text_width = self.text_width()
+        rows_left = height - 2  # the status line and the footer
+        margin = 1 if width >= 100 else 0  # below the hand on a wide screen
+        one_line_hand = hand_view(obs["hand"] or [], self.style, full=False)
+        hand_rows = {"compact": self.rows(one_line_hand, text_width) + margin, "none": 0}
+        said = self.message_rows(keep_message)
+        text_rows = self.rows(text, text_width)
+        choice_rows = sum(self.rows(c.label, text_width) for c in choices)
+        hands = ("compact", "none") if final is None and mode == "summary" else ("none",)
+        plans = [(goals, hand) for goals in (None, text_width) for hand in hands]
+        for goals, hand in plans:
+            room = rows_left - self.board_rows(doc, v, goals) - hand_rows[hand] - choice_rows - said
+            if text_rows <= room:
+                break
+        self.refresh_screen(v, final=final, hand=hand, upto=end, goals=goals)
+        self.set_menu(text, choices, mode, keep_message=keep_message, title_rows=max(1, room))
 
     def show_match_end(self, v: int, text: Text) -> None:
         m = self.session.match
@@ -575,9 +805,11 @@ class GameApp(App[int]):
         if path is not None:
             text.append(f"\nRecord saved: {path}", style="dim")
         starts = holds(1 - m.winner, v, other).replace("hold", "start")
-        self.set_menu(text, [Choice(numbered(1, Text(f"Rematch ({starts} with the artifact)", style="bold")),
-                                    then=self.rematch),
-                             Choice(numbered(2, Text("Quit", style="bold")), then=self.finish)], "over")
+        if self.summary_board[0] != v:  # the end shown again (after an undo was refused...): the board now
+            self.summary_board = (v, None, len(self.session.log[v]))
+        self.show_ending(text, [Choice(numbered(1, Text(f"Rematch ({starts} with the artifact)", style="bold")),
+                                       then=self.rematch),
+                                Choice(numbered(2, Text("Quit", style="bold")), then=self.finish)], "over")
 
     def pass_device(self, p: int) -> None:
         """Hot-seat: blank everything private, then the pass-the-device screen; the next player's screen is
@@ -595,6 +827,9 @@ class GameApp(App[int]):
             self.viewer = p
             self.rebuild_log(p)
             self.advance()
+            if self.after_pass:
+                self.say(self.after_pass)
+                self.after_pass = ""
 
         self.push_screen(PassScreen(self.session.seats[p].name), ready)
 
@@ -643,12 +878,14 @@ class GameApp(App[int]):
 
     def run_bot(self, p: int) -> None:
         s = self.session
-        bot = s.seats[p].bot
-        assert bot is not None
+        bot = s.bot_for(p)
         view = s.match.view(p)
         token = self.token
-        if self.viewer >= 0:
-            self.refresh_screen(self.viewer, hand="auto")
+        v = self.viewer
+        if v >= 0:  # the board as it stands, leaving a few rows for the hand and what the bot is doing
+            goals = None if self.board_rows(s.match.observation(v), v, None) <= self.size.height - 8 else (
+                self.text_width())
+            self.refresh_screen(v, hand="auto", goals=goals)
         self.set_menu(Text(f"{s.seats[p].name.capitalize()} is thinking…", style="dim"), [], "thinking")
 
         def decide() -> tuple[int, int, int]:
@@ -675,7 +912,7 @@ class GameApp(App[int]):
             self.show_hint(token, options)
             self.say(f"Hint, from what you can see: the best choice has {options[0].win_chance:.0%}, "
                      f"{in_words(options[0].win_chance)} (played on as well as the bot would).")
-            self.show_decision(self.viewer)
+            self.show_decision(self.viewer, keep_message=True)
 
     def action_hint(self) -> None:
         if self.mode != "decision":
@@ -697,10 +934,19 @@ class GameApp(App[int]):
     # ------------------------------------------------------------------ the footer's keys
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(self.session.can_undo()))
 
     def action_rules(self) -> None:
         self.push_screen(RulesScreen())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer only what works: nothing of a match on the start screen, no undo in hot-seat
+        (:meth:`Session.can_undo` says why)."""
+        if self.mode == "start" and action in ("help", "rules", "undo", "undo_turn", "hint", "quit_game"):
+            return False  # (the start screen: no match yet)
+        if action in ("undo", "undo_turn"):
+            return self.session.can_undo()
+        return True
 
     def action_undo(self) -> None:
         self.undo(whole_turn=False)
@@ -725,8 +971,28 @@ class GameApp(App[int]):
         self.say(message)
 
     def action_quit_game(self) -> None:
-        if self.mode == "over":
+        """``q``: leave, once confirmed (at the end of a match, at once: its record is final)."""
+        self.leave(again_confirms=False)
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q (Textual's binding for quitting): the same question as ``q``; pressed again, it leaves."""
+        self.leave(again_confirms=True)
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C (which Textual leaves to copying text): the same; pressed again, it leaves."""
+        self.leave(again_confirms=True)
+
+    def leave(self, again_confirms: bool) -> None:
+        """Ask before leaving a match in play; the match is saved after every move, so leaving loses
+        nothing, and the question says how to take it up again. With the question on screen already,
+        ``again_confirms`` (Ctrl+Q, Ctrl+C pressed again) answers it: leave."""
+        if self.mode in ("start", "over"):  # nothing in play: the start screen, or a match over (saved)
             self.finish()
+            return
+        dialog = self.screen
+        if isinstance(dialog, ConfirmQuit):
+            if again_confirms:
+                dialog.answer(True)
             return
 
         def answer(leave: bool | None) -> None:
@@ -734,13 +1000,32 @@ class GameApp(App[int]):
                 self.farewell.append(saved_text(self.session.save(), False, self.session.humans()))
                 self.exit(0)
 
-        self.push_screen(ConfirmQuit(self.session.save_path is not None), answer)
+        self.push_screen(ConfirmQuit(self.session.save_path), answer)
 
     def finish(self) -> None:
         path = self.session.save_path
-        if path is not None and self.session.match.is_terminal:
+        if path is not None and self.session.match.is_terminal and self.mode != "start":
             self.farewell.append(saved_text(path, True, self.session.humans()))
         self.exit(0)
+
+    # ------------------------------------------------------------------ a press repeated after a dialog
+
+    def pop_screen(self) -> AwaitComplete:
+        """Every dialog (and the pass-the-device screen) leaves through here: Enter, space or a click that
+        follows within :data:`DOUBLE_PRESS_SECONDS` is its press repeated, not a choice in the game."""
+        self.bounce_until = time.monotonic() + self.double_press_seconds
+        return super().pop_screen()
+
+    async def on_event(self, event: events.Event) -> None:
+        """Drop the last dialog's press repeated (:meth:`pop_screen`). A key is weighed twice here: as it
+        arrives, and as it comes back up from the widget it went to, when its binding is looked up on the
+        screen on top *then*: a second Enter that reached the dialog just before it closed would otherwise
+        choose in the game below."""
+        if (isinstance(event, (events.Key, events.MouseDown, events.MouseUp, events.Click))
+                and time.monotonic() < self.bounce_until
+                and (not isinstance(event, events.Key) or event.key in ("enter", "space"))):
+            return
+        await super().on_event(event)
 
     def rematch(self) -> None:
         path = self.session.save_path

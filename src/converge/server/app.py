@@ -95,6 +95,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     readiness = Readiness()  # (more checks: app.state.readiness.add(name, check))
     readiness.add("database", DatabasePing(storage.engine))
     readiness.add("bots", hub.pool.trouble)
+    readiness.add("jobs", hub.life.jobs.trouble)  # (a background job failing: the database away, or worse)
 
     async def drain() -> int:
         """On SIGTERM (:mod:`converge.server.transport.draining`): ready no more, then the hub's drain."""

@@ -105,6 +105,12 @@ class ServerConfig:
     #: the whole match, before running out loses.
     vacation_days: float = 7.0
     turn_check_every_s: float = 60.0
+    #: A background job (the turn-based time check, the "your turn" mails, the retention clean-up, the
+    #: coordination, the lobby's refresh) whose run fails is tried again after ``job_retry_first_s`` seconds,
+    #: then after twice as long each time, at most ``job_retry_longest_s`` (and never later than its own next
+    #: run): a database back after an outage is used again within that long (:mod:`converge.server.ops.jobs`).
+    job_retry_first_s: float = 1.0
+    job_retry_longest_s: float = 30.0
     #: Extra deck folders (as ``converge --deck-dir``).
     deck_dirs: tuple[str, ...] = ()
     #: Move the objects alive at start-up (the libraries') out of the garbage collector's full collections.

@@ -4,7 +4,8 @@ and never a secret in either.
 Seat tokens, invitation links, sign-in links and the player's cookie travel where logs do not look (a URL's
 fragment, a message's body, a header), but a line at ``debug`` can carry a WebSocket message, and an
 exception's text can carry anything: every line is passed through :func:`redact` as it is written, whatever
-logger wrote it, so a token, a cookie, a password in a URL or a bearer credential shows as ``***``.
+logger wrote it, so a token, a cookie, a password in a URL, a bearer credential or the data a database error
+quotes (a statement's parameters, a row) shows as ``***``.
 
 >>> redact('hello {"type": "hello", "token": "s3cr3t"} from /m/ab12#token=s3cr3t')
 'hello {"type": "hello", "token": "***"} from /m/ab12#token=***'
@@ -32,6 +33,10 @@ SECRET_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"(Bearer\s+)[^\s\"',;]+()", re.IGNORECASE),
     # a password in a URL: scheme://user:password@host
     re.compile(r"(://[^/:@\s\"']*:)[^@\s\"'/]+(@)"),
+    # a database error's data: a statement's parameters (the engines hide them; any other SQLAlchemy error would
+    # not) and PostgreSQL's DETAIL, which quotes the values of a row ("Failing row contains (..., seed, ...)")
+    re.compile(r"(\[parameters: )[^\n]*(\])"),
+    re.compile(r"(DETAIL: +)[^\n]*()"),
 )
 
 

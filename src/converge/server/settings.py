@@ -15,9 +15,9 @@ only: the database URL, the SMTP URL, the metrics token), then the file, then th
     >>> server_config(effective).max_spectators_per_match
     10
 
-A mistake in a file names its key: ``converge.toml: limits.spectators: expected a positive whole number,
-got -1`` (:class:`SettingsError`). Nothing here needs the web extra, so ``converge serve --help`` works
-without it.
+Each mistake in a file names its key: ``converge.toml: limits.spectators: expected a positive whole number,
+got -1`` (:class:`SettingsError`, which holds every mistake, one line each). Nothing here needs the web extra,
+so ``converge serve --help`` works without it.
 """
 
 from __future__ import annotations
@@ -45,7 +45,19 @@ LOG_FORMATS = ("text", "json")
 
 
 class SettingsError(ValueError):
-    """A settings file that cannot be read or holds a wrong key or value: the message names the file and key."""
+    """A settings file that cannot be read or holds wrong keys or values: one line per mistake, each naming the
+    file and the key (:attr:`problems`)."""
+
+    def __init__(self, *problems: str) -> None:
+        super().__init__(*problems)
+
+    @property
+    def problems(self) -> list[str]:
+        """Each mistake, in one line."""
+        return [str(p) for p in self.args]
+
+    def __str__(self) -> str:
+        return "\n".join(self.problems)
 
 
 def _shown(value: object, limit: int = 40) -> str:
@@ -170,6 +182,9 @@ class Setting:
     metavar: str | None = None
     secret: bool = False
     env: str | None = None
+    #: A URL (the database's, SMTP's), or for the database an SQLite file path: a secret only when it carries a
+    #: password (:meth:`holds_secret`).
+    url: bool = False
     #: A list: the flag may be repeated, the file gives an array.
     repeated: bool = False
     #: A flag without a value (on when given).
@@ -185,6 +200,16 @@ class Setting:
         if self.config_field is not None and self.default is None:
             return getattr(ServerConfig(), self.config_field)
         return self.default
+
+    def holds_secret(self, value: object) -> bool:
+        """Whether ``value`` of this setting is a secret: a token is, wholly; a URL only with a password in it
+        (``postgresql://converge:pw@db/converge``, or ``?password=`` in its query); a file path never."""
+        if not self.secret or value is None:
+            return False
+        if not self.url:
+            return True
+        parts = urlsplit(str(value))
+        return "://" in str(value) and (parts.password is not None or "password" in parts.query.lower())
 
     def read_value(self, value: object) -> Any:
         """The value checked; a list's items one by one (a tuple, as :class:`ServerConfig` keeps lists)."""
@@ -203,7 +228,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("server.db", text(), "database: an SQLite file path or sqlite:///PATH, or "
             "postgresql://user:pw@host/db (default: server.sqlite3 in the user's data directory); or the "
             "environment variable CONVERGE_DATABASE_URL, which keeps a password out of the process list",
-            "--db", "db_url", metavar="URL", secret=True, env="CONVERGE_DATABASE_URL"),
+            "--db", "db_url", metavar="URL", secret=True, env="CONVERGE_DATABASE_URL", url=True),
     Setting("server.sqlite_sync", text(choices=SQLITE_SYNC),
             "SQLite durability: FULL survives power loss, NORMAL only crashes (default FULL)", "--sqlite-sync",
             "sqlite_sync", choices=SQLITE_SYNC),
@@ -288,7 +313,7 @@ SETTINGS: tuple[Setting, ...] = (
             "when offered) or smtps://...:465; or the environment variable CONVERGE_SMTP_URL, which keeps the "
             "password out of the process list. Without one, mails (sign-in links) are written as files to the "
             "mail folder, for a local server", "--smtp", "smtp_url", metavar="URL", secret=True,
-            env="CONVERGE_SMTP_URL"),
+            env="CONVERGE_SMTP_URL", url=True),
     Setting("accounts.mail_from", text(), f"the mails' sender (default {_D.mail_from!r})", "--mail-from",
             "mail_from", metavar="ADDRESS"),
     Setting("accounts.public_url", text(), "this server's address as players reach it (https://play.example.org): "
@@ -335,7 +360,7 @@ class Value:
         """The value as ``config check`` prints it, a secret masked."""
         if self.value is None:
             return "(none)"
-        if self.setting.secret:
+        if self.setting.holds_secret(self.value):
             return mask(str(self.value))
         if isinstance(self.value, bool):
             return "true" if self.value else "false"
@@ -386,26 +411,32 @@ def _did_you_mean(word: str, known: Sequence[str]) -> str:
 
 
 def file_values(tables: Mapping[str, Any], where: str = "the settings file") -> dict[str, Any]:
-    """The file's values by key (``limits.spectators``), each checked; a :class:`SettingsError` for the first
-    unknown key or wrong value, naming it."""
+    """The file's values by key (``limits.spectators``), each checked; a :class:`SettingsError` naming every
+    unknown section or key and every wrong value."""
     values: dict[str, Any] = {}
+    problems: list[str] = []
     for section, table in tables.items():
         if section not in SECTIONS:
-            raise SettingsError(f"{where}: [{section}]: unknown section{_did_you_mean(section, SECTIONS)}; "
-                                f"the sections are {', '.join(SECTIONS)}")
+            problems.append(f"{where}: [{section}]: unknown section{_did_you_mean(section, SECTIONS)}; "
+                            f"the sections are {', '.join(SECTIONS)}")
+            continue
         if not isinstance(table, dict):
-            raise SettingsError(f"{where}: {section}: expected a table ([{section}]), got {_shown(table)}")
+            problems.append(f"{where}: {section}: expected a table ([{section}]), got {_shown(table)}")
+            continue
         for name, raw in table.items():
             key = f"{section}.{name}"
             setting = BY_KEY.get(key)
             if setting is None:
                 names = [k.split(".")[1] for k in BY_KEY if k.startswith(section + ".")]
-                raise SettingsError(f"{where}: {key}: unknown setting{_did_you_mean(name, names)}; [{section}] "
-                                    f"has {', '.join(names)}")
+                problems.append(f"{where}: {key}: unknown setting{_did_you_mean(name, names)}; [{section}] "
+                                f"has {', '.join(names)}")
+                continue
             try:
                 values[key] = setting.read_value(raw)
             except ValueError as exc:
-                raise SettingsError(f"{where}: {key}: {exc}") from None
+                problems.append(f"{where}: {key}: {exc}")
+    if problems:
+        raise SettingsError(*problems)
     return values
 
 
@@ -413,7 +444,11 @@ def resolve(tables: Mapping[str, Any] | None = None, *, flags: Mapping[str, Any]
             environ: Mapping[str, str] | None = None, where: str = "the settings file") -> dict[str, Value]:
     """Every setting's effective :class:`Value`: from ``flags`` (by :attr:`Setting.name`, the values argparse
     gave), the environment, the file's ``tables``, or the default."""
-    from_file = file_values(tables or {}, where)
+    problems: list[str] = []
+    try:
+        from_file = file_values(tables or {}, where)
+    except SettingsError as exc:
+        problems, from_file = exc.problems, {}
     flags = flags or {}
     environ = os.environ if environ is None else environ
     effective: dict[str, Value] = {}
@@ -424,12 +459,15 @@ def resolve(tables: Mapping[str, Any] | None = None, *, flags: Mapping[str, Any]
             try:
                 value = setting.read_value(environ[setting.env])
             except ValueError as exc:
-                raise SettingsError(f"the environment variable {setting.env}: {exc}") from None
+                problems.append(f"the environment variable {setting.env}: {exc}")
+                continue
             effective[setting.key] = Value(setting, value, f"environment ({setting.env})")
         elif setting.key in from_file:
             effective[setting.key] = Value(setting, from_file[setting.key], "file")
         else:
             effective[setting.key] = Value(setting, setting.default_value(), "default")
+    if problems:
+        raise SettingsError(*problems)
     return effective
 
 
@@ -451,8 +489,9 @@ def exposed_to_others(path: str | Path) -> bool:
 
 
 def secrets_in(tables: Mapping[str, Any]) -> list[str]:
-    """The keys of secrets a file holds (to warn when others can read it)."""
-    return [key for key in file_values(tables) if BY_KEY[key].secret]
+    """The keys of the secrets a file holds (to warn when others can read it): a token, a URL with a password;
+    not an SQLite database's path."""
+    return [key for key, value in file_values(tables).items() if BY_KEY[key].holds_secret(value)]
 
 
 def example() -> str:

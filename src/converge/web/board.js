@@ -97,7 +97,7 @@ export function board(obs, interactive, summary) {
     el("div", { class: "zone-head" }, el("h2", { id: "h-goals", class: "h3", text: "Goals" }),
       el("span", { class: "note", text: "scored at the end of every turn" })),
     cardRow(goals, legal, { size: "goal" }, "No goal yet: declare a card to make one.", "Goals"));
-  const middle = el("div", { class: "middle" }, goalZone, summary ? finalNote(summary) : pile(obs, legal));
+  const middle = el("div", { class: "middle" }, goalZone, summary ? finalNote(summary) : pile(obs));
   const youName = seatName(bottom);
   const bottomZone = el("section", { class: "zone you", "aria-label": youName + ": faction", data: { testid: "zone-you" } },
     el("div", { class: "zone-head" }, el("h2", { class: "h3", text: viewer >= 0 ? "Your faction" : youName }), artifactTag(bottom),
@@ -114,17 +114,18 @@ function finalNote(summary) {
       "The board as the match ended." : "The board as round " + summary.round + " ended. The next round is dealt afresh." }));
 }
 
-/** The discard pile (its top card, or all of it when one of its cards may be chosen) and the deck. */
-function pile(obs, legal) {
+/** The discard pile (its top card: the cards to pick from it are in the decision strip, with their text) and
+ *  the deck. */
+function pile(obs) {
   const discard = obs.discard.slice().reverse();
-  const discardTargets = discard.some((id) => legal[id]);
-  return el("section", { class: "zone pile" + (discardTargets ? " open" : ""), "aria-label": "Deck and discard pile", data: { testid: "zone-discard" } },
+  return el("section", { class: "zone pile", "aria-label": "Deck and discard pile", data: { testid: "zone-discard" } },
     el("div", { class: "zone-head" }, el("h2", { class: "h3", text: "Discard" }), el("span", { class: "note", text: discard.length + ", top first" })),
-    discardTargets ? cardRow(discard, legal, { size: "mini" }, "empty", "Discard pile") :
-      cardRow(discard.slice(0, 1), legal, { size: "mini" }, "empty", "Discard pile, top card"),
-    el("p", { class: "deck" }, el("span", { class: "back", "aria-hidden": "true" }),
-      el("span", {}, "Deck: ", el("strong", { data: { testid: "deck-size" }, text: String(obs.deck_size) }))),
-    obs.known_deck.length ? el("p", { class: "note", text: "You know: " + obs.known_deck.map((k) => k.id + " (" + (k.from_top + 1) + " from top)").join(", ") }) : null);
+    el("div", { class: "pile-body" },
+      cardRow(discard.slice(0, 1), {}, { size: "mini" }, "empty", "Discard pile, top card"),
+      el("div", { class: "deck-side" },
+        el("p", { class: "deck" }, el("span", { class: "back", "aria-hidden": "true" }),
+          el("span", {}, "Deck: ", el("strong", { data: { testid: "deck-size" }, text: String(obs.deck_size) }))),
+        obs.known_deck.length ? el("p", { class: "note", text: "You know: " + obs.known_deck.map((k) => k.id + " (" + (k.from_top + 1) + " from top)").join(", ") }) : null)));
 }
 
 export function handZone(obs, interactive) {

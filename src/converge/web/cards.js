@@ -71,12 +71,13 @@ export function cardNode(id, legal, opts) {
   return node;
 }
 
-/** What a conversion changed, in a small card's corner: "was 6", "was ALC", "was ALC 6". */
+/** What a conversion changed, in words, under a small card: its printed skillset and rank ("was Archivist 6";
+ *  "was rank 6" when only the rank changed, "was Archivist" when only the skillset did). */
 function wasText(inPlay) {
   const rank = inPlay.rank !== inPlay.printed_rank;
   const skill = inPlay.skillset !== inPlay.printed_skillset;
-  const short = String(inPlay.printed_skillset).slice(0, 3).toUpperCase();
-  return "was " + (skill && rank ? short + " " + inPlay.printed_rank : skill ? short : inPlay.printed_rank);
+  return "was " + (skill && rank ? inPlay.printed_skillset + " " + inPlay.printed_rank : skill ? inPlay.printed_skillset :
+    "rank " + inPlay.printed_rank);
 }
 
 export function cardRow(ids, legal, opts, emptyText, label) {

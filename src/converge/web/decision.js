@@ -116,13 +116,19 @@ export function decisionStrip(obs) {
   if (d.card) head.append(el("span", { class: "playing" }, "Playing ", cardNode(d.card, null, { size: "chip" }),
     d.studied ? el("span", { class: "playing" }, " studying ", cardNode(d.studied, null, { size: "chip" })) : null,
     d.pending ? el("span", { class: "playing" }, " with ", cardNode(d.pending, null, { size: "chip" })) : null));
-  if (d.revealed) row.append(el("span", { class: "playing" }, "Revealed: ", cardRow(d.revealed, legal, { size: "mini" }, "", "Revealed cards")));
+  // The cards to pick from a search or from the discard pile, with their text as in the hand (the pile itself
+  // shows its top card): a choice among them is read, not hovered.
+  if (d.revealed) row.append(pickRow(d.revealed, legal, "Revealed cards to choose from"));
+  const fromPile = obs.discard.slice().reverse().filter((id) => legal[id]);
+  if (fromPile.length) row.append(pickRow(fromPile, legal, "Cards of the discard pile to choose from"));
   row.append(...choices.filter((a) => !isDone(a)).map(choiceButton));
+  const picks = row.querySelector(".picks");  // ("Done" beside the cards to pick, where there is room)
+  if (picks) picks.append(...choices.filter(isDone).map(choiceButton));
   if (staged) {
     row.append(el("button", { type: "button", class: "quiet take-back", data: { testid: "take-back", focus: "take-back" },
       onclick: takeBack, "aria-keyshortcuts": "Escape" }, "Take back"));
   }
-  row.append(...choices.filter(isDone).map(choiceButton));  // "Done" comes last, after Take back
+  if (!picks) row.append(...choices.filter(isDone).map(choiceButton));  // "Done" comes last, after Take back
   const hinted = hintOptions();
   if (!s.tutorial && s.meta.hints && s.meta.hints.on && s.seat >= 0 && !(staged && s.hint && s.hint.options)) {
     head.append(el("button", { type: "button", class: "quiet hint-button", data: { testid: "hint", focus: "hint" },
@@ -137,20 +143,29 @@ export function decisionStrip(obs) {
   return strip;
 }
 
-/** What a hint's chance means (as the terminal says it too): a frequency once the server's chances are
- *  calibrated against measured outcomes, else only that it is the bot's estimate. */
-function inWords(chance, calibrated) {
-  if (!calibrated) return "the strong bot's estimate";
-  if (chance < 0.05) return "fewer than 1 in 20 rounds like this are won";
-  if (chance > 0.95) return "more than 19 in 20 rounds like this are won";
-  return "about " + Math.max(1, Math.min(9, Math.round(chance * 10))) + " in 10 rounds like this are won";
+/** Up to this many cards to pick show their text (a row of them fits a laptop's strip, three rows a phone's);
+ *  more (a long discard pile) are small cards, their text in the tip, so that every choice stays in the window. */
+const PICKS_WITH_TEXT = 6;
+
+function pickRow(ids, legal, label) {
+  return el("div", { class: "picks", data: { testid: "picks" } },
+    cardRow(ids, legal, { size: ids.length <= PICKS_WITH_TEXT ? "full" : "mini" }, "", label));
+}
+
+/** What the best option's chance means, in a sentence (as the terminal says it too): a frequency once the
+ *  server's chances are calibrated against measured outcomes, else only the strong bot's estimate. */
+function chanceSentence(chance, calibrated) {
+  const p = Math.round(chance * 100);  // (the words follow the figure shown: "5%" is never "about 1 in 10")
+  if (!calibrated) return "With it, the strong bot estimates your chance to win the round at " + p + "%.";
+  const words = p < 5 ? "fewer than 1 in 20" : p < 10 ? "fewer than 1 in 10" : p > 95 ? "more than 19 in 20" :
+    p > 90 ? "more than 9 in 10" : "about " + Math.round(p / 10) + " in 10";
+  return "With it, " + words + " rounds like this are won (" + p + "%).";
 }
 
 function hintBox(options, calibrated) {
   return el("div", { class: "hint-box", data: { testid: "hint-box" }, role: "status" },
-    el("p", {}, el("strong", { text: "Hint: " }), cap(options[0].label) + " has the best chance, " +
-      Math.round(options[0].win_chance * 100) + "% (" + inWords(options[0].win_chance, calibrated) +
-      ", from what you can see, never from hidden cards)."),
+    el("p", {}, el("strong", { text: "Hint: " }), "your best choice is “" + options[0].label + "”. " +
+      chanceSentence(options[0].win_chance, calibrated) + " The hint sees what you see, never hidden cards."),
     el("ul", { class: "hint-options" }, ...options.slice(0, 6).map((o) => el("li", { title: o.label },
       el("span", { class: "bar-wrap" }, el("meter", { min: 0, max: 1, value: o.win_chance, "aria-label": o.label })),
       " " + Math.round(o.win_chance * 100) + "% — " + o.label))));

@@ -23,6 +23,12 @@ async function create(body, button) {
   }
 }
 
+/** A level as the bot list offers it: "Hard bot · rating 2354", "Expert bot · not rated yet". */
+function botChoice(options, b) {
+  const r = options.bot_ratings[b];
+  return options.bot_names[b] + (r === null || r === undefined ? " · not rated yet" : " · rating " + r);
+}
+
 export async function showHome() {
   document.title = "Converge";
   let options, me;
@@ -35,11 +41,13 @@ export async function showHome() {
   }
   playerKnown(me.player, me.tables);
   const botPick = playsetPicker(options, "bot");
-  const level = el("select", { id: "bot-level", data: { testid: "bot-level" } },
-    ...options.bots.map((b) => el("option", { value: b, text: (options.bot_names && options.bot_names[b]) || b, selected: b === options.default_bot })));
-  const seat = el("select", { id: "bot-seat", data: { testid: "bot-seat" } },
-    el("option", { value: "0", text: "seat 0" }), el("option", { value: "1", text: "seat 1" }),
-    el("option", { value: "random", text: "either" }));
+  const level = el("select", { id: "bot-level", "aria-describedby": "bot-ratings", data: { testid: "bot-level" } },
+    ...options.bots.map((b) => el("option", { value: b, text: botChoice(options, b), selected: b === options.default_bot })));
+  const unrated = options.bots.filter((b) => options.bot_ratings[b] === null).map((b) => options.bot_names[b]);
+  // Who starts round 1 is drawn at random whatever the seat: the seat only names the player in the record.
+  const seat = el("select", { id: "bot-seat", "aria-describedby": "bot-seat-note", data: { testid: "bot-seat" } },
+    el("option", { value: "0", text: "Player 1" }), el("option", { value: "1", text: "Player 2" }),
+    el("option", { value: "random", text: "Either, drawn at random" }));
   const botButton = el("button", { class: "primary", type: "button", data: { testid: "create-bot" },
     onclick: () => create({ opponent: "bot", bot: level.value, playset: botPick.value(),
                             seat: seat.value === "random" ? "random" : Number(seat.value) }, botButton) },
@@ -58,7 +66,7 @@ export async function showHome() {
   } }, "Watch");
 
   appRoot().replaceChildren(el("div", { class: "home", data: { testid: "home" } },
-    resumePanel(),
+    resumePanel(!!me.player),
     el("section", { class: "panel intro" },
       el("h1", { text: "Converge" }),
       el("p", { text: "Each turn the artifact holder plays a card, then the other player plays one: discard it " +
@@ -73,10 +81,16 @@ export async function showHome() {
     lobbyPanel(options),
     el("section", { class: "panel", "aria-labelledby": "h-bot" },
       el("h2", { id: "h-bot", text: "Play against a bot" }),
-      el("p", { text: "Choose the bot's level and the playset. Hints are on." }),
+      el("p", { text: "Choose the bot's level and the playset. Hints are on, and the match is not rated." }),
       el("div", { class: "field" }, el("label", { for: "bot-level", text: "Bot" }), level),
+      el("p", { id: "bot-ratings", class: "note", data: { testid: "bot-ratings" }, text: "A bot's rating is fixed, measured in " +
+        "matches between bots on the same scale as yours." + (unrated.length ? " " + unrated.join(", ") +
+        (unrated.length === 1 ? " has no rating yet: its strength has" : " have no rating yet: their strength has") +
+        " not been measured." : "") }),
       botPick.node,
-      el("div", { class: "field" }, el("label", { for: "bot-seat", text: "Your seat" }), seat),
+      el("div", { class: "field" }, el("label", { for: "bot-seat", text: "You are" }), seat),
+      el("p", { id: "bot-seat-note", class: "note", data: { testid: "bot-seat-note" }, text: "Who holds the artifact first " +
+        "is drawn at random either way; the seat only names you Player 1 or Player 2 in the match's record and replay." }),
       botButton),
     el("section", { class: "panel", "aria-labelledby": "h-friend" },
       el("h2", { id: "h-friend", text: "Play with a friend" }),

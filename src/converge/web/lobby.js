@@ -128,6 +128,9 @@ export function playerPanel(me) {
         el("strong", { data: { testid: "me-name" }, text: p.name || "Anonymous" }),
         " · rating ", el("strong", { data: { testid: "me-rating" }, text: ratingText(p) }),
         " · " + p.games + " rated match" + (p.games === 1 ? "" : "es")),
+      ...(p.provisional ? [el("p", { class: "note", data: { testid: "provisional-note" }, text: "The ? marks a provisional " +
+        "rating: still uncertain (±" + p.rd + "), it moves a lot with each rated match until a few have measured you. " +
+        "Everyone starts at 1500." })] : []),
       details,
       el("p", { class: "row" },
         el("a", { href: "/history", data: { testid: "history-link" } }, "My matches"),

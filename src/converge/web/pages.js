@@ -33,8 +33,10 @@ export async function showLeaderboard() {
     el("p", { class: "muted", text: "Glicko-2 ratings: a newcomer starts at 1500 ± 350; a ? marks a rating still uncertain. Anonymous players are rated but not listed." }),
     table,
     el("h2", { text: "The bots" }),
-    el("p", { class: "muted", text: "Their ratings are fixed, measured by bot-against-bot matches: " +
-      doc.bots.map((b) => b.name + " " + b.rating).join(", ") + "." }));
+    el("p", { class: "muted", data: { testid: "bot-ratings" }, text: "Their ratings are fixed, measured in matches between bots: " +
+      doc.bots.filter((b) => b.rating !== null).map((b) => b.display + " " + b.rating).join(", ") + "." +
+      doc.bots.filter((b) => b.rating === null).map((b) => " " + b.display + " has no rating yet: its strength has not " +
+        "been measured, so quick match never offers it.").join("") }));
 }
 
 /** A finished match's result as its player reads it: "Won", "Lost on time", "Won (they resigned)"... */
@@ -47,9 +49,15 @@ function resultText(m) {
 
 export async function showHistory() {
   let doc;
-  try { doc = await api("GET", "/api/me/history"); } catch (e) {
-    pageShell("My matches", "history", el("p", { text: e.code === ERROR.NO_PLAYER ? "Choose a name on the home page first: your matches are listed here once you have played." : e.message }),
-      el("p", {}, el("a", { href: "/" }, "Go to the home page")), resumePanel());
+  try {  // (who is there first: a visitor who is no player yet is told so, and the page asks nothing it would refuse)
+    const me = await api("GET", "/api/me");
+    doc = me.player ? await api("GET", "/api/me/history") : null;
+  } catch (e) {
+    doc = e.code === ERROR.NO_PLAYER ? null : e;
+  }
+  if (!doc || doc instanceof Error) {
+    pageShell("My matches", "history", el("p", { text: doc ? doc.message : "Choose a name on the home page first: your matches are listed here once you have played." }),
+      el("p", {}, el("a", { href: "/" }, "Go to the home page")), resumePanel(false));
     return;
   }
   const p = doc.player;
@@ -67,7 +75,7 @@ export async function showHistory() {
   pageShell("My matches", "history",
     el("p", { class: "me-line", data: { testid: "me" } }, el("strong", { text: p.name || "Anonymous" }),
       " · rating ", el("strong", { data: { testid: "me-rating" }, text: ratingText(p) }), " ±" + p.rd + " · " + p.games + " rated"),
-    resumePanel(),
+    resumePanel(true),
     el("h2", { text: "Finished matches" }),
     table);
 }

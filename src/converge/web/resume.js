@@ -11,14 +11,15 @@ import { api } from "./transport.js";
  *  its seat here, kept like a seat token. */
 async function fetchOthers() {
   let doc;
-  try { doc = await api("GET", "/api/me/matches"); } catch (_) { return; }  // (not a player)
+  try { doc = await api("GET", "/api/me/matches"); } catch (_) { return; }  // (signed out meanwhile)
   const held = new Set(heldMatches().map((m) => m.id));
   await Promise.all(doc.matches.filter((m) => !held.has(m.match_id)).map((m) => seatKey(m.match_id)));
 }
 
-/** Read each held match (its view through this browser's seat): those still in progress, newest first. */
-async function inProgress() {
-  await fetchOthers();
+/** Read each held match (its view through this browser's seat): those still in progress, newest first.
+ *  `player`: this browser is a player (only then may it play elsewhere too: a first visit asks nothing). */
+async function inProgress(player) {
+  if (player) await fetchOthers();
   const found = await Promise.all(heldMatches().slice(0, 12).map(async ({ id, token }) => {
     try {
       const view = await api("GET", "/api/matches/" + id, undefined, token);
@@ -65,10 +66,11 @@ function waitingFirst(a, b) {
   return Number(isMine(b)) - Number(isMine(a)) || deadlineOf(a) - deadlineOf(b);
 }
 
-/** The panel of matches in progress, or nothing when there is none (filled in when the reads come back). */
-export function resumePanel() {
+/** The panel of matches in progress, or nothing when there is none (filled in when the reads come back).
+ *  `player`: whether this browser is a player (named or anonymous) yet. */
+export function resumePanel(player) {
   const panel = el("section", { class: "panel resume", "aria-labelledby": "h-resume", data: { testid: "resume-panel" }, hidden: true });
-  inProgress().then((views) => {
+  inProgress(player).then((views) => {
     if (!views.length) return;
     views.sort(waitingFirst);
     const yours = views.filter(isMine).length;

@@ -44,8 +44,10 @@ async function follow() {
 
 /** "ALC3 Salt Reader (Alchemist 3)" for "play ALC3 ...": an option as said after "you chose". */
 const said = (label) => (label.startsWith("play ") ? label.slice(5) : label);
-const pct = (x) => Math.round(100 * x) + "%";
-const points = (x) => Math.round(100 * x);
+// The figures are the server's whole points (converge.bots.review): rounded once, and agreeing with each other
+// (the best option's points less an option's are the points it loses), so the page rounds nothing again.
+const pct = (choice) => choice.points + "%";
+const points = (n) => n + (n === 1 ? " point" : " points");
 const marked = (doc) => doc.decisions.filter((d) => d.mark);
 
 /** Where a decision was, in words: "Round 1, turn 3, how to play ALC4". */
@@ -55,9 +57,9 @@ function place(d) {
 }
 
 function verdict(d) {
-  const line = "You chose " + said(d.played.label) + " (" + pct(d.played.chance) + ")";
+  const line = "You chose " + said(d.played.label) + " (" + pct(d.played) + ")";
   if (d.played.action === d.best.action) return line + ", the best choice.";
-  return line + "; best was " + said(d.best.label) + " (" + pct(d.best.chance) + "), " + points(d.lost) + " points more.";
+  return line + "; best was " + said(d.best.label) + " (" + pct(d.best) + "), " + points(d.lost_points) + " more.";
 }
 
 function totals(doc) {
@@ -70,8 +72,8 @@ function chart(doc) {
   const turns = [];
   for (const d of doc.decisions) {
     const last = turns[turns.length - 1];
-    if (last && last.round === d.round && last.turn === d.turn) { last.chance = d.played.chance; last.mark = d.mark || last.mark; }
-    else turns.push({ round: d.round, turn: d.turn, chance: d.played.chance, mark: d.mark });
+    if (last && last.round === d.round && last.turn === d.turn) { last.chance = d.played.chance; last.shown = pct(d.played); last.mark = d.mark || last.mark; }
+    else turns.push({ round: d.round, turn: d.turn, chance: d.played.chance, shown: pct(d.played), mark: d.mark });
   }
   const w = 320;
   const h = 90;
@@ -82,7 +84,7 @@ function chart(doc) {
   svg.setAttribute("class", "review-chart");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "Your chance to win the round after each of your turns: " +
-    turns.map((t) => "round " + t.round + " turn " + t.turn + " " + pct(t.chance)).join(", "));
+    turns.map((t) => "round " + t.round + " turn " + t.turn + " " + t.shown).join(", "));
   const add = (tag, attrs) => {
     const n = document.createElementNS(SVG, tag);
     for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, String(v));
@@ -118,7 +120,7 @@ function summaryView(r) {
   const t = doc.thresholds;
   return [
     el("p", { class: "lines", text: "Each of your decisions, judged by the strong bot from what you could see then — never the cards revealed later. A mark is the chance to win the round you gave up against the best option: an inaccuracy from " +
-      points(t.inaccuracy) + " points, a mistake from " + points(t.mistake) + ", a blunder from " + points(t.blunder) + "." }),
+      points(Math.round(100 * t.inaccuracy)) + ", a mistake from " + Math.round(100 * t.mistake) + ", a blunder from " + Math.round(100 * t.blunder) + "." }),
     el("p", { data: { testid: "review-totals" }, text: totals(doc) + (doc.complete ? "" : " The review ran out of time before your last decisions.") }),
     chart(doc),
     bad.length ? el("ol", { class: "review-list", data: { testid: "review-marked" } }, ...bad.map((d, k) => decisionItem(d, k))) :
@@ -148,15 +150,15 @@ function practiceView(r) {
   const d = bad[k];
   const options = [...d.choices].sort((a, b) => a.action - b.action);
   const picked = r.picked === null ? null : d.choices.find((c) => c.action === r.picked);
-  const answer = picked ? (picked.action === d.best.action ? said(picked.label) + ": " + pct(picked.chance) + " to win the round — the best choice." :
-    said(picked.label) + ": " + pct(picked.chance) + " to win the round — " + points(d.best.chance - picked.chance) + " points below the best, " + said(d.best.label) + " (" + pct(d.best.chance) + ").") : null;
+  const answer = picked ? (picked.action === d.best.action ? said(picked.label) + ": " + pct(picked) + " to win the round — the best choice." :
+    said(picked.label) + ": " + pct(picked) + " to win the round — " + points(d.best.points - picked.points) + " below the best, " + said(d.best.label) + " (" + pct(d.best) + ").") : null;
   return [
     el("p", { class: "lines", data: { testid: "practice-where" }, text: "Practice " + (k + 1) + " of " + bad.length + ". " + place(d) + ". What would you choose now?" }),
     el("div", { class: "choices", data: { testid: "practice-options" } }, ...options.map((c) =>
       el("button", { type: "button", class: "choice" + (picked && c.action === picked.action ? " picked" : ""), disabled: !!picked,
                      data: { testid: "practice-option", action: c.action }, onclick: () => reviewPicked(c.action) }, said(c.label)))),
     answer ? el("p", { class: "lines", role: "status", data: { testid: "practice-answer" } }, answer,
-      " In the match you chose " + said(d.played.label) + " (" + pct(d.played.chance) + ").") : null,
+      " In the match you chose " + said(d.played.label) + " (" + pct(d.played) + ").") : null,
     el("div", { class: "choices" },
       picked ? el("button", { type: "button", class: "quiet", data: { testid: "practice-again" }, onclick: () => reviewPicked(null) }, "Try again") : null,
       k + 1 < bad.length ? el("button", { type: "button", class: picked ? "choice" : "quiet", data: { testid: "practice-next" }, onclick: () => practise(k + 1) }, "Next") : null,

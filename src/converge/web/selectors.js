@@ -58,10 +58,11 @@ export function seatName(p) {
 }
 
 /** A sentence of the server's for this viewer, with the seats named: a spectator's "Player 0 adds…" reads
- *  "Ada adds…" (a player's sentences say "you" and "they" already). */
+ *  "Ada adds…", and a goal's "P0 2 vs P1 1" (the engine's short names) "Ada 2 vs Bob 1" (a player's sentences
+ *  say "you" and "they" already). */
 export function named(text) {
   if (viewerOf() >= 0 || match().tutorial || !text) return text;
-  return text.replace(/\b([Pp])layer ([01])\b/g, (_m, _p, n) => playerName(Number(n)));
+  return text.replace(/\b(?:[Pp]layer |P)([01])\b/g, (_m, n) => playerName(Number(n)));
 }
 
 /** Players in the order this viewer reads them: you first, then them (player 0 first for spectators). */

@@ -1,7 +1,7 @@
 // Beside the table (below it on a phone): the last end of turn, the score per goal, the settings, the share
 // links, and the log of what happened (each event's sentence for this viewer).
 
-import { absolute, el, toast } from "./dom.js";
+import { absolute, cap, el, toast } from "./dom.js";
 import { EVENT } from "./protocol.js";
 import { allowHints } from "./match.js";
 import { named, pair, viewerOf } from "./selectors.js";
@@ -130,7 +130,9 @@ export function settingsPanel() {
     onchange: (e) => { saveSetting("sound", e.target.checked ? "on" : "off"); if (e.target.checked) beep(); } });
   panel.append(el("div", { class: "field inline" }, sound, el("label", { for: "sound", text: "A sound when it is your turn" })));
   if ("Notification" in window && s.seat >= 0) panel.append(notifyField());
-  if (s.seat >= 0 && s.meta.mode === "friend" && s.meta.hints) {
+  if (s.seat >= 0 && s.meta.rated) {  // (never in a rated match: nothing to allow, and the page says why)
+    panel.append(el("p", { class: "note", data: { testid: "hints-status" }, text: cap(s.meta.hints.why_off) + "." }));
+  } else if (s.seat >= 0 && s.meta.mode === "friend" && s.meta.hints) {
     const h = s.meta.hints;
     const mine = el("input", { type: "checkbox", id: "allow-hints", checked: h.allowed[s.seat], data: { testid: "allow-hints" },
       onchange: (e) => allowHints(e.target.checked) });

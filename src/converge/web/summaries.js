@@ -22,7 +22,7 @@ export function goalTable(goals, viewer, testid) {
     const cls = w.length === 2 ? "who-both" : !w.length ? "who-nobody" : viewer < 0 ? "" :
       w[0] === viewer ? "who-you" : "who-them";
     body.append(el("tr", { data: { goal: item.goal } },
-      el("td", {}, el("strong", { text: item.goal + " " }), item.text, el("span", { class: "why", text: item.why })),
+      el("td", {}, el("strong", { text: item.goal + " " }), item.text, el("span", { class: "why", text: named(item.why) })),
       el("td", { class: "stars", "aria-label": item.stars + " star" + (item.stars === 1 ? "" : "s"), text: STAR.repeat(item.stars) }),
       el("td", { class: cls, text })));
   }
@@ -65,22 +65,21 @@ export function roundSummary(r) {
   return box;
 }
 
+/** What may follow the match's end: a seat's rematch and review, everyone's replay and record. (Built with
+ *  el(), which leaves out what a spectator does not get: DOM's append() would print it "null".) */
 function overActions() {
   const s = getState().match;
-  const row = el("div", { class: "choices" });
   const mine = s.seat >= 0;
-  if (s.meta.rematch_id) {
-    row.append(el("a", { class: "button-link", href: "/m/" + s.meta.rematch_id, data: { testid: "rematch-link" } }, "Go to the rematch"));
-  } else if (mine) {
-    row.append(el("button", { type: "button", class: "choice", data: { testid: "rematch" }, onclick: requestRematch }, "Rematch"));
-  }
-  row.append(
+  const rematch = s.meta.rematch_id ?
+    el("a", { class: "button-link", href: "/m/" + s.meta.rematch_id, data: { testid: "rematch-link" } }, "Go to the rematch") :
+    mine ? el("button", { type: "button", class: "choice", data: { testid: "rematch" }, onclick: requestRematch }, "Rematch") : null;
+  return el("div", { class: "choices", data: { testid: "over-actions" } },
+    rematch,
     mine ? el("button", { type: "button", class: "choice", data: { testid: "review-open" }, onclick: startReview }, "Review my play") : null,
     el("button", { type: "button", class: "quiet", data: { testid: "replay" }, onclick: () => startReplay() }, "Replay step by step"),
     el("a", { class: "button-link quiet", href: "/api/matches/" + s.id + "/record", download: "converge-" + s.id + ".json" }, "Download the record"),
     el("a", { class: "button-link quiet", href: "/" }, "New match"),
     mine ? el("a", { class: "button-link quiet", href: "/history", data: { testid: "my-history" } }, "My matches") : null);
-  return row;
 }
 
 /** The match's result above the table (not in a replay). */

@@ -35,6 +35,7 @@ from mypy_extensions import mypyc_attr
 
 from converge.engine.params import Param, ParamValue
 from converge.engine.registry import Registry
+from converge.engine.sizes import RANKS
 from converge.engine.zones import FACTION as FACTION_ZONE
 
 if TYPE_CHECKING:
@@ -171,6 +172,18 @@ class EffectKind:
         """Whether no choice of this effect can change a score this turn (a planner may then pick by a
         fixed policy instead of looking ahead)."""
         return False
+
+
+def rank_limit(max_rank: ParamValue) -> str:
+    """A ``max_rank`` parameter as a card prints it after "a card": nothing when every rank is allowed.
+
+    >>> rank_limit(6), rank_limit(3), rank_limit(1)
+    ('', ' of rank 3 or lower', ' of rank 1')
+    """
+    rank = int(max_rank)
+    if rank >= RANKS[-1]:
+        return ""
+    return f" of rank {rank}" if rank <= RANKS[0] else f" of rank {rank} or lower"
 
 
 def pick_then_place(m: Match, action: int, source: int) -> None:

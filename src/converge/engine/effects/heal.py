@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from converge.engine.effects.base import FACTION, EffectKind, pick_then_place
+from converge.engine.effects.base import FACTION, EffectKind, pick_then_place, rank_limit
 from converge.engine.params import Param, ParamValue
 from converge.engine.zones import DISCARD_PILE
 
@@ -24,7 +24,7 @@ class Heal(EffectKind):
 
     def text(self, params: Mapping[str, ParamValue], own_skillset: str) -> str:
         count = int(params["count"])
-        limit = "" if int(params["max_rank"]) >= 6 else f" of rank {params['max_rank']} or lower"
+        limit = rank_limit(params["max_rank"])
         what = "a card" if count == 1 else f"up to {count} cards"
         return f"Heal: move {what}{limit} from the discard pile into a faction of your choice."
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from converge.engine.effects.base import EffectKind
+from converge.engine.effects.base import EffectKind, rank_limit
 from converge.engine.params import Param, ParamValue
 from converge.engine.zones import DISCARD_PILE, FACTION, HAND
 
@@ -26,7 +26,7 @@ class Recall(EffectKind):
     def text(self, params: Mapping[str, ParamValue], own_skillset: str) -> str:
         count = int(params["count"])
         where = "the discard pile or a faction" if params["from_faction"] else "the discard pile"
-        limit = "" if int(params["max_rank"]) >= 6 else f" of rank {params['max_rank']} or lower"
+        limit = rank_limit(params["max_rank"])
         cards = "1 card" if count == 1 else f"{count} cards"
         return f"Recall: take up to {cards}{limit} from {where} into your hand."
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from converge.engine.effects.base import EffectKind
+from converge.engine.effects.base import EffectKind, rank_limit
 from converge.engine.params import Param, ParamValue
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ class Study(EffectKind):
                          (Param("max_rank", "int", 6, 1, 6, doc="only cards of at most this rank"),))
 
     def text(self, params: Mapping[str, ParamValue], own_skillset: str) -> str:
-        limit = "" if int(params["max_rank"]) >= 6 else f" of rank {params['max_rank']} or lower"
+        limit = rank_limit(params["max_rank"])
         return (f"Study: resolve the discard effect of a card{limit} of another skillset in the discard "
                 "pile as if it were this card's.")
 

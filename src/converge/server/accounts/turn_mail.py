@@ -73,7 +73,7 @@ class TurnMails:
         self.mailer = mailer
         self.now = now
         self._secret: str | None = None
-        self._periodic = Periodic("turn mails", config.turn_mail_every_s, self.send_due, life)
+        self._periodic = Periodic("turn_mails", "turn mails", config.turn_mail_every_s, self.send_due, life)
 
     async def secret(self) -> str:
         if self._secret is None:

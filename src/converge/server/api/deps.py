@@ -24,6 +24,10 @@ from converge.server.protocol.errors import ProtocolError
 from converge.server.security.limits import KeyedRateLimit, address_key
 from converge.server.security.tokens import MATCH_ID_RE, seat_of
 
+#: Wrong host tokens one client address may send in a row, then how many a second.
+WRONG_SECRETS_BURST = 10
+WRONG_SECRETS_RATE = 1 / 60
+
 
 @dataclass
 class ServerState:
@@ -35,6 +39,10 @@ class ServerState:
     create_limit: KeyedRateLimit
     #: HTTP actions and rematches, per client address.
     post_limit: KeyedRateLimit
+    #: Wrong host tokens (admin, metrics), per client address: a few, then one a minute; an address with none
+    #: left is refused even the right token, so that guessing gets no faster for it.
+    wrong_secrets: KeyedRateLimit = field(default_factory=lambda: KeyedRateLimit(WRONG_SECRETS_RATE,
+                                                                                 WRONG_SECRETS_BURST))
     #: The hints being worked out for the match sockets.
     tasks: set[Any] = field(default_factory=set)
 
@@ -94,14 +102,21 @@ def bearer(authorization: str | None) -> str | None:
     return value.strip()
 
 
-def require_secret(authorization: str | None, secret: str | None, what: str) -> None:
+def require_secret(conn: HTTPConnection, authorization: str | None, secret: str | None, what: str) -> None:
     """Let through a request whose ``Authorization: Bearer`` header holds the host's ``secret`` (compared in
     constant time); a path whose secret is not configured is not served at all (``not_found``), and any other
-    header is ``unauthorized``. (The metrics token, the admin token.)"""
+    header is ``unauthorized``. A client address that sent :data:`WRONG_SECRETS_BURST` wrong ones is refused
+    (``rate_limited``), the right one too, until its next try comes (one a minute). (The metrics token, the
+    admin token.)"""
     if not secret:
         raise ProtocolError("not_found", "no such page or API endpoint")
+    wrong = conn.app.state.server.wrong_secrets
+    address = address_of(conn)
+    if not wrong.available(address):
+        raise ProtocolError("rate_limited", f"too many wrong {what}s from your address; try again in a minute")
     scheme, _, given = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), secret.encode()):
+        wrong.allow(address)  # (a try spent)
         raise ProtocolError("unauthorized", f"use the header \"Authorization: Bearer <{what}>\"")
 
 

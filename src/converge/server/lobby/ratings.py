@@ -4,9 +4,10 @@ exactly once (:func:`converge.server.storage.lobby_store.record_result`); bots h
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
-from converge.bots import BOTS
+from converge.bots import BOTS, LEVELS
 from converge.server.play.session import Session
 from converge.server.storage import lobby_store as store
 
@@ -23,6 +24,11 @@ BOT_RATINGS: dict[str, float] = {"beginner": 1000.0, "random": 1000.0, "easy": 1
                                  "medium": 2188.0, "hard": 2354.0}
 #: The levels quick match may offer, weakest first.
 OFFERED_BOTS = ("beginner", "easy", "medium", "hard")
+
+
+def level_ratings(ratings: Mapping[str, float] = BOT_RATINGS) -> dict[str, int | None]:
+    """Each level's fixed rating as players read it, weakest first; None where it was never measured."""
+    return {level: round(ratings[level]) if level in ratings else None for level in LEVELS}
 
 
 def closest_bot(rating: float) -> str:

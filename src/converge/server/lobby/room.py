@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -23,8 +22,6 @@ from converge.server.storage import lobby_store as store
 from converge.server.storage.database import StorageError
 from converge.server.storage.writer import Writer
 from converge.server.transport.connections import Connection, WebSocketLike, dumps
-
-log = logging.getLogger("converge.server.lobby")
 
 #: Runs a coroutine as one of the lobby's tasks (cancelled when the lobby closes).
 Spawn = Callable[[Coroutine[Any, Any, None]], asyncio.Task[None]]
@@ -56,6 +53,8 @@ class Room:
         self._last_poll = time.time()
         self._notified: set[str] = set()  # tables whose host was told it started
         self._poll: asyncio.Task[None] | None = None
+        #: The refresh's health (it fails while the database is away: /readyz, the metrics, logged once).
+        self.health = life.jobs.add("lobby_refresh", "the lobby's refresh")
         #: Per host whose last page closed: the task that closes their open tables after ``table_grace_s``.
         self._grace: dict[str, asyncio.Task[None]] = {}
 
@@ -128,8 +127,9 @@ class Room:
             hosts = {c.player.id for c in self.conns if c.player is not None}
             started = await asyncio.to_thread(self._started_for, hosts, since) if hosts else []
         except Exception as exc:  # the database is away: next time
-            log.warning("lobby refresh failed: %s", exc)
+            self.health.failed(exc, self.config.lobby_poll_s)
             return
+        self.health.worked()
         message: TableList = {"type": "tables", "tables": listed}
         text = dumps(message)
         if text != self._listed:
@@ -164,5 +164,6 @@ class Room:
             while self.conns and not self.life.closing:
                 await asyncio.sleep(self.config.lobby_poll_s)
                 await self.refresh()
+            self.health.idle()  # (no page to refresh: not failing, whatever the last try did)
 
         self._poll = self.spawn(poll())

@@ -177,7 +177,14 @@ class _Held:
         missed.add_metric([], pool.missed)
         waiting = GaugeMetricFamily("converge_quick_match_waiting", "Players waiting in the quick-match queue")
         waiting.add_metric([], len(self.lobby.quick.queue))
-        yield from (held, owned, conns, queued, workers, missed, waiting)
+        failing = GaugeMetricFamily("converge_job_failing", "1 while a background job fails (its runs are tried "
+                                    "again with a backoff), else 0", labels=["job"])
+        failures = CounterMetricFamily("converge_job_failures", "Failed runs of each background job",
+                                       labels=["job"])
+        for job in hub.life.jobs:
+            failing.add_metric([job.name], 1 if job.failing else 0)
+            failures.add_metric([job.name], job.failures_total)
+        yield from (held, owned, conns, queued, workers, missed, waiting, failing, failures)
 
 
 #: How a socket's error message starts (``to_message`` as orjson and as json write it), and where its code is.

@@ -3,8 +3,8 @@
 A check is a function of no argument, plain or ``async``, that returns None when all is well and otherwise
 a short reason (``"a worker process died"``); one that raises fails with the exception's type, one that
 takes more than :data:`TIMEOUT` seconds fails with ``"no answer in 2 s"``. The server's own are the
-database (:class:`DatabasePing`) and the bot workers; more are added with :meth:`Readiness.add` (e.g. a
-process that is shutting down says so)."""
+database (:class:`DatabasePing`), the bot workers and the background jobs (:mod:`converge.server.ops.jobs`);
+more are added with :meth:`Readiness.add` (e.g. a process that is shutting down says so)."""
 
 from __future__ import annotations
 

@@ -21,7 +21,9 @@ import concurrent.futures
 import concurrent.futures.process
 import logging
 import multiprocessing
+import os
 import statistics
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -91,6 +93,24 @@ def _warm_up() -> None:
     make_bot("hard", 0)
 
 
+#: Seconds between a worker's looks at whether its server process still lives.
+PARENT_CHECK_S = 0.5
+
+
+def _worker_start(server_pid: int) -> None:
+    """A worker's start: it ends with its server, however the server ends (a ``kill -9`` included, which runs
+    no clean-up of the server's), by watching, from a thread of its own, that its parent is still the server;
+    then it warms up."""
+
+    def watch() -> None:
+        while os.getppid() == server_pid:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)  # (orphaned: nobody will ever ask this worker anything)
+
+    threading.Thread(target=watch, name="converge-bot-worker-parent", daemon=True).start()
+    _warm_up()
+
+
 class BotPool:
     """A pool of worker processes for bot decisions (see the module doc)."""
 
@@ -126,7 +146,8 @@ class BotPool:
         if self._executor is None:
             # spawn, not fork: the server has threads (its database writer) that a fork would copy mid-step
             self._executor = concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up)
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_start, initargs=(os.getpid(),))
         return self._executor
 
     async def decide(self, match: Match, seat: int, bot: str, seed: int) -> int:
@@ -220,7 +241,13 @@ class BotPool:
         return None
 
     def close(self) -> None:
+        """Stop the workers, now: what they were thinking about is not needed any more (a review may think for
+        a minute, past the server's drain), and wait until the executor has let go of its processes and of
+        its queues' semaphores (left to the interpreter's exit, they are reported leaked, on stderr)."""
         self.closed = True
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        for process in list((getattr(executor, "_processes", None) or {}).values()):
+            process.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)

@@ -103,10 +103,13 @@ class Hints:
         self.slot = asyncio.Semaphore(1)
 
     async def allow(self, session: Session, seat: int, allow: bool) -> None:
-        """``seat`` allows (or no longer allows) hints in a friend match: they are on once both allow."""
+        """``seat`` allows (or no longer allows) hints in a friend match: they are on once both allow (never
+        in a rated match: allowing them there is refused, with the reason)."""
         async with session.lock:
             if session.row.mode != "friend":
                 return  # on against a bot, always
+            if session.rated and allow:
+                raise ProtocolError("hints_off", str(session.hints_off))
             bits = session.row.hints | (1 << seat) if allow else session.row.hints & ~(1 << seat)
             if bits == session.row.hints:
                 return
@@ -128,8 +131,8 @@ class Hints:
         one search at a time per server, and each (seat, decision) is searched once."""
         if not session.active:
             raise ProtocolError("over", "the match is over")
-        if not session.hints_on:
-            raise ProtocolError("hints_off", "hints are off in this match: both players must allow them")
+        if session.hints_off is not None:
+            raise ProtocolError("hints_off", session.hints_off)
         if session.match.current_player != seat:
             raise ProtocolError("not_your_turn", "a hint is for your own decision")
         seq = session.seq

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from converge.bots import BOTS, LEVELS, bot_display_name
@@ -52,11 +53,14 @@ class Catalog:
         self.playsets = all_playsets(self.decks)
         self._built: dict[tuple[str, ...], Playset] = {}
 
-    def options(self) -> Options:
-        """The bots, skillsets, sets and clock limits a new match may be created with."""
+    def options(self, level_ratings: Mapping[str, int | None]) -> Options:
+        """The bots, skillsets, sets and clock limits a new match may be created with: the bots players choose
+        from are the levels, each with its fixed rating (``level_ratings``; None where it was never
+        measured). The algorithms behind them (random, greedy, ismcts) are accepted too, but not offered."""
         return {
-            "bots": [*LEVELS, *(b for b in BOTS if b not in LEVELS)],  # (the levels first, weakest first)
+            "bots": list(LEVELS),
             "bot_names": {b: bot_display_name(b) for b in BOTS},
+            "bot_ratings": {b: level_ratings.get(b) for b in LEVELS},
             "default_bot": default_bot(),
             "skillsets": [{"key": k, "name": self.decks[k].skillset, "set": self.decks[k].set_name,
                            "keyword": self.decks[k].keyword,

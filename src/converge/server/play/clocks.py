@@ -54,11 +54,16 @@ class Clocks:
 
         async def flag_later() -> None:
             await asyncio.sleep(left / 1000 + 0.05)
-            async with session.lock:
-                if session.seq == seq and session.active and session.match.current_player == seat:
+            backoff, tries = self.life.jobs.backoff, 0
+            while not self.life.closing:
+                async with session.lock:
+                    if session.seq != seq or not session.active or session.match.current_player != seat:
+                        return
                     left_now = session.clock_left(seat)
-                    if left_now is not None and left_now <= 0:
-                        await self.flag(session, seat)
+                    if left_now is None or left_now > 0 or await self.lose(session, seat, "time"):
+                        return
+                tries += 1  # (the loss could not be stored: the database is away) tried again, as a job is
+                await asyncio.sleep(backoff.delay(tries, backoff.longest_s))
 
         session.tasks.start(CLOCK, flag_later())
 

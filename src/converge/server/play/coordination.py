@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from converge.server.ops.jobs import Jobs
 from converge.server.storage.match_store import CHANNEL
 
 log = logging.getLogger("converge.server.coordination")
@@ -134,10 +135,12 @@ class PgCoordinator(LocalCoordinator):
 
     multi = True
 
-    def __init__(self, url: str, interval: float = 1.0) -> None:
+    def __init__(self, url: str, interval: float = 1.0, jobs: Jobs | None = None) -> None:
         super().__init__()
         self.url = url
         self.interval = interval
+        #: The rounds' health: failing while the database is away (/readyz, the metrics, the log).
+        self.health = (jobs or Jobs()).add("coordination", "coordination with the other processes")
         self.listener: Any = None
         self.locks: Any = None
         self.owned: set[str] = set()
@@ -175,36 +178,47 @@ class PgCoordinator(LocalCoordinator):
                     await conn.close()
 
     async def _listen(self) -> None:
+        """Take in the other processes' notes. A connection that breaks is closed, and the next round
+        (:meth:`_tick`) connects again — or fails, and says so — after which every match catches up."""
         while not self.closing:
+            listener = self.listener
             try:
-                async for notify in self.listener.notifies():
+                async for notify in listener.notifies():
                     parsed = parse_note(notify.payload)
                     if parsed is not None and parsed[0] != self.origin and self.on_change is not None:
                         self.on_change(parsed[1])
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # the connection broke: reconnect, then everyone catches up
-                log.warning("lost the notification connection (%s); reconnecting", exc)
-                await asyncio.sleep(self.interval)
+            except Exception:
+                if self.closing:
+                    return
                 with contextlib.suppress(Exception):
-                    await self._connect()
-                    self.lost.set()
+                    await listener.close()
+                await asyncio.sleep(self.interval)
 
     async def _tick(self) -> None:
+        """Each round: connect again if a connection broke (ownership and presence went with it), then the
+        hub's round (:meth:`Sync.coordinate <converge.server.play.sync.Sync.coordinate>`). A round that fails,
+        whatever the error, is tried again: the rounds stop only with the process."""
+        delay = self.interval
         while not self.closing:
-            await asyncio.sleep(self.interval)
-            if self.locks is None or self.locks.closed or self.listener is None or self.listener.closed:
-                self._drop_locks()
-                try:
+            await asyncio.sleep(delay)
+            try:
+                if self.locks is None or self.locks.closed or self.listener is None or self.listener.closed:
+                    self._drop_locks()
+                    if self.locks is not None and not self.locks.closed:  # (what it holds is let go for real)
+                        with contextlib.suppress(Exception):
+                            await self.locks.close()
                     await self._connect()
-                except Exception as exc:
-                    log.warning("cannot reach the database to coordinate (%s); retrying", exc)
-                    continue
-            if self.on_tick is not None:
-                try:
+                if self.on_tick is not None:
                     await self.on_tick()
-                except Exception as exc:
-                    log.warning("coordination round failed: %s", exc)
+            except Exception as exc:
+                if self.closing:
+                    return
+                delay = self.health.failed(exc, self.interval)
+            else:
+                self.health.worked()
+                delay = self.interval
 
     def _drop_locks(self) -> None:
         if self.closing:
@@ -290,8 +304,9 @@ def psycopg_url(sqlalchemy_url: str) -> str:
     return f"{scheme.split('+', 1)[0]}{sep}{rest}"
 
 
-def coordinator_for(url: str, dialect: str, interval: float = 1.0) -> LocalCoordinator:
-    """The coordinator of a server on the database ``url`` (of SQLAlchemy dialect ``dialect``)."""
+def coordinator_for(url: str, dialect: str, interval: float = 1.0, jobs: Jobs | None = None) -> LocalCoordinator:
+    """The coordinator of a server on the database ``url`` (of SQLAlchemy dialect ``dialect``); ``jobs``: where
+    its rounds' health is kept."""
     if dialect == "postgresql":
-        return PgCoordinator(psycopg_url(url), interval)
+        return PgCoordinator(psycopg_url(url), interval, jobs)
     return LocalCoordinator()

@@ -39,7 +39,7 @@ class Housekeeping:
         self.writer = writer
         self.coord = coord
         self.life = life
-        self._periodic = Periodic("retention clean-up", config.retention_every_s, self.sweep, life)
+        self._periodic = Periodic("retention", "retention clean-up", config.retention_every_s, self.sweep, life)
 
     # ------------------------------------------------------------------ memory
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from converge.server.config import ServerConfig
+from converge.server.ops.jobs import Backoff, Jobs
 from converge.server.ops.meter import Meter
 from converge.server.play.botpool import BotPool
 from converge.server.play.bots import Bots, Hints
@@ -61,7 +62,7 @@ class Hub:
         self.config = config
         self.storage = storage
         self.writer = writer
-        self.life = Lifecycle()
+        self.life = Lifecycle(Jobs(Backoff(config.job_retry_first_s, config.job_retry_longest_s)))
         self.sessions = Sessions()
         self.catalog = Catalog(config)
         self.budget = MatchBudget(config.matches_per_hour)
@@ -69,7 +70,8 @@ class Hub:
         self.pool = BotPool(config.bot_workers, config.deck_dirs, config.bot_queue, meter)
         #: The other server processes on the same database, if any.
         self.coord: LocalCoordinator = coordinator_for(storage.engine.url.render_as_string(hide_password=False),
-                                                       storage.engine.dialect.name, config.coordination_interval)
+                                                       storage.engine.dialect.name, config.coordination_interval,
+                                                       self.life.jobs)
         self.writes = MatchWrites(writer, self.coord)
         #: The wall clock of what is counted in days (turn-based matches' deadlines).
         self.wall = WallClock()
@@ -82,7 +84,7 @@ class Hub:
                            config.turn_mail_delay_s, meter)
         clocks = Clocks(self.writes, self.coord, self.life, catch_up, self.wall)
         bots = Bots(config, self.pool, self.moves, clocks, self.life)
-        self.duties = Duties(clocks, bots, StandIns(config, self.writes, clocks, bots, self.coord))
+        self.duties = Duties(clocks, bots, StandIns(config, self.writes, clocks, bots, self.coord, self.life))
         self.hints = Hints(config, self.pool, self.writes)
         self.reviews = Reviews(config, self.pool, storage, self.writes)
         self.sync = Sync(storage, self.coord, self.sessions, self.duties, self.housekeeping, self.life)

@@ -1,5 +1,5 @@
 """Whether the server is shutting down, the chores it runs beside requests, and the jobs it runs now and then
-(:class:`Periodic`)."""
+(:class:`Periodic`, each with its health in :attr:`Lifecycle.jobs`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from converge.server.storage.database import StorageError
+from converge.server.ops.jobs import Jobs
 
 log = logging.getLogger("converge.server")
 
@@ -17,9 +17,11 @@ class Lifecycle:
     """One server process's life: :attr:`closing` once it shuts down; chores (presence, releases) run beside
     the callers that start them."""
 
-    def __init__(self) -> None:
+    def __init__(self, jobs: Jobs | None = None) -> None:
         self._closing = False
         self._chores: set[asyncio.Task[None]] = set()
+        #: The health of the background jobs (:mod:`converge.server.ops.jobs`), for /readyz and the metrics.
+        self.jobs = jobs or Jobs()
 
     @property
     def closing(self) -> bool:
@@ -47,13 +49,16 @@ class Lifecycle:
 
 class Periodic:
     """A job run every ``every_s`` seconds while the server runs (the retention clean-up, the turn-based time
-    checks, the mail queue): a database that is away is logged, and the job tried again next time."""
+    checks, the mail queue). A run that fails, whatever the error (a database that is away raises the driver's
+    own), is tried again with a backoff, and the job's health (``name``: its metrics label; ``what``: for
+    people) says so until a run works: the job never stops before the server does."""
 
-    def __init__(self, what: str, every_s: float, job: Callable[[], Awaitable[object]], life: Lifecycle) -> None:
-        self.what = what
+    def __init__(self, name: str, what: str, every_s: float, job: Callable[[], Awaitable[object]],
+                 life: Lifecycle) -> None:
         self.every_s = every_s
         self.job = job
         self.life = life
+        self.health = life.jobs.add(name, what)
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -65,9 +70,14 @@ class Periodic:
             while not self.life.closing:
                 try:
                     await self.job()
-                except StorageError as exc:  # the database is away: try again next time
-                    log.error("%s failed: %s", self.what, exc)
-                await asyncio.sleep(self.every_s)
+                except Exception as exc:  # (not a cancellation: that is the server stopping it)
+                    if self.life.closing:
+                        return
+                    delay = self.health.failed(exc, self.every_s)
+                else:
+                    self.health.worked()
+                    delay = self.every_s
+                await asyncio.sleep(delay)
 
         self._task = asyncio.get_running_loop().create_task(run())
 

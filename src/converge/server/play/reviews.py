@@ -11,6 +11,7 @@ import json
 import logging
 from typing import Any, cast
 
+from converge.bots.review import VERSION as REVIEW_VERSION
 from converge.engine.schema import RecordDoc
 from converge.server.config import ServerConfig
 from converge.server.play.botpool import BotPool
@@ -49,8 +50,9 @@ class Reviews:
         except Exception:
             log.exception("match %s: cannot read the review of seat %d", session.id, seat)
             raise ProtocolError("storage", "the review could not be read; try again") from None
-        if stored is not None:
-            return {"status": "done", "seat": seat, "review": json.loads(stored)}
+        doc = json.loads(stored) if stored is not None else None
+        if doc is not None and doc.get("version") == REVIEW_VERSION:  # (an older format is made again)
+            return {"status": "done", "seat": seat, "review": doc}
         key = (session.id, seat)
         if key in self.making:
             return {"status": "running", "seat": seat, "review": None}

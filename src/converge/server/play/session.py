@@ -280,10 +280,18 @@ class Session:
         return self.row.seats[seat].bot is not None
 
     @property
+    def hints_off(self) -> str | None:
+        """Why hints are off, as players read it, or None when they are on: off in a rated match (a hint would
+        play for you); otherwise on against a bot, and in a friend match once both players allow them."""
+        if self.rated:
+            return "hints are off in a rated match: a hint would play for you"
+        if self.row.mode == "bot" or self.row.hints & 3 == 3:
+            return None
+        return "hints are off in this match until both players allow them"
+
+    @property
     def hints_on(self) -> bool:
-        """Hints are off in a rated match (a hint would play for you); otherwise on against a bot, and in a
-        friend match once both players allow them."""
-        return not self.rated and (self.row.mode == "bot" or self.row.hints & 3 == 3)
+        return self.hints_off is None
 
     def clock_left(self, seat: int, now: float | None = None) -> int | None:
         """The time left to ``seat`` in ms (running down while it is their decision), or None."""
@@ -369,7 +377,8 @@ class Session:
             "rematch_id": row.rematch_id,
             "rematch_of": row.rematch_of,
             "hints": {"on": self.hints_on, "allowed": [row.mode == "bot" or bool(row.hints >> p & 1)
-                                                      for p in (0, 1)]},
+                                                      for p in (0, 1)],
+                      "why_off": self.hints_off},
             "rated": self.rated,
         }
 

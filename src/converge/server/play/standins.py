@@ -15,6 +15,7 @@ from converge.server.play.bots import Bots
 from converge.server.play.catalog import default_bot
 from converge.server.play.clocks import Clocks
 from converge.server.play.coordination import LocalCoordinator
+from converge.server.play.lifecycle import Lifecycle
 from converge.server.play.session import Session, stand_in
 from converge.server.play.writes import MatchWrites
 from converge.server.protocol.errors import ProtocolError
@@ -28,12 +29,13 @@ class StandIns:
     """The stand-ins of the matches of this process, and who plays each seat."""
 
     def __init__(self, config: ServerConfig, writes: MatchWrites, clocks: Clocks, bots: Bots,
-                 coord: LocalCoordinator) -> None:
+                 coord: LocalCoordinator, life: Lifecycle) -> None:
         self.config = config
         self.writes = writes
         self.clocks = clocks
         self.bots = bots
         self.coord = coord
+        self.life = life
 
     def schedule(self, session: Session, seat: int) -> None:
         """Put a bot in ``seat`` after ``replace_after`` seconds if its player is still away then (friend
@@ -48,20 +50,29 @@ class StandIns:
 
         async def replace() -> None:
             await asyncio.sleep(after)
-            async with session.lock:
-                session.tasks.take(stand_in(seat))
-                if self.coord.multi:  # connected to another process meanwhile?
-                    with contextlib.suppress(Exception):
-                        found = await self.coord.present_elsewhere([session.id])
-                        session.presence.set_remote(found.get(session.id, set()))
-                if (session.active and session.owned and not session.presence.connected(seat)
-                        and session.row.seats[seat].bot is None):
+            backoff, tries = self.life.jobs.backoff, 0
+            while not self.life.closing:
+                async with session.lock:
+                    if self.coord.multi:  # connected to another process meanwhile?
+                        with contextlib.suppress(Exception):
+                            found = await self.coord.present_elsewhere([session.id])
+                            session.presence.set_remote(found.get(session.id, set()))
+                    if (not session.active or not session.owned or session.presence.connected(seat)
+                            or session.row.seats[seat].bot is not None):
+                        session.tasks.take(stand_in(seat))
+                        return
                     name = self.config.replacement_bot or default_bot()
                     if name not in BOTS:
                         name = default_bot()
-                    log.info("match %s: a bot (%s) stands in for player %d, who left", session.id, name, seat)
-                    with contextlib.suppress(ProtocolError):
+                    try:
                         await self.set_seat(session, seat, name, True)
+                    except ProtocolError:  # not stored (the database is away): tried again, as a job is
+                        tries += 1
+                    else:
+                        log.info("match %s: a bot (%s) stands in for player %d, who left", session.id, name, seat)
+                        session.tasks.take(stand_in(seat))
+                        return
+                await asyncio.sleep(backoff.delay(tries, backoff.longest_s))
 
         session.tasks.start(stand_in(seat), replace())
 

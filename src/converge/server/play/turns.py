@@ -28,7 +28,8 @@ class Turns:
         self.matches = matches
         self.clocks = clocks
         self.life = life
-        self._periodic = Periodic("turn-based time check", config.turn_check_every_s, self.sweep, life)
+        self._periodic = Periodic("turn_check", "turn-based time check", config.turn_check_every_s, self.sweep,
+                                  life)
 
     async def sweep(self) -> int:
         """End every turn-based match whose player to move is out of time now (:attr:`Clocks.wall`); returns

@@ -113,8 +113,9 @@ class MoveLimits(TypedDict):
 class Options(TypedDict):
     """``GET /api/options``: what a new match may be created with."""
 
-    bots: list[str]  #: the levels first (weakest first), then the algorithms behind them
-    bot_names: dict[str, str]  #: each bot as players read it ("Hard bot")
+    bots: list[str]  #: the levels, weakest first (the algorithms behind them are accepted, not offered)
+    bot_names: dict[str, str]  #: each bot as players read it ("Hard bot"), the algorithms' too
+    bot_ratings: dict[str, int | None]  #: each level's fixed rating; None: never measured (expert)
     default_bot: str
     skillsets: list[SkillsetInfo]
     sets: dict[str, list[str]]
@@ -273,8 +274,9 @@ class Ranked(TypedDict):
 
 
 class BotRating(TypedDict):
-    name: str
-    rating: int
+    name: str  #: the level
+    display: str  #: as players read it ("Hard bot")
+    rating: int | None  #: None: never measured (no match against it is rated)
 
 
 class Leaderboard(TypedDict):

@@ -120,6 +120,7 @@ class Result(TypedDict):
 class HintsInfo(TypedDict):
     on: bool
     allowed: list[bool]  #: per seat
+    why_off: str | None  #: why they are off, as players read it (a rated match; a friend match until both allow)
 
 
 class MatchMeta(TypedDict):

@@ -20,6 +20,20 @@ class StorageError(Exception):
     """The database could not do what was asked (nothing was changed)."""
 
 
+def describe(exc: BaseException) -> str:
+    """A database's error in one line that holds none of the data written: its kind and the first line of the
+    driver's message. Left out: the statement and its parameters (SQLAlchemy's ``[SQL: ...]`` and
+    ``[parameters: ...]``: a match's seed among them) and PostgreSQL's DETAIL (``Failing row contains (...)``:
+    the whole row).
+
+    >>> describe(ValueError("no such table: matches\\n[SQL: SELECT seed FROM matches]"))
+    'ValueError: no such table: matches'
+    """
+    orig = getattr(exc, "orig", None) or exc  # (a DBAPIError wraps the driver's own)
+    lines = str(orig).strip().splitlines()
+    return f"{type(orig).__name__}: {lines[0]}" if lines else type(orig).__name__
+
+
 class Refused(StorageError):
     """A write that found the database otherwise than it requires (a lobby table already taken, a limit
     reached) and so wrote nothing: not a failure of the database. Its message is for players."""
@@ -53,7 +67,8 @@ def normalize_url(url: str) -> str:
 
 
 def make_engine(url: str, sqlite_sync: str = "FULL") -> Engine:
-    """An SQLAlchemy engine for ``url``; SQLite files get WAL journaling and ``synchronous=FULL``."""
+    """An SQLAlchemy engine for ``url``; SQLite files get WAL journaling and ``synchronous=FULL``. Its errors and
+    its log lines never show a statement's parameters (``hide_parameters``): a match's seed is one."""
     url = normalize_url(url)
     try:
         parsed = make_url(url)
@@ -68,7 +83,7 @@ def make_engine(url: str, sqlite_sync: str = "FULL") -> Engine:
             parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StorageError(f"cannot create {parent}: {exc.strerror or exc}") from None
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, hide_parameters=True)
         sync = sqlite_sync.upper()
         if sync not in ("FULL", "NORMAL", "EXTRA"):
             raise StorageError(f"sqlite synchronous must be FULL, NORMAL or EXTRA, got {sqlite_sync!r}")
@@ -87,7 +102,7 @@ def make_engine(url: str, sqlite_sync: str = "FULL") -> Engine:
 
         return engine
     try:
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(url, pool_pre_ping=True, hide_parameters=True)
     except Exception as exc:  # e.g. a missing driver
         raise StorageError(f"cannot use database {parsed.render_as_string(hide_password=True)}: {exc}") from None
 

@@ -227,11 +227,16 @@ class Storage:
 
     @staticmethod
     def save_review(conn: Connection, match_id: str, seat: int, doc: str) -> None:
-        """Store a review, unless one is stored already (another process made it first): the first stays."""
+        """Store a review, unless one of its format is stored already (another process made it first): the
+        first stays. One of an older format is replaced (never one of a newer: a process not yet upgraded)."""
         r = reviews_table.c
-        if conn.execute(select(r.seat).where(r.match_id == match_id, r.seat == seat)).first() is None:
+        where = (r.match_id == match_id, r.seat == seat)
+        stored = conn.execute(select(r.doc).where(*where)).scalar()
+        if stored is None:
             conn.execute(insert(reviews_table).values(match_id=match_id, seat=seat, created_at=time.time(),
                                                       doc=doc))
+        elif json.loads(doc).get("version", 1) > json.loads(stored).get("version", 1):
+            conn.execute(update(reviews_table).where(*where).values(created_at=time.time(), doc=doc))
 
     @staticmethod
     def set_hints(conn: Connection, match_id: str, hints: int) -> None:

@@ -51,6 +51,7 @@ class ThrowawayCluster:
         self.root: str | None = None
         self.prefix: list[str] = []
         self.bindir: Path | None = None
+        self._options = ""  # the server's options (its socket, port and settings), the same at each start
 
     def _run(self, *cmd: str) -> None:
         done = subprocess.run([*self.prefix, *cmd], capture_output=True, text=True, timeout=120)
@@ -70,26 +71,27 @@ class ThrowawayCluster:
             os.chown(self.root, user.pw_uid, user.pw_gid)
             self.prefix = ["runuser", "-u", "postgres", "--"]
         data, port = f"{self.root}/data", free_port()
+        self._options = (f"-k {self.root} -p {port} -c listen_addresses='' -c fsync=off "
+                         f"-c max_connections={self.max_connections}")
         try:
             self._run(str(self.bindir / "initdb"), "-D", data, "-A", "trust", "-U", "converge", "--no-sync")
-            self._run(
-                str(self.bindir / "pg_ctl"),
-                "-D",
-                data,
-                "-l",
-                f"{self.root}/log",
-                "-w",
-                "-t",
-                "60",
-                "-o",
-                f"-k {self.root} -p {port} -c listen_addresses='' -c fsync=off "
-                f"-c max_connections={self.max_connections}",
-                "start",
-            )
+            self.resume()
         except BaseException:
             self.stop()
             raise
         return f"postgresql://converge@/postgres?host={self.root}&port={port}"
+
+    def pause(self) -> None:
+        """Stop the database server, its data kept: every connection to it breaks and new ones are refused
+        (a database outage, for tests) until :meth:`resume`."""
+        assert self.bindir is not None and self.root is not None, "start the cluster first"
+        self._run(str(self.bindir / "pg_ctl"), "-D", f"{self.root}/data", "-m", "fast", "-w", "-t", "60", "stop")
+
+    def resume(self) -> None:
+        """Start the database server (again), on the same socket and port."""
+        assert self.bindir is not None and self.root is not None, "start the cluster first"
+        self._run(str(self.bindir / "pg_ctl"), "-D", f"{self.root}/data", "-l", f"{self.root}/log", "-w", "-t",
+                  "60", "-o", self._options, "start")
 
     def stop(self) -> None:
         if self.root is None:

@@ -16,7 +16,7 @@ from typing import Any, TypeVar, cast
 from sqlalchemy import Connection
 
 from converge.server.ops.meter import Meter
-from converge.server.storage.database import Refused, StorageError
+from converge.server.storage.database import Refused, StorageError, describe
 from converge.server.storage.driver import DriverTransaction
 from converge.server.storage.match_store import Storage
 
@@ -51,6 +51,9 @@ class Checkpointer:
         self.checkpoint("TRUNCATE")
 
 
+#: Seconds after which the writer's connection, unused, is pinged before its next group.
+PING_AFTER_S = 1.0
+
 T = TypeVar("T")
 WriteFn = Callable[[Connection], Any]
 #: A write waiting for the writer: the function, what to call when it is done, and whether it is a driver write.
@@ -73,6 +76,7 @@ class Writer:
         self.groups = 0
         self.writes = 0
         self.conn: Connection | None = None
+        self.used = 0.0  # (monotonic) when the connection was last used
         self.thread.start()
 
     def submit(self, fn: WriteFn, done: Callable[[BaseException | None], None], driver: bool = False) -> None:
@@ -93,7 +97,7 @@ class Writer:
                 if exc is None:
                     fut.set_result(None)
                 else:
-                    fut.set_exception(exc if isinstance(exc, StorageError) else StorageError(str(exc)))
+                    fut.set_exception(exc if isinstance(exc, StorageError) else StorageError(describe(exc)))
             with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
                 loop.call_soon_threadsafe(resolve)
 
@@ -130,7 +134,21 @@ class Writer:
 
     def _connection(self) -> Connection:
         """The writer's own connection, kept between groups (taking one from the pool for each group cost
-        as much as the writes); a connection that failed is closed and the next group opens another."""
+        as much as the writes); a connection that failed is closed and the next group opens another. One idle
+        for :data:`PING_AFTER_S` is pinged first (as the pool pings what it hands out), so that a database
+        restarted meanwhile costs no write: the dead connection is replaced before the group is written."""
+        now = time.monotonic()
+        idle, self.used = now - self.used, now
+        if self.conn is not None and idle > PING_AFTER_S:
+            try:
+                raw = self.conn.connection.dbapi_connection
+                if raw is None or not self.storage.engine.dialect.do_ping(raw):
+                    raise StorageError("the connection is gone")
+            except Exception:
+                with contextlib.suppress(Exception):
+                    self.conn.invalidate()
+                    self.conn.close()
+                self.conn = None
         if self.conn is None:
             self.conn = self.storage.engine.connect()
         return self.conn
@@ -152,8 +170,8 @@ class Writer:
                     self.conn.close()
                 self.conn = None
             if len(group) == 1:
-                if not isinstance(exc, Refused):
-                    log.warning("a database write failed: %s", exc)
+                if not isinstance(exc, Refused):  # (the error whole, its parameters hidden, in `exception`)
+                    log.warning("a database write failed, nothing of it stored: %s", describe(exc), exc_info=exc)
                 group[0][1](exc)
                 return
             for one in group:  # find the write that failed; commit the others

@@ -40,7 +40,7 @@ from converge.server.protocol.answers import Audit, FoundPlayers, HostActionDone
 
 async def host(request: Request, authorization: Authorization = None) -> Moderation:
     """The moderation of a request that carries the admin token (404 when none is configured, 401 without it)."""
-    require_secret(authorization, request.app.state.config.admin_token, "admin token")
+    require_secret(request, authorization, request.app.state.config.admin_token, "admin token")
     moderation: Moderation = request.app.state.moderation
     return moderation
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from converge.bots import bot_display_name
 from converge.server.api.deps import (
     Authorization,
     ClientAddress,
@@ -35,8 +36,9 @@ from converge.server.api.deps import (
 )
 from converge.server.api.models import ERRORS, NameIn, TableIn
 from converge.server.api.routes.accounts import me_doc, set_player_cookie
-from converge.server.lobby.ratings import BOT_RATINGS, OFFERED_BOTS
+from converge.server.lobby.ratings import level_ratings
 from converge.server.protocol.answers import (
+    BotRating,
     History,
     Leaderboard,
     Linked,
@@ -81,8 +83,9 @@ async def my_history(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONRe
 @router.get("/api/leaderboard", response_model=Leaderboard)
 async def leaderboard(lobby: LobbyService) -> JSONResponse:
     """Named players with a rated match, best first; and the bots' fixed ratings."""
-    doc: Leaderboard = {"players": await lobby.players.leaderboard(),
-                        "bots": [{"name": b, "rating": round(BOT_RATINGS[b])} for b in OFFERED_BOTS]}
+    bots: list[BotRating] = [{"name": b, "display": bot_display_name(b), "rating": r}
+                             for b, r in level_ratings().items()]
+    doc: Leaderboard = {"players": await lobby.players.leaderboard(), "bots": bots}
     return json_response(doc)
 
 

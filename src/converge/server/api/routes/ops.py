@@ -36,7 +36,7 @@ async def metrics(request: Request, authorization: str | None = Header(default=N
     """The Prometheus metrics, for ``Authorization: Bearer <metrics_token>`` only (not served without a
     token configured)."""
     try:
-        require_secret(authorization, request.app.state.config.metrics_token, "metrics token")
+        require_secret(request, authorization, request.app.state.config.metrics_token, "metrics token")
     except ProtocolError as exc:
         if exc.code != "unauthorized":
             raise

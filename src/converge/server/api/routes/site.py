@@ -9,6 +9,7 @@ from converge.server.api.deps import Server, json_response
 from converge.server.api.models import ERRORS
 from converge.server.learning import rulebook
 from converge.server.learning import tutorial as tutorial_script
+from converge.server.lobby.ratings import level_ratings
 from converge.server.protocol.answers import DeveloperRules, Options, Rules, Status, Tutorial
 
 router = APIRouter(prefix="/api", tags=["site"], responses=ERRORS)
@@ -16,8 +17,9 @@ router = APIRouter(prefix="/api", tags=["site"], responses=ERRORS)
 
 @router.get("/options", response_model=Options)
 async def options(srv: Server) -> JSONResponse:
-    """The bots, skillsets, sets and clock limits a new match may be created with."""
-    return json_response(srv.hub.catalog.options())
+    """The bots (the levels, with their ratings), skillsets, sets and clock limits a new match may be created
+    with."""
+    return json_response(srv.hub.catalog.options(level_ratings(srv.hub.matches.bot_ratings)))
 
 
 @router.get("/status", response_model=Status)
