@@ -419,18 +419,17 @@ static PyObject *random_rounds(PyObject *module, PyObject *args) {
 
 /* ---------------------------------------------------------------- the search */
 
-/* (action, visits, wins, then) of a node; then: the same for its children that are `me`'s own next decisions */
-static PyObject *tree_of(const SearchResult *r, int32_t node, int me, int all) {
+/* (action, visits, wins, then) of each edge of a block; then: the same for the edges of the node it leads to that
+ * are `me`'s own next decisions (and were simulated) */
+static PyObject *tree_of(const SearchResult *r, int32_t block, int me, int all) {
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
-    int32_t row = r->nodes[node].kids;
-    for (int a = 0; row >= 0 && a < NUM_ACTIONS; a++) {
-        int32_t c = r->kids[row][a];
-        if (c < 0) continue;
-        const SearchNode *ch = &r->nodes[c];
-        if (!all && (ch->player != me || !ch->visits)) continue;
-        PyObject *then = tree_of(r, c, me, 0);
-        PyObject *item = then ? Py_BuildValue("(iidN)", ch->action, ch->visits, ch->reward, then) : NULL;
+    const Block *b = &r->blocks[block];
+    for (int i = 0; i < b->n; i++) {
+        const Edge *e = &r->edges[b->first + i];
+        if (!all && (e->player != me || !e->visits)) continue;
+        PyObject *then = e->block < 0 ? PyList_New(0) : tree_of(r, e->block, me, 0);
+        PyObject *item = then ? Py_BuildValue("(iidN)", e->action, e->visits, (double)e->wins, then) : NULL;
         if (!item || PyList_Append(out, item) < 0) {
             Py_XDECREF(item);
             Py_DECREF(out);

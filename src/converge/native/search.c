@@ -14,45 +14,60 @@ typedef struct {
     double c, greedy;
 } Search;
 
-static int32_t new_node(SearchResult *r, int32_t parent, int action, int player) {
-    if (r->n == r->cap) {
-        int32_t cap = r->cap ? 2 * r->cap : 4096;
-        SearchNode *nodes = realloc(r->nodes, (size_t)cap * sizeof *nodes);
-        if (!nodes) {
-            r->failed = 1;
-            return -1;
-        }
-        r->nodes = nodes;
-        r->cap = cap;
+static int32_t new_block(SearchResult *r, int cap) {
+    if (r->nblocks == r->blocks_cap) {
+        int32_t n = r->blocks_cap ? 2 * r->blocks_cap : 4096;
+        Block *blocks = realloc(r->blocks, (size_t)n * sizeof *blocks);
+        if (!blocks) return r->failed = 1, -1;
+        r->blocks = blocks;
+        r->blocks_cap = n;
     }
-    if (parent >= 0 && r->nodes[parent].kids < 0) { /* its first child: a row for its children */
-        if (r->nkids == r->kids_cap) {
-            int32_t cap = r->kids_cap ? 2 * r->kids_cap : 1024;
-            int32_t(*kids)[NUM_ACTIONS] = realloc(r->kids, (size_t)cap * sizeof *kids);
-            if (!kids) {
-                r->failed = 1;
-                return -1;
-            }
-            r->kids = kids;
-            r->kids_cap = cap;
-        }
-        memset(r->kids[r->nkids], 0xff, sizeof r->kids[0]); /* every entry -1 */
-        r->nodes[parent].kids = r->nkids++;
+    if (r->nedges + cap > r->edges_cap) {
+        int32_t n = r->edges_cap ? 2 * r->edges_cap : 16384;
+        while (n < r->nedges + cap) n *= 2;
+        Edge *edges = realloc(r->edges, (size_t)n * sizeof *edges);
+        if (!edges) return r->failed = 1, -1;
+        r->edges = edges;
+        r->edges_cap = n;
     }
-    int32_t i = r->n++;
-    SearchNode *node = &r->nodes[i];
-    node->kids = -1;
-    node->visits = node->avail = 0;
-    node->reward = 0.0;
-    node->action = (int8_t)action;
-    node->player = (int8_t)player;
-    if (parent >= 0) r->kids[r->nodes[parent].kids][action] = i;
-    return i;
+    Block *b = &r->blocks[r->nblocks];
+    b->mask = 0;
+    b->first = r->nedges;
+    b->n = 0;
+    b->cap = (uint8_t)cap;
+    r->nedges += cap;
+    return r->nblocks++;
 }
 
-static inline int32_t child_of(const SearchResult *r, int32_t node, int action) {
-    int32_t row = r->nodes[node].kids;
-    return row < 0 ? -1 : r->kids[row][action];
+static inline int32_t edge_of(const SearchResult *r, int32_t block, int action) {
+    const Block *b = &r->blocks[block];
+    if (!(b->mask >> action & 1)) return -1;
+    return b->first + __builtin_popcount(b->mask & ((1u << action) - 1));
+}
+
+/* a new edge of `action` from the node of `block`, for `player` */
+static int32_t add_edge(SearchResult *r, int32_t block, int action, int player) {
+    Block *b = &r->blocks[block];
+    if (b->n == b->cap) { /* moved to a larger place (the old one is left unused) */
+        int cap = b->cap * 2 > NUM_ACTIONS ? NUM_ACTIONS : b->cap * 2;
+        int32_t from = b->first, n = b->n;
+        if (new_block(r, cap) < 0) return -1;
+        r->nblocks--; /* (only its edges were wanted) */
+        b = &r->blocks[block];
+        memcpy(&r->edges[r->blocks[r->nblocks].first], &r->edges[from], (size_t)n * sizeof(Edge));
+        b->first = r->blocks[r->nblocks].first;
+        b->cap = (uint8_t)cap;
+    }
+    int at = __builtin_popcount(b->mask & ((1u << action) - 1));
+    Edge *e = &r->edges[b->first + at];
+    memmove(e + 1, e, (size_t)(b->n - at) * sizeof(Edge));
+    e->block = -1;
+    e->avail = e->visits = e->wins = 0;
+    e->action = (int8_t)action;
+    e->player = (int8_t)player;
+    b->mask |= 1u << action;
+    b->n++;
+    return b->first + at;
 }
 
 /* _simulate: one simulation from the root's option `first`; the outcome (0, 1), or -1 out of memory */
@@ -61,25 +76,30 @@ static int simulate(Search *S, State *w, int first, uint64_t *rng) {
     const Ctx *x = &S->x;
     int32_t path[MAX_PATH];
     int np = 0;
-    int32_t node = child_of(r, 0, first);
-    if (node < 0 && (node = new_node(r, 0, first, S->me)) < 0) return -1;
-    r->nodes[node].avail++;
+    int32_t e = edge_of(r, 0, first);
+    if (e < 0 && (e = add_edge(r, 0, first, S->me)) < 0) return -1;
+    r->edges[e].avail++;
     state_apply(w, x, first);
-    path[np++] = node;
+    path[np++] = e;
     while (w->nresults == S->round_index) {
         int8_t legal[NUM_ACTIONS], untried[NUM_ACTIONS];
         int32_t kids[NUM_ACTIONS];
         int n = state_legal(w, x, legal), nu = 0, player = w->player;
+        int32_t block = r->edges[e].block;
         for (int i = 0; i < n; i++) {
-            kids[i] = child_of(r, node, legal[i]);
+            kids[i] = block < 0 ? -1 : edge_of(r, block, legal[i]);
             if (kids[i] < 0) untried[nu++] = legal[i];
-            else r->nodes[kids[i]].avail++;
+            else r->edges[kids[i]].avail++;
         }
         if (nu) {
             int a = untried[(int)(rng_random(rng) * nu)];
-            int32_t child = new_node(r, node, a, player);
+            if (block < 0) {
+                if ((block = new_block(r, n < 4 ? 4 : n)) < 0) return -1;
+                r->edges[e].block = block;
+            }
+            int32_t child = add_edge(r, block, a, player);
             if (child < 0) return -1;
-            r->nodes[child].avail = 1;
+            r->edges[child].avail = 1;
             state_apply(w, x, a);
             path[np++] = child;
             break;
@@ -87,14 +107,14 @@ static int simulate(Search *S, State *w, int first, uint64_t *rng) {
         int best = 0;
         double best_v = -1.0;
         for (int i = 0; i < n; i++) {
-            const SearchNode *ch = &r->nodes[kids[i]];
-            double v = ch->reward / ch->visits + S->c * sqrt(log((double)ch->avail) / ch->visits);
+            const Edge *ch = &r->edges[kids[i]];
+            double v = (double)ch->wins / ch->visits + S->c * sqrt(log((double)ch->avail) / ch->visits);
             if (v > best_v) best = i, best_v = v;
         }
-        node = kids[best];
+        e = kids[best];
         state_apply(w, x, legal[best]);
         if (np == MAX_PATH) return -1;
-        path[np++] = node;
+        path[np++] = e;
     }
     if (w->nresults == S->round_index) {
         if (S->greedy > 0.0) placement_playout(w, x, rng, S->greedy);
@@ -102,16 +122,16 @@ static int simulate(Search *S, State *w, int first, uint64_t *rng) {
     }
     int won = w->results[S->round_index][0] == S->me;
     for (int i = 0; i < np; i++) {
-        SearchNode *nd = &r->nodes[path[i]];
-        nd->visits++;
-        nd->reward += nd->player == S->me ? won : 1 - won;
+        Edge *ed = &r->edges[path[i]];
+        ed->visits++;
+        ed->wins += ed->player == S->me ? won : 1 - won;
     }
     return won;
 }
 
 static double mean_of(const SearchResult *r, int action) {
-    const SearchNode *n = &r->nodes[child_of(r, 0, action)];
-    return n->reward / n->visits;
+    const Edge *e = &r->edges[edge_of(r, 0, action)];
+    return (double)e->wins / e->visits;
 }
 
 static int prefer(int action) { return action == A_DISCARD ? 0 : action == A_DECLARE ? 1 : 2; }
@@ -142,7 +162,7 @@ int run_search(const State *root, const Tables *t, int me, long long simulations
     memset(r, 0, sizeof *r);
     Search S = {r, {t, NULL, 0, NULL}, me, root->nresults, exploration, greedy};
     r->nlegal = state_legal(root, &S.x, r->legal);
-    if (new_node(r, -1, -1, -1) < 0) return -1;
+    if (new_block(r, r->nlegal) < 0) return -1;
     int8_t survivors[NUM_ACTIONS];
     int ns = r->nlegal;
     memcpy(survivors, r->legal, (size_t)ns);
@@ -198,8 +218,8 @@ int run_search(const State *root, const Tables *t, int me, long long simulations
 }
 
 void search_free(SearchResult *r) {
-    free(r->nodes);
-    free(r->kids);
+    free(r->blocks);
+    free(r->edges);
     for (int i = 0; i < r->nlegal; i++) free(r->outcomes[i]);
     memset(r, 0, sizeof *r);
 }

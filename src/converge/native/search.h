@@ -5,18 +5,26 @@
 
 #include "core.h"
 
+/* The tree is stored by edges: an edge is an action from a node, with the statistics of the node it leads to
+ * (the search's _Node), and a node's edges lie side by side in the edge array, in increasing order of action,
+ * so that looking one up is a bit count and a node's choices share a few cache lines. */
 typedef struct {
-    int32_t kids; /* its row of children in SearchResult.kids (-1: no child yet) */
-    int32_t visits, avail;
-    double reward; /* for the player who chose the edge into this node */
+    int32_t block;               /* the edges of the node it leads to (-1: none yet) */
+    int32_t avail, visits, wins; /* wins: for the player who chose it (its reward, always a whole number) */
     int8_t action, player;
-} SearchNode;
+} Edge;
 
 typedef struct {
-    SearchNode *nodes; /* nodes[0] is the root */
-    int32_t n, cap;
-    int32_t (*kids)[NUM_ACTIONS]; /* a row for each node with children: the child of each action, or -1 */
-    int32_t nkids, kids_cap;
+    uint32_t mask; /* the actions that have an edge */
+    int32_t first; /* where its edges start in the edge array */
+    uint8_t n, cap;
+} Block;
+
+typedef struct {
+    Block *blocks; /* blocks[0] is the root's */
+    int32_t nblocks, blocks_cap;
+    Edge *edges;
+    int32_t nedges, edges_cap;
     int nlegal;
     int8_t legal[NUM_ACTIONS];
     uint8_t *outcomes[NUM_ACTIONS]; /* per root option, its outcome in each sweep: 0, 1 or 2 (not in it) */
