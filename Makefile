@@ -63,7 +63,9 @@ docs: $(TEST_STAMP)
 PYTEST_WORKERS ?= logical
 PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup
 
-test: lint docs
+# lint (mypy: one core) and docs (mkdocs: one core) side by side, each one's output kept together
+test: $(TEST_STAMP)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint docs
 	$(BIN)/python -m pytest $(PARALLEL)
 	PYTHONPATH=src CONVERGE_PURE=1 CONVERGE_PAIRS=2000 $(BIN)/python -m pytest $(PARALLEL) $(wildcard $(PURE_TESTS))
 
