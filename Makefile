@@ -11,6 +11,8 @@ BIN := $(VENV)/bin
 DEPS_SUM := $(shell cat pyproject.toml setup.py constraints.txt | cksum | cut -d' ' -f1)
 PLAY_STAMP := $(VENV)/.installed-play-$(DEPS_SUM)
 TEST_STAMP := $(VENV)/.installed-test-$(DEPS_SUM)
+# the wheel `make test` builds and installs (.ci/wheel-smoke installs the same one in a fresh venv)
+WHEEL_DIR := build/wheel
 # everything the package ships: a change to any of it (a deck, the browser client, a migration) reinstalls
 SOURCES := $(shell find src -name '*.py' -o -name '*.toml' -o -name '*.typed' -o -name '*.md' -o -name '*.js' \
              -o -name '*.css' -o -name '*.html' -o -name '*.svg' -o -name '*.json' -o -name '*.mako')
@@ -35,8 +37,10 @@ $(TEST_STAMP): $(BIN)/python pyproject.toml setup.py constraints.txt $(SOURCES)
 	@echo "make: installing converge (engine compiled with mypyc: a few minutes) with every extra the tests need"
 	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
 	rm -rf build
+	$(BIN)/python -m pip wheel -q --disable-pip-version-check --no-deps -w $(WHEEL_DIR) .
+	$(BIN)/python -m pip uninstall -q -y converge-game 2>/dev/null || true  # (the same version is not reinstalled)
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python -m pip install -q --disable-pip-version-check \
-	    -c constraints.txt ".[test,rl,sim,ray,web,webtest,bench,docs]"
+	    -c constraints.txt "$$(ls $(WHEEL_DIR)/converge_game-*.whl)[test,rl,sim,ray,web,webtest,bench,docs]"
 	rm -f $(VENV)/.installed-*
 	touch $(TEST_STAMP)
 
@@ -54,9 +58,16 @@ lint: $(TEST_STAMP)
 docs: $(TEST_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
-test: lint docs
-	$(BIN)/python -m pytest
-	PYTHONPATH=src CONVERGE_PURE=1 CONVERGE_PAIRS=2000 $(BIN)/python -m pytest $(wildcard $(PURE_TESTS))
+# The tests run on every core (pytest-xdist): PYTEST_WORKERS=N sets how many workers, 0 runs them in this one
+# process. Tests that share a module-scoped fixture stay on one worker (--dist loadgroup; tests/conftest.py).
+PYTEST_WORKERS ?= logical
+PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup
+
+# lint (mypy: one core) and docs (mkdocs: one core) side by side, each one's output kept together
+test: $(TEST_STAMP)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint docs
+	$(BIN)/python -m pytest $(PARALLEL)
+	PYTHONPATH=src CONVERGE_PURE=1 CONVERGE_PAIRS=2000 $(BIN)/python -m pytest $(PARALLEL) $(wildcard $(PURE_TESTS))
 
 # The fuzz suites (tests/*/test_fuzz.py) at length: `make test` runs a few seconds of them, the same inputs
 # each time; this runs FUZZ_EXAMPLES examples per hypothesis test, a hundred times as many inputs per seeded

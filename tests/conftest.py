@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -51,10 +52,23 @@ def engine_is_pure() -> bool:
     return os.environ.get("CONVERGE_PURE") == "1"
 
 
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    """For the server tests: $CONVERGE_TEST_POSTGRES_URL, or a throwaway PostgreSQL cluster on a Unix socket
-    (Debian's postgresql package); skipped when neither is available."""
+@pytest.hookimpl(tryfirst=True)  # (before pytest-xdist reads the groups off the items)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """``make test`` runs the tests on every core (pytest-xdist, ``--dist loadgroup``): a test that uses a
+    module-scoped fixture (a server process, a browser) joins its module's ``xdist_group``, so that the
+    module's tests run on one worker, which builds the fixture once, instead of on each."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is not None and any(defs[-1].scope == "module" for defs in info.name2fixturedefs.values()):
+            item.add_marker(pytest.mark.xdist_group(f"module {item.nodeid.split('::')[0]}"))
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The PostgreSQL of this pytest process (each xdist worker has its own): $CONVERGE_TEST_POSTGRES_URL
+    (its role must be allowed to create databases), or a throwaway cluster on a Unix socket (Debian's
+    postgresql package); skipped when neither is available. Tests take a database of their own on it
+    (:func:`postgres_url`)."""
     from converge.server.storage.pgcluster import ClusterUnavailable, ThrowawayCluster
 
     url = os.environ.get("CONVERGE_TEST_POSTGRES_URL")
@@ -69,3 +83,18 @@ def postgres_url() -> Iterator[str]:
     finally:
         cluster.stop()
 
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """For the server tests: the URL of a new, empty database of this test's own, dropped after the test with
+    any connection it left open (a database per test: no test sees another's rows, in whatever order or
+    worker the tests run; creating one takes a few hundredths of a second, a cluster a second or two)."""
+    import psycopg
+    from sqlalchemy import make_url
+
+    name = f"test_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    yield make_url(postgres_server).set(database=name).render_as_string(hide_password=False)
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")

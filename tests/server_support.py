@@ -34,8 +34,10 @@ FAST: dict[str, Any] = {"bot_delay": 0.0, "replace_after": 0.0, "rate": 10000.0,
 
 @pytest.fixture(autouse=True)
 def hang_guard() -> Iterator[None]:
-    """A test that hangs (a message that never comes) dumps its stack and fails the run, not CI's clock."""
-    faulthandler.dump_traceback_later(int(os.environ.get("CONVERGE_TEST_HANG_S", "240")), exit=True)
+    """A test that hangs (a message that never comes) dumps its stack and fails the run, not CI's clock. (Ten
+    minutes: the longest test, forty restarts of a server, took four on a machine loaded by other runs; under
+    pytest-xdist the worker that exits is reported with the test it was running.)"""
+    faulthandler.dump_traceback_later(int(os.environ.get("CONVERGE_TEST_HANG_S", "600")), exit=True)
     yield
     faulthandler.cancel_dump_traceback_later()
 
