@@ -233,10 +233,16 @@ class Moderation:
 
     async def report(self, reporter: lobby_store.Player, match_id: str, seat: int, reason: object,
                      note: object) -> ReportMade:
-        """``reporter``, who holds ``seat`` of the match, reports the player at the other seat."""
+        """``reporter``, who holds ``seat`` of the match (its token) and is its player (the match records them
+        there), reports the player at the other seat. A seat's token alone is not enough: it is no proof of who
+        holds it (a token passed on, a link shared)."""
         if reason not in REPORT_REASONS:
             raise ProtocolError("malformed", f"\"reason\" is one of {', '.join(REPORT_REASONS)}")
         text = _text(note, "the note", REASON_MAX, required=False)
+        mine = await asyncio.to_thread(store.seat_holder, self.engine, match_id, seat)
+        if mine is None or mine[0] != reporter.id:
+            raise ProtocolError("unauthorized", "only the player of a seat may report from it: this match does "
+                                                "not have you at that seat")
         other = 1 - seat
         holder = await asyncio.to_thread(store.seat_holder, self.engine, match_id, other)
         if holder is None:
