@@ -270,6 +270,25 @@ def test_a_player_signed_in_on_a_second_device_plays_their_matches_in_progress_t
 # ------------------------------------------------------------------ issue 38: the account belongs to who asked
 
 
+def _browsers(client: TestClient, *names: str | None) -> list[Device]:
+    """A browser of the same server per name: a player of that name, or (None) no player yet."""
+    devices = [_device(client) for _ in names]
+    for device, name in zip(devices, names, strict=True):
+        if name is not None:
+            assert device.put("/api/me", json={"name": name}).status_code == 200
+    return devices
+
+
+def _friend_match(host: Device, guest: Device) -> tuple[str, str, str]:
+    """A private table's match, the guest at seat 1 by its invite (both players recorded): its id, the host's
+    seat token and the invite's."""
+    made = host.post("/api/lobby/tables", json={"playset": "catalysts", "private": True, "seat": 0}).json()
+    invite = made["invite_url"].split("#token=")[1]
+    assert guest.post(f"/api/matches/{made['match_id']}/players", headers={"Authorization": f"Bearer {invite}"})\
+        .json() == {"linked": True}
+    return made["match_id"], made["token"], invite
+
+
 def _rated_match(client: TestClient, host: Device, guest: Device, rng: random.Random) -> str:
     """A rated match from a lobby table, played out (the host at seat 0): both ratings change."""
     opened = host.post("/api/lobby/tables", json={"playset": "catalysts", "seat": 0})
@@ -300,9 +319,7 @@ def test_a_link_asked_on_the_laptop_and_opened_on_the_phone_signs_the_phone_in_t
     keeps to that player."""
     inbox = smtp[1]
     with client_for(tmp_path, **_settings(smtp)) as client:
-        laptop, phone, grace = _device(client), _device(client), _device(client)
-        assert laptop.put("/api/me", json={"name": "Ada"}).status_code == 200
-        assert grace.put("/api/me", json={"name": "Grace"}).status_code == 200
+        laptop, phone, grace = _browsers(client, "Ada", None, "Grace")
         played = [_rated_match(client, laptop, grace, random.Random(s)) for s in (1, 2)]
         ada = laptop.get("/api/me").json()["player"]
         assert ada["rating"] != 1500 and ada["games"] == 2, ada
@@ -332,10 +349,7 @@ def test_every_order_of_asking_and_opening_keeps_the_account_with_the_player_who
     by a browser that is no player yet; and a player with an address asks for links to that one only."""
     inbox = smtp[1]
     with client_for(tmp_path, **_settings(smtp)) as client:
-        laptop, phone, tablet, grace = (_device(client) for _ in range(4))
-        assert laptop.put("/api/me", json={"name": "Ada"}).status_code == 200
-        assert grace.put("/api/me", json={"name": "Grace"}).status_code == 200
-        assert phone.put("/api/me", json={"name": "Pip"}).status_code == 200  # the phone's own player...
+        laptop, phone, tablet, grace = _browsers(client, "Ada", "Pip", None, "Grace")  # Pip: the phone's own...
         _rated_match(client, phone, grace, random.Random(3))  # ...with a match: leaving Pip loses it
         ada, pip = laptop.get("/api/me").json()["player"], phone.get("/api/me").json()["player"]
         token = _ask(laptop, inbox, "ada@example.org", 1)
@@ -358,8 +372,7 @@ def test_every_order_of_asking_and_opening_keeps_the_account_with_the_player_who
         assert "ada@example.org" in other.json()["error"]["message"]
         # asked by a browser that is no player yet ("Played here before? Sign in"), opened elsewhere: a new
         # address goes to the opening browser's own player; an address with a player signs it in there
-        fresh, named = _device(client), _device(client)
-        assert named.put("/api/me", json={"name": "Zed"}).status_code == 200
+        fresh, named = _browsers(client, None, "Zed")
         assert _open(named, _ask(fresh, inbox, "zed@example.org", 1)).json()["player"]["name"] == "Zed"
         assert fresh.get("/api/me").json()["player"] is None
         assert _open(fresh, _ask(fresh, inbox, "zed@example.org", 2)).json()["player"]["name"] == "Zed"
@@ -375,21 +388,13 @@ def test_signing_out_everywhere_signs_every_device_out_of_its_matches_and_the_lo
     page opened before; each connection is told why and closed; every device plays again once signed in."""
     inbox = smtp[1]
     with client_for(tmp_path, **_settings(smtp)) as client:
-        laptop, phone, grace = _device(client), _device(client), _device(client)
-        assert laptop.put("/api/me", json={"name": "Ada"}).status_code == 200
-        assert grace.put("/api/me", json={"name": "Grace"}).status_code == 200
-        finished = laptop.post("/api/lobby/tables", json={"playset": "catalysts", "private": True, "seat": 0})
-        done_id, done_token = finished.json()["match_id"], finished.json()["token"]
-        done_invite = finished.json()["invite_url"].split("#token=")[1]
-        grace.post(f"/api/matches/{done_id}/players", headers={"Authorization": f"Bearer {done_invite}"})
+        laptop, phone, grace = _browsers(client, "Ada", None, "Grace")
+        done_id, done_token, _ = _friend_match(laptop, grace)  # a finished match...
         resigns = Peer(client, done_id, done_token)
         resigns.send({"type": "resign"})
         assert resigns.until(lambda m: m.get("match", {}).get("status") == "over")
         resigns.close()
-        made = laptop.post("/api/lobby/tables", json={"playset": "catalysts", "private": True, "seat": 0}).json()
-        mid, seat_token, invite = made["match_id"], made["token"], made["invite_url"].split("#token=")[1]
-        assert grace.post(f"/api/matches/{mid}/players", headers={"Authorization": f"Bearer {invite}"})\
-            .json() == {"linked": True}
+        mid, seat_token, invite = _friend_match(laptop, grace)  # ...and one in progress
         _open(laptop, _ask(laptop, inbox, "ada@example.org", 1))
         _open(phone, _ask(laptop, inbox, "ada@example.org", 2))
         assert phone.get("/api/me/matches").json() == {"matches": [{"match_id": mid, "seat": 0}]}
