@@ -5,6 +5,7 @@ account."""
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import random
@@ -19,9 +20,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from converge.server.lobby.identity import COOKIE
 from converge.server.protocol.errors import CLOSE_UNAUTHORIZED
-from converge.server.storage.schema import device_tokens_table, players_table, sign_ins_table
+from converge.server.storage import accounts_store
+from converge.server.storage.schema import device_tokens_table, match_players_table, players_table, sign_ins_table
 from tests.mail_support import Inbox, link_token, smtp_fixture  # noqa: F401 (a fixture)
 from tests.server.test_limits import assert_error
+from tests.server.test_lobby import LobbyPeer, close_lobby_peers  # noqa: F401 (a fixture)
 from tests.server_support import Peer, client_for, hang_guard, play_friend_match  # noqa: F401
 
 PUBLIC = "https://play.example.org"
@@ -441,3 +444,30 @@ def test_signing_out_everywhere_signs_every_device_out_of_its_matches_and_the_lo
         assert phone.get("/api/me/matches").json() == {"matches": [{"match_id": mid, "seat": 0}]}
         fresh = Peer(client, mid, phone.post(f"/api/matches/{mid}/seat").json()["token"])
         assert fresh.seat == 0
+
+
+def test_a_page_queued_before_its_player_signed_out_on_another_process_is_never_paired(
+        tmp_path: Path, smtp: tuple[str, Inbox]) -> None:
+    """The quick-match queue lives in the lobby page's process; a sign-out everywhere written by another one
+    (here: straight to the database) reaches it through the database when the page is paired: the page is
+    taken out of the queue and told why, no match is made, and the other player waits on."""
+    with client_for(tmp_path, **_settings(smtp), queue_rate=1000.0, queue_burst=1000.0) as client, \
+            contextlib.ExitStack() as pages:  # (closed first, whatever happens: the app waits for them)
+        ada, grace = _browsers(client, "Ada", "Grace")
+        _open(ada, _ask(ada, smtp[1], "ada@example.org", 1))
+        waiting = LobbyPeer(client, ada.cookie)
+        pages.callback(waiting.close)
+        waiting.send({"type": "queue", "clock": None})
+        assert waiting.until("queued", "error")["type"] == "queued"
+        with _hub(client).storage.engine.begin() as conn:  # (another process's sign-out)
+            pid = conn.execute(select(players_table.c.id).where(players_table.c.name == "Ada")).scalar_one()
+            accounts_store.sign_out_everywhere(conn, pid)
+        other = LobbyPeer(client, grace.cookie)
+        pages.callback(other.close)
+        other.send({"type": "queue", "clock": None})
+        assert other.until("queued", "error")["type"] == "queued"
+        assert waiting.until("unqueued", "matched")["type"] == "unqueued"
+        said = waiting.until("error")
+        assert said["code"] == "no_player" and "signed out" in said["message"]
+        assert "matched" not in "".join(other.texts)
+        assert _count(client, match_players_table) == 0

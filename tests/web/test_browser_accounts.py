@@ -7,6 +7,7 @@ begun on the first is listed on the second and played there; then signs out ever
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,6 @@ import pytest
 from converge.server.lobby.identity import COOKIE
 from tests.browser_support import ACTIVE, Tab, browser_fixture  # noqa: F401 (a fixture)
 from tests.mail_support import Inbox, link_token, smtp_fixture  # noqa: F401 (a fixture)
-from tests.server.test_api import play_over_http
 from tests.server_support import Server, hang_guard  # noqa: F401 (hang_guard is a fixture)
 from tests.web.test_browser import click_one, ready
 from tests.web.test_browser_lobby import choose_name, play_out
@@ -116,10 +116,11 @@ def test_sign_in_by_emailed_links_on_two_devices_shows_the_same_player(mailing_s
     assert _me_line(laptop, server) == before
 
 
-def _rated_match_over_http(server: Server, cookie: str, rng: random.Random) -> None:
-    """The player of ``cookie`` hosts a rated table that a new player, Grace, joins; both play it out over the
-    API (quick: the journey is about what follows)."""
+def _rated_match(server: Server, cookie: str) -> None:
+    """The player of ``cookie`` hosts a rated table that a new player, Grace, joins, then resigns: a rated
+    result (quick: the journey is about what follows)."""
     import httpx2
+    from websockets.sync.client import connect
 
     with httpx2.Client(base_url=server.base, timeout=30) as http:
         grace = http.put("/api/me", json={"name": "Grace"}).cookies[COOKIE]
@@ -128,8 +129,11 @@ def _rated_match_over_http(server: Server, cookie: str, rng: random.Random) -> N
                            headers={"cookie": f"{COOKIE}={cookie}"}).json()
         joined = http.post(f"/api/lobby/tables/{opened['table_id']}/join",
                            headers={"cookie": f"{COOKIE}={grace}"}).json()
-        http.cookies.clear()
-        play_over_http(http, opened["match_id"], {0: opened["token"], 1: joined["token"]}, rng)  # type: ignore[arg-type]
+    with connect(f"ws://127.0.0.1:{server.port}/ws/{joined['match_id']}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": joined["token"]}))
+        ws.send(json.dumps({"type": "resign"}))
+        while json.loads(ws.recv(timeout=30)).get("match", {}).get("status") != "over":
+            pass
 
 
 def _home(tab: Tab, server: Server) -> dict[str, Any]:
@@ -159,7 +163,7 @@ def test_play_on_other_devices_as_the_docs_say_then_sign_out_everywhere(mailing_
     laptop = Tab(browser, 1280, 800)
     choose_name(laptop, server, "Ada")
     cookie = {c["name"]: c["value"] for c in laptop.context.cookies()}[COOKIE]
-    _rated_match_over_http(server, cookie, random.Random(3))
+    _rated_match(server, cookie)
     laptop.page.select_option("[data-testid=bot-level]", "greedy")  # and a match in progress, against a bot
     laptop.page.click("[data-testid=create-bot]")
     laptop.page.wait_for_selector("[data-testid=match][data-seat='0']")
@@ -170,6 +174,7 @@ def test_play_on_other_devices_as_the_docs_say_then_sign_out_everywhere(mailing_
     playing = laptop.context.new_page()  # the laptop keeps the match open in another tab
     playing.goto(match_url)
     playing.wait_for_selector("[data-testid=match][data-seat='0']")
+    laptop.page.bring_to_front()  # (a tab in the background waits for its frames: Playwright's checks too)
 
     # "On the home page, Play on other devices too mails you a sign-in link"
     page = laptop.page
@@ -201,6 +206,7 @@ def test_play_on_other_devices_as_the_docs_say_then_sign_out_everywhere(mailing_
     click_one(phone, rng)
     if phone.page.locator(f"{SETTLED_MATCH} {STAGED}").count():  # a card held, nothing sent: how to play it
         click_one(phone, rng)
+    playing.bring_to_front()
     for page in (phone.page, playing):  # the move is made, and the laptop's open match shows it
         page.wait_for_function(f"() => Number(document.querySelector('[data-testid=match]').dataset.seq) > {seq}")
 
@@ -211,6 +217,7 @@ def test_play_on_other_devices_as_the_docs_say_then_sign_out_everywhere(mailing_
     # each device tries to play on, and is refused with the reason: the laptop's open match is closed...
     playing.wait_for_selector(SIGNED_OUT)
     playing.wait_for_selector("[data-testid=match][data-seat='-1']")
+    laptop.page.bring_to_front()
     # ...and the match opened again, on the phone and on the laptop, is watched, not played
     for tab in (phone, laptop):
         tab.page.goto(match_url)

@@ -54,7 +54,8 @@ class Lobby:
         self.room = Room(cfg, engine, writer, hub.life, self._spawn)
         self.seating = Seating(hub.matches, hub.catalog, writer)
         self.tables = Tables(cfg, engine, writer, hub.catalog, hub.budget, self.seating, self.room)
-        self.quick = QuickMatch(cfg, hub.catalog, hub.budget, hub.pool, self.seating, hub.life, self._spawn)
+        self.quick = QuickMatch(cfg, hub.catalog, hub.budget, hub.pool, self.seating, self.players, hub.life,
+                                self._spawn)
         hub.writes.finish_hooks.append(rate_on_finish)
         hub.matches.bot_ratings.update(BOT_RATINGS)  # (the table shows a bot's fixed rating)
 
