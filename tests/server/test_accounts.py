@@ -5,6 +5,7 @@ account."""
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import random
@@ -15,11 +16,15 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
+from starlette.websockets import WebSocketDisconnect
 
 from converge.server.lobby.identity import COOKIE
-from converge.server.storage.schema import device_tokens_table, players_table, sign_ins_table
+from converge.server.protocol.errors import CLOSE_UNAUTHORIZED
+from converge.server.storage import accounts_store
+from converge.server.storage.schema import device_tokens_table, match_players_table, players_table, sign_ins_table
 from tests.mail_support import Inbox, link_token, smtp_fixture  # noqa: F401 (a fixture)
 from tests.server.test_limits import assert_error
+from tests.server.test_lobby import LobbyPeer, close_lobby_peers  # noqa: F401 (a fixture)
 from tests.server_support import Peer, client_for, hang_guard, play_friend_match  # noqa: F401
 
 PUBLIC = "https://play.example.org"
@@ -263,3 +268,206 @@ def test_a_player_signed_in_on_a_second_device_plays_their_matches_in_progress_t
     with client_for(tmp_path, **_settings(smtp)) as client:  # the key is stored (hashed), like the seat's token
         got = client.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {token}"})
         assert got.json()["seat"] == 0
+
+
+# ------------------------------------------------------------------ issue 38: the account belongs to who asked
+
+
+def _browsers(client: TestClient, *names: str | None) -> list[Device]:
+    """A browser of the same server per name: a player of that name, or (None) no player yet."""
+    devices = [_device(client) for _ in names]
+    for device, name in zip(devices, names, strict=True):
+        if name is not None:
+            assert device.put("/api/me", json={"name": name}).status_code == 200
+    return devices
+
+
+def _friend_match(host: Device, guest: Device) -> tuple[str, str, str]:
+    """A private table's match, the guest at seat 1 by its invite (both players recorded): its id, the host's
+    seat token and the invite's."""
+    made = host.post("/api/lobby/tables", json={"playset": "catalysts", "private": True, "seat": 0}).json()
+    invite = made["invite_url"].split("#token=")[1]
+    assert guest.post(f"/api/matches/{made['match_id']}/players", headers={"Authorization": f"Bearer {invite}"})\
+        .json() == {"linked": True}
+    return made["match_id"], made["token"], invite
+
+
+def _rated_match(client: TestClient, host: Device, guest: Device, rng: random.Random) -> str:
+    """A rated match from a lobby table, played out (the host at seat 0): both ratings change."""
+    opened = host.post("/api/lobby/tables", json={"playset": "catalysts", "seat": 0})
+    assert opened.status_code == 201, opened.text
+    joined = guest.post(f"/api/lobby/tables/{opened.json()['table_id']}/join")
+    assert joined.status_code == 201, joined.text
+    mid = opened.json()["match_id"]
+    play_friend_match({0: Peer(client, mid, opened.json()["token"]), 1: Peer(client, mid, joined.json()["token"])},
+                      rng)
+    return str(mid)
+
+
+def _ask(device: Device, inbox: Inbox, address: str, n: int) -> str:
+    """``device`` asks for a sign-in link to ``address`` (the ``n``-th mailed there): the link's token."""
+    asked = device.post("/api/auth/email", json={"email": address})
+    assert asked.status_code == 200, asked.text
+    return link_token(inbox.wait(address, n)[-1])
+
+
+def _open(device: Device, token: str, **more: Any) -> Any:
+    return device.post("/api/auth/verify", json={"token": token, **more})
+
+
+def test_a_link_asked_on_the_laptop_and_opened_on_the_phone_signs_the_phone_in_to_the_laptops_player(
+        tmp_path: Path, smtp: tuple[str, Inbox]) -> None:
+    """docs/browser.md's "Play on other devices too": asked on the laptop, opened on the phone. The phone
+    becomes the laptop's player (never the other way round), and every later link, wherever it is opened,
+    keeps to that player."""
+    inbox = smtp[1]
+    with client_for(tmp_path, **_settings(smtp)) as client:
+        laptop, phone, grace = _browsers(client, "Ada", None, "Grace")
+        played = [_rated_match(client, laptop, grace, random.Random(s)) for s in (1, 2)]
+        ada = laptop.get("/api/me").json()["player"]
+        assert ada["rating"] != 1500 and ada["games"] == 2, ada
+        history = laptop.get("/api/me/history").json()
+        assert sorted(m["match_id"] for m in history["matches"]) == sorted(played)
+
+        opened = _open(phone, _ask(laptop, inbox, "ada@example.org", 1))
+        assert opened.status_code == 200, opened.text
+        assert opened.json()["player"] == ada and opened.json()["email"] == "ada@example.org"
+        for device in (laptop, phone):
+            me = device.get("/api/me").json()
+            assert me["player"] == ada and me["email"] == "ada@example.org", me
+            assert device.get("/api/me/history").json() == history
+        # a new link asked on the laptop and opened there: the laptop stays Ada
+        assert _open(laptop, _ask(laptop, inbox, "ada@example.org", 2)).json()["player"] == ada
+        # one asked on the phone and opened on the laptop, and one asked and opened on the phone: Ada still
+        assert _open(laptop, _ask(phone, inbox, "ada@example.org", 3)).json()["player"] == ada
+        assert _open(phone, _ask(phone, inbox, "ada@example.org", 4)).json()["player"] == ada
+        for device in (laptop, phone):
+            assert device.get("/api/me").json()["player"] == ada
+        assert _count(client, players_table) == 2  # Ada and Grace: nobody new
+
+
+def test_every_order_of_asking_and_opening_keeps_the_account_with_the_player_who_asked(
+        tmp_path: Path, smtp: tuple[str, Inbox]) -> None:
+    """A link opened twice, in a browser that has a player of its own with matches, in a fresh browser, asked
+    by a browser that is no player yet; and a player with an address asks for links to that one only."""
+    inbox = smtp[1]
+    with client_for(tmp_path, **_settings(smtp)) as client:
+        laptop, phone, tablet, grace = _browsers(client, "Ada", "Pip", None, "Grace")  # Pip: the phone's own...
+        _rated_match(client, phone, grace, random.Random(3))  # ...with a match: leaving Pip loses it
+        ada, pip = laptop.get("/api/me").json()["player"], phone.get("/api/me").json()["player"]
+        token = _ask(laptop, inbox, "ada@example.org", 1)
+        asked = _open(phone, token)  # asked first: nothing is spent, nothing changes
+        assert_error(asked, 409, "would_leave")
+        assert "Pip" in asked.json()["error"]["message"]
+        assert phone.get("/api/me").json()["player"] == pip and laptop.get("/api/me").json()["email"] is None
+        opened = _open(phone, token, leave=True)  # the page said so: the phone is Ada's now
+        assert opened.status_code == 200 and opened.json()["player"] == ada, opened.text
+        assert laptop.get("/api/me").json()["email"] == "ada@example.org"
+        again = _open(phone, token)  # opened again where it signed in: it says so, nothing changes
+        assert again.status_code == 200 and again.json()["player"] == ada
+        assert_error(_open(tablet, token), 400, "bad_sign_in")  # anywhere else: spent
+        assert tablet.get("/api/me").json()["player"] is None
+        # a fresh browser (no player) opening a link of an address that has one: it becomes Ada's
+        assert _open(tablet, _ask(laptop, inbox, "ada@example.org", 2)).json()["player"] == ada
+        # a player with an address asks for links to it only (the answer says which)
+        other = laptop.post("/api/auth/email", json={"email": "ada.l@example.org"})
+        assert_error(other, 400, "bad_email")
+        assert "ada@example.org" in other.json()["error"]["message"]
+        # asked by a browser that is no player yet ("Played here before? Sign in"), opened elsewhere: a new
+        # address goes to the opening browser's own player; an address with a player signs it in there
+        fresh, named = _browsers(client, None, "Zed")
+        assert _open(named, _ask(fresh, inbox, "zed@example.org", 1)).json()["player"]["name"] == "Zed"
+        assert fresh.get("/api/me").json()["player"] is None
+        assert _open(fresh, _ask(fresh, inbox, "zed@example.org", 2)).json()["player"]["name"] == "Zed"
+        # a new address asked by a browser with no player and opened by one with none: a new player
+        newcomer = _open(_device(client), _ask(_device(client), inbox, "new@example.org", 1)).json()
+        assert newcomer["player"]["name"] is None and newcomer["email"] == "new@example.org"
+
+
+def test_signing_out_everywhere_signs_every_device_out_of_its_matches_and_the_lobby(
+        tmp_path: Path, smtp: tuple[str, Inbox]) -> None:
+    """After "Sign out everywhere" no device of the player holds a seat: not the one that made the match (its
+    seat token), not another signed in (its key), not for a finished match's rematch, not through a lobby
+    page opened before; each connection is told why and closed; every device plays again once signed in."""
+    inbox = smtp[1]
+    with client_for(tmp_path, **_settings(smtp)) as client:
+        laptop, phone, grace = _browsers(client, "Ada", None, "Grace")
+        done_id, done_token, _ = _friend_match(laptop, grace)  # a finished match...
+        resigns = Peer(client, done_id, done_token)
+        resigns.send({"type": "resign"})
+        assert resigns.until(lambda m: m.get("match", {}).get("status") == "over")
+        resigns.close()
+        mid, seat_token, invite = _friend_match(laptop, grace)  # ...and one in progress
+        _open(laptop, _ask(laptop, inbox, "ada@example.org", 1))
+        _open(phone, _ask(laptop, inbox, "ada@example.org", 2))
+        assert phone.get("/api/me/matches").json() == {"matches": [{"match_id": mid, "seat": 0}]}
+        key = phone.post(f"/api/matches/{mid}/seat").json()["token"]
+        lobby_page = laptop.post("/api/lobby/tables", json={"playset": "catalysts"})  # an open table, too
+        assert lobby_page.status_code == 201
+        on_laptop, on_phone, on_grace = (Peer(client, mid, t) for t in (seat_token, key, invite))
+        assert on_laptop.seat == 0 and on_phone.seat == 0 and on_grace.seat == 1
+        client.cookies.clear()
+        with client.websocket_connect("/ws/lobby", headers={"cookie": f"{COOKIE}={laptop.cookie}"}) as queue:
+            queue.send_json({"type": "hello"})
+            assert queue.receive_json()["type"] == "welcome"
+            assert phone.post("/api/auth/signout-everywhere").status_code == 200
+            queue.send_json({"type": "queue", "clock": None})  # a lobby page opened before: no more
+            refused = queue.receive_json()
+            while refused["type"] == "tables":  # (the table list: the open table closed)
+                assert refused["tables"] == []
+                refused = queue.receive_json()
+            assert refused["type"] == "error" and refused["code"] == "no_player", refused
+
+        for peer in (on_laptop, on_phone):  # told why, then closed
+            said = peer.until(lambda m: m["type"] == "error")
+            assert said["code"] == "signed_out" and "Sign out everywhere" in said["message"], said
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(20):
+                    peer.recv()
+            assert closed.value.code == CLOSE_UNAUTHORIZED
+        for token in (seat_token, key):  # no door takes the seat any more
+            assert Peer(client, mid, token).welcome["code"] == "unauthorized"  # type: ignore[index]
+            for method, path, body in (("GET", f"/api/matches/{mid}", None),
+                                       ("POST", f"/api/matches/{mid}/actions", {"action": 0}),
+                                       ("POST", f"/api/matches/{mid}/hints", {"allow": True})):
+                r = client.request(method, path, headers={"Authorization": f"Bearer {token}"}, json=body)
+                assert_error(r, 401, "unauthorized")
+        rematch = client.post(f"/api/matches/{done_id}/rematch", headers={"Authorization": f"Bearer {done_token}"})
+        assert_error(rematch, 401, "unauthorized")  # (a finished match's seat asks for its rematch: no more)
+        for device in (laptop, phone):
+            assert_error(device.get("/api/me/matches"), 401, "no_player")
+            assert_error(device.post(f"/api/matches/{mid}/seat"), 401, "no_player")
+        assert client.get("/api/lobby").json()["tables"] == []  # the open table closed
+        assert on_grace.meta is not None and on_grace.meta["status"] == "active"  # Grace plays on
+        # signed in again, a device gets a new key to the seat and plays on
+        _open(phone, _ask(phone, inbox, "ada@example.org", 3))
+        assert phone.get("/api/me/matches").json() == {"matches": [{"match_id": mid, "seat": 0}]}
+        fresh = Peer(client, mid, phone.post(f"/api/matches/{mid}/seat").json()["token"])
+        assert fresh.seat == 0
+
+
+def test_a_page_queued_before_its_player_signed_out_on_another_process_is_never_paired(
+        tmp_path: Path, smtp: tuple[str, Inbox]) -> None:
+    """The quick-match queue lives in the lobby page's process; a sign-out everywhere written by another one
+    (here: straight to the database) reaches it through the database when the page is paired: the page is
+    taken out of the queue and told why, no match is made, and the other player waits on."""
+    with client_for(tmp_path, **_settings(smtp), queue_rate=1000.0, queue_burst=1000.0) as client, \
+            contextlib.ExitStack() as pages:  # (closed first, whatever happens: the app waits for them)
+        ada, grace = _browsers(client, "Ada", "Grace")
+        _open(ada, _ask(ada, smtp[1], "ada@example.org", 1))
+        waiting = LobbyPeer(client, ada.cookie)
+        pages.callback(waiting.close)
+        waiting.send({"type": "queue", "clock": None})
+        assert waiting.until("queued", "error")["type"] == "queued"
+        with _hub(client).storage.engine.begin() as conn:  # (another process's sign-out)
+            pid = conn.execute(select(players_table.c.id).where(players_table.c.name == "Ada")).scalar_one()
+            accounts_store.sign_out_everywhere(conn, pid)
+        other = LobbyPeer(client, grace.cookie)
+        pages.callback(other.close)
+        other.send({"type": "queue", "clock": None})
+        assert other.until("queued", "error")["type"] == "queued"
+        assert waiting.until("unqueued", "matched")["type"] == "unqueued"
+        said = waiting.until("error")
+        assert said["code"] == "no_player" and "signed out" in said["message"]
+        assert "matched" not in "".join(other.texts)
+        assert _count(client, match_players_table) == 0

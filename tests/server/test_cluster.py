@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.mail_support import smtp_fixture  # noqa: F401 (a fixture)
 from tests.server_support import (  # noqa: F401 (a fixture)
     _OPEN,
     FAST,
@@ -310,3 +311,31 @@ def test_a_process_that_missed_an_announcement_catches_up_by_itself(postgres_url
         assert r.status_code == 200, r.text
         watcher.state_at(1)  # within a round or two (0.1 s each here), without any other move
         assert hub(b).sessions[mid].seq == 1
+
+
+def test_signing_out_everywhere_closes_the_players_seats_on_every_process(postgres_url: str,
+                                                                          smtp: tuple[str, Any]) -> None:
+    """Issue 38: the sign-out is written by one process; a seat's connection held by another is closed (told
+    why) once the database tells that process, and its key no longer takes the seat there."""
+    from tests.server.test_accounts import PUBLIC, Device, _ask, _open
+
+    mail = {"smtp_url": smtp[0], "public_url": PUBLIC, "mail_from": "Converge <converge@play.example.org>"}
+    with processes(postgres_url, **mail) as (a, b):
+        ada = Device(a)
+        assert ada.put("/api/me", json={"name": f"Ada{random.randrange(10**6)}"}).status_code == 200
+        made = ada.post("/api/matches", json={"playset": "catalysts", "opponent": "friend", "seat": 0}).json()
+        mid, token = made["match_id"], made["token"]
+        assert ada.post(f"/api/matches/{mid}/players", headers={"Authorization": f"Bearer {token}"})\
+            .json() == {"linked": True}
+        address = f"ada{random.randrange(10**6)}@example.org"
+        assert _open(ada, _ask(ada, smtp[1], address, 1)).status_code == 200
+        on_b = Peer(b, mid, token)
+        assert on_b.seat == 0
+        assert ada.post("/api/auth/signout-everywhere").status_code == 200  # (through process a)
+        said = on_b.until(lambda m: m["type"] == "error")
+        assert said["code"] == "signed_out", said
+        on_b.close()
+        assert Peer(b, mid, token).welcome == {"type": "error", "code": "unauthorized",
+                                               "message": "the token does not hold a seat in this match"}
+        r = b.post(f"/api/matches/{mid}/actions", json={"action": 0}, headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 401

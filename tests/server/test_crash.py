@@ -342,7 +342,7 @@ def test_a_table_an_older_server_left_half_made_is_reopened_when_the_database_op
     storage = Storage(path)
     with storage.engine.begin() as conn:
         for pid in ("host", "guest"):
-            store.create_player(conn, pid, "h-" + pid, None, None)
+            store.create_player(conn, pid, "h-" + pid)
         for tid in ("half-made", "expired", "whole"):
             store.add_table(conn, table_id=tid, host_id="host", host_seat=0, host_token_hash="x" * 64,
                             playset=["alchemist", "mechanist", "archivist"], clock_ms=None, rated=True,

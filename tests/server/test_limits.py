@@ -4,9 +4,11 @@ and in all, and the retention policy that deletes expired matches."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import json
 import random
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +19,7 @@ import pytest
 from tests.server_support import (  # noqa: F401 (hang_guard is a fixture)
     BenchServer,
     Peer,
+    RawResponse,
     Server,
     auth,
     client_for,
@@ -29,9 +32,11 @@ from tests.server_support import (  # noqa: F401 (hang_guard is a fixture)
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from websockets.sync.client import connect as ws_connect
 
 from converge.server.app import create_app
 from converge.server.protocol.errors import ERROR_STATUS
+from converge.server.transport.serving import LINGER_S
 from tests.server.test_api import play_over_http
 from tests.server_support import FAST
 
@@ -164,14 +169,71 @@ def test_a_real_server_refuses_bad_and_oversized_request_heads_in_the_json_shape
     assert raw_exchange(port, head_of()).status == 200  # and the server goes on serving
 
 
-def test_serve_sets_the_head_limits(tmp_path: Path) -> None:
-    server = Server(tmp_path / "m.sqlite3", None, "--max-header-bytes", "4096", "--max-header-line", "2048")
+def dribble(port: int, every_s: float, give_up_s: float) -> tuple[RawResponse, float]:
+    """Send a request's head a header line every ``every_s`` seconds, never ending it, reading what comes back
+    meanwhile, until the server closes the connection (or ``give_up_s``): what it said, and when it closed."""
+    started = time.monotonic()
+    got, closed = b"", False
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        sock.settimeout(every_s)
+        i = 0
+        while not closed and time.monotonic() - started < give_up_s:
+            with contextlib.suppress(OSError):  # (once the server ended its side, a send may fail)
+                sock.sendall(b"X-Slow-%d: %s\r\n" % (i, b"a" * 10))
+            i += 1
+            try:
+                piece = sock.recv(65536)
+            except TimeoutError:
+                continue
+            except ConnectionResetError:
+                piece = b""
+            got += piece
+            closed = not piece
+    return RawResponse(got, closed), time.monotonic() - started
+
+
+def test_serve_sets_the_head_limits_the_time_to_send_one_and_the_connections_per_client(tmp_path: Path) -> None:
+    """Issue 38: 150 connections dribbling header lines stayed open as long as they dribbled. A head must come
+    whole within ``--header-timeout`` (2 s here) of the connection or of the request's first byte (408, then
+    closed); a slow client whose request comes whole in time is answered; a client address holds at most
+    ``--connections-per-client`` connections (3 here; a WebSocket counts until it closes)."""
+    server = Server(tmp_path / "m.sqlite3", None, "--max-header-bytes", "4096", "--max-header-line", "2048",
+                    "--header-timeout", "2", "--connections-per-client", "3")
     server.start()
     try:
         assert raw_exchange(server.port, head_of(headers_of(2, 1500))).status == 200
         assert_refused(server.port, head_of(headers_of(3, 1500)), 431, "headers_too_large")
         message = assert_refused(server.port, head_of(headers_of(1, 3000)), 431, "headers_too_large")
         assert message == "a header line is limited to 2048 bytes"
+
+        with concurrent.futures.ThreadPoolExecutor(1) as meanwhile:  # (both wait out the same 2 s)
+            silent = meanwhile.submit(raw_exchange, server.port, b"", 20)  # never asks: closed, unanswered
+            said, after = dribble(server.port, every_s=0.25, give_up_s=30)
+            assert silent.result().closed and silent.result().status == 0
+        assert said.closed and after >= 2, (said.text, after)  # (never before its time: the timer's floor)
+        assert said.status == 408 and said.json()["error"] == {
+            "code": "request_timeout", "message": "the request's line and headers must come within 2 s"}
+        assert after < 2 + LINGER_S + 8  # (the time, the linger for the answer to be read, a loaded machine)
+        with socket.create_connection(("127.0.0.1", server.port)) as slow:  # slow, but whole in time
+            time.sleep(0.3)
+            slow.sendall(head_of())
+            assert RawResponse(slow.recv(65536), False).status == 200
+
+        origin = f"http://127.0.0.1:{server.port}"
+        with contextlib.ExitStack() as stack:  # three lobby pages: their WebSockets stay open
+            held = [stack.enter_context(ws_connect(f"ws://127.0.0.1:{server.port}/ws/lobby",
+                                                   origin=origin))  # type: ignore[arg-type]
+                    for _ in range(3)]
+            for ws in held:
+                ws.send(json.dumps({"type": "hello"}))
+                assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+            busy = assert_refused(server.port, head_of(), 503, "busy")
+            assert busy == "too many connections from your address (at most 3): close some, then try again"
+            held[0].close()
+            deadline = time.monotonic() + 20  # (the server counts a connection out once it has seen it close)
+            while raw_exchange(server.port, head_of()).status != 200:
+                assert time.monotonic() < deadline, "a closed connection was never counted out"
     finally:
         server.stop()
 

@@ -159,6 +159,8 @@ def test_good_names_are_accepted(name: str) -> None:
     ("expert", "bots"), ("beginner", "bots"), ("ismcts", "bots"), ("bot_7", "bots"), ("the bots", "bots"),
     ("m e d i u m", "bots"), ("robot", "bots"), ("Admin", "reserved"), ("Anonymous", "reserved"),
     ("Converge", "reserved"),
+    # in capitals, where the skeleton reads a capital I as an l (issue 38)
+    ("ADMIN", "reserved"), ("MEDIUM", "bots"), ("ISMCTS", "bots"), ("PLAYER I", "table's words"),
     # look-alikes: homoglyphs of another script, small capitals, fullwidth and mathematical letters
     ("h\u0430rd", "bots"), ("\u029c\u1d00\u0280\u1d05", "bots"), ("med\u0456um", "bots"), ("B\u043et", "bots"),
     ("\u0412\u041e\u0422", "bots"), ("\uff48\uff41\uff52\uff44", "bots"),
@@ -268,8 +270,8 @@ def _rated_match(storage: Storage) -> tuple[str, str, str]:
     with storage.engine.begin() as conn:
         Storage.create_match(conn, MatchRow(mid, "friend", ["alchemist", "mechanist", "archivist"], 1, "random",
                                             "d", 2, seats=[SeatRow(0, "h0", None), SeatRow(1, "h1", None)]))
-        store.create_player(conn, mid + "a", mid + "ha", None, None)
-        store.create_player(conn, mid + "b", mid + "hb", None, None)
+        store.create_player(conn, mid + "a", mid + "ha")
+        store.create_player(conn, mid + "b", mid + "hb")
         store.add_match_players(conn, mid, {0: mid + "a", 1: mid + "b"}, True, "quick")
     return mid, mid + "a", mid + "b"
 
@@ -664,7 +666,7 @@ def test_hints_are_off_in_a_rated_match_even_against_a_bot(tmp_path: Path) -> No
         doc = client.post("/api/matches", json={"opponent": "bot", "bot": "random", "seat": 0}).json()
         mid = doc["match_id"]
         with hub.storage.engine.begin() as conn:  # rated, as a quick match against the offered bot is
-            store.create_player(conn, "p-rated", hashlib.sha256(b"t").hexdigest(), "Rated", "rated")
+            store.create_player(conn, "p-rated", hashlib.sha256(b"t").hexdigest(), "Rated")
             store.add_match_players(conn, mid, {0: "p-rated"}, rated=True, kind="quick")
         client.portal.call(hub.housekeeping.evict, hub.sessions[mid])  # type: ignore[union-attr]  # loaded again
         view = client.get(f"/api/matches/{mid}").json()

@@ -143,8 +143,9 @@ def test_a_whole_run_at_debug_logs_no_token_cookie_or_link(tmp_path: Path) -> No
                 web.get("/metrics", headers={"Authorization": f"Bearer {token}"})
             assert web.post("/api/admin/players/Ada/rename", json={"actor": "t", "reason": "r", "name": "Ada L"},
                             headers={"Authorization": f"Bearer {hosts}"}).status_code == 200
-            report = web.post(f"/api/matches/{friend['match_id']}/report", json={"reason": "other"},
-                              headers={"Authorization": f"Bearer {friend['token']}"})
+            seat = {"Authorization": f"Bearer {friend['token']}"}
+            web.post(f"/api/matches/{friend['match_id']}/players", headers=seat)  # (a seat reports as its player)
+            report = web.post(f"/api/matches/{friend['match_id']}/report", json={"reason": "other"}, headers=seat)
             assert report.status_code in (201, 404), report.text  # (404: the friend's seat has no player)
         played = _play(base, friend["match_id"], {0: friend["token"], 1: invite}, rng, hostile)
         played += _play(base, bot["match_id"], {1: bot["token"]}, rng, hostile)

@@ -254,6 +254,23 @@ def test_a_report_reaches_the_hosts_once_and_a_flood_is_refused(client: TestClie
     assert flood.status_code == 429 and flood.json()["error"]["code"] == "rate_limited"
 
 
+def test_a_report_comes_only_from_the_player_of_the_seat(client: TestClient) -> None:
+    """Issue 38: player X's cookie with Ada's seat token filed a report as X on a match X never played. The
+    reporter must be the player the match has at that seat; nothing is stored otherwise."""
+    ada, bob, mal = player(client, "Ada"), player(client, "Bob"), player(client, "Mallory")
+    mid, seats = table_match(client, ada, bob)
+    body = {"reason": "abuse", "note": "not my match"}
+    for who, seat in ((mal, 0), (mal, 1), (bob, 0), (ada, 1)):  # a stranger, or a player with the other's seat
+        r = call(client, "POST", f"/api/matches/{mid}/report", who, headers=auth(seats[seat]), json=body)
+        assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized", r.text
+        assert "only the player of a seat" in r.json()["error"]["message"]
+    assert admin(client, "GET", "/reports").json()["reports"] == []
+    made = call(client, "POST", f"/api/matches/{mid}/report", ada, headers=auth(seats[0]), json=body)
+    assert made.status_code == 201
+    [report] = admin(client, "GET", "/reports").json()["reports"]
+    assert report["reporter"]["name"] == "Ada" and report["reported"]["name_in_match"] == "Bob"
+
+
 def test_converge_admin_against_a_running_server(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     import httpx2 as httpx

@@ -13,11 +13,14 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import create_engine, insert, select, text
 from sqlalchemy.engine import make_url
 
 from converge.server.app import create_app
-from converge.server.lobby.identity import NAME_RULES_VERSION
+from converge.server.lobby.identity import NAME_RULES_VERSION, check_name, name_key, name_keys, names_clash
+from converge.server.protocol.errors import ProtocolError
 from converge.server.storage import lobby_store as store
 from converge.server.storage.database import normalize_url
 from converge.server.storage.match_store import Storage
@@ -117,6 +120,83 @@ def test_a_match_shows_the_names_its_players_had_when_it_started(tmp_path: Path)
         assert names == [(0, "Ada"), (1, "Bob")]
 
 
+# ---------------------------------------------------------------------- one name whatever its case (issue 38)
+
+#: Latin letters and look-alikes of the same script (one script per name: check_name refuses a mix) — digits
+#: that stand for letters, a capital I for an l, small capitals, fullwidth letters, accents — and, whole names
+#: written in Cyrillic or in Greek capitals with the letters that look like them.
+LATIN_LOOKALIKES = {"a": "4ɑᴀａàä", "b": "8ｂ", "e": "3ᴇｅéë", "i": "ıɪíï", "l": "I1ⅼｌ", "o": "0ᴏｏöó",
+                    "s": "5ｓ", "t": "7ｔ", "z": "ᴢ", "u": "ᴜü", "n": "ɴñ", "r": "ʀ", "h": "ʜ", "g": "ɢ"}
+CYRILLIC = dict(zip("acehijopsxy", "асеһіјорѕху", strict=True))
+GREEK_CAPITALS = dict(zip("ABEHIKMNOPTXYZ", "ΑΒΕΗΙΚΜΝΟΡΤΧΥΖ", strict=True))
+
+
+def case_forms(text: str) -> st.SearchStrategy[str]:
+    """Any case form of ``text``: each character as it is, in small letters or in capitals."""
+    return st.tuples(*(st.sampled_from([c, c.lower(), c.upper()]) for c in text)).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ éöçÆØßΔλΣωЖжЯяİı", min_size=3,
+               max_size=20), st.data())
+def test_every_case_form_of_a_name_has_its_key_and_is_the_same_name(name: str, data: st.DataObject) -> None:
+    """``name_key`` gives one key for every case form (issue 38: the skeleton ran before the case fold, so
+    ``ALICE`` was ``allce`` and ``Alice`` ``alice``), and a case form is always one name with the original."""
+    form = data.draw(case_forms(name))
+    assert name_key(form) == name_key(name) == name_key(name.upper()) == name_key(name.lower())
+    assert names_clash(form, name) and name_key(name) in name_keys(name)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text("abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=20), st.data())
+def test_a_look_alike_in_any_case_is_the_same_name(name: str, data: st.DataObject) -> None:
+    """Letters swapped for look-alikes of the same script, then the case changed anywhere, on either name:
+    still one name."""
+    swapped = "".join(data.draw(st.sampled_from([c, *LATIN_LOOKALIKES.get(c, "")])) for c in name)
+    assert names_clash(data.draw(case_forms(name)), data.draw(case_forms(swapped))), (name, swapped)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text("acehijopsxy", min_size=3, max_size=20), st.text("ABEHIKMNOPTXYZ", min_size=3, max_size=20),
+       st.data())
+def test_a_name_written_in_another_scripts_look_alikes_in_any_case_is_the_same_name(
+        small: str, capitals: str, data: st.DataObject) -> None:
+    """All in Cyrillic (``аԁа`` for ``ada``), or in Greek capitals (``ΗΑΝΑ`` for ``HANA``) then in any case
+    (its small ``ηανα`` reads ``nava``, but is ``ΗΑΝΑ`` in capitals): one name with the Latin one, in any case."""
+    cyrillic = "".join(CYRILLIC[c] for c in small)
+    greek = "".join(GREEK_CAPITALS[c] for c in capitals)
+    assert names_clash(data.draw(case_forms(small)), data.draw(case_forms(cyrillic)))
+    assert names_clash(data.draw(case_forms(capitals)), data.draw(case_forms(greek)))
+
+
+def test_names_that_look_alike_only_in_another_name_stay_apart() -> None:
+    """Keys are a relation, not one class: the Greek ``ΗΑΝΑ`` is one name with ``HANA`` and with ``nava``, but
+    those two are not one name (a single key could not tell: it would make h and n one letter)."""
+    assert names_clash("ΗΑΝΑ", "Hana") and names_clash("ΗΑΝΑ", "nava") and not names_clash("Hana", "Nava")
+    for a, b in (("Sam", "Oau"), ("Ada", "Adam"), ("Mila", "Nila"), ("Victor", "Victoria")):
+        assert not names_clash(a, b), (a, b)
+
+
+def test_victim_bob_in_capitals_or_with_look_alike_letters_is_refused(tmp_path: Path) -> None:
+    """Issue 38: with "Victim Bob" taken, "VICTIM BOB" and "Vict1m Bob" were accepted as other players."""
+    with client_for(tmp_path, players_per_hour=0) as client:
+        _victim_bob(client)
+
+
+def _victim_bob(client: TestClient) -> None:
+    player(client, "Victim Bob")
+    for clash in ("VICTIM BOB", "victim bob", "Vict1m Bob", "VictIm Bob", "VICTlM BOB", "V1CT1M B0B",
+                  "Victim-Bob"):
+        client.cookies.clear()
+        r = client.put("/api/me", json={"name": clash})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken", (clash, r.text)
+    bob = player(client, "Bob Victim")  # (another name is another name)
+    assert call(client, "PUT", "/api/me", bob, json={"name": "VICTIM BOB"}).json()["error"]["code"] == "name_taken"
+    for reserved in ("ADMIN", "MEDIUM", "ISMCTS", "SYSTEM", "PLAYER I"):  # no rule is dodged by capitals
+        with pytest.raises(ProtocolError):
+            check_name(reserved)
+
+
 # ---------------------------------------------------------------------- the migration of stored names
 
 
@@ -207,22 +287,41 @@ def test_a_version_3_database_keys_its_names_again_and_the_older_player_keeps_a_
         again.close()
 
 
-def test_stored_names_are_keyed_again_when_the_rules_change(tmp_path: Path) -> None:
-    """A new rules version (a new rule, or disarm's new tables) checks and keys every stored name again."""
+def test_stored_names_are_keyed_again_when_the_rules_change(tmp_path: Path,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    """A new rules version (a new rule, or disarm's new tables) checks and keys every stored name again. Names
+    the rules of version 2 keyed apart by their case (issue 38: the skeleton ran before the case fold, so
+    ``VICTIM BOB`` was ``vlctlmbob``, ``Victim Bob`` ``victimbob``) are one name now: the older player keeps
+    it, the later one plays on anonymous, and the log names both; a name the rules now refuse in capitals
+    (``ADMIN``) is cleared too; every other player keeps their name, with all its keys."""
     url = f"sqlite:///{tmp_path / 'rules.sqlite3'}"
     storage = Storage(url)
-    with storage.engine.begin() as conn:
-        store.create_player(conn, "p1", "h1", "Ada", "stale-key")
+    stored = [("p1", "Victim Bob", "victimbob"), ("p2", "Ada", "stale-key"), ("p3", "VICTIM BOB", "vlctlmbob"),
+              ("p4", "ADMIN", "admln"), ("p5", "Vict1m Bob", "victlmbob"), ("p6", "Grace", "grace")]
+    with storage.engine.begin() as conn:  # as the rules of version 2 left them: one key each, no key rows
+        for i, (pid, name, key) in enumerate(stored):
+            conn.execute(insert(store.players_table).values(
+                id=pid, token_hash=f"h{pid}", name=name, name_key=key, r=1500, rd=350, vol=0.06, games=0,
+                created_at=1000.0 + i, updated_at=1000.0 + i))
         conn.execute(settings_table.update().where(settings_table.c.key == "name_rules_version")
-                     .values(value="rules-1"))
+                     .values(value="rules-2/disarm-key-10/unicode-17.0.0"))
     storage.close()
-    storage = Storage(url)
+    with caplog.at_level("WARNING", logger="converge.server.lobby"):
+        storage = Storage(url)
     try:
         with storage.engine.connect() as conn:
-            row = conn.execute(select(store.players_table.c.name_key)).one()
-        assert row[0] == "ada"
+            p = store.players_table.c
+            names = dict(conn.execute(select(p.id, p.name)).all())
+            keys = dict(conn.execute(select(p.id, p.name_key)).all())
+            rows = conn.execute(select(store.name_keys_table.c.key, store.name_keys_table.c.player_id)).all()
     finally:
         storage.close()
+    assert names == {"p1": "Victim Bob", "p2": "Ada", "p3": None, "p4": None, "p5": None, "p6": "Grace"}
+    assert keys == {"p1": "victimbob", "p2": "ada", "p3": None, "p4": None, "p5": None, "p6": "grace"}
+    assert sorted(rows) == [("ada", "p2"), ("grace", "p6"), ("victimbob", "p1"), ("vlctlmbob", "p1")]
+    said = caplog.text
+    assert "p3" in said and "'VICTIM BOB'" in said and "p1's 'Victim Bob'" in said
+    assert "'ADMIN'" in said and "reserved for the server" in said
 
 
 def test_stored_players_can_still_rename_after_the_migration(tmp_path: Path) -> None:

@@ -66,10 +66,10 @@ async def one_player(base: str, cookie: str, clock: int | None, out: dict[str, A
 def test_a_hundred_players_in_the_quick_match_queue(tmp_path: Path) -> None:
     db = tmp_path / "q.sqlite3"
     # (the hundred players all come from loopback here: one client address, which may hold 32 lobby
-    # connections by default)
+    # connections by default, and 128 connections in all)
     server = Server(db, None, "--bot-delay", "0.02", "--replace-after", "0", "--bot-offer-after", str(BOT_AFTER_S),
                     "--players-per-hour", "0", "--matches-per-hour", "0",  # (every player is on one address)
-                    "--lobby-connections-per-address", str(PLAYERS))
+                    "--lobby-connections-per-address", str(PLAYERS), "--connections-per-client", "0")
     server.start()
     try:
         rng = random.Random(16)

@@ -529,11 +529,12 @@ def _serve(port: int, db: str, cpus: str | None, bot_workers: int, sqlite_sync: 
     if cpus and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, _cpus(cpus))
     # The clients are bots: no pause before bot moves, no stand-ins, creation not rate-limited, a rate limit
-    # above what a bot with no think time sends (the limiter still runs on every message), and every bot
-    # match let in, however long its bot's decisions wait for a worker (the figures say how long).
+    # above what a bot with no think time sends (the limiter still runs on every message), every bot match
+    # let in, however long its bot's decisions wait for a worker (the figures say how long), and no cap on the
+    # connections of one client address (every client is on loopback).
     app = create_app(db_url=db, bot_delay=0.0, replace_after=0.0, create_rate=1e6, create_burst=1e6, rate=1000.0,
                      burst=2000.0, matches_per_hour=0, bot_workers=bot_workers, bot_queue=1000,
-                     sqlite_sync=sqlite_sync, drain_seconds=drain_seconds)
+                     sqlite_sync=sqlite_sync, drain_seconds=drain_seconds, max_connections_per_client=0)
     # As `converge serve` runs it (no permessage-deflate unless asked for).
     draining.serve(app, host="127.0.0.1", port=port, log_level="warning", backlog=4096,
                    ws_per_message_deflate=os.environ.get("CONVERGE_BENCH_DEFLATE") == "1",

@@ -50,6 +50,14 @@ class ServerConfig:
     #: (:mod:`converge.server.transport.serving`).
     max_header_bytes: int = 16384
     max_header_line: int = 8192
+    #: Seconds a client has to send a request's head, from its connection or from the first byte of each request
+    #: (408, then closed: a client that dribbles its headers holds no connection longer); a connection that
+    #: sends nothing in that time is closed.
+    header_timeout: float = 10.0
+    #: Open connections (HTTP and WebSocket) from one client address (an IPv6 address counts by its /64
+    #: network), counted by the server itself before anything is read; a trusted proxy's are not counted
+    #: (``proxy_headers``: the limits that follow count its clients); 0: no limit.
+    max_connections_per_client: int = 128
     #: Origins (``https://play.example.org``) whose pages may use the server besides its own, which is the
     #: scheme, host and port the request says (Host; behind a trusted proxy, X-Forwarded-Host and -Proto).
     #: Browsers' WebSockets and writes from any other origin are refused (:class:`~converge.server.security.

@@ -289,6 +289,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("limits.max_header_line", whole(1), "one line of a request's head, at most (414 for the request line, "
             f"431 for a header; default {_D.max_header_line})", "--max-header-line", "max_header_line",
             metavar="BYTES"),
+    Setting("limits.header_timeout", number(positive=True), "the time a client has to send a request's line and "
+            "headers, from its connection or from the request's first byte (408, then closed; default "
+            f"{_D.header_timeout:g})", "--header-timeout", "header_timeout", metavar="SECONDS"),
+    Setting("limits.connections_per_client", whole(), "open connections (HTTP and WebSocket) from one client "
+            "address, a trusted proxy's not counted; 0: no limit (default "
+            f"{_D.max_connections_per_client})", "--connections-per-client", "max_connections_per_client",
+            metavar="N"),
     Setting("lobby.bot_offer_after", number(), "a quick-match player waiting this long is offered a bot of their "
             f"level (default {_D.quick_match_bot_after_s:g})", "--bot-offer-after", "quick_match_bot_after_s",
             metavar="SECONDS"),

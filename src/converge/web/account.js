@@ -1,20 +1,23 @@
 // Signing in on other devices by an emailed link (no password): the home page's account box — ask for a link,
 // or, signed in, sign out here, sign out everywhere, delete the account — the page the link opens
-// (/signin#token=...), which spends the link's token and signs this browser in, and a key to the player's seat
-// in a match they play from another device.
+// (/signin#token=...), which spends the link's token and signs this browser in to the player who asked for it
+// (asking first when this browser's own player would be left behind), and a key to the player's seat in a
+// match they play from another device.
 
 import { appRoot, cap, el, toast } from "./dom.js";
-import { saveToken } from "./storage.js";
+import { ERROR } from "./protocol.js";
+import { forgetToken, saveToken } from "./storage.js";
 import { api } from "./transport.js";
 
-/** A key to this browser's player's seat in match `id` (kept like a seat token), or null: they play none
- *  (a player signed in on several devices plays their matches on each). */
+/** A key to this browser's player's seat in match `id`, kept like a seat token in place of any this browser
+ *  kept, or null: they play none (a player signed in on several devices plays their matches on each). */
 export async function seatKey(id) {
   try {
     const doc = await api("POST", "/api/matches/" + id + "/seat");
+    forgetToken(id);
     saveToken(id, doc.token);
     return doc.token;
-  } catch (_) { return null; }  // (not a player, or not of this match: the page watches)
+  } catch (_) { return null; }  // (not a player, or not of this match — signed out, say: the page watches)
 }
 
 /** The account part of the "You" panel; ``changed(me)`` redraws the panel after a change. */
@@ -90,18 +93,33 @@ export async function showUnsubscribe() {
   }
 }
 
-/** The page a mailed link opens: spend its token (from the fragment, which browsers never send), then home. */
+/** The page a mailed link opens: spend its token (from the fragment, which browsers never send), then home.
+ *  When this browser's own player has no address and would be left behind, it asks first: the token (kept in
+ *  this page only) is spent once the player says so. */
 export async function showSignIn() {
   document.title = "Sign in — Converge";
   const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
-  history.replaceState(null, "", "/signin");  // (the token is spent now: not kept in the address bar or history)
+  history.replaceState(null, "", "/signin");  // (the token is not kept in the address bar or history)
   const said = el("p", { role: "status", data: { testid: "sign-in-result" }, text: "Signing in…" });
+  const choice = el("p", { class: "row", hidden: true });
   appRoot().replaceChildren(el("div", { class: "page-list", data: { testid: "sign-in-page" } },
-    el("h1", { text: "Sign in" }), said, el("p", {}, el("a", { href: "/", data: { testid: "home-link" } }, "Go to the home page"))));
-  try {
-    const me = await api("POST", "/api/auth/verify", { token });
-    said.textContent = "You are signed in" + (me.player && me.player.name ? " as " + me.player.name : "") + " on this device.";
-  } catch (err) {
-    said.textContent = cap(err.message) + ".";
-  }
+    el("h1", { text: "Sign in" }), said, choice,
+    el("p", {}, el("a", { href: "/", data: { testid: "home-link" } }, "Go to the home page"))));
+  const signIn = async (leave) => {
+    choice.hidden = true;
+    try {
+      const me = await api("POST", "/api/auth/verify", leave ? { token, leave } : { token });
+      said.textContent = "You are signed in" + (me.player && me.player.name ? " as " + me.player.name : "") + " on this device.";
+    } catch (err) {
+      said.textContent = cap(err.message) + ".";
+      if (err.code !== ERROR.WOULD_LEAVE) return;
+      said.textContent += " To keep both, give this browser's player a mail address first (Play on other devices too, on the home page).";
+      choice.replaceChildren(
+        el("button", { type: "button", class: "danger", data: { testid: "sign-in-anyway" }, onclick: () => signIn(true) },
+          "Sign in here anyway"),
+        el("a", { href: "/", class: "button-link", data: { testid: "sign-in-keep" } }, "Keep playing as before"));
+      choice.hidden = false;
+    }
+  };
+  await signIn(false);
 }

@@ -16,20 +16,24 @@ import { tutorialAct } from "./tutorial.js";
 const match = () => store.getState().match;
 let socket = null;
 let pumping = false;  // a pump() is showing the queued states
+let fromLink = false;  // the seat's token came with the link (#token=...), not from this device
+let signedOut = false;  // the server closed this page's seat: its player signed out everywhere
+let keyAsked = false;  // a refused seat asked once for a new key (this device signed in again)
 
 /** Open the match `id`: with the seat token of the link's fragment (#token=..., which browsers never send to a
  *  server), the one this browser keeps, or — a player signed in on this device who plays a seat here — a new
  *  key to their seat; #replay opens the replay once the match is over, #review the review. */
 export async function openMatch(id) {
   const frag = new URLSearchParams(location.hash.slice(1));
-  const fromLink = frag.get("token");
-  if (fromLink) {
-    saveToken(id, fromLink);
+  const linked = frag.get("token");
+  if (linked) {
+    saveToken(id, linked);
     history.replaceState(null, "", location.pathname);  // keep the token out of sight (and of screenshots)
   }
+  fromLink = !!linked;
   const autoOpen = frag.has("review") ? "review" : frag.has("replay") ? "replay" : null;
   if (autoOpen) history.replaceState(null, "", location.pathname);
-  store.matchOpened(id, fromLink || loadToken(id) || await seatKey(id), autoOpen);
+  store.matchOpened(id, linked || loadToken(id) || await seatKey(id), autoOpen);
   socket = matchSocket(id, () => match().token, { message: onMessage, closed: onClose });
   socket.open();
 }
@@ -41,13 +45,33 @@ function send(doc) {
   return false;
 }
 
+/** The seat's token holds it no more (or never did): a device signed in again gets a new key to its player's
+ *  seat and plays on; otherwise the page watches, and says why. This device's token, revoked by a sign-out
+ *  everywhere, is kept (opened again, the page says why again) until a new key replaces it; a link's that never
+ *  held a seat is forgotten. */
+async function seatRefused(id) {
+  const kept = !fromLink || signedOut;
+  if (!kept) forgetToken(id);
+  const key = kept && !keyAsked ? await seatKey(id) : null;
+  keyAsked = true;
+  if (key) {
+    store.tokenGiven(key);
+  } else {
+    store.tokenRefused();
+    toast(kept ? "This device is signed out of this match (Sign out everywhere), so you are watching: sign in again " +
+                 "on the home page to play it."
+               : "This link does not hold a seat in this match; you are watching.");
+  }
+  socket.open();
+}
+
 /** The connection closed: whether to connect again. */
 function onClose(ev) {
   const s = match();
-  if (ev.code === CLOSE.UNAUTHORIZED) {  // the token holds no seat here: watch instead
-    forgetToken(s.id);
-    store.tokenRefused();
-    toast("This link does not hold a seat in this match; you are watching.");
+  if (ev.code === CLOSE.UNAUTHORIZED) {  // the token holds no seat here (any more): a new key, or watch
+    store.disconnected("reconnecting");
+    seatRefused(s.id);
+    return false;
   }
   if (ev.code === CLOSE.FORBIDDEN) {  // this player is banned here: the seat is refused, watching is not
     store.tokenRefused();
@@ -102,6 +126,7 @@ function onMessage(msg) {
       store.refused();
       if (msg.code === ERROR.NOT_FOUND) { socket.stayClosed(); store.matchMissing(); return; }
       if (msg.code === ERROR.REPLACED) { socket.stayClosed(); return; }  // the close (REPLACED) says it on the page
+      if (msg.code === ERROR.SIGNED_OUT) { signedOut = true; return; }  // the close (UNAUTHORIZED) says it
       if (msg.code !== ERROR.UNAUTHORIZED) toast(msg.message);
       break;
     default:  // ack (not asked for), pong

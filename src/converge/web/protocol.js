@@ -75,6 +75,7 @@ export const ERROR = Object.freeze({
   BAD_REQUEST: "bad_request",  // HTTP 400
   URI_TOO_LONG: "uri_too_long",  // HTTP 414
   HEADERS_TOO_LARGE: "headers_too_large",  // HTTP 431
+  REQUEST_TIMEOUT: "request_timeout",  // HTTP 408
   BAD_NAME: "bad_name",  // HTTP 400
   NAME_TAKEN: "name_taken",  // HTTP 409
   NO_PLAYER: "no_player",  // HTTP 401
@@ -84,6 +85,8 @@ export const ERROR = Object.freeze({
   NO_OFFER: "no_offer",  // HTTP 409
   BAD_EMAIL: "bad_email",  // HTTP 400
   BAD_SIGN_IN: "bad_sign_in",  // HTTP 400
+  WOULD_LEAVE: "would_leave",  // HTTP 409
+  SIGNED_OUT: "signed_out",  // HTTP 401
   BANNED: "banned",  // HTTP 403
 });
 

@@ -16,20 +16,26 @@ async function fetchOthers() {
   await Promise.all(doc.matches.filter((m) => !held.has(m.match_id)).map((m) => seatKey(m.match_id)));
 }
 
+/** The view of a held match through this browser's seat, or null (over, gone, or no seat any more). A token
+ *  that holds the seat no more (its player signed out everywhere) is not listed; signed in again, the device
+ *  gets a new key to the seat in its place. (The match's page, opened, says why it watches.) */
+async function viewOf(id, token, again = true) {
+  try {
+    const view = await api("GET", "/api/matches/" + id, undefined, token);
+    if (view.seat < 0 || view.match.status !== "active") { markOver(id); return null; }
+    return view;
+  } catch (e) {
+    if (e.status === 404) markOver(id);
+    const key = e.status === 401 && again ? await seatKey(id) : null;
+    return key ? viewOf(id, key, false) : null;
+  }
+}
+
 /** Read each held match (its view through this browser's seat): those still in progress, newest first.
  *  `player`: this browser is a player (only then may it play elsewhere too: a first visit asks nothing). */
 async function inProgress(player) {
   if (player) await fetchOthers();
-  const found = await Promise.all(heldMatches().slice(0, 12).map(async ({ id, token }) => {
-    try {
-      const view = await api("GET", "/api/matches/" + id, undefined, token);
-      if (view.seat < 0 || view.match.status !== "active") { markOver(id); return null; }
-      return view;
-    } catch (e) {
-      if (e.status === 404) markOver(id);
-      return null;
-    }
-  }));
+  const found = await Promise.all(heldMatches().slice(0, 12).map(({ id, token }) => viewOf(id, token)));
   return found.filter(Boolean);
 }
 

@@ -102,6 +102,8 @@ export const lobbyRefused = () => setQuick("lobbyRefused", { searching: false })
 export const matchOpened = (id, token, autoOpen) => setMatch("matchOpened", { id, token, autoOpen });
 /** The token holds no seat in this match: this page watches instead. */
 export const tokenRefused = () => setMatch("tokenRefused", { token: null });
+/** A new key to this device's player's seat (signed in again): this page plays with it. */
+export const tokenGiven = (token) => setMatch("tokenGiven", { token });
 export const matchMissing = () => setMatch("matchMissing", { missing: true });
 export const seatLinked = () => setMatch("seatLinked", { linked: true });
 export const autoOpened = () => setMatch("autoOpened", { autoOpen: null });

@@ -82,9 +82,11 @@ class Unsubscribe(Strict):
 
 
 class SignInToken(Strict):
-    """``POST /api/auth/verify``: the token of a sign-in link (from its ``#token=`` fragment)."""
+    """``POST /api/auth/verify``: the token of a sign-in link (from its ``#token=`` fragment); ``leave``: sign in
+    even though the browser's own player, who has no address, would be left behind (``would_leave``)."""
 
     token: Annotated[StrictStr, Field(max_length=200)]
+    leave: StrictBool = False
 
 
 class ReportIn(Strict):

@@ -13,11 +13,21 @@
   the table or the server says: no bot level or algorithm (``hard``, ``ʜᴀʀᴅ``, ``H4rd``), no word for a
   bot (``easy (bot)``, ``Hard AI``, ``HardCPU``), nothing that reads as the server speaking (``admin``)
   or as the table's names for the seats (``you``, ``They``, ``player 0``). Each refusal says why.
-* The key is the UTS #39 skeleton (disarm's ``skeleton_key``: confusables folded to their prototypes, case
+* A key is the UTS #39 skeleton (disarm's ``skeleton_key``: confusables folded to their prototypes, case
   folded, to a fixed point) without accents, spaces or punctuation, with the digits that stand for letters
-  folded too (``H4rd``, ``b0t``). Every rule compares keys, so a rule cannot be dodged by a homoglyph. The
-  key depends on disarm's tables: :data:`NAME_KEY_VERSION` names them, and the stored keys are computed
-  again when it changes (:func:`converge.server.storage.lobby_store.rekey_names`).
+  folded too (``H4rd``, ``b0t``). The skeleton folds look-alikes *before* it folds case (a capital I is
+  an l: ``paypaI`` is ``paypal``), so the skeleton of a name alone depends on its case (``ALICE`` would be
+  ``allce``, ``Alice`` ``alice``). A name therefore has several keys (:func:`name_keys`): the skeletons of
+  the name as typed, case-folded and in capitals. Two names that share any key are one name — a change of
+  case (``VICTIM BOB``), a look-alike as typed (``Vict1m Bob``, Cyrillic ``Аda``) or in capitals (``VICTlM
+  BOB``, the Greek capitals ``ΗΑΝΑ`` beside ``HANA``) — and every rule compares every key, so no rule is
+  dodged by a homoglyph or by capitals (``ADMIN``, ``MEDIUM``). No single key can do this: a case-proof
+  key that kept the capitals' look-alikes would make ``h`` and ``n`` one letter (Greek ``Η`` looks like
+  ``H``, its small ``η`` like ``n``). The price: ``i`` and ``l`` are one letter (``Ali`` and ``All``, whose
+  capitals ``ALI``/``ALL`` the skeleton reads alike). :func:`name_key` is the key of the case-folded form,
+  the one key every case form of a name has. The keys depend on these rules and on disarm's tables:
+  :data:`NAME_RULES_VERSION` names them, and the stored keys are computed again when it changes
+  (:func:`converge.server.storage.lobby_store.rekey_names`).
 """
 
 from __future__ import annotations
@@ -42,7 +52,7 @@ NAME_MAX = 20
 
 #: The rules and keys of names: stored names are checked and keyed again when this changes (a new rule
 #: here, or disarm's key schema or confusable tables in a new release). Bump the first part with the rules.
-NAME_RULES_VERSION = f"rules-2/disarm-key-{disarm.KEY_SCHEMA_VERSION}/unicode-{disarm.CONFUSABLES_VERSION}"
+NAME_RULES_VERSION = f"rules-3/disarm-key-{disarm.KEY_SCHEMA_VERSION}/unicode-{disarm.CONFUSABLES_VERSION}"
 
 #: Words for a bot: a name may not hold one as a word (``easy (bot)``), nor be one glued to a bot's level
 #: (``hardbot``, ``HardCPU``, ``Medium-AI``). "AI" as a word is matched by its letters, not its skeleton
@@ -72,6 +82,13 @@ def _skeleton(text: str) -> str:
     return disarm.skeleton_key(text)
 
 
+def _skeletons(name: str) -> tuple[str, ...]:
+    """The skeletons of a name's forms (NFKC): case-folded first (:func:`name_key`'s), as typed, and in
+    capitals; each once."""
+    typed = unicodedata.normalize("NFKC", name)
+    return tuple(dict.fromkeys(_skeleton(form) for form in (typed.casefold(), typed, typed.upper())))
+
+
 def _bare(text: str, digits: bool = True) -> str:
     """``text`` without accents, spaces or punctuation; ``digits``: with the digits that stand for letters
     folded to them."""
@@ -81,13 +98,26 @@ def _bare(text: str, digits: bool = True) -> str:
 
 
 def name_key(name: str) -> str:
-    """The key two players' names may not share: look-alikes have one key, whatever their case, accents,
-    spaces, punctuation or homoglyphs (``Zoë`` = ``zoe`` = ``Zo-e``; Cyrillic ``Аda`` = ``Ada``)."""
-    return _bare(_skeleton(unicodedata.normalize("NFKC", name)))
+    """The name's key whatever its case: every case form of a name has this one (``Alice``, ``ALICE`` and
+    ``aLiCe`` are ``alice``), and so do its look-alikes in accents, spaces, punctuation or homoglyphs (``Zoë``
+    = ``zoe`` = ``Zo-e``; Cyrillic ``Аda`` = ``Ada``). Two names are one when they share any of
+    :func:`name_keys`, of which this is one."""
+    return _bare(_skeletons(name)[0])
+
+
+def name_keys(name: str) -> frozenset[str]:
+    """Every key of a name (see the module doc): two players' names may share none. ``Victim Bob``, ``VICTIM
+    BOB``, ``Vict1m Bob`` and ``VICTlM BOB`` share one; ``Hana`` and ``Nava`` do not."""
+    return frozenset(_bare(s) for s in _skeletons(name))
+
+
+def names_clash(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are one name (they share a key)."""
+    return not name_keys(a).isdisjoint(name_keys(b))
 
 
 def _keys(words: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(name_key(w) for w in words)
+    return frozenset().union(*(name_keys(w) for w in words))
 
 
 _LEVEL_KEYS = _keys((*BOTS, *LEVELS))
@@ -126,13 +156,13 @@ def check_name(raw: object) -> str:
     name = " ".join(unicodedata.normalize("NFKC", raw).split())
     if not NAME_MIN <= len(name) <= NAME_MAX:
         raise ProtocolError("bad_name", f"a name is {NAME_MIN} to {NAME_MAX} characters long")
-    skeleton = _skeleton(name)
-    key = _bare(skeleton)
-    if _reads_as_bot(name, skeleton, key):
+    skeletons = _skeletons(name)  # (every rule looks at every form: ADMIN is admin)
+    keys = {_bare(s) for s in skeletons}
+    if any(_reads_as_bot(name, s, _bare(s)) for s in skeletons):
         raise ProtocolError("bad_name", "that name could be taken for one of the server's bots; choose another")
-    if key in _RESERVED_KEYS:
+    if keys & _RESERVED_KEYS:
         raise ProtocolError("bad_name", "that name is reserved for the server; choose another")
-    if key in _SEAT_KEYS or _PLAYER_N.fullmatch(_bare(skeleton, digits=False)):
+    if keys & _SEAT_KEYS or any(_PLAYER_N.fullmatch(_bare(s, digits=False)) for s in skeletons):
         raise ProtocolError("bad_name", "that name reads as the table's words for the players (you, they, "
                                         "player 0...); choose another")
     if not _ALLOWED.match(name) or not name[0].isalnum() or any(unicodedata.category(c)[0] == "C" for c in name):
@@ -140,7 +170,7 @@ def check_name(raw: object) -> str:
     if disarm.is_mixed_script(name):
         raise ProtocolError("bad_name", f"a name's letters must all be of one script: this one mixes "
                                         f"{_script_names(name)} letters, which can look alike; choose another")
-    if len(key) < 2:
+    if len(_bare(skeletons[0])) < 2:
         raise ProtocolError("bad_name", "a name needs at least two letters or digits")
     return name
 
@@ -171,4 +201,4 @@ def token_hash_of(cookie: str | None) -> str | None:
 
 
 __all__ = ["COOKIE", "COOKIE_MAX_AGE", "NAME_MAX", "NAME_MIN", "NAME_RULES_VERSION", "NewToken", "check_name",
-           "display_name", "issue_token", "name_key", "token_hash_of"]
+           "display_name", "issue_token", "name_key", "name_keys", "names_clash", "token_hash_of"]

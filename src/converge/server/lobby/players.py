@@ -12,7 +12,7 @@ from sqlalchemy import Engine
 
 from converge.ratings import Rating
 from converge.server.config import ServerConfig
-from converge.server.lobby.identity import check_name, issue_token, name_key, token_hash_of
+from converge.server.lobby.identity import check_name, issue_token, token_hash_of
 from converge.server.protocol.answers import MyTable, Played, Ranked
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.limits import KeyedRateLimit
@@ -84,11 +84,16 @@ class Players:
         if cookie is not None:
             refuse_banned(await self.player_of(cookie))
 
-    async def still_allowed(self, player: store.Player) -> None:
-        """Refuse ``player`` if the hosts have banned them since they were read (a lobby page's player is read
-        when it connects; a ban made meanwhile, by any process, is in the database)."""
-        fresh = await asyncio.to_thread(store.player_by_id, self.engine, player.id)
-        refuse_banned(fresh or player)
+    async def still_allowed(self, player: store.Player, cookie_hash: str | None) -> None:
+        """Refuse ``player`` if the browser's cookie (its hash) no longer names them — it was signed out, here or
+        everywhere — or if the hosts have banned them since they were read (a lobby page's player is read when
+        it connects; a sign-out or a ban made meanwhile, by any process, is in the database)."""
+        fresh = None if cookie_hash is None else await asyncio.to_thread(store.player_by_hash, self.engine,
+                                                                          cookie_hash)
+        if fresh is None or fresh.id != player.id:
+            raise ProtocolError("no_player", "this browser was signed out: reload the page, and sign in again to "
+                                             "play as yourself")
+        refuse_banned(fresh)
 
     async def open_tables(self, player: store.Player) -> list[MyTable]:
         """The player's open tables."""
@@ -108,15 +113,14 @@ class Players:
         """Set (or clear: ``raw`` None) the caller's name, making them a player if they are not one yet.
         Returns the player and, for a new player, the token for their cookie."""
         name = None if raw is None else check_name(raw)
-        key = None if name is None else name_key(name)
         player = await self.player_of(cookie)
         refuse_banned(player)  # (a banned player's name is the hosts' to change)
         if player is not None and player.name == name:
             return player, None  # no change: nothing written, nothing counted
         if player is not None:
             self._check_rename(player.id, time.time())
-        if key is not None and await asyncio.to_thread(store.name_taken, self.engine, key,
-                                                       player.id if player else None):
+        if name is not None and await asyncio.to_thread(store.name_taken, self.engine, name,
+                                                        player.id if player else None):
             raise ProtocolError("name_taken", "another player has that name, or one that looks the same; choose "
                                               "another")
         fresh: str | None = None
@@ -128,7 +132,7 @@ class Players:
                 pid = new_match_id()
 
                 def create(conn: Any) -> None:
-                    store.create_player(conn, pid, new.token_hash, name, key)
+                    store.create_player(conn, pid, new.token_hash, name)
 
                 await self.writer.write(create)
                 fresh = new.token
@@ -137,7 +141,7 @@ class Players:
                 pid, now = player.id, time.time()
 
                 def rename(conn: Any) -> None:
-                    store.rename(conn, pid, name, key, self.rename_limit, now)
+                    store.rename(conn, pid, name, self.rename_limit, now)
 
                 try:
                     await self.writer.write(rename)
@@ -148,7 +152,8 @@ class Players:
                     self._note_rename(pid, now + self.rename_limit.interval_s)
                 player.name = name
         except StorageError:  # most likely the name was taken at the same moment
-            if key is not None and await asyncio.to_thread(store.name_taken, self.engine, key, None):
+            if name is not None and await asyncio.to_thread(store.name_taken, self.engine, name,
+                                                            player.id if player else None):
                 raise ProtocolError("name_taken", "another player has that name, or one that looks the same; "
                                                   "choose another") from None
             raise ProtocolError("storage", "the name could not be saved; try again") from None

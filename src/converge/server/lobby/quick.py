@@ -1,6 +1,8 @@
 """Quick match, as the lobby's pages use it: the queue (:mod:`converge.server.lobby.matchmaking`, in this
 process's memory) is stepped while anyone waits; paired players' match starts at once, each told on their
-page with their own token; who has waited long enough is offered a bot of their level."""
+page with their own token; who has waited long enough is offered a bot of their level. A page whose player
+was signed out or banned since it queued — by any process: the database says — is taken out of the queue
+when it is paired, and told why; the other player waits on in their place."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import time
 
 from converge.server.config import ServerConfig
 from converge.server.lobby.matchmaking import QueueSettings, QuickMatchQueue, Waiting
+from converge.server.lobby.players import Players
 from converge.server.lobby.ratings import BOT_RATINGS, closest_bot
 from converge.server.lobby.room import LobbyConnection, Spawn
 from converge.server.lobby.seating import Ready, Seating
@@ -36,8 +39,9 @@ class QuickMatch:
     """The quick-match queue of one server process, and the matches it makes."""
 
     def __init__(self, config: ServerConfig, catalog: Catalog, budget: MatchBudget, pool: BotPool,
-                 seating: Seating, life: Lifecycle, spawn: Spawn) -> None:
+                 seating: Seating, players: Players, life: Lifecycle, spawn: Spawn) -> None:
         self.config = config
+        self.players = players
         self.catalog = catalog
         self.budget = budget
         self.pool = pool
@@ -102,6 +106,21 @@ class QuickMatch:
 
     async def _start_pair(self, a: Waiting, b: Waiting) -> None:
         assert a.player_id != b.player_id
+        refused: dict[str, ProtocolError] = {}
+        for e in (a, b):
+            try:
+                await self.players.still_allowed(e.extra["player"], e.conn.cookie_hash)
+            except ProtocolError as exc:
+                refused[e.player_id] = exc
+        if refused:
+            for e in (a, b):
+                if e.player_id in refused:  # out of the queue, told why
+                    e.conn.send(UNQUEUED)
+                    e.conn.send(refused[e.player_id].to_message())
+                elif not e.conn.closed:  # the other waits on, in their place
+                    self.queue.join(e)
+            self._ensure_running()
+            return
         first = random.SystemRandom().randrange(2)
         seat_of = {a.player_id: first, b.player_id: 1 - first}
         tokens = {a.player_id: new_token(), b.player_id: new_token()}

@@ -29,11 +29,13 @@ Spawn = Callable[[Coroutine[Any, Any, None]], asyncio.Task[None]]
 
 class LobbyConnection(Connection):
     """A lobby page's WebSocket: a :class:`~converge.server.transport.connections.Connection` that knows its
-    player."""
+    player, and the hash of the cookie that named them (which a sign-out may since have revoked)."""
 
-    def __init__(self, ws: WebSocketLike, config: ServerConfig, address: str, player: store.Player | None) -> None:
+    def __init__(self, ws: WebSocketLike, config: ServerConfig, address: str, player: store.Player | None,
+                 cookie_hash: str | None = None) -> None:
         super().__init__(ws, -1, config, address)
         self.player = player
+        self.cookie_hash = cookie_hash
 
 
 class Room:

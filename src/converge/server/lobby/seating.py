@@ -103,6 +103,20 @@ class Seating:
             broadcast.send_meta(session)
         return bool(done and done[0])
 
+    async def revoke(self, fn: Callable[[Any], list[str]]) -> None:
+        """Commit ``fn``, which revokes keys to seats and returns the matches whose seats it changed (a sign-out
+        everywhere); then each of those matches this process holds takes the change in, as the other
+        processes do when the database tells them: the connections whose key no longer holds their seat are
+        closed, with the reason."""
+        try:
+            changed = await self.matches.writes.write_changing(fn)
+        except StorageError:
+            raise ProtocolError("storage", "that could not be saved now; nothing changed: try again") from None
+        for match_id in changed:
+            session = self.matches.sessions.get(match_id)
+            if session is not None and not session.broken:
+                await self.matches.sync.refresh(session)
+
     async def device_key(self, player: store.Player, session: Session) -> Ready:
         """A new key to the seat ``player`` plays in this match, for the device they ask from (signed in
         there: the seat's own token stays on the device that made or joined the match). Stored hashed."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Coroutine
 from typing import Any
 
@@ -35,6 +36,7 @@ from converge.server.lobby.room import LobbyConnection, Room
 from converge.server.lobby.seating import Seating
 from converge.server.lobby.tables import Tables
 from converge.server.play.hub import Hub
+from converge.server.storage import accounts_store, moderation_store
 
 log = logging.getLogger("converge.server.lobby")
 
@@ -52,9 +54,29 @@ class Lobby:
         self.room = Room(cfg, engine, writer, hub.life, self._spawn)
         self.seating = Seating(hub.matches, hub.catalog, writer)
         self.tables = Tables(cfg, engine, writer, hub.catalog, hub.budget, self.seating, self.room)
-        self.quick = QuickMatch(cfg, hub.catalog, hub.budget, hub.pool, self.seating, hub.life, self._spawn)
+        self.quick = QuickMatch(cfg, hub.catalog, hub.budget, hub.pool, self.seating, self.players, hub.life,
+                                self._spawn)
         hub.writes.finish_hooks.append(rate_on_finish)
         hub.matches.bot_ratings.update(BOT_RATINGS)  # (the table shows a bot's fixed rating)
+
+    async def sign_out_everywhere(self, cookie: str | None) -> None:
+        """Sign every device of the caller's player out, in one transaction: their browsers' tokens, the tokens
+        and keys to their seats in every match (the match's connections holding one are closed, here and, told
+        by the database, in every other process) and their open tables; they leave the quick-match queue. Each
+        device signs in again by a link, and gets a new key to each seat it plays."""
+        player, _digest = await self.accounts.signed_in(cookie)
+        at = time.time()
+        closed: list[str] = []
+
+        def write(conn: Any) -> list[str]:
+            accounts_store.sign_out_everywhere(conn, player.id)
+            closed[:] = moderation_store.open_tables_of(conn, player.id, at)
+            return accounts_store.revoke_seats(conn, player.id)
+
+        await self.seating.revoke(write)
+        self.quick.drop_player(player.id)
+        if closed:
+            await self.room.refresh()
 
     def leave(self, conn: LobbyConnection) -> None:
         """A lobby page's connection closed: out of the queue (if it was the page that waited) and the room."""

@@ -21,7 +21,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from converge.server.lobby.identity import check_name, name_key
+from converge.server.lobby.identity import check_name, name_keys
 from converge.server.lobby.players import banned
 from converge.server.lobby.service import Lobby
 from converge.server.moderation import REPORT_REASONS
@@ -77,14 +77,15 @@ class Moderation:
     async def find(self, ref: str) -> list[FoundPlayer]:
         """The players ``ref`` names (an id, a name, or part of one)."""
         ref = _text(ref, "a player's id or name", 64) or ""
-        return await asyncio.to_thread(store.find_players, self.engine, ref, self._key(ref))
+        return await asyncio.to_thread(store.find_players, self.engine, ref, self._keys(ref))
 
     async def _one(self, ref: str) -> FoundPlayer:
         """The one player ``ref`` names by id or whole name; refused when none or several do."""
         ref = _text(ref, "a player's id or name", 64) or ""
-        found = await asyncio.to_thread(store.find_players, self.engine, ref, self._key(ref))
-        exact = [p for p in found if p["id"] == ref or (p["name"] is not None and self._key(p["name"]) ==
-                                                          self._key(ref))]
+        found = await asyncio.to_thread(store.find_players, self.engine, ref, self._keys(ref))
+        keys = self._keys(ref)
+        exact = [p for p in found if p["id"] == ref or (p["name"] is not None and not keys.isdisjoint(
+            self._keys(p["name"])))]
         if not exact:
             raise ProtocolError("not_found", f"no player has the id or the name {ref!r}"
                                 + (f" (names that hold it: {', '.join(repr(p['name']) for p in found[:5])})"
@@ -94,11 +95,11 @@ class Moderation:
         return exact[0]
 
     @staticmethod
-    def _key(text: str) -> str | None:
+    def _keys(text: str) -> frozenset[str]:
         try:
-            return name_key(text)
+            return name_keys(text)
         except Exception:  # (a text no name could be: it is looked up as an id only)
-            return None
+            return frozenset()
 
     async def _record(self, actor: str, action: str, target: str, reason: str, detail: dict[str, Any],
                       change: Any = None) -> HostActionDone:
@@ -125,14 +126,13 @@ class Moderation:
         uniqueness hold as for anyone."""
         player = await self._one(ref)
         new = None if name is None else check_name(name)
-        key = None if new is None else name_key(new)
-        if key is not None and await asyncio.to_thread(lobby_store.name_taken, self.engine, key, player["id"]):
+        if new is not None and await asyncio.to_thread(lobby_store.name_taken, self.engine, new, player["id"]):
             raise ProtocolError("name_taken", "another player has that name, or one that looks the same")
         at = time.time()
         detail: dict[str, Any] = {"from": player["name"], "to": new}
 
         def change(conn: Any) -> None:
-            store.rename_by_host(conn, player["id"], new, key, at)
+            store.rename_by_host(conn, player["id"], new, at)
 
         return await self._record(actor, "rename", player["id"], reason, detail, change)
 
@@ -233,10 +233,16 @@ class Moderation:
 
     async def report(self, reporter: lobby_store.Player, match_id: str, seat: int, reason: object,
                      note: object) -> ReportMade:
-        """``reporter``, who holds ``seat`` of the match, reports the player at the other seat."""
+        """``reporter``, who holds ``seat`` of the match (its token) and is its player (the match records them
+        there), reports the player at the other seat. A seat's token alone is not enough: it is no proof of who
+        holds it (a token passed on, a link shared)."""
         if reason not in REPORT_REASONS:
             raise ProtocolError("malformed", f"\"reason\" is one of {', '.join(REPORT_REASONS)}")
         text = _text(note, "the note", REASON_MAX, required=False)
+        mine = await asyncio.to_thread(store.seat_holder, self.engine, match_id, seat)
+        if mine is None or mine[0] != reporter.id:
+            raise ProtocolError("unauthorized", "only the player of a seat may report from it: this match does "
+                                                "not have you at that seat")
         other = 1 - seat
         holder = await asyncio.to_thread(store.seat_holder, self.engine, match_id, other)
         if holder is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from converge.engine.schema import Observation
 from converge.server.play.session import Session
+from converge.server.protocol.errors import CLOSE_UNAUTHORIZED, ProtocolError
 from converge.server.protocol.messages import Ack, MatchMeta, RematchMade, State
 from converge.server.transport.connections import Connection, dumps
 
@@ -62,3 +63,16 @@ def send_rematch(session: Session, match_id: str) -> None:
     text = dumps(made)
     for conn in list(session.presence.conns):
         conn.send(text)
+
+
+def shut_out_revoked(session: Session) -> int:
+    """Close each seat connection whose token no longer holds its seat (its player signed out everywhere: every
+    device signs in again to play on), with the reason; how many there were."""
+    error = ProtocolError("signed_out", "this device was signed out of this match (Sign out everywhere): sign in "
+                                        "again to play it; you may watch")
+    gone = [c for c in session.presence.conns
+            if c.view >= 0 and not c.closed and c.key not in session.row.seats[c.view].hashes()]
+    for conn in gone:
+        conn.send(error.to_message())
+        conn.close(CLOSE_UNAUTHORIZED, "this device was signed out")
+    return len(gone)

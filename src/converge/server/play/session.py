@@ -224,6 +224,7 @@ class Caught:
     ended: bool  #: the status changed
     changed: bool  #: anything players see changed (moves, the end, seats, hints, the rematch)
     rematch: str | None  #: a rematch that appeared
+    revoked: bool = False  #: a token or key that held a seat no longer does (its player signed out everywhere)
 
 
 class Session:
@@ -336,8 +337,10 @@ class Session:
         seats_changed = [(s.bot, s.replaced) for s in mine.seats] != [(s.bot, s.replaced) for s in stored.seats]
         rematch = stored.rematch_id if stored.rematch_id != mine.rematch_id else None
         changed = moved or ended or seats_changed or rematch is not None or mine.hints != stored.hints
+        revoked = any(not set(here.hashes()) <= set(there.hashes())
+                      for here, there in zip(mine.seats, stored.seats, strict=True))
         mine.take_facts(stored)
-        return Caught(moved, ended, changed, rematch)
+        return Caught(moved, ended, changed, rematch, revoked)
 
     def turns_sent(self) -> None:
         """The ends of turn the last actions brought have been sent to every connection."""

@@ -111,6 +111,8 @@ class Sync:
             self.housekeeping.evict(session)
             return True
         caught = session.catch_up(stored)
+        if caught.revoked:
+            broadcast.shut_out_revoked(session)
         changed = caught.changed
         if presence and self.coord.multi:
             remote = (await self.coord.present_elsewhere([session.id])).get(session.id, set())

@@ -40,6 +40,20 @@ class MatchWrites:
 
         await self.writer.write(write, driver)
 
+    async def write_changing(self, fn: Callable[[Any], list[str]]) -> list[str]:
+        """Commit ``fn``, which returns the matches it changed; with several server processes, each is announced
+        to the others in the same transaction. Returns those matches."""
+        changed: list[str] = []
+
+        def write(conn: Any) -> None:
+            changed[:] = fn(conn)
+            if self.coord.multi:
+                for match_id in changed:
+                    Storage.announce(conn, self.coord.payload(match_id))
+
+        await self.writer.write(write)
+        return changed
+
     def finished(self, conn: Any, session: Session, winner: int | None) -> None:
         """Run the finish hooks, inside the transaction that ends ``session``'s match."""
         for hook in self.finish_hooks:

@@ -13,8 +13,8 @@ ErrorCode = Literal[
     "malformed", "too_large", "rate_limited", "unauthorized", "hello_required", "spectator", "not_your_turn",
     "stale", "illegal", "over", "not_over", "not_found", "storage", "busy", "replaced", "hints_off",
     "method_not_allowed", "length_required", "bad_origin", "bad_request", "uri_too_long", "headers_too_large",
-    "bad_name", "name_taken", "no_player", "table_gone", "own_table", "too_many_tables", "no_offer",
-    "bad_email", "bad_sign_in", "restarting", "banned",
+    "request_timeout", "bad_name", "name_taken", "no_player", "table_gone", "own_table", "too_many_tables",
+    "no_offer", "bad_email", "bad_sign_in", "restarting", "banned", "would_leave", "signed_out",
 ]
 
 #: Every error code, with the HTTP status the API answers it with.
@@ -43,6 +43,7 @@ ERROR_STATUS: Final[dict[ErrorCode, int]] = {
     "bad_request": 400,
     "uri_too_long": 414,
     "headers_too_large": 431,
+    "request_timeout": 408,
     # the lobby's (converge.server.lobby)
     "bad_name": 400,
     "name_taken": 409,
@@ -54,6 +55,8 @@ ERROR_STATUS: Final[dict[ErrorCode, int]] = {
     # accounts (converge.server.accounts)
     "bad_email": 400,
     "bad_sign_in": 400,
+    "would_leave": 409,
+    "signed_out": 401,
     # moderation (converge.server.moderation)
     "banned": 403,
 }
@@ -66,7 +69,7 @@ CLOSE_POLICY: Final = 1008  #: the connection broke the rules (too many messages
 CLOSE_RECONNECT: Final = 1012  #: reconnect: the match is being reloaded, or this server process is restarting
 CLOSE_TRY_AGAIN: Final = 1013  #: the connection fell too far behind what it is sent (reconnect)
 CLOSE_HELLO: Final = 4400  #: the first message was not a valid hello
-CLOSE_UNAUTHORIZED: Final = 4401  #: the token does not hold a seat in this match
+CLOSE_UNAUTHORIZED: Final = 4401  #: the token does not hold a seat in this match (or no longer: signed out)
 CLOSE_FORBIDDEN: Final = 4403  #: this player may not play on this server (banned): do not reconnect
 CLOSE_NOT_FOUND: Final = 4404  #: no such match
 CLOSE_REPLACED: Final = 4409  #: a newer connection of the same seat took over (do not reconnect by itself)

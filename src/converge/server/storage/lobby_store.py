@@ -30,6 +30,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     and_,
+    delete,
     insert,
     select,
     update,
@@ -38,7 +39,7 @@ from sqlalchemy.exc import IntegrityError
 
 from converge.bots import bot_display_name
 from converge.ratings import DEFAULT_R, DEFAULT_RD, DEFAULT_VOL, Rating, update_pair
-from converge.server.lobby.identity import NAME_RULES_VERSION, check_name, name_key
+from converge.server.lobby.identity import NAME_RULES_VERSION, check_name, name_key, name_keys
 from converge.server.protocol.answers import Opponent, Played, Ranked
 from converge.server.protocol.errors import ProtocolError
 from converge.server.protocol.messages import OpenTable, PlayerInfo
@@ -49,6 +50,7 @@ from converge.server.storage.schema import (
     match_players_table,
     matches_table,
     name_changes_table,
+    name_keys_table,
     players_table,
     rating_changes_table,
     seats_table,
@@ -112,18 +114,33 @@ def player_by_id(engine: Engine, player_id: str) -> Player | None:
     return _player(row) if row is not None else None
 
 
-def create_player(conn: Connection, player_id: str, token_hash: str, name: str | None, key: str | None) -> None:
+def create_player(conn: Connection, player_id: str, token_hash: str, name: str | None = None) -> None:
+    """A new player named ``name`` (None: anonymous); an IntegrityError if another player has the name."""
     now = time.time()
-    conn.execute(insert(players_table).values(id=player_id, token_hash=token_hash, name=name, name_key=key,
+    conn.execute(insert(players_table).values(id=player_id, token_hash=token_hash, name=None, name_key=None,
                                               r=DEFAULT_R, rd=DEFAULT_RD, vol=DEFAULT_VOL, games=0,
                                               created_at=now, updated_at=now))
+    if name is not None:
+        write_name(conn, player_id, name, now)
 
 
-def name_taken(engine: Engine, key: str, except_id: str | None = None) -> bool:
-    q = select(players_table.c.id).where(players_table.c.name_key == key)
+def write_name(conn: Connection, player_id: str, name: str | None, now: float) -> None:
+    """Give a player the name ``name`` (None: anonymous) with its keys (:func:`~converge.server.lobby.identity.
+    name_keys`), the only writer of both: an IntegrityError, nothing written, if any key is another player's."""
+    conn.execute(delete(name_keys_table).where(name_keys_table.c.player_id == player_id))
+    conn.execute(update(players_table).where(players_table.c.id == player_id)
+                 .values(name=name, name_key=None if name is None else name_key(name), updated_at=now))
+    if name is not None:
+        conn.execute(insert(name_keys_table), [{"key": key, "player_id": player_id}
+                                               for key in sorted(name_keys(name))])
+
+
+def name_taken(engine: Engine, name: str, except_id: str | None = None) -> bool:
+    """Whether another player than ``except_id`` has ``name``, or a name that shares one of its keys."""
+    k = name_keys_table.c
+    q = select(k.player_id).where(k.key.in_(sorted(name_keys(name))), k.player_id != (except_id or ""))
     with engine.connect() as conn:
-        found = conn.execute(q).first()
-    return found is not None and found[0] != except_id
+        return conn.execute(q).first() is not None
 
 
 @dataclass(frozen=True)
@@ -157,8 +174,7 @@ class RenameTooSoon(Refused):
         self.renames = renames
 
 
-def rename(conn: Connection, player_id: str, name: str | None, key: str | None, limit: RenameLimit,
-           now: float) -> None:
+def rename(conn: Connection, player_id: str, name: str | None, limit: RenameLimit, now: float) -> None:
     """Change a player's name, counted against ``limit`` (:class:`RenameTooSoon`: nothing written)."""
     p, nc = players_table.c, name_changes_table.c
     # Lock the player's row (PostgreSQL; SQLite's writer holds the whole database): another process renaming
@@ -170,7 +186,7 @@ def rename(conn: Connection, player_id: str, name: str | None, key: str | None, 
     wait = limit.wait_s(times, now)
     if wait > 0:
         raise RenameTooSoon(wait, sum(1 for at in times if at > now - 3600))
-    conn.execute(update(players_table).where(p.id == player_id).values(name=name, name_key=key, updated_at=now))
+    write_name(conn, player_id, name, now)
     conn.execute(insert(name_changes_table).values(player_id=player_id, at=now, name=name, reason="rename"))
 
 
@@ -452,31 +468,34 @@ def on_open(conn: Connection) -> None:
 
 
 def rekey_names(conn: Connection) -> int:
-    """Check every stored name against the present rules and store its present key. Where two names now share
-    a key, the older player (by creation) keeps theirs; a later look-alike, or a name the rules now refuse,
-    is cleared: that player plays on anonymous, with their rating and history, and may choose another name
-    (a cleared name is not a rename: it does not count against their limit). Returns how many were cleared."""
+    """Check every stored name against the present rules and store its present keys. Where two names now share
+    a key (a case form or a look-alike of each other), the older player (by creation) keeps theirs; a later
+    one, or a name the rules now refuse, is cleared: that player plays on anonymous, with their rating and
+    history, and may choose another name (a cleared name is not a rename: it does not count against their
+    limit); the log names both players of a clash. Returns how many were cleared."""
     p = players_table.c
     rows = conn.execute(select(p.id, p.name).where(p.name.is_not(None)).order_by(p.created_at, p.id)).all()
     conn.execute(update(players_table).values(name_key=None))  # no old key stands in a new one's way
-    owners: dict[str, str] = {}
+    conn.execute(delete(name_keys_table))
+    owners: dict[str, tuple[str, str]] = {}  # key -> (player id, name)
     now = time.time()
     cleared = 0
     for pid, name in rows:
         why = None
         try:
-            key = name_key(check_name(name))
+            keys = name_keys(check_name(name))
         except ProtocolError as exc:
             why = f"refused by the name rules: {exc.message}"
         else:
-            if key in owners:
-                why = "a look-alike of an older player's name"
+            older = next((owners[k] for k in sorted(keys) if k in owners), None)
+            if older is not None:
+                why = f"one name with the older player {older[0]}'s {older[1]!r} (a case form or a look-alike)"
         if why is None:
-            owners[key] = pid
-            conn.execute(update(players_table).where(p.id == pid).values(name_key=key))
+            owners.update(dict.fromkeys(keys, (str(pid), str(name))))
+            write_name(conn, pid, name, now)
             continue
-        log.warning("player name %r cleared: %s", name, why)
-        conn.execute(update(players_table).where(p.id == pid).values(name=None))
+        log.warning("player %s: name %r cleared: %s", pid, name, why)
+        write_name(conn, pid, None, now)
         conn.execute(insert(name_changes_table).values(player_id=pid, at=now, name=None, reason="cleared"))
         cleared += 1
     return cleared
@@ -523,4 +542,5 @@ def history(engine: Engine, player_id: str, limit: int = 50) -> list[Played]:
 __all__ = ["BOT_RD", "Player", "RenameLimit", "RenameTooSoon", "SeatPlayer", "TableGone", "add_match_players",
            "add_table", "bot_rating", "claim_table", "close_table", "create_player", "history",
            "leaderboard", "link_seat", "name_taken", "on_open", "open_tables", "player_by_hash", "player_by_id",
-           "read_seat_players", "record_result", "rekey_names", "rename", "repair_tables", "seat_players"]
+           "read_seat_players", "record_result", "rekey_names", "rename", "repair_tables", "seat_players",
+           "write_name"]

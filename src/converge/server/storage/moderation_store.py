@@ -14,11 +14,13 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 
 from converge.server.protocol.answers import AuditEntry, FoundPlayer, ReportEntry
+from converge.server.storage.lobby_store import write_name
 from converge.server.storage.schema import (
     audit_table,
     lobby_tables_table,
     match_players_table,
     name_changes_table,
+    name_keys_table,
     players_table,
     reports_table,
 )
@@ -32,16 +34,18 @@ def _found(row: Any, reports: int) -> FoundPlayer:
             "open_reports": reports}
 
 
-def find_players(engine: Engine, ref: str, key: str | None, limit: int = 20) -> list[FoundPlayer]:
-    """The players ``ref`` names: its id, else the name whose key is ``key`` (look-alikes share it), else the
-    names that contain it (case ignored), at most ``limit``, most played first."""
+def find_players(engine: Engine, ref: str, keys: frozenset[str], limit: int = 20) -> list[FoundPlayer]:
+    """The players ``ref`` names: its id, else the name that has one of ``keys`` (a name's keys: its case forms
+    and look-alikes share one), else the names that contain it (case ignored), at most ``limit``, most played
+    first."""
     p, r = players_table.c, reports_table.c
     open_reports = (select(func.count()).where(r.reported_id == p.id, r.closed_at.is_(None))
                     .correlate(players_table).scalar_subquery())
     base = select(p.id, p.name, p.r, p.games, p.created_at, p.email, p.banned_at, p.ban_reason,
                   open_reports.label("reports"))
     with engine.connect() as conn:
-        for where in (p.id == ref, p.name_key == key if key else None):
+        named = select(name_keys_table.c.player_id).where(name_keys_table.c.key.in_(sorted(keys)))
+        for where in (p.id == ref, p.id.in_(named) if keys else None):
             if where is not None:
                 rows = conn.execute(base.where(where)).all()
                 if rows:
@@ -86,12 +90,12 @@ def set_ban(conn: Connection, player_id: str, reason: str | None, at: float) -> 
     return conn.execute(update(players_table).where(where).values(**values, updated_at=at)).rowcount == 1
 
 
-def rename_by_host(conn: Connection, player_id: str, name: str | None, key: str | None, at: float) -> str | None:
+def rename_by_host(conn: Connection, player_id: str, name: str | None, at: float) -> str | None:
     """Give ``player_id`` the name ``name`` (None: anonymous) whatever the player's own rename limits; noted in
     the name changes as the hosts'. Returns the name it replaced."""
     p = players_table.c
     old = conn.execute(select(p.name).where(p.id == player_id).with_for_update()).scalar_one()
-    conn.execute(update(players_table).where(p.id == player_id).values(name=name, name_key=key, updated_at=at))
+    write_name(conn, player_id, name, at)
     conn.execute(insert(name_changes_table).values(player_id=player_id, at=at, name=name, reason="admin"))
     return None if old is None else str(old)
 

@@ -150,7 +150,7 @@ class MatchRow:
         self.to_move = stored.to_move
         for here, there in zip(self.seats, stored.seats, strict=True):
             here.bot, here.replaced, here.clock_left_ms = there.bot, there.replaced, there.clock_left_ms
-            here.keys, here.vacation_left_s = there.keys, there.vacation_left_s
+            here.token_hash, here.keys, here.vacation_left_s = there.token_hash, there.keys, there.vacation_left_s
 
     def set_seat(self, seat: int, bot: str | None, replaced: bool) -> None:
         """``bot`` plays ``seat`` (None: its player); ``replaced``: a stand-in for a player who left."""

@@ -100,7 +100,9 @@ players_table = Table(
     Column("id", String(32), primary_key=True),
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("name", String(64), nullable=True),  # None: anonymous
-    Column("name_key", String(64), nullable=True, unique=True),  # folded name: two players never share one
+    #: The name's key whatever its case (:func:`converge.server.lobby.identity.name_key`); its other keys, and
+    #: this one, are in :data:`name_keys_table`.
+    Column("name_key", String(64), nullable=True, unique=True),
     Column("r", Float, nullable=False),
     Column("rd", Float, nullable=False),
     Column("vol", Float, nullable=False),
@@ -114,6 +116,14 @@ players_table = Table(
     #: Banned by the server's hosts (``converge admin ban``): since when, and why (shown to the player).
     Column("banned_at", Float, nullable=True),
     Column("ban_reason", String(200), nullable=True),
+)
+
+#: Every key of every player's name (:func:`converge.server.lobby.identity.name_keys`): two players' names
+#: never share one, so that no name is taken twice by a change of case or a look-alike letter.
+name_keys_table = Table(
+    "converge_name_keys", metadata,
+    Column("key", String(128), primary_key=True),
+    Column("player_id", String(32), nullable=False, index=True),
 )
 
 #: A player's other devices: each signed-in browser's player token (its hash), beside the first one's
@@ -158,6 +168,9 @@ sign_ins_table = Table(
     Column("created_at", Float, nullable=False),
     Column("expires_at", Float, nullable=False),
     Column("used_at", Float, nullable=True),
+    #: The player of the browser that asked for the link (None: a browser that was no player yet): for an
+    #: address new here, the link signs the browser it is opened in to this player.
+    Column("player_id", String(32), nullable=True, index=True),
 )
 
 lobby_tables_table = Table(

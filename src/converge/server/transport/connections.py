@@ -75,6 +75,9 @@ class Connection:
     def __init__(self, ws: WebSocketLike, view: int, config: ServerConfig, address: str = "?") -> None:
         self.ws = ws
         self.view = view
+        #: A seat's connection: the hash of the token (the seat's or one of its keys) it holds the seat with;
+        #: once that no longer holds the seat (revoked by a sign-out everywhere) the connection is closed.
+        self.key: str | None = None
         #: The client's address as limits count it (:func:`~converge.server.security.limits.address_key`).
         self.address = address
         #: Order of arrival: a seat with too many connections loses its oldest.

@@ -5,6 +5,15 @@ the HTTP protocol, the headers of a trusted proxy, and uvicorn's settings (:func
   header was accepted); :class:`LimitedHttpProtocol` refuses a head over ``max_header_bytes`` in all or a
   line of it over ``max_header_line`` — 431, or 414 for the request line — holding at most one read of the
   socket beyond the limit, before the application or the WebSocket handshake sees anything.
+* **In time.** uvicorn waits for a request's head without a bound (150 connections dribbling a header line
+  each stayed open as long as they dribbled: an unproxied server's descriptors held by one client): a head
+  not complete within ``header_timeout`` seconds of the connection, or of the request's first byte, is
+  answered 408 and the connection closed; one that sent nothing by then is closed. (uvicorn's own
+  ``timeout_keep_alive`` closes a connection idle between requests.)
+* **Connections per client.** At most ``max_connections_per_client`` open connections, HTTP and WebSocket,
+  from one client address (:class:`ClientConnections`; uvicorn's ``limit_concurrency`` counts all clients
+  together, and only once a head is read): one more is answered 503 and closed at once. A trusted proxy's
+  connections are not counted: the application's own limits count its clients.
 * **Every refusal has the error shape of the API.** What uvicorn answers itself to a request that is not
   HTTP (``FOO / HTTP/1.1``, ``Content-Length: -5``) is a plain-text 400, and so is the websockets library's
   answer to a broken WebSocket handshake (no ``Sec-WebSocket-Key``); here both are
@@ -35,6 +44,7 @@ from websockets.typing import StatusLike
 
 from converge.server.config import ServerConfig
 from converge.server.protocol.errors import ErrorCode, ProtocolError
+from converge.server.security.limits import OpenCount, address_key
 from converge.server.security.middleware import error_head
 from converge.server.transport.asgi import ASGIApp, Receive, Scope, Send
 
@@ -48,6 +58,48 @@ LINGER_S = 2.0
 
 class _Refused(Exception):
     """Raised in a parser callback: httptools stops and uvicorn answers with :meth:`send_400_response`."""
+
+
+class ClientConnections:
+    """The open connections of each client address (:func:`~converge.server.security.limits.address_key`),
+    counted from their opening to their closing whatever protocol serves them by then (HTTP, or WebSocket after
+    an upgrade), against ``per_client`` (0: no limit). The peers in ``trusted`` (a proxy's addresses and
+    networks, ``*``: any) are not counted."""
+
+    def __init__(self, per_client: int, trusted: tuple[str, ...] = ()) -> None:
+        self.per_client = per_client
+        self.open = OpenCount(per_client)
+        self.trusted = [ipaddress.ip_network(t, strict=False) for t in trusted if t != "*"]
+        self.trust_all = "*" in trusted
+        self._held: dict[int, str] = {}  # id(transport) -> its key, while it is counted
+
+    def _trusts(self, host: str) -> bool:
+        if self.trust_all:
+            return True
+        try:
+            ip = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(ip in net for net in self.trusted)
+
+    def admit(self, transport: asyncio.BaseTransport) -> bool:
+        """Count in a new connection; False (nothing counted) when its address has as many as it may."""
+        peer = transport.get_extra_info("peername")
+        host = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        if self.per_client <= 0 or not host or self._trusts(host):
+            return True
+        key = address_key(host)
+        if self.open.over(key):
+            return False
+        self.open.add(key)
+        self._held[id(transport)] = key
+        return True
+
+    def release(self, transport: asyncio.BaseTransport) -> None:
+        """A connection closed (once counted out, however often it is said)."""
+        key = self._held.pop(id(transport), None)
+        if key is not None:
+            self.open.discard(key)
 
 
 class LimitedHttpProtocol(HttpToolsProtocol):
@@ -65,6 +117,8 @@ class LimitedHttpProtocol(HttpToolsProtocol):
     #: Set per server by :func:`http_protocol`.
     max_head = 16384
     max_line = 8192
+    head_timeout = 10.0
+    clients: ClientConnections | None = None
 
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -75,6 +129,42 @@ class LimitedHttpProtocol(HttpToolsProtocol):
         self.unseen = 0  # bytes read since the head began (-1: it began in the read being parsed)
         self.refusal: ProtocolError | None = None
         self.refused = False
+        #: Runs out when the head now awaited (the first one, from the connection; any other, from its first
+        #: byte) has not come whole in time.
+        self.head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if self.clients is not None and not self.clients.admit(transport):
+            self.refuse(ProtocolError("busy", f"too many connections from your address (at most "
+                                              f"{self.clients.per_client}): close some, then try again"))
+            return
+        self._await_head()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_head_timer()
+        if self.clients is not None:
+            self.clients.release(self.transport)
+        super().connection_lost(exc)
+
+    def _await_head(self) -> None:
+        if self.head_timer is None:
+            self.head_timer = self.loop.call_later(self.head_timeout, self._head_too_slow)
+
+    def _stop_head_timer(self) -> None:
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+
+    def _head_too_slow(self) -> None:
+        self.head_timer = None
+        if self.refused or self.transport.is_closing():
+            return
+        if not self.in_head:  # (nothing asked since the connection opened)
+            self.transport.close()
+            return
+        self.refuse(ProtocolError("request_timeout", f"the request's line and headers must come within "
+                                                     f"{self.head_timeout:g} s"))
 
     def data_received(self, data: bytes) -> None:
         if self.refused:  # the answer is on its way: what else comes is dropped unread
@@ -89,6 +179,7 @@ class LimitedHttpProtocol(HttpToolsProtocol):
         super().on_message_begin()
         self.head_bytes = self.url_bytes = 0
         self.in_head, self.unseen = True, -1
+        self._await_head()
 
     def on_url(self, url: bytes) -> None:
         self.url_bytes += len(url)
@@ -111,6 +202,7 @@ class LimitedHttpProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self.in_head = False
+        self._stop_head_timer()
         super().on_headers_complete()
 
     def _too_large(self) -> ProtocolError:
@@ -127,6 +219,7 @@ class LimitedHttpProtocol(HttpToolsProtocol):
         self.transport.write(b"".join([STATUS_LINE[error.status], *(k + b": " + v + b"\r\n" for k, v in head),
                                        b"\r\n", body]))
         self.in_head, self.refused = False, True
+        self._stop_head_timer()
         if self.transport.can_write_eof():
             # Closing now, with the client's bytes still coming, would reset the connection, and a reset can
             # lose the answer before the client reads it: end our side, drop what comes, close a little later.
@@ -164,7 +257,11 @@ class _JsonHandshakeRefusals(ServerProtocol):
 
 class JsonWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol (the websockets library's, sans-I/O), whose handshake refusals are in the
-    JSON error shape."""
+    JSON error shape; the connection it took over from :class:`LimitedHttpProtocol` is counted out of its
+    client's when it closes."""
+
+    #: Set per server by :func:`uvicorn_options` (the HTTP protocol's).
+    clients: ClientConnections | None = None
 
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -173,26 +270,45 @@ class JsonWebSocketProtocol(WebSocketsSansIOProtocol):
         self.conn = _JsonHandshakeRefusals(extensions=made.available_extensions, max_size=config.ws_max_size,
                                            logger=made.logger)
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.clients is not None:
+            self.clients.release(self.transport)
+        super().connection_lost(exc)
 
-def http_protocol(cfg: ServerConfig) -> type[LimitedHttpProtocol]:
-    """:class:`LimitedHttpProtocol` with ``cfg``'s limits (uvicorn makes one per connection from the class)."""
+
+def http_protocol(cfg: ServerConfig,
+                  clients: ClientConnections | None = None) -> type[LimitedHttpProtocol]:
+    """:class:`LimitedHttpProtocol` with ``cfg``'s limits (uvicorn makes one per connection from the class),
+    counting each client's connections in ``clients``."""
     if cfg.max_header_line < MIN_HEADER_LINE or cfg.max_header_bytes < cfg.max_header_line:
         raise ValueError(f"the longest header line is {MIN_HEADER_LINE} bytes or more, and the whole of the "
                          f"headers at least that (got {cfg.max_header_line} and {cfg.max_header_bytes})")
+    if not cfg.header_timeout > 0:
+        raise ValueError(f"the time to send a request's head is more than 0 seconds (got {cfg.header_timeout})")
 
     class Limited(LimitedHttpProtocol):
         max_head = cfg.max_header_bytes
         max_line = cfg.max_header_line
+        head_timeout = cfg.header_timeout
 
+    Limited.clients = clients
     return Limited
 
 
 def uvicorn_options(cfg: ServerConfig) -> dict[str, Any]:
     """uvicorn's settings for serving the app ``create_app(config=cfg)`` builds: its HTTP protocol, no proxy
     headers of uvicorn's own (the app reads them itself when ``cfg.proxy_headers`` says so), no Server
-    header; handshake refusals in the JSON shape too. ``converge serve`` and serve-bench's server pass these
-    to :func:`~converge.server.transport.draining.serve`."""
-    return {"http": http_protocol(cfg), "ws": JsonWebSocketProtocol, "proxy_headers": False,
+    header; handshake refusals in the JSON shape too; each client's connections counted (a trusted proxy's
+    not). ``converge serve`` and serve-bench's server pass these to
+    :func:`~converge.server.transport.draining.serve`."""
+    trusted = cfg.forwarded_allow_ips if cfg.proxy_headers else ()
+    clients = ClientConnections(cfg.max_connections_per_client, trusted)
+
+    class Counted(JsonWebSocketProtocol):
+        pass
+
+    Counted.clients = clients
+    return {"http": http_protocol(cfg, clients), "ws": Counted, "proxy_headers": False,
             "server_header": False, "ws_max_size": WS_MAX_SIZE}
 
 
@@ -232,5 +348,5 @@ class ForwardedHeaders:
         await self.proxy(scope, receive, send)  # type: ignore[arg-type]
 
 
-__all__ = ["ForwardedHeaders", "JsonWebSocketProtocol", "LimitedHttpProtocol", "http_protocol", "trusted_proxies",
-           "uvicorn_options"]
+__all__ = ["ClientConnections", "ForwardedHeaders", "JsonWebSocketProtocol", "LimitedHttpProtocol",
+           "http_protocol", "trusted_proxies", "uvicorn_options"]

@@ -1,9 +1,11 @@
 """Accounts: signing in on any device by an emailed link (:mod:`converge.server.accounts`)::
 
     POST   /api/auth/email                {"email"}: mail a sign-in link -> {"sent", "minutes"}
-    POST   /api/auth/verify               {"token"} (from the link's #token=): sign this browser in -> me
+    POST   /api/auth/verify               {"token", "leave"?} (from the link's #token=): sign this browser in
+                                          to the link's player -> me (409 would_leave: the browser's own
+                                          player, with no address, would be left behind; "leave": true does)
     POST   /api/auth/signout              sign this browser out (it must be signed in with an address)
-    POST   /api/auth/signout-everywhere   sign every device of mine out
+    POST   /api/auth/signout-everywhere   sign every device of mine out, of the lobby and of my matches
     DELETE /api/me                        delete my account: my address, names and devices
     PUT    /api/me/mails                  {"turn_mails": true|false}: mail me when it is my turn (turn-based)
     POST   /api/unsubscribe               {"player", "token"} (from a mail's link): no more "your turn" mails
@@ -51,9 +53,11 @@ def _signed_out() -> JSONResponse:
 
 
 @router.post("/api/auth/email", response_model=SignInMailed)
-async def mail_link(body: EmailIn, request: Request, lobby: LobbyService, address: ClientAddress) -> JSONResponse:
-    """Mail a sign-in link to the address (whether or not it has an account here: the answer is the same)."""
-    minutes = await lobby.accounts.request(body.email, address, str(request.base_url))
+async def mail_link(body: EmailIn, request: Request, lobby: LobbyService, address: ClientAddress,
+                    cookie: PlayerCookie = None) -> JSONResponse:
+    """Mail a sign-in link to the address (whether or not it has an account here: the answer is the same). For
+    an address new here, the link signs the browser it is opened in to the caller's player."""
+    minutes = await lobby.accounts.request(body.email, address, str(request.base_url), cookie)
     doc: SignInMailed = {"sent": True, "minutes": minutes}
     return json_response(doc)
 
@@ -61,8 +65,9 @@ async def mail_link(body: EmailIn, request: Request, lobby: LobbyService, addres
 @router.post("/api/auth/verify", response_model=Me)
 async def verify(body: SignInToken, request: Request, lobby: LobbyService,
                  cookie: PlayerCookie = None) -> JSONResponse:
-    """Spend a sign-in link's token: this browser is signed in to the address's player from now on."""
-    player, token = await lobby.accounts.verify(body.token, cookie)
+    """Spend a sign-in link's token: this browser is signed in to the link's player from now on — the
+    address's, or for an address new here, the player of the browser that asked."""
+    player, token = await lobby.accounts.verify(body.token, cookie, body.leave)
     response = json_response(await me_doc(lobby, player, await lobby.players.open_tables(player)))
     if token is not None:
         set_player_cookie(response, request, token)
@@ -78,8 +83,9 @@ async def sign_out(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResp
 
 @router.post("/api/auth/signout-everywhere", response_model=Me)
 async def sign_out_everywhere(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
-    """Sign every device of the caller out (each signs in again by an emailed link)."""
-    await lobby.accounts.sign_out(cookie, everywhere=True)
+    """Sign every device of the caller out (each signs in again by an emailed link): no device holds their seats
+    in their matches, nor their open tables, until it signs in again."""
+    await lobby.sign_out_everywhere(cookie)
     return _signed_out()
 
 

@@ -25,6 +25,7 @@ import json
 from fastapi import APIRouter, WebSocket
 
 from converge.server.api.deps import LobbyService, PlayerCookie, address_of
+from converge.server.lobby.identity import token_hash_of
 from converge.server.lobby.quick import UNQUEUED
 from converge.server.lobby.room import LobbyConnection
 from converge.server.lobby.service import Lobby
@@ -79,7 +80,7 @@ async def _connected(ws: WebSocket, lobby: Lobby, address: str, cookie: str | No
     except ProtocolError as exc:
         await _refuse(ws, exc, CLOSE_HELLO)
         return
-    conn = LobbyConnection(ws, cfg, address, player)
+    conn = LobbyConnection(ws, cfg, address, player, token_hash_of(cookie))
     conn.start()
     try:
         await lobby.room.welcome(conn)
@@ -105,14 +106,14 @@ async def _serve(ws: WebSocket, lobby: Lobby, conn: LobbyConnection) -> None:
                 raise ProtocolError("malformed", "hello was already said on this connection")
             elif msg["type"] == "queue":
                 if conn.player is not None:
-                    await lobby.players.still_allowed(conn.player)
+                    await lobby.players.still_allowed(conn.player, conn.cookie_hash)
                 conn.send(lobby.quick.join(conn, msg.get("clock")))
             elif msg["type"] == "unqueue":
                 lobby.quick.leave(conn)
                 conn.send(UNQUEUED)
             elif msg["type"] == "accept_bot":
                 if conn.player is not None:
-                    await lobby.players.still_allowed(conn.player)
+                    await lobby.players.still_allowed(conn.player, conn.cookie_hash)
                 ready = await lobby.quick.accept_bot(conn)
                 conn.send(ready.message({"name": None, "bot": True}))
         except ProtocolError as exc:

@@ -25,7 +25,7 @@ from converge.server.protocol.errors import (
 )
 from converge.server.protocol.messages import HintMessage, Pong, RematchMade
 from converge.server.protocol.parse import parse_message
-from converge.server.security.tokens import MATCH_ID_RE, seat_of
+from converge.server.security.tokens import MATCH_ID_RE, hash_token, seat_of
 from converge.server.transport.connections import Connection
 
 log = logging.getLogger("converge.server")
@@ -40,11 +40,11 @@ async def websocket(ws: WebSocket, match_id: str, srv: Server, cookie: PlayerCoo
     """The live connection of a seat or a spectator: see :mod:`converge.server.protocol.messages`."""
     cfg, hub = srv.config, srv.hub
     await ws.accept()
-    session, view, acks = await _hello(srv, ws, match_id, cookie)
+    session, view, acks, key = await _hello(srv, ws, match_id, cookie)
     if session is None:
         return
     conn = Connection(ws, view, cfg, address_of(ws))
-    conn.acks = acks
+    conn.acks, conn.key = acks, key
     conn.start()
     try:
         await hub.reception.welcome(session, conn)
@@ -62,17 +62,17 @@ async def websocket(ws: WebSocket, match_id: str, srv: Server, cookie: PlayerCoo
 
 
 async def _hello(srv: ServerState, ws: WebSocket, match_id: str,
-                 cookie: str | None) -> tuple[Session | None, int, bool]:
-    """Read the first message (a hello, with a seat token or none): the session, the view it gets and whether
-    it wants acknowledgements as messages of their own. A seat is refused to a player the hosts banned (the
-    player cookie says who); watching is not."""
+                 cookie: str | None) -> tuple[Session | None, int, bool, str | None]:
+    """Read the first message (a hello, with a seat token or none): the session, the view it gets, whether
+    it wants acknowledgements as messages of their own, and the hash of the seat's token it holds. A seat is
+    refused to a player the hosts banned (the player cookie says who); watching is not."""
     cfg, hub = srv.config, srv.hub
 
-    async def refuse(code: ErrorCode, message: str, close: int) -> tuple[None, int, bool]:
+    async def refuse(code: ErrorCode, message: str, close: int) -> tuple[None, int, bool, None]:
         with contextlib.suppress(Exception):
             await ws.send_text(json.dumps(ProtocolError(code, message).to_message()))
             await ws.close(close)
-        return None, -1, True
+        return None, -1, True, None
 
     try:
         raw = await asyncio.wait_for(ws.receive(), cfg.hello_timeout)
@@ -80,9 +80,9 @@ async def _hello(srv: ServerState, ws: WebSocket, match_id: str,
         return await refuse("hello_required", "say hello first: {\"type\": \"hello\", \"token\": ...}",
                             CLOSE_HELLO)
     except Exception:
-        return None, -1, True
+        return None, -1, True, None
     if raw["type"] == "websocket.disconnect":
-        return None, -1, True
+        return None, -1, True, None
     text = raw.get("text")
     if text is None:
         return await refuse("malformed", "messages are JSON text", CLOSE_HELLO)
@@ -103,7 +103,7 @@ async def _hello(srv: ServerState, ws: WebSocket, match_id: str,
         return await refuse("not_found", "no such match", CLOSE_NOT_FOUND)
     token, acks = msg.get("token"), msg.get("acks", True)
     if token is None:
-        return session, -1, acks
+        return session, -1, acks, None
     seat = seat_of(token, session.row.seat_hashes())
     if seat is None:
         return await refuse("unauthorized", "the token does not hold a seat in this match", CLOSE_UNAUTHORIZED)
@@ -111,7 +111,7 @@ async def _hello(srv: ServerState, ws: WebSocket, match_id: str,
         await srv.lobby.players.refuse_banned_cookie(cookie)
     except ProtocolError as exc:
         return await refuse(exc.code, exc.message, CLOSE_FORBIDDEN)
-    return session, seat, acks
+    return session, seat, acks, hash_token(token)
 
 
 async def _send_hint(hub: Hub, session: Session, conn: Connection) -> None:
