@@ -23,6 +23,8 @@ True
 # No ``from __future__ import annotations`` here: HintOption's NotRequired key must be seen at run time (the
 # server's Pydantic models and the tests read ``__required_keys__``).
 import json
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from itertools import pairwise
@@ -117,6 +119,15 @@ class HintOption(TypedDict):
     equal: NotRequired[bool]  #: true: the hint cannot tell it from the best option (about equal)
     sure: NotRequired[int]  #: 1: it wins in every case; -1: it loses in every case against the best replies
     exact: NotRequired[bool]  #: true: the decision was solved in every world (the deck is empty), not searched
+
+
+class HintAnswer(TypedDict):
+    """A hint as the server sends it: the options, the best first; the hint in a sentence (:func:`verdict`); and
+    whether the chances were measured (:func:`measured`), or are the bot's estimates."""
+
+    options: list[HintOption]
+    verdict: str
+    calibrated: bool
 
 
 @dataclass(frozen=True)
@@ -232,6 +243,14 @@ def follow_on(options: list[Option], action: int, legal: list[int]) -> list[Opti
     return None
 
 
+def answer(view: "PlayerView", simulations: int | None = None, seed: int = 0) -> HintAnswer:
+    """The hint of the view's decision (:func:`hint`) as the server sends it."""
+    options = hint(view, simulations=simulations, seed=seed)
+    calibrated = measured(simulations)
+    return {"options": [o.to_dict() for o in options], "verdict": verdict(options, calibrated),
+            "calibrated": calibrated}
+
+
 def measured(simulations: int | None = None) -> bool:
     """Whether a hint on ``simulations`` (None: the map's budget) shows chances that were measured: the map is
     fitted, and the search spends the budget it was fitted on. Elsewhere (a host or a test that asks for another
@@ -240,23 +259,77 @@ def measured(simulations: int | None = None) -> bool:
     return cal.fitted_on > 0 and (simulations is None or simulations == cal.budget.simulations)
 
 
-def in_words(chance: float, calibration: Calibration | None = None) -> str:
-    """What a hint's chance means, for players: a frequency once the chances are calibrated (the map was
-    fitted on measured outcomes), else only that it is the bot's estimate. ``calibration`` defaults to
-    the package's map.
+def points(chance: float) -> int:
+    """A chance (0..1) in whole points, rounded half up as players (and the browser) round.
 
-    >>> fitted = Calibration(fitted_on=2000)
-    >>> in_words(0.62, fitted)
-    'about 6 in 10 rounds like this are won'
-    >>> in_words(0.03, fitted), in_words(0.97, fitted)[:18]
-    ('fewer than 1 in 20 rounds like this are won', 'more than 19 in 20')
-    >>> in_words(0.62, Calibration())
-    'as the strong bot estimates it from its search'
+    >>> points(0.625), points(0.0049)
+    (63, 0)
     """
-    if not (shipped_calibration() if calibration is None else calibration).fitted_on:
-        return "as the strong bot estimates it from its search"
-    if chance < 0.05:
-        return "fewer than 1 in 20 rounds like this are won"
-    if chance > 0.95:
-        return "more than 19 in 20 rounds like this are won"
-    return f"about {max(1, min(9, round(chance * 10)))} in 10 rounds like this are won"
+    return math.floor(round(100 * chance, 6) + 0.5)
+
+
+def in_words(chance: float, measured_chances: bool = True) -> str:
+    """What a hint's chance means, for players: a frequency once the chances are measured (:func:`measured`),
+    else only that it is the bot's estimate. The words follow the figure shown (5% is never "about 1 in 10").
+
+    >>> in_words(0.62), in_words(0.03), in_words(0.97)
+    ('about 6 in 10 rounds like this are won', 'fewer than 1 in 20 rounds like this are won', \
+'more than 19 in 20 rounds like this are won')
+    >>> in_words(0.62, measured_chances=False)
+    'the strong bot estimates it at 62%'
+    """
+    p = points(chance)
+    if not measured_chances:
+        return f"the strong bot estimates it at {p}%"
+    words = ("fewer than 1 in 20" if p < 5 else "fewer than 1 in 10" if p < 10 else "more than 19 in 20" if p > 95
+             else "more than 9 in 10" if p > 90 else f"about {round(p / 10)} in 10")
+    return f"{words} rounds like this are won"
+
+
+def verdict(options: Sequence[Option], measured_chances: bool = True) -> str:
+    """The hint in a sentence, as every door says it: the best option (those about equal to it, together), its
+    chance in words, and what an exact endgame proves. ``measured_chances``: see :func:`in_words`.
+
+    >>> a, b = Option(3, "play A", 0.62, 900, equal=True), Option(5, "play B", 0.61, 900, equal=True)
+    >>> print(verdict([a, b, Option(7, "play C", 0.3, 400)]))
+    “play A” and “play B” are about equal, your best choices: with either, about 6 in 10 rounds like this are \
+won (62%).
+    >>> print(verdict([Option(3, "play A", 1.0, 4, sure=1, exact=True)]))
+    “play A” wins the round in every case, whatever your opponent does (worked out exactly: the deck is empty, \
+and every hand your opponent may hold was played out).
+    """
+    best = options[0]
+    equal = [o for o in options if o.equal] or [best]
+    names = (", ".join(f"“{o.label}”" for o in equal[:-1]) + f" and “{equal[-1].label}”") if len(equal) > 1 \
+        else f"“{best.label}”"
+    p = points(best.win_chance)
+    if best.sure > 0:
+        wins = "each win" if len(equal) > 1 else "wins"
+        said = f"{names} {wins} the round in every case, whatever your opponent does"
+    elif best.sure < 0:
+        said = (f"every choice loses the round in every case if your opponent answers well; {names} "
+                f"{'are' if len(equal) > 1 else 'is'} the best try ({p}%)")
+    else:
+        words = in_words(best.win_chance, measured_chances)
+        chance = f"{words} ({p}%)" if measured_chances else words
+        said = (f"{names} are about equal, your best choices: with either, {chance}" if len(equal) > 1
+                else f"your best choice is {names}: with it, {chance}")
+    if best.exact:
+        said += (" (worked out exactly: the deck is empty, and every hand your opponent may hold was played out)"
+                 if best.sure >= 0 else " (worked out exactly: the deck is empty)")
+    return said[0].upper() + said[1:] + "."
+
+
+def note(option: Option, unit: str = "") -> str:
+    """What a hint says of one option, beside it in a list: its chance (followed by ``unit``), and "about equal"
+    or what an exact endgame proves.
+
+    >>> note(Option(3, "play A", 0.62, 900, equal=True)), note(Option(3, "play A", 1.0, 4, sure=1), " to win")
+    ('62%, about equal to the best', '100% to win, wins in every case')
+    """
+    said = f"{points(option.win_chance)}%{unit}"
+    if option.sure > 0:
+        return said + ", wins in every case"
+    if option.sure < 0:
+        return said + ", loses in every case"
+    return said + (", about equal to the best" if option.equal else "")

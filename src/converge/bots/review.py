@@ -198,11 +198,14 @@ def review(start: "Match", actions: Sequence[int], seat: int, simulations: int |
                 options = hint(see(match, seat), simulations=simulations, seed=seed + i)
             chosen = next((o for o in options if o.action == action), None)
             if chosen is not None:
-                best = options[0]
+                # the chance lost is against the best chance (a hint lists the options about equal to the best
+                # first, in a fixed order: the first of them is not always the highest by a point)
+                best = max(options, key=lambda o: o.win_chance)
                 judged.append(Judged(i, match.round_no, match.turn_no - turns_before, match.decision_kind, action,
                                      chosen.label,
                                      chosen.win_chance, best.action, best.label, best.win_chance,
-                                     tuple((o.action, o.label, o.win_chance) for o in options), tuple(before)))
+                                     tuple((o.action, o.label, o.win_chance)
+                                           for o in sorted(options, key=lambda o: -o.win_chance)), tuple(before)))
             last = (i, options, action)
         if match.current_player == seat:
             before.append(match.action_to_string(action))

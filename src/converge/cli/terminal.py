@@ -308,7 +308,7 @@ class TerminalGame:
             self.console.print(Markdown(text))
 
     def show_hint(self, p: int) -> None:
-        from converge.bots.hint import follow_on, hint, in_words
+        from converge.bots.hint import follow_on, hint, measured, note, verdict
 
         m = self.match
         legal = legal_actions_of(m.observation(p, events_from=self.session.seen[p]))
@@ -322,12 +322,13 @@ class TerminalGame:
             self.say("Thinking…", style="dim")
             options = hint(m.view(p), simulations=self.hint_simulations, seed=len(m.history))
         self.last_hint = (len(m.history), options, -1)
-        self.say(Text("Hint — from what you can see, never the hidden cards: your chance to win this round with "
-                      "each choice (played on as well as the bot would), the best first:", style="bold"))
+        self.say(Text("Hint — from what you can see, never the hidden cards: " +
+                      verdict(options, measured(self.hint_simulations)), style="bold"))
+        self.say("Your chance to win this round with each choice (played on as well as the bot would):")
         for rank, o in enumerate(options):
-            mark = f"  ← best chance, {in_words(o.win_chance)}" if rank == 0 else ""
             label = labels.get(o.action, o.label)
-            self.say(f"  {numbers.get(o.action, '?'):>2}. {label}: {o.win_chance:.0%}{mark}")
+            best = "  ← best" if rank == 0 and not o.equal else ""
+            self.say(f"  {numbers.get(o.action, '?'):>2}. {label}: {note(o)}{best}")
 
     def show_end(self, viewer: int) -> None:
         self.narrate(viewer)

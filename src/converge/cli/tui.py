@@ -37,7 +37,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from converge.bots.hint import Option as HintOption
-from converge.bots.hint import follow_on, in_words
+from converge.bots.hint import follow_on, measured, note, verdict
 from converge.cli.saves import SavedMatch
 from converge.cli.screen import (
     CardStyle,
@@ -871,7 +871,7 @@ class GameApp(App[int]):
         """Note each option's chance beside it in the menu of the decision ``token``."""
         self.hint_token = token
         self.hint_options = options
-        self.hint_notes = {o.action: f"{o.win_chance:.0%} to win the round" + (" ← best" if rank == 0 else "")
+        self.hint_notes = {o.action: note(o, " to win the round") + ("" if rank or o.equal else " ← best")
                            for rank, o in enumerate(options)}
 
     # ------------------------------------------------------------------ bots and hints, in threads
@@ -910,8 +910,8 @@ class GameApp(App[int]):
             if token != self.token_of_decision() or self.mode != "decision":
                 return
             self.show_hint(token, options)
-            self.say(f"Hint, from what you can see: the best choice has {options[0].win_chance:.0%}, "
-                     f"{in_words(options[0].win_chance)} (played on as well as the bot would).")
+            self.say(f"Hint, from what you can see (played on as well as the bot would): "
+                     f"{verdict(options, measured(self.hint_simulations))}")
             self.show_decision(self.viewer, keep_message=True)
 
     def action_hint(self) -> None:

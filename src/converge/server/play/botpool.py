@@ -30,8 +30,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from converge.bots import make_bot
-from converge.bots.hint import HintOption
-from converge.bots.hint import hint as strong_hint
+from converge.bots.hint import HintAnswer
+from converge.bots.hint import answer as hint_answer
 from converge.bots.review import ReviewDoc, review
 from converge.engine.schema import RecordDoc
 from converge.engine.state import Match
@@ -64,11 +64,10 @@ def decide(record: RecordDoc, deck_dirs: Sequence[str], seat: int, bot: str, see
 
 
 def hint_options(record: RecordDoc, deck_dirs: Sequence[str], seat: int, simulations: int | None,
-                 seed: int) -> list[HintOption]:
+                 seed: int) -> HintAnswer:
     """The strong bot's options for ``seat``'s decision, searched on that seat's view alone (``simulations``:
     None, the hint's budget)."""
-    view = Match.replay(record, deck_dirs).view(seat)
-    return [o.to_dict() for o in strong_hint(view, simulations=simulations, seed=seed)]
+    return hint_answer(Match.replay(record, deck_dirs).view(seat), simulations, seed)
 
 
 def review_match(record: RecordDoc, deck_dirs: Sequence[str], seat: int, simulations: int | None, seconds: float,
@@ -183,13 +182,11 @@ class BotPool:
         finally:
             self.pending -= 1
 
-    async def hint(self, match: Match, seat: int, simulations: int | None, seed: int) -> list[HintOption]:
-        """The strong bot's options for ``seat``'s decision (:func:`converge.bots.hint.hint`), searched in a
+    async def hint(self, match: Match, seat: int, simulations: int | None, seed: int) -> HintAnswer:
+        """The strong bot's options for ``seat``'s decision (:func:`converge.bots.hint.answer`), searched in a
         worker on that seat's view (``simulations``: None, the hint's budget)."""
         if self.workers == 0:
-            view = match.view(seat)
-            found = await asyncio.to_thread(strong_hint, view, simulations=simulations, seed=seed)
-            return [o.to_dict() for o in found]
+            return await asyncio.to_thread(hint_answer, match.view(seat), simulations, seed)
         record = match.record(moves=False)
         return await self._run(hint_options, record, self.deck_dirs, seat, simulations, seed)
 
