@@ -397,8 +397,8 @@ def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
     listed = [line.split()[0] for line in out.split("commands:")[-1].splitlines() if line.startswith("    ")]
     assert listed[0] == "play"  # play first, every command listed once, in groups
     assert sorted(listed) == sorted(["play", "watch", "replay", "review", "serve", "cards", "simulate", "balance",
-                                     "match", "ladder", "calibrate", "bench", "serve-bench", "config", "db",
-                                     "admin"])
+                                     "match", "ladder", "calibrate", "stability", "bench", "serve-bench", "config",
+                                     "db", "admin"])
     for group in ("Play:", "Cards and balance:", "Bots:", "Hosting a server:", "Speed:"):
         assert group in out
     code, out, _ = run(capsys, "--version")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from converge.bots.search import Settings
 
 #: The hint's, the review's and ``converge calibrate``'s search.
-HINT = Settings(simulations=200_000, parts=8)
+HINT = Settings(simulations=300_000, parts=8)
 
 #: The strong bot's levels.
 MEDIUM = Settings(simulations=500)

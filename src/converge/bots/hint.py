@@ -205,7 +205,7 @@ def _options(found: list[Estimate], prior: float, cal: Calibration, labels: dict
 #: How close to the best option another must be for a hint to call them about equal: within this many points
 #: of chance, or with a paired difference (the two options' outcomes in the same sampled worlds) under two
 #: standard errors. Solved exactly, options are about equal when their values are equal.
-EQUAL_POINTS = 0.01
+EQUAL_POINTS = 0.02
 
 
 def _about_equal_first(options: list[Option], found: Found) -> list[Option]:

@@ -44,7 +44,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from converge.bots.hint import Calibration, shipped_calibration
     from converge.simulation.calibration import Setting, fit, measure, read_samples, run, write_samples
 
-    setting = Setting(args.bots, args.hint_simulations, args.playout, not args.raw)
+    shipped_budget = shipped_calibration().budget
+    setting = Setting(args.bots, args.hint_simulations or shipped_budget.simulations, args.playout, not args.raw)
     if args.samples:
         samples, settings = [], set()
         for path in args.samples:
@@ -88,7 +89,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         for line in report.lines():
             print(line)
     if args.fit is not None:
-        cal = fit(samples)
+        cal = fit(samples, replace(shipped_budget, simulations=setting.hint_simulations))
         try:
             with open(args.fit, "w", encoding="utf-8") as f:
                 json.dump(cal.to_dict(), f, indent=1)

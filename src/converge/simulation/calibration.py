@@ -37,6 +37,7 @@ from typing import Any
 
 from converge.bots import make_bot
 from converge.bots.hint import Calibration, hint
+from converge.bots.search import Settings
 from converge.engine.playset import all_playsets
 from converge.engine.state import Match
 from converge.simulation.runner import wilson_interval
@@ -101,15 +102,17 @@ def sampled_decision(rng: random.Random, bots: tuple[str, str]) -> Match:
     return match
 
 
-def sample(seed: int, setting: Setting = Setting(), calibration: Calibration | None = None) -> Sample:
+def sample(seed: int, setting: Setting = Setting(), calibration: Calibration | None = None,
+           threads: int = 0) -> Sample:
     """The sample of ``seed``: a match between ``setting.bots`` played to one of its decisions, the hint
-    there, one option at random, and the round played out by ``setting.playout`` on both sides."""
+    there, one option at random, and the round played out by ``setting.playout`` on both sides (``threads``:
+    as :func:`~converge.bots.hint.hint`)."""
     rng = random.Random(seed)
     match = sampled_decision(rng, setting.bots)
     mover, round_index = match.current_player, match.rounds_finished
     kind = match.decision_kind
-    options = hint(match.view(mover), simulations=setting.hint_simulations or None,
-                   seed=rng.getrandbits(32), calibration=calibration if setting.calibrated else Calibration())
+    options = hint(match.view(mover), simulations=setting.hint_simulations or None, seed=rng.getrandbits(32),
+                   calibration=calibration if setting.calibrated else Calibration(), threads=threads)
     played = options[rng.randrange(len(options))]
     match.push(played.action)
     playout = [make_bot(setting.playout, rng.getrandbits(32)) for _ in (0, 1)]
@@ -288,12 +291,13 @@ def _logit(value: float) -> float:
     return math.log(p / (1.0 - p))
 
 
-def fit(samples: Sequence[Sample], points: int = 21) -> Calibration:
+def fit(samples: Sequence[Sample], budget: Settings | None = None, points: int = 21) -> Calibration:
     """The calibration map of the search's own values (``raw``) to chances, fitted on ``samples``: a logistic
     regression of the outcomes on the logit of the raw value (Platt scaling: two parameters, by Newton's
     method), read at ``points`` evenly spaced raw values. Two parameters, not a step per block of values (an
     isotonic fit, tried first): on measured decisions the logistic map met the bars out of sample where the
-    isotonic one, which follows its sample's noise at the ends, did not."""
+    isotonic one, which follows its sample's noise at the ends, did not. The map records ``budget``, the search
+    the samples were measured with (default: the hint's), which every door then spends."""
     if not samples:
         raise ValueError("no samples to fit")
     xs = [_logit(s.raw) for s in samples]
@@ -319,7 +323,7 @@ def fit(samples: Sequence[Sample], points: int = 21) -> Calibration:
     a = max(a, 0.0)  # (a map that goes down is no map: a value that says nothing gives the mean)
     grid = [i / (points - 1) for i in range(points)]
     knots = [(x, round(1.0 / (1.0 + math.exp(-(a * _logit(x) + b))), 4)) for x in grid]
-    return Calibration(tuple(knots), len(samples))
+    return Calibration(tuple(knots), len(samples), budget or Calibration().budget)
 
 
 # ---------------------------------------------------------------------- running
@@ -355,7 +359,7 @@ def _map(seeds: Sequence[int], setting: Setting, calibration: Calibration | None
 
 
 def _sample_of(task: tuple[int, Setting, Calibration | None]) -> Sample:
-    return sample(*task)
+    return sample(*task, threads=1)  # (the cores are the workers')
 
 
 def write_samples(path: str, samples: Sequence[Sample], setting: Setting) -> None:
