@@ -9,6 +9,7 @@ from dataclasses import replace
 from converge import Match
 from converge.bots.hint import follow_on, hint
 from converge.engine.playset import all_playsets
+from tests.engine.test_extension import decks  # noqa: F401  (the fixture: a deck of kinds defined in Python)
 
 
 def _positions(n: int, seed: int) -> list[Match]:
@@ -78,3 +79,22 @@ def test_an_options_value_is_the_mean_of_its_own_simulations_before_the_map() ->
             e = found[o.action]
             if not o.then and e.visits:
                 assert o.raw == e.wins / e.visits and o.win_chance == o.raw  # (the identity map)
+
+
+def test_chances_are_said_to_be_measured_only_on_the_budget_and_the_core_they_were_measured_on(
+        decks: str) -> None:
+    """The map's chances are a frequency only for the search it was fitted on: another budget, or a search on the
+    engine (a deck with a mechanic written in Python), gives the bot's estimates, and the hint says so."""
+    from converge.bots.hint import measured, shipped_calibration, verdict
+    from converge.engine import native
+
+    m = Match.new(["alchemist", "mechanist", "archivist"], seed=1)
+    view = m.view(m.current_player)
+    assert shipped_calibration().fitted_on > 0
+    assert measured(None, view) == native.available()
+    assert not measured(shipped_calibration().budget.simulations + 1, view)
+    own = Match.new(["gravedigger", "alchemist", "searcher"], seed=1, deck_dirs=[decks])
+    assert not measured(None, own.view(own.current_player))
+    options = hint(own.view(own.current_player), simulations=200, seed=1)
+    assert "the strong bot estimates it at" in verdict(options, measured(200, own.view(own.current_player)))
+    assert "rounds like this are won" in verdict(options, True)

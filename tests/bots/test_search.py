@@ -143,6 +143,15 @@ def test_a_search_sees_its_players_view_only() -> None:
         assert seen[0] != seen[1]
 
 
+def test_on_the_engine_a_search_spends_its_engine_share() -> None:
+    """Where the native core cannot search, a budget with an engine share spends that share of its simulations
+    on the engine (about as long, less deep); a budget without one spends them all."""
+    m = decisions(1, 6)[0]
+    view = OnTheEngine(m.view(m.current_player))
+    assert search(view, Settings(400, parts=2, engine_share=10, exact=0), 1).simulations <= 40
+    assert search(view, Settings(400, parts=2, exact=0), 1).simulations >= 380
+
+
 def test_a_budget_is_checked() -> None:
     for bad in ({"simulations": 0}, {"simulations": 5, "parts": 0}, {"simulations": 5, "greedy": 1.5}):
         with pytest.raises(ValueError):

@@ -16,9 +16,9 @@ from __future__ import annotations
 from converge.bots.search import Settings
 
 #: The hint's, the review's and ``converge calibrate``'s search.
-HINT = Settings(simulations=300_000, parts=8)
+HINT = Settings(simulations=300_000, parts=8, engine_share=10)
 
 #: The strong bot's levels.
 MEDIUM = Settings(simulations=500)
-HARD = Settings(simulations=100_000, parts=2)
-EXPERT = Settings(simulations=400_000, parts=4)
+HARD = Settings(simulations=100_000, parts=2, engine_share=10)
+EXPERT = Settings(simulations=400_000, parts=4, engine_share=10)

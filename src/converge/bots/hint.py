@@ -25,7 +25,7 @@ True
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, NotRequired
@@ -34,7 +34,7 @@ from typing_extensions import TypedDict  # (pydantic reads TypedDicts from typin
 
 from converge.bots.budgets import HINT
 from converge.bots.estimates import Estimate, Found, paired_difference, prefer
-from converge.bots.search import Settings, search
+from converge.bots.search import Settings, native_available, search
 from converge.engine.schema import legal_actions_of
 
 if TYPE_CHECKING:
@@ -67,10 +67,8 @@ class Calibration:
         return knots[-1][1]
 
     def to_dict(self) -> dict[str, Any]:
-        b = self.budget
         return {"format": 2, "fitted_on": self.fitted_on, "knots": [list(k) for k in self.knots],
-                "budget": {"simulations": b.simulations, "parts": b.parts, "exploration": b.exploration,
-                           "greedy": b.greedy}}
+                "budget": asdict(self.budget)}
 
     @classmethod
     def from_dict(cls, doc: dict[str, Any]) -> "Calibration":
@@ -79,9 +77,8 @@ class Calibration:
             knots = tuple((float(x), float(y)) for x, y in doc["knots"])
             fitted_on = int(doc.get("fitted_on", 0))
             b = doc.get("budget")
-            budget = HINT if b is None else Settings(int(b["simulations"]), int(b["parts"]),
-                                                       float(b["exploration"]), float(b["greedy"]))
-        except (KeyError, TypeError, ValueError) as exc:
+            budget = HINT if b is None else Settings(**{k: type(getattr(HINT, k))(v) for k, v in b.items()})
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"not a calibration map: {exc}") from None
         if len(knots) < 2 or any(b[0] < a[0] or b[1] < a[1] for a, b in pairwise(knots)) \
                 or not all(0.0 <= y <= 1.0 for _, y in knots):
@@ -246,17 +243,20 @@ def follow_on(options: list[Option], action: int, legal: list[int]) -> list[Opti
 def answer(view: "PlayerView", simulations: int | None = None, seed: int = 0) -> HintAnswer:
     """The hint of the view's decision (:func:`hint`) as the server sends it."""
     options = hint(view, simulations=simulations, seed=seed)
-    calibrated = measured(simulations)
+    calibrated = measured(simulations, view)
     return {"options": [o.to_dict() for o in options], "verdict": verdict(options, calibrated),
             "calibrated": calibrated}
 
 
-def measured(simulations: int | None = None) -> bool:
-    """Whether a hint on ``simulations`` (None: the map's budget) shows chances that were measured: the map is
-    fitted, and the search spends the budget it was fitted on. Elsewhere (a host or a test that asks for another
-    budget) the chances are the strong bot's estimates, and the doors say so."""
+def measured(simulations: int | None = None, view: "PlayerView | None" = None) -> bool:
+    """Whether a hint on ``simulations`` (None: the map's budget) of ``view`` shows chances that were measured:
+    the map is fitted, and the search spends the budget it was fitted on, on the native core. Elsewhere (a host
+    or a test that asks for another budget; a deck with a mechanic written in Python, or an install without a C
+    compiler, where the search runs on the engine with less) the chances are the strong bot's estimates, and
+    the doors say so."""
     cal = shipped_calibration()
-    return cal.fitted_on > 0 and (simulations is None or simulations == cal.budget.simulations)
+    return (cal.fitted_on > 0 and (simulations is None or simulations == cal.budget.simulations)
+            and (view is None or native_available(view)))
 
 
 def points(chance: float) -> int:

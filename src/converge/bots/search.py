@@ -73,16 +73,20 @@ class Settings:
     """How a search spends its budget: ``simulations`` in all, in ``parts`` independent searches (summed),
     UCB1's ``exploration`` constant below the root, the playout's ``greedy`` share; once the deck is empty, an
     endgame is solved exactly when it takes at most ``exact`` positions (0: never; see
-    :mod:`converge.bots.endgame`)."""
+    :mod:`converge.bots.endgame`). Where the native core cannot search (a deck with a mechanic written in
+    Python, or an install without a C compiler) the search runs on the engine, about fifteen times slower:
+    there it spends one ``engine_share``-th of the simulations, so that it takes about as long (1: all of
+    them, however long they take)."""
 
     simulations: int
     parts: int = 1
     exploration: float = 0.7
     greedy: float = 0.5
     exact: int = 300_000
+    engine_share: int = 1
 
     def __post_init__(self) -> None:
-        if self.simulations < 1 or self.parts < 1:
+        if self.simulations < 1 or self.parts < 1 or self.engine_share < 1:
             raise ValueError("a search needs at least one simulation and one part")
         if not 0.0 <= self.greedy <= 1.0:
             raise ValueError("the greedy share of playout plays is a probability, 0 to 1")
@@ -109,6 +113,7 @@ def search(view: SearchView, settings: Settings, seed: int, depth: int = 3, thre
     per_part = max(1, settings.simulations // settings.parts)
     state = view.native_state()
     if state is None:
+        per_part = max(1, per_part // settings.engine_share)
         found = [_part(view, legal, per_part, s, settings) for s in seeds]
     else:
         found = _native_parts(state, view.player, per_part, seeds, settings, threads or settings.parts)

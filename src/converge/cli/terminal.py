@@ -323,7 +323,7 @@ class TerminalGame:
             options = hint(m.view(p), simulations=self.hint_simulations, seed=len(m.history))
         self.last_hint = (len(m.history), options, -1)
         self.say(Text("Hint — from what you can see, never the hidden cards: " +
-                      verdict(options, measured(self.hint_simulations)), style="bold"))
+                      verdict(options, measured(self.hint_simulations, m.view(p))), style="bold"))
         self.say("Your chance to win this round with each choice (played on as well as the bot would):")
         for rank, o in enumerate(options):
             label = labels.get(o.action, o.label)

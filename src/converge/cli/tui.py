@@ -911,7 +911,7 @@ class GameApp(App[int]):
                 return
             self.show_hint(token, options)
             self.say(f"Hint, from what you can see (played on as well as the bot would): "
-                     f"{verdict(options, measured(self.hint_simulations))}")
+                     f"{verdict(options, measured(self.hint_simulations, self.session.match.view(self.viewer)))}")
             self.show_decision(self.viewer, keep_message=True)
 
     def action_hint(self) -> None:
