@@ -82,7 +82,7 @@ def test_an_options_value_is_the_mean_of_its_own_simulations_before_the_map() ->
 
 
 def test_chances_are_said_to_be_measured_only_on_the_budget_and_the_core_they_were_measured_on(
-        decks: str) -> None:
+        decks: str) -> None:  # noqa: F811
     """The map's chances are a frequency only for the search it was fitted on: another budget, or a search on the
     engine (a deck with a mechanic written in Python), gives the bot's estimates, and the hint says so."""
     from converge.bots.hint import measured, shipped_calibration, verdict
