@@ -44,14 +44,18 @@ T = TypeVar("T")
 
 #: Decisions that may wait per worker before the pool calls itself full.
 QUEUE_PER_WORKER = 4
-#: Seconds added to a level's own time limit before a decision counts as missed.
+#: Seconds added to a level's own time before a decision counts as missed.
 MARGIN = 1.0
+#: The strong search's simulations per second on a slow or busy machine (a quiet core of this project's does
+#: three to four times as many): a level's own time is its budget at this rate.
+SLOW_RATE = 100_000
 
 
 def budget(bot: str) -> float:
-    """Seconds a decision of the bot level ``bot`` may take before the server plays for it."""
-    limit = getattr(make_bot(bot, 0), "seconds", None)
-    return (limit or 1.0) + MARGIN
+    """Seconds a decision of the bot level ``bot`` may take before the server plays for it: a second, and its
+    search's budget at a slow machine's rate (hard: 2 s; expert: 5 s), and the margin."""
+    iterations = getattr(make_bot(bot, 0), "iterations", 0)
+    return 1.0 + iterations / SLOW_RATE + MARGIN
 
 
 def decide(record: RecordDoc, deck_dirs: Sequence[str], seat: int, bot: str, seed: int) -> tuple[int, float]:
