@@ -137,7 +137,7 @@ def test_a_search_sees_its_players_view_only() -> None:
             def native_state(self) -> Any:
                 fields = list(native.fields_of(self.live))
                 fields[native.FIELDS.index("known")] = [3] * 18
-                return native._native.State(native.tables(self.live.playset), tuple(fields))
+                return native.core.State(native.tables(self.live.playset), tuple(fields))
 
         seen = [search(Peeking(m), settings, 3).estimates for m in (a, b)]
         assert seen[0] != seen[1]

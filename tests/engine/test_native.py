@@ -284,9 +284,9 @@ def test_the_core_refuses_what_is_not_a_state() -> None:
     for bad, message in [((), "36 fields"), ((*good[:7], 99, *good[8:]), "artifact"),
                          ((*good[:8], [0] * 17, *good[9:]), "length")]:
         with pytest.raises(ValueError, match=message):
-            native._native.State(blob, bad)
+            native.core.State(blob, bad)
     with pytest.raises(ValueError, match="bytes"):
-        native._native.State(blob[:-1], good)
+        native.core.State(blob[:-1], good)
     state = state_of(m)
     with pytest.raises(ValueError, match="not legal"):
         state.apply(25)

@@ -28,6 +28,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from converge.bots.estimates import Estimate, Found, prefer
+from converge.engine import native
 from converge.engine.native import FIELDS, fields_of
 
 if TYPE_CHECKING:
@@ -49,9 +50,7 @@ def solve(view: SearchView, depth: int = 3, nodes: int = NODES) -> Found | None:
     won (``wins``), whether it ``sure``-ly wins or loses, and the player's next steps of the same play."""
     state = view.native_state()
     if state is not None:
-        from converge import _native  # type: ignore[attr-defined]
-
-        found = _native.endgame(state, view.player, depth, nodes)
+        found = native.core.endgame(state, view.player, depth, nodes)
         if found is None:
             return None
         tree, worlds, _ = found

@@ -122,10 +122,8 @@ def search(view: SearchView, settings: Settings, seed: int, depth: int = 3, thre
 
 def _native_parts(state: Any, me: int, simulations: int, seeds: list[int], settings: Settings,
                   threads: int) -> list[Any]:
-    from converge import _native  # type: ignore[attr-defined]
-
     def one(s: int) -> Any:
-        return _native.search(state, me, simulations, s, settings.exploration, settings.greedy)
+        return native.core.search(state, me, simulations, s, settings.exploration, settings.greedy)
 
     if threads <= 1 or len(seeds) == 1:
         return [one(s) for s in seeds]

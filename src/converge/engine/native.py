@@ -30,9 +30,9 @@ if TYPE_CHECKING:
     from converge.engine.state import Match
 
 try:
-    from converge import _native  # type: ignore[attr-defined]
+    import converge._native as core  # type: ignore[import-not-found]  # (a C extension: mypy has no stub of it)
 except ImportError:  # installed without a C compiler: the engine and the Python search alone
-    _native = None
+    core = None  # the extension module: its State type, the search (converge.bots.search), random_rounds
 
 #: The fields of a state as the core reads and writes them (``State(tables, fields)``, ``State.fields()``).
 FIELDS = ("hands0", "hands1", "factions0", "factions1", "discard", "goals", "deck", "artifact", "skill", "rank",
@@ -75,7 +75,7 @@ _MASK = (1 << 64) - 1
 
 def available() -> bool:
     """Whether the native core is installed (it is wherever the package was built with a C compiler)."""
-    return _native is not None
+    return core is not None
 
 
 def _code(kind: object, builtins: list[Any], native: int) -> int:
@@ -92,7 +92,7 @@ _TABLES: dict[int, tuple[Playset, bytes | None]] = {}
 def tables(playset: Playset) -> bytes | None:
     """The playset compiled for the core (its ``Tables``), or None when the core is absent or the playset has
     a kind the core does not implement."""
-    if _native is None:
+    if core is None:
         return None
     known = _TABLES.get(id(playset))
     if known is not None and known[0] is playset:
@@ -105,7 +105,7 @@ def tables(playset: Playset) -> bytes | None:
         args = [v for a in playset.effect_args for v in (*a, 0, 0, 0, 0)[:4]]
         blob = array("b", [*playset.printed_skill, *playset.printed_rank, *goal_codes, *playset.goal_arg,
                            *playset.goal_stars, *effect_codes, *args]).tobytes()
-        assert len(blob) == _native.TABLES_SIZE
+        assert len(blob) == core.TABLES_SIZE
     if len(_TABLES) > 256:
         _TABLES.clear()
     _TABLES[id(playset)] = (playset, blob)
@@ -130,7 +130,7 @@ def state_of(match: Match, deals: list[list[int]] | None = None, log: bool = Fal
     blob = tables(match.playset)
     if blob is None:
         raise ValueError("the native core cannot play this playset (or is not installed)")
-    return _native.State(blob, fields_of(match), deals or [], log)
+    return core.State(blob, fields_of(match), deals or [], log)
 
 
 def into_match(fields: tuple[Any, ...], like: Match) -> Match:
@@ -161,4 +161,4 @@ def into_match(fields: tuple[Any, ...], like: Match) -> Match:
     return m
 
 
-__all__ = ["FIELDS", "SplitMix", "available", "fields_of", "into_match", "state_of", "tables"]
+__all__ = ["FIELDS", "SplitMix", "available", "core", "fields_of", "into_match", "state_of", "tables"]
