@@ -38,10 +38,13 @@ if TYPE_CHECKING:
 #: Positions an endgame may visit before it is left to the search, by default (a fifth of a second or so on
 #: the native core; a search's budget sets its own: :class:`~converge.bots.search.Settings`).
 NODES = 300_000
+#: How deep a line of play the solver follows before it leaves the endgame to the search (solve.h's MAX_PLIES):
+#: with a mechanic that returns cards to a hand, a round with an empty deck can go on and on.
+MAX_PLIES = 64
 
 
 class _Budget(Exception):
-    """The budget of positions ran out."""
+    """The budget of positions, or of plies, ran out."""
 
 
 def solve(view: SearchView, depth: int = 3, nodes: int = NODES) -> Found | None:
@@ -102,11 +105,13 @@ class _Solver:
     def outcome(self, m: Match) -> int:
         return int(m.round_winners[self.round_index] == self.me)
 
-    def world(self, m: Match) -> int:
+    def world(self, m: Match, ply: int = 0) -> int:
         """``solve_world``: whether the player wins from ``m``, both seeing everything and playing their best."""
         if self.ended(m):
             return self.outcome(m)
         self._count()
+        if ply >= MAX_PLIES:
+            raise _Budget
         key = _key(m)
         known = self.table.get(key)
         if known is not None:
@@ -127,7 +132,7 @@ class _Solver:
         else:
             scored.sort(key=lambda x: (-x[0], x[1]))  # the mover's best margin first
             for _, _, after in scored:
-                if self.world(after) == mine:
+                if self.world(after, ply + 1) == mine:
                     value = mine
                     break
         self.table[key] = value

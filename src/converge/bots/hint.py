@@ -290,10 +290,13 @@ def verdict(options: Sequence[Option], measured_chances: bool = True) -> str:
     """The hint in a sentence, as every door says it: the best option (those about equal to it, together), its
     chance in words, and what an exact endgame proves. ``measured_chances``: see :func:`in_words`.
 
-    >>> a, b = Option(3, "play A", 0.62, 900, equal=True), Option(5, "play B", 0.61, 900, equal=True)
+    >>> a, b = Option(3, "play A", 0.62, 900, equal=True), Option(5, "play B", 0.618, 900, equal=True)
     >>> print(verdict([a, b, Option(7, "play C", 0.3, 400)]))
     “play A” and “play B” are about equal, your best choices: with either, about 6 in 10 rounds like this are \
 won (62%).
+    >>> print(verdict([b, a, Option(7, "play C", 0.58, 400, equal=True)]))
+    “play B”, “play A” and “play C” are about equal, your best choices: with any of them, about 6 in 10 rounds \
+like this are won (58–62%).
     >>> print(verdict([Option(3, "play A", 1.0, 4, sure=1, exact=True)]))
     “play A” wins the round in every case, whatever your opponent does (worked out exactly: the deck is empty, \
 and every hand your opponent may hold was played out).
@@ -302,7 +305,9 @@ and every hand your opponent may hold was played out).
     equal = [o for o in options if o.equal] or [best]
     names = (", ".join(f"“{o.label}”" for o in equal[:-1]) + f" and “{equal[-1].label}”") if len(equal) > 1 \
         else f"“{best.label}”"
-    p = points(best.win_chance)
+    top = max(equal, key=lambda o: o.win_chance)
+    low = points(min(o.win_chance for o in equal))
+    p = points(top.win_chance) if low == points(top.win_chance) else f"{low}–{points(top.win_chance)}"
     if best.sure > 0:
         wins = "each win" if len(equal) > 1 else "wins"
         said = f"{names} {wins} the round in every case, whatever your opponent does"
@@ -310,9 +315,11 @@ and every hand your opponent may hold was played out).
         said = (f"every choice loses the round in every case if your opponent answers well; {names} "
                 f"{'are' if len(equal) > 1 else 'is'} the best try ({p}%)")
     else:
-        words = in_words(best.win_chance, measured_chances)
-        chance = f"{words} ({p}%)" if measured_chances else words
-        said = (f"{names} are about equal, your best choices: with either, {chance}" if len(equal) > 1
+        words = in_words(top.win_chance, measured_chances)
+        chance = (f"{words} ({p}%)" if measured_chances else words if len(equal) == 1
+                  else f"the strong bot estimates them at {p}%")
+        either = "either" if len(equal) == 2 else "any of them"
+        said = (f"{names} are about equal, your best choices: with {either}, {chance}" if len(equal) > 1
                 else f"your best choice is {names}: with it, {chance}")
     if best.exact:
         said += (" (worked out exactly: the deck is empty, and every hand your opponent may hold was played out)"

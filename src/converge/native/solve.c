@@ -123,7 +123,7 @@ static int outcome(const Solver *S, const State *s) { return s->results[S->round
 
 int solve_world(Solver *S, const State *s) {
     if (ended(S, s)) return outcome(S, s);
-    if (S->aborted || ++S->nodes > S->budget) {
+    if (S->aborted || ++S->nodes > S->budget || S->ply >= MAX_PLIES) {
         S->aborted = 1;
         return 0;
     }
@@ -155,7 +155,9 @@ int solve_world(Solver *S, const State *s) {
         order[j] = i;
     }
     for (int k = 0; k < m; k++) {
+        S->ply++;
         int v = solve_world(S, &next[order[k]]);
+        S->ply--;
         if (S->aborted) return 0;
         if (v == mine) {
             value = v;

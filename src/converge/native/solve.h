@@ -19,8 +19,13 @@ typedef struct {
     TTEntry *table;
     size_t mask; /* the table has mask + 1 entries */
     long long nodes, budget;
-    int aborted; /* the budget ran out (or memory): nothing the solver says is to be trusted */
+    int aborted; /* the budget ran out (or memory, or the plies): nothing the solver says is to be trusted */
+    int ply;     /* how deep solve_world is now: a round that goes on past MAX_PLIES is left to the search */
 } Solver;
+
+/* Deeper than this, solve_world gives up (a round whose endgame recalls cards could go on and on; each ply
+ * holds a frame of states on the stack). */
+#define MAX_PLIES 64
 
 /* A solver for `me` in the round `round_index` with a budget of nodes; 0, or -1 out of memory. */
 int solver_init(Solver *S, const Ctx *x, int me, int round_index, long long budget);
