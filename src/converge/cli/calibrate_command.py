@@ -40,6 +40,19 @@ def parse_bots(text: str) -> tuple[str, str]:
     return bot_name(names[0]), bot_name(names[1])
 
 
+def add_sampling_arguments(p: argparse.ArgumentParser, decisions: int, samples_help: str) -> None:
+    """The options of a command that samples decisions from bots' matches (``calibrate``, ``stability``): how
+    many, from which bots, their seed, the workers, the samples kept (``--out``) or read back (``--samples``)."""
+    p.add_argument("-n", "--decisions", dest="n", type=positive_int, default=decisions,
+                   help=f"decisions to sample (default {decisions})")
+    p.add_argument("--bots", type=parse_bots, default=("medium", "medium"), metavar="A,B",
+                   help="the bots of the matches the decisions are sampled from (default medium,medium)")
+    p.add_argument("--seed", type=seed_int, default=1, help="base seed of the samples (default 1)")
+    p.add_argument("--workers", type=positive_int, default=None, help="worker processes (default 1)")
+    p.add_argument("--samples", metavar="FILE", type=path_text, nargs="+", default=None, help=samples_help)
+    p.add_argument("--out", metavar="FILE", type=path_text, default=None, help="write the samples here")
+
+
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from converge.bots.hint import Calibration, shipped_calibration
     from converge.simulation.calibration import Setting, fit, measure, read_samples, run, write_samples
@@ -105,23 +118,15 @@ def register(sub: Any) -> None:
     """Add ``converge calibrate`` to the command's subparsers."""
     p = add_command(sub, "calibrate", epilog="Exit code: 0 when every bar of a trustworthy hint is met, 1 when "
                                              "one is missed, 2 a usage error.")
-    p.add_argument("-n", "--decisions", dest="n", type=positive_int, default=2000,
-                   help="decisions to sample (default 2000)")
-    p.add_argument("--bots", type=parse_bots, default=("medium", "medium"), metavar="A,B",
-                   help="the bots of the matches the decisions are sampled from (default medium,medium)")
+    add_sampling_arguments(p, 2000, "measure the samples of earlier runs (--out), with the chances the hint shows "
+                                    "now, instead of playing")
     p.add_argument("--hint-simulations", type=positive_int, default=0,
                    help="the hint's search, in simulations (default: the hint's budget, as every door spends it)")
     p.add_argument("--playout", type=bot_name, default="ismcts:2000", metavar="BOT",
                    help="the bot on both sides from the option played to the end of the round "
                         "(default ismcts:2000)")
-    p.add_argument("--seed", type=seed_int, default=1, help="base seed of the samples (default 1)")
-    p.add_argument("--workers", type=positive_int, default=None, help="worker processes (default 1)")
     p.add_argument("--raw", action="store_true",
                    help="judge the search's own values, before the calibration map")
-    p.add_argument("--samples", metavar="FILE", type=path_text, nargs="+", default=None,
-                   help="measure the samples of earlier runs (--out), with the chances the hint shows now, "
-                        "instead of playing")
-    p.add_argument("--out", metavar="FILE", type=path_text, default=None, help="write the samples here")
     p.add_argument("--fit", metavar="FILE", type=path_text, default=None,
                    help="fit the calibration map of the search's values on these samples and write it here")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -129,4 +134,4 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_calibrate)
 
 
-__all__ = ["parse_bots", "register", "sample_seeds"]
+__all__ = ["add_sampling_arguments", "parse_bots", "register", "sample_seeds"]

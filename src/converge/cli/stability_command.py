@@ -16,8 +16,8 @@ import random
 from dataclasses import asdict
 from typing import Any
 
-from converge.cli.calibrate_command import parse_bots
-from converge.cli.common import UserError, add_command, path_text, positive_int, read_json_file, seed_int
+from converge.cli.calibrate_command import add_sampling_arguments
+from converge.cli.common import UserError, add_command, positive_int, read_json_file
 
 EXIT_MISSED = 1
 
@@ -71,18 +71,10 @@ def register(sub: Any) -> None:
     """Add ``converge stability`` to the command's subparsers."""
     p = add_command(sub, "stability", epilog="Exit code: 0 when every bar is met, 1 when one is missed, 2 a usage "
                                              "error.")
-    p.add_argument("-n", "--decisions", dest="n", type=positive_int, default=300,
-                   help="decisions to sample (default 300)")
-    p.add_argument("--bots", type=parse_bots, default=("medium", "medium"), metavar="A,B",
-                   help="the bots of the matches the decisions are sampled from (default medium,medium)")
+    add_sampling_arguments(p, 300, "measure the samples of earlier runs (--out) instead of playing")
     p.add_argument("--presses", type=positive_int, default=4, help="presses of Hint at each decision (default 4)")
     p.add_argument("--longer", type=positive_int, default=10,
                    help="the longer search's budget, in hints' budgets (default 10)")
-    p.add_argument("--seed", type=seed_int, default=1, help="base seed of the samples (default 1)")
-    p.add_argument("--workers", type=positive_int, default=None, help="worker processes (default 1)")
-    p.add_argument("--samples", metavar="FILE", type=path_text, nargs="+", default=None,
-                   help="measure the samples of earlier runs (--out) instead of playing")
-    p.add_argument("--out", metavar="FILE", type=path_text, default=None, help="write the samples here")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_stability)

@@ -126,6 +126,17 @@ def sample(seed: int, setting: Setting = Setting(), calibration: Calibration | N
 # ---------------------------------------------------------------------- figures
 
 
+def bar_lines(bars: Sequence[tuple[str, bool]]) -> list[str]:
+    """A report's bars as it prints them: each met or MISSED."""
+    return [f"{'meets' if ok else 'MISSES'}: {text}" for text, ok in bars]
+
+
+def with_bars(doc: dict[str, Any], bars: Sequence[tuple[str, bool]]) -> dict[str, Any]:
+    """A report's figures (``doc``) as JSON with its bars, each met or not."""
+    doc["bars"] = [{"bar": text, "met": ok} for text, ok in bars]
+    return doc
+
+
 @dataclass(frozen=True)
 class Tenth:
     low: float
@@ -200,13 +211,10 @@ class Report:
             out.append("by decision kind (decisions, mean chance, rounds won):")
             out += [f"  {k}: {n:,}, {100 * c:.1f}%, {100 * w:.1f}%"
                     for k, (n, c, w) in sorted(self.by_kind.items())]
-        out += [f"{'meets' if ok else 'MISSES'}: {text}" for text, ok in self.bars()]
-        return out
+        return out + bar_lines(self.bars())
 
     def to_dict(self) -> dict[str, Any]:
-        doc = asdict(self)
-        doc["bars"] = [{"bar": text, "met": ok} for text, ok in self.bars()]
-        return doc
+        return with_bars(asdict(self), self.bars())
 
 
 def _tenths(chances: Sequence[float], wins: Sequence[bool]) -> list[Tenth]:

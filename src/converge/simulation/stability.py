@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from converge.bots.hint import hint, shipped_calibration
-from converge.simulation.calibration import sampled_decision
+from converge.simulation.calibration import bar_lines, sampled_decision, with_bars
 from converge.simulation.runner import wilson_interval
 
 #: The chance lost (0..1) from which a press is inaccurate, or a mistake: the review's marks.
@@ -111,13 +111,10 @@ class Report:
                f"presses that call options about equal: {self.equal.text()}"]
         for kind, (agree, inaccurate) in sorted(self.by_kind.items()):
             out.append(f"  {kind}: agreement {agree.text()}; inaccurate presses {inaccurate.text()}")
-        out += [f"{'meets' if ok else 'MISSES'}: {text}" for text, ok in self.bars()]
-        return out
+        return out + bar_lines(self.bars())
 
     def to_dict(self) -> dict[str, Any]:
-        doc = asdict(self)
-        doc["bars"] = [{"bar": text, "met": ok} for text, ok in self.bars()]
-        return doc
+        return with_bars(asdict(self), self.bars())
 
 
 def measure(samples: Sequence[Sample]) -> Report:
