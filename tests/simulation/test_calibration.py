@@ -145,14 +145,14 @@ def test_calibrate_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], tmp
 
 def test_the_shipped_map_meets_every_bar_on_the_measured_decisions_it_was_not_fitted_on(
         capsys: pytest.CaptureFixture[str]) -> None:
-    """The 6,000 decisions kept in ``benchmarks/calibration`` (seeds 5-7; the map was fitted on seeds 3-4),
+    """The decisions kept in ``benchmarks/calibration`` (2,000 a seed from 5 on; the map was fitted on seed 3),
     judged with the chances the hint shows now: every bar met, and the figures are those the docs give."""
     root = Path(__file__).resolve().parents[2]
     files = sorted(str(p) for p in (root / "benchmarks" / "calibration").glob("seed*.json"))
-    assert len(files) == 3
+    assert files and "seed3.json" not in " ".join(files)  # (out of sample only)
     code, text, err = run(capsys, "calibrate", "--samples", *files)
     assert code == 0, text + err
-    assert "6,000 decisions" in text and "MISSES" not in text
+    assert f"{2000 * len(files):,} decisions" in text and "MISSES" not in text
     assert text.startswith("judged: the chances the hint shows")
     skill = re.search(r"skill (\d\.\d{3})", text)
     error = re.search(r"calibration error (\d\.\d{3})", text)

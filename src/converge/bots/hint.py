@@ -225,6 +225,7 @@ def _about_equal_first(options: list[Option], found: Found) -> list[Option]:
     rest = [o for o in options if o not in equal]
     return [replace(o, equal=True) for o in equal] + rest
 
+
 def follow_on(options: list[Option], action: int, legal: list[int]) -> list[Option] | None:
     """The hint for the decision right after ``action`` from the same search: the chosen option's ``then``
     when it covers exactly the new decision's ``legal`` actions; None when it does not (something came to
