@@ -100,7 +100,7 @@ def browser() -> Path:
                 context.add_init_script("try { localStorage.setItem('converge.pace', 'instant'); } catch (e) {}")
                 page = context.new_page()
                 page.goto(base + "/")
-                page.select_option("[data-testid=bot-level]", "greedy")
+                page.select_option("[data-testid=bot-level]", "easy")
                 page.click("[data-testid=create-bot]")
                 _play_until_the_board_is_full(page)
                 page.mouse.move(1, 1)  # no card under the pointer: no tip over the table
