@@ -5,7 +5,7 @@
 
 The terminal's is the full-screen game at 100×32 a few turns into a seeded match against the easy bot, as
 Textual exports it, without the web font it names (a reader's browser would fetch it from a CDN). The
-browser's is the match page at 1280×800 a few turns into a match against the greedy bot, served by
+browser's is the match page at 1280×800 a few turns into a match against the easy bot, served by
 ``converge serve`` and drawn by Debian's Chromium through Playwright (the ``web`` and ``webtest`` extras,
 as the browser tests run; the deal is the server's, so each run shows another).
 """
@@ -46,12 +46,12 @@ def board_is_full(observation: Any) -> bool:
 
 async def _terminal() -> str:
     from converge import Match
-    from converge.bots import bot_display_name, make_bot
+    from converge.bots import bot_display_name
     from converge.cli.session import Seat, Session
     from converge.cli.tui import GameApp
 
     match = Match.new(["alchemist", "searcher", "astropath"], seed=5, start=0)
-    app = GameApp(Session(match, (Seat("you"), Seat(bot_display_name("easy"), make_bot("easy", 1))), None, False))
+    app = GameApp(Session(match, (Seat("you"), Seat(bot_display_name("easy"), "easy", 1)), None, False))
     rng = random.Random(3)
     async with app.run_test(size=(100, 32)) as pilot:
         for _ in range(200):
@@ -100,7 +100,7 @@ def browser() -> Path:
                 context.add_init_script("try { localStorage.setItem('converge.pace', 'instant'); } catch (e) {}")
                 page = context.new_page()
                 page.goto(base + "/")
-                page.select_option("[data-testid=bot-level]", "greedy")
+                page.select_option("[data-testid=bot-level]", "easy")
                 page.click("[data-testid=create-bot]")
                 _play_until_the_board_is_full(page)
                 page.mouse.move(1, 1)  # no card under the pointer: no tip over the table

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import logging
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
@@ -84,17 +87,34 @@ def postgres_server() -> Iterator[str]:
         cluster.stop()
 
 
-@pytest.fixture
-def postgres_url(postgres_server: str) -> Iterator[str]:
-    """For the server tests: the URL of a new, empty database of this test's own, dropped after the test with
-    any connection it left open (a database per test: no test sees another's rows, in whatever order or
-    worker the tests run; creating one takes a few hundredths of a second, a cluster a second or two)."""
+@contextlib.contextmanager
+def _new_database(server: str) -> Iterator[str]:
     import psycopg
     from sqlalchemy import make_url
 
     name = f"test_{uuid.uuid4().hex[:16]}"
-    with psycopg.connect(postgres_server, autocommit=True) as conn:
+    with psycopg.connect(server, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
-    yield make_url(postgres_server).set(database=name).render_as_string(hide_password=False)
-    with psycopg.connect(postgres_server, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    try:
+        yield make_url(server).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(server, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="session")
+def postgres_databases(postgres_server: str) -> Callable[[], AbstractContextManager[str]]:
+    """New databases on this worker's PostgreSQL, for fixtures that live longer than a test (a module's server
+    processes): ``with postgres_databases() as url:`` gives the URL of a new, empty database, dropped at the
+    ``with``'s end with any connection left open. A test takes :func:`postgres_url`."""
+    return functools.partial(_new_database, postgres_server)
+
+
+@pytest.fixture
+def postgres_url(postgres_databases: Callable[[], AbstractContextManager[str]]) -> Iterator[str]:
+    """For the server tests: the URL of a new, empty database of this test's own, dropped after the test with
+    any connection it left open (a database per test: no test sees another's rows, in whatever order or
+    worker the tests run; creating one takes a few hundredths of a second, a cluster a second or two). A
+    fixture of a wider scope takes :func:`postgres_databases` instead."""
+    with postgres_databases() as url:
+        yield url

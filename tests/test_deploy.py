@@ -13,6 +13,7 @@ Also the systemd unit (its command line and settings file) and the TLS file's re
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -25,6 +26,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -175,14 +177,21 @@ def _write(tmp: Path, text: str) -> Path:
 
 
 @pytest.fixture(scope="module", params=["plain", "tls"])
-def deployment(request: pytest.FixtureRequest, postgres_url: str,
+def deployment(request: pytest.FixtureRequest, postgres_databases: Callable[[], AbstractContextManager[str]],
                tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
-    """Two processes on one PostgreSQL behind the shipped nginx file of the parameter's kind."""
+    """Two processes on one PostgreSQL database (this deployment's own) behind the shipped nginx file of the
+    parameter's kind."""
     kind: str = request.param
     if not Path(NGINX).exists() or (kind == "tls" and shutil.which("openssl") is None):
         pytest.skip("nginx (and openssl) are needed: apt-get install nginx-light openssl")
-    tmp = tmp_path_factory.mktemp(f"deploy-{kind}")
-    backends = [Backend(postgres_url, tmp / f"server{i}.log") for i in range(2)]
+    with postgres_databases() as db, _deploy(kind, db, tmp_path_factory.mktemp(f"deploy-{kind}")) as found:
+        yield found
+
+
+@contextlib.contextmanager
+def _deploy(kind: str, db: str, tmp: Path) -> Iterator[Deployment]:
+    """Two processes on the database ``db`` behind the shipped nginx file of ``kind``, until the end."""
+    backends = [Backend(db, tmp / f"server{i}.log") for i in range(2)]
     listen, http = free_port(), free_port()
     conf, cert = nginx_config(kind, tmp, listen, http, [b.port for b in backends])
     check = subprocess.run([NGINX, "-t", "-c", str(conf)], capture_output=True, text=True)

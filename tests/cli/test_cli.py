@@ -452,6 +452,23 @@ def test_python_dash_m_converge(tmp_path: Path) -> None:
     assert bad.stderr.strip().splitlines() == [f"converge: error: no such file: {tmp_path / 'x.json'}"]
 
 
+def test_an_error_names_a_long_path_whole(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The user finds the file by the name the error gives: a path of 300 characters is given whole, and the
+    line still says what is wrong (the cap on an error line's length does not count the file's name; a name
+    no system holds is shortened: test_long_or_wrong_arguments_get_one_short_line)."""
+    folder = tmp_path
+    while len(str(folder)) < 280:
+        folder /= "saved-matches-from-the-laptop-" + "x" * 30
+    folder.mkdir(parents=True)
+    damaged = folder / "damaged.json"
+    damaged.write_text("{not json", encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(damaged))
+    assert (code, out, err) == (2, "", f"converge: error: {damaged} is not valid JSON: Expecting property name "
+                                       "enclosed in double quotes at line 1, column 2\n")
+    code, out, err = run(capsys, "replay", str(folder / "missing.json"))
+    assert (code, out, err) == (2, "", f"converge: error: no such file: {folder / 'missing.json'}\n")
+
+
 # ---------------------------------------------------------------------- hostile files and arguments
 
 

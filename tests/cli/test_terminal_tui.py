@@ -38,12 +38,8 @@ def run(app: GameApp, size: tuple[int, int], body: Callable[[Pilot[int]], Awaita
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_whole_match_by_number_keys_with_summaries_and_the_record(tmp_path: Path, size: tuple[int, int],
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    # The end screen names the record's path: a short one, the same under any runner (pytest-xdist's
-    # longer temporary folder wrapped it at 80 columns and pushed Rematch and Quit below the screen)
-    monkeypatch.chdir(tmp_path)
-    save = Path("m.json")
+def test_whole_match_by_number_keys_with_summaries_and_the_record(tmp_path: Path, size: tuple[int, int]) -> None:
+    save = tmp_path / "m.json"  # (however long the runner's folder: the next test)
     app = make_app(seed=5, save=save)
     seen: list[str] = []
 
@@ -75,6 +71,38 @@ def test_whole_match_by_number_keys_with_summaries_and_the_record(tmp_path: Path
     for _, reason in m.round_results:  # the match summary lists each round and its reason
         assert ("scored more" if reason == 0 else "both hands are empty") in final
     assert Match.replay(json.loads(save.read_text(encoding="utf-8"))).history == m.history
+
+
+@pytest.mark.parametrize("size", ALL_SIZES)
+def test_the_end_screen_shows_a_long_record_path_whole_and_rematch_and_quit(tmp_path: Path,
+                                                                            size: tuple[int, int]) -> None:
+    """The record's path, over three lines at 80 columns, is on the end screen whole, and so are Rematch and
+    Quit below it: the summary's text gives up its first lines (it scrolls), never the choices."""
+    save = tmp_path / ("saved-matches-" + "x" * 70) / ("from-the-laptop-" + "y" * 60) / "m.json"
+    save.parent.mkdir(parents=True)
+    assert len(str(save)) > 2 * 80
+    app = make_app(seed=5, save=save)
+    final: list[str] = []
+
+    async def body(pilot: Pilot[int]) -> None:
+        for _ in range(600):
+            await settle(pilot)
+            if app.mode == "over":
+                break
+            await pilot.press("1")
+        assert app.mode == "over"
+        await pilot.pause()
+        final.append(screen_text(app))
+
+    run(app, size, body)
+    lines = [line.rstrip() for line in final[0].splitlines()]
+    assert len(lines) <= size[1] and max(map(len, lines)) <= size[0]
+    rematch = next(i for i, line in enumerate(lines) if "1. Rematch (" in line)
+    assert "2. Quit" in lines[rematch + 1], final[0]
+    saved = next(i for i, line in enumerate(lines) if "Record saved:" in line)
+    # (the left part of each line, without the narration beside it on a wide screen, nor a scroll bar)
+    shown = "".join(line.split("│")[0].rstrip(" ▁▂▃▄▅▆▇█").strip() for line in lines[saved:rematch])
+    assert shown == f"Record saved:{save}", final[0]
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -240,8 +240,8 @@ def _server_messages(pair: Pair, side: int) -> str:
     row = MatchRow(id="pair", mode="friend", playset=m.playset.names(), seed=seed, start="random",
                    decks=m.playset.digest, bot_seed=seed, seats=seats)
     session = Session(row, m)
-    obs, start = session.observer(pair.viewer).observe()  # what a broadcast sends: the events not yet sent
-    return json.dumps([session.welcome(pair.viewer), session.state(pair.viewer, obs, start)])
+    obs, start = session.views.observer(pair.viewer).observe()  # what a broadcast sends: the events not yet sent
+    return json.dumps([session.views.welcome(pair.viewer), session.views.state(pair.viewer, obs, start)])
 
 
 _GAMES: dict[tuple[str, str], Any] = {}

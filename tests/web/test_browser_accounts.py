@@ -164,7 +164,7 @@ def test_play_on_other_devices_as_the_docs_say_then_sign_out_everywhere(mailing_
     choose_name(laptop, server, "Ada")
     cookie = {c["name"]: c["value"] for c in laptop.context.cookies()}[COOKIE]
     _rated_match(server, cookie)
-    laptop.page.select_option("[data-testid=bot-level]", "greedy")  # and a match in progress, against a bot
+    laptop.page.select_option("[data-testid=bot-level]", "easy")  # and a match in progress, against a bot
     laptop.page.click("[data-testid=create-bot]")
     laptop.page.wait_for_selector("[data-testid=match][data-seat='0']")
     match_url = laptop.page.url

@@ -2,10 +2,10 @@
 the deck catalogue, and the table of commands each subcommand's parser is described by.
 
 Every mistake in the input ends with one line on stderr, ``converge: error: ...``, and exit code
-:data:`EXIT_USAGE`; never a traceback. Error lines are at most :data:`MAX_ERROR` characters: they quote
-only the start of a long input. Files from the user are parsed here, whole, before anything else sees
-them: a file too large, nested too deeply or holding a number too long for Python to read is refused with
-the same one-line error.
+:data:`EXIT_USAGE`; never a traceback. Error lines are at most :data:`MAX_ERROR` characters besides the
+name of the file they name (given whole: :func:`shown_path`): they quote only the start of a long input.
+Files from the user are parsed here, whole, before anything else sees them: a file too large, nested too
+deeply or holding a number too long for Python to read is refused with the same one-line error.
 """
 
 from __future__ import annotations
@@ -41,7 +41,13 @@ MAX_FILE_BYTES = 16 * 2**20
 
 class UserError(Exception):
     """A mistake in the user's input: reported on one line, exit code 2; several mistakes found at once
-    (``UserError(first, second)``: a settings file's), one line each."""
+    (``UserError(first, second)``: a settings file's), one line each. ``path``: the name of the file the
+    line names, as it shows it (:func:`shown_path`): the cap on the line's length (:data:`MAX_ERROR`) does
+    not count it, so that a long path is given whole and the line still says what is wrong."""
+
+    def __init__(self, *lines: object, path: str = "") -> None:
+        super().__init__(*lines)
+        self.path = path
 
     @property
     def lines(self) -> list[str]:
@@ -54,9 +60,25 @@ def clip(text: str, limit: int = MAX_ERROR) -> str:
     return line if len(line) <= limit else line[:limit - 1] + "…"
 
 
+#: The longest file name, and the longest path, a system holds (bytes): Linux's NAME_MAX and PATH_MAX.
+NAME_MAX = 255
+PATH_MAX = 4096
+
+
+def could_name_a_file(path: str) -> bool:
+    """Whether ``path`` is short enough to name a file: its whole, and each of its names, within the limits
+    of the system (:data:`PATH_MAX`, :data:`NAME_MAX`)."""
+    data = path.encode("utf-8", "surrogateescape")
+    return len(data) < PATH_MAX and all(len(part) <= NAME_MAX for part in data.split(b"/"))
+
+
 def shown_path(path: str, limit: int = 100) -> str:
-    """A file name as an error line shows it: whole, or its start and end when it is very long."""
-    return path if len(path) <= limit else f"{path[:limit - 31]}…{path[-30:]}"
+    """A file name as an error or warning line shows it: whole, for the user to find the file, whatever its
+    length; only a name longer than the system allows (which names no file: thousands of characters given
+    as an argument) is shown by its start and end, so that the line still says what is wrong."""
+    if could_name_a_file(path) or len(path) <= limit:
+        return path
+    return f"{path[:limit - 31]}…{path[-30:]}"
 
 
 def quoted(text: str, limit: int = 40) -> str:
@@ -132,7 +154,9 @@ def _refuse_large_files(path: str) -> None:
         files = [p] if p.is_file() else sorted(p.glob("*.toml")) if p.is_dir() else []
         for f in files:
             if f.is_file() and f.stat().st_size > MAX_FILE_BYTES:
-                raise UserError(f"{f} is too large to be a deck file (over {MAX_FILE_BYTES:,} bytes)")
+                name = shown_path(str(f))
+                raise UserError(f"{name} is too large to be a deck file (over {MAX_FILE_BYTES:,} bytes)",
+                                path=name)
     except OSError:
         return  # the loader says what is wrong with the path
 
@@ -148,7 +172,8 @@ def deck_sources(paths: Sequence[str]) -> tuple[list[tuple[str, str]], list[Deck
         except DeckError as exc:  # a missing path, an empty folder, an unreadable file: a usage error
             raise UserError(str(exc.problems[0]) if exc.problems else str(exc)) from None
         except OSError as exc:  # a path the system refuses to look at (a name too long...)
-            raise UserError(f"cannot read {shown_path(path)}: {exc.strerror or exc}") from None
+            name = shown_path(path)
+            raise UserError(f"cannot read {name}: {exc.strerror or exc}", path=name) from None
     readable: list[tuple[str, str]] = []
     problems: list[DeckProblem] = []
     for name, text in sources:
@@ -219,17 +244,17 @@ def read_text_file(path: str, what: str) -> str:
         with Path(path).open("rb") as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise UserError(f"no such file: {name}") from None
+        raise UserError(f"no such file: {name}", path=name) from None
     except IsADirectoryError:
-        raise UserError(f"{name} is a folder, not a {what} file") from None
+        raise UserError(f"{name} is a folder, not a {what} file", path=name) from None
     except OSError as exc:
-        raise UserError(f"cannot read {name}: {exc.strerror or exc}") from None
+        raise UserError(f"cannot read {name}: {exc.strerror or exc}", path=name) from None
     if len(data) > MAX_FILE_BYTES:
-        raise UserError(f"{name} is too large to be a {what} (over {MAX_FILE_BYTES:,} bytes)")
+        raise UserError(f"{name} is too large to be a {what} (over {MAX_FILE_BYTES:,} bytes)", path=name)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UserError(f"{name} is not UTF-8 text (byte {exc.start})") from None
+        raise UserError(f"{name} is not UTF-8 text (byte {exc.start})", path=name) from None
 
 
 def read_json_file(path: str, what: str) -> Any:
@@ -240,12 +265,13 @@ def read_json_file(path: str, what: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UserError(f"{name} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        raise UserError(f"{name} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+                        path=name) from None
     except RecursionError:
-        raise UserError(f"{name} is not a {what}: its JSON is nested too deeply") from None
+        raise UserError(f"{name} is not a {what}: its JSON is nested too deeply", path=name) from None
     except ValueError:  # the only other one: an integer longer than Python converts
         raise UserError(f"{name} is not a {what}: it holds a number longer than {_number_limit()} "
-                        "digits") from None
+                        "digits", path=name) from None
 
 
 def record_start(path: str, doc: Any, deck_dirs: Sequence[str]) -> Any:
@@ -262,9 +288,11 @@ def record_start(path: str, doc: Any, deck_dirs: Sequence[str]) -> Any:
     except ConvergeError:
         raise
     except RecursionError:
-        raise UserError(f"{shown_path(path)} is not a match record: it is nested too deeply") from None
+        name = shown_path(path)
+        raise UserError(f"{name} is not a match record: it is nested too deeply", path=name) from None
     except (TypeError, ValueError) as exc:
-        raise UserError(f"{shown_path(path)} is not a valid match record: {exc}") from None
+        name = shown_path(path)
+        raise UserError(f"{name} is not a valid match record: {exc}", path=name) from None
 
 
 class Parser(argparse.ArgumentParser):

@@ -387,9 +387,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 
-def _fail(*messages: str) -> int:
+def _fail(*messages: str, path: str = "") -> int:
+    """One line per message, each cut to :data:`MAX_ERROR` characters besides ``path``, the name of the file it
+    names (whole: the user needs all of it to find the file)."""
+    room = MAX_ERROR - len("converge: error: ") + len(printable(path, 10 * len(path) + 1))
     for message in messages:
-        sys.stderr.write(f"converge: error: {printable(message, MAX_ERROR - len('converge: error: '))}\n")
+        sys.stderr.write(f"converge: error: {printable(message, room)}\n")
     return EXIT_USAGE
 
 
@@ -402,7 +405,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse: --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else EXIT_USAGE)
     except UserError as exc:
-        return _fail(*exc.lines)
+        return _fail(*exc.lines, path=exc.path)
     except (ConvergeError, DeckError) as exc:
         return _fail(clip(str(exc)) or type(exc).__name__)
     except KeyboardInterrupt:

@@ -116,7 +116,7 @@ def _resume(args: argparse.Namespace) -> int:
         try:
             one = load(Path(args.resume))
         except SaveProblem as exc:
-            raise UserError(str(exc)) from None
+            raise UserError(str(exc), path=exc.path) from None
         if one.match.is_terminal:
             raise UserError(f"{args.resume} is a finished match: converge replay {args.resume} tells it")
         saved, problems = [one], []

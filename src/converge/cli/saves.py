@@ -62,7 +62,12 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 class SaveProblem(Exception):
-    """A saved match that cannot be taken up again; the message says why, in one line, for the player."""
+    """A saved match that cannot be taken up again; the message says why, in one line, for the player, and
+    names the file (``path``: as the message shows it, whole: see :class:`UserError`)."""
+
+    def __init__(self, message: str, path: str = "") -> None:
+        super().__init__(message)
+        self.path = path
 
 
 @dataclass(frozen=True)
@@ -140,9 +145,10 @@ def _read(path: Path) -> tuple[dict[str, Any], Any]:
     try:
         doc = read_json_file(str(path), "saved match")
     except UserError as exc:  # (the message names the file)
-        raise SaveProblem(str(exc)) from None
+        raise SaveProblem(str(exc), exc.path) from None
     if not isinstance(doc, dict) or doc.get("format") != "converge-record":
-        raise SaveProblem(f"{shown_path(str(path))} is not a saved match")
+        name = shown_path(str(path))
+        raise SaveProblem(f"{name} is not a saved match", name)
     return doc, doc.get(SITTING_KEY)
 
 
@@ -150,9 +156,11 @@ def _replay(path: Path, doc: dict[str, Any], deck_dirs: Sequence[str]) -> Match:
     try:
         return Match.replay(doc, deck_dirs)
     except ConvergeError as exc:
-        raise SaveProblem(f"{shown_path(str(path))} does not replay: {clip(str(exc), 200)}") from None
+        name = shown_path(str(path))
+        raise SaveProblem(f"{name} does not replay: {clip(str(exc), 200)}", name) from None
     except (TypeError, ValueError, RecursionError, OSError):
-        raise SaveProblem(f"{shown_path(str(path))} does not replay: it is damaged") from None
+        name = shown_path(str(path))
+        raise SaveProblem(f"{name} does not replay: it is damaged", name) from None
 
 
 def _deck_dirs(sitting: Any) -> list[str]:
@@ -171,19 +179,19 @@ def _saved(path: Path, doc: dict[str, Any], sitting: Any, match: Match) -> Saved
     name = shown_path(str(path))
     if not isinstance(sitting, dict):
         raise SaveProblem(f"{name} does not say who played it (saved by an earlier version, or by converge "
-                          "watch): converge replay shows it")
+                          "watch): converge replay shows it", name)
     seats_doc = sitting.get("seats")
     if not isinstance(seats_doc, list) or len(seats_doc) != 2:
-        raise SaveProblem(f"{name} does not name its two seats")
+        raise SaveProblem(f"{name} does not name its two seats", name)
     try:
         seats = (_seat(seats_doc[0], 0), _seat(seats_doc[1], 1))
     except SaveProblem as exc:
-        raise SaveProblem(f"{name}: {exc}") from None
+        raise SaveProblem(f"{name}: {exc}", name) from None
     hotseat = sitting.get("hotseat") is True
     people = sum(1 for s in seats if s.bot is None)
     if people != (2 if hotseat else 1):
         raise SaveProblem(f"{name} has seats that make no match of this terminal (a person against a bot, "
-                          "or two people in hot-seat)")
+                          "or two people in hot-seat)", name)
     played = sitting.get("matches_played", 0)
     if isinstance(played, bool) or not isinstance(played, int) or played < 0:
         played = 0

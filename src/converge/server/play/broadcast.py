@@ -15,7 +15,7 @@ from converge.server.transport.connections import Connection, dumps
 def send_state(session: Session, ack: tuple[Connection, Ack] | None = None) -> None:
     """Send every connection its own view of the new state (events it already has left out); ``ack``: the
     connection whose action this was, which takes its acknowledgement in its state message."""
-    meta: MatchMeta = session.meta()
+    meta: MatchMeta = session.views.meta()
     fresh: dict[int, tuple[int, Observation, int]] = {}  # view -> (events it had, observation, start)
     # (view, events already sent) -> the message and the events sent with it; its text once written
     cache: dict[tuple[int, int], tuple[State, int]] = {}
@@ -27,17 +27,17 @@ def send_state(session: Session, ack: tuple[Connection, Ack] | None = None) -> N
         got = cache.get(key)
         if got is None:
             if conn.view not in fresh:
-                observer = session.observer(conn.view)
+                observer = session.views.observer(conn.view)
                 had = observer.seen
                 fresh[conn.view] = (had, *observer.observe())  # describes the new events only
             had, obs, start = fresh[conn.view]
             if conn.events_sent != had:  # (a connection that is not where the others are)
                 obs = session.match.observation(conn.view, conn.events_sent)
                 start = conn.events_sent
-                if start and not obs["events"] and start > session.observer(conn.view).seen:
+                if start and not obs["events"] and start > session.views.observer(conn.view).seen:
                     # (its count is stale: send them all again)
                     obs, start = session.match.observation(conn.view), 0
-            got = cache[key] = (session.state(conn.view, obs, start, meta), start + len(obs["events"]))
+            got = cache[key] = (session.views.state(conn.view, obs, start, meta), start + len(obs["events"]))
         if ack is not None and conn is ack[0]:
             conn.send({**got[0], "ack": ack[1]})
         else:
@@ -51,7 +51,7 @@ def send_state(session: Session, ack: tuple[Connection, Ack] | None = None) -> N
 
 def send_meta(session: Session, skip: Connection | None = None) -> None:
     """Tell every connection (but ``skip``) the match's public facts: who is connected, clocks, stand-ins."""
-    text = dumps({"type": "meta", "match": session.meta()})
+    text = dumps({"type": "meta", "match": session.views.meta()})
     for conn in list(session.presence.conns):
         if conn is not skip:
             conn.send(text)

@@ -70,7 +70,7 @@ class Reception:
                 await self.coord.present(session.id, conn.view, True)
                 self.life.spawn(self.coord.say_present(session.id))
             self.duties.clocks.start_when_all_came(session)
-            welcome = session.welcome(conn.view)
+            welcome = session.views.welcome(conn.view)
             conn.events_sent = len(welcome["observation"]["events"])
             conn.send(welcome)
             broadcast.send_meta(session, skip=conn)

@@ -1,7 +1,8 @@
 """One live match in a server process: the engine's match rebuilt from its record, its stored facts, its
 connections, its clock and the tasks that act for it. The session changes itself: the units of
 :mod:`converge.server.play` call its methods, and those of its parts (:class:`Presence`, :class:`MatchClock`,
-:class:`SessionTasks`, :class:`HintCache`); nothing outside writes its attributes."""
+:class:`SessionTasks`, :class:`HintCache`); nothing outside writes its attributes. What its connections are
+sent is built by its ``views`` (:mod:`converge.server.play.views`)."""
 
 from __future__ import annotations
 
@@ -13,21 +14,13 @@ from typing import Any
 
 from converge.bots import bot_display_name
 from converge.bots.hint import HintAnswer
-from converge.engine.observation import Observer, card_catalog
-from converge.engine.schema import Observation
+from converge.engine.observation import card_catalog
 from converge.engine.state import Match
 from converge.server.play.catalog import COLOR_NAMES
-from converge.server.play.table import Scored, TurnLog, follow_ups
+from converge.server.play.table import Scored, TurnLog
+from converge.server.play.views import SessionViews
 from converge.server.protocol.messages import (
-    ClockInfo,
-    FollowUps,
-    MatchMeta,
-    MatchView,
     SeatInfo,
-    State,
-    TableExtras,
-    TurnInfo,
-    Welcome,
 )
 from converge.server.storage.database import StorageError
 from converge.server.storage.lobby_store import SeatPlayer
@@ -243,12 +236,12 @@ class Session:
         #: The ends of turn so far (for the table's summaries), and those the last actions brought.
         self.turnlog = TurnLog(match)
         self._new_turns: list[Scored] = []
-        #: Each view's observer (the events described so far), for sending only what is new.
-        self._observers: dict[int, Observer] = {}
         self._owned = False
         self._broken = False
         #: Who plays the seats, by name and rating, and whether the match is rated.
         self.seating = Seating()
+        #: What its connections are sent, each viewer's own.
+        self.views = SessionViews(self)
 
     # ------------------------------------------------------------------ facts
 
@@ -341,84 +334,11 @@ class Session:
         mine.take_facts(stored)
         return Caught(moved, ended, changed, rematch, revoked)
 
+    @property
+    def new_turns(self) -> list[Scored]:
+        """The ends of turn the last actions brought, not sent yet."""
+        return self._new_turns
+
     def turns_sent(self) -> None:
         """The ends of turn the last actions brought have been sent to every connection."""
         self._new_turns = []
-
-    # ------------------------------------------------------------------ what its connections are sent
-
-    def meta(self) -> MatchMeta:
-        """Public facts about the match (never the seed, the record or anything hidden)."""
-        row = self.row
-        now = time.monotonic()
-        clock: ClockInfo | None = None
-        if row.clock_ms is not None:
-            running = self.match.current_player if self.active and self.clock.started else -1
-            if running >= 0 and self.is_bot(running):
-                running = -1
-            clock = {"initial_ms": row.clock_ms, "left_ms": [self.clock_left(0, now), self.clock_left(1, now)],
-                     "running": running}
-        turn: TurnInfo | None = None
-        if row.move_s is not None:
-            deadline = row.deadline(self.match.current_player) if self.active else None
-            turn = {"move_s": row.move_s, "deadline": None if deadline is None else round(deadline, 3),
-                    "running": self.match.current_player if deadline is not None else -1,
-                    "vacation_left_s": [round(s.vacation_left_s or 0.0) for s in row.seats]}
-        presence = self.presence
-        return {
-            "id": row.id,
-            "mode": row.mode,
-            "status": "over" if row.status == "over" else "active",
-            "playset": list(self.match.playset.skillsets),
-            "seq": row.n_actions,
-            "seats": [self.seating.info(s.seat, s.bot, s.replaced, presence.connected(s.seat)) for s in row.seats],
-            "spectators": presence.spectators(),
-            "clock": clock,
-            "turn": turn,
-            "result": ({"winner": row.winner, "reason": row.reason} if row.status == "over" else None),
-            "rematch_id": row.rematch_id,
-            "rematch_of": row.rematch_of,
-            "hints": {"on": self.hints_on, "allowed": [row.mode == "bot" or bool(row.hints >> p & 1)
-                                                      for p in (0, 1)],
-                      "why_off": self.hints_off},
-            "rated": self.rated,
-        }
-
-    def observer(self, viewer: int) -> Observer:
-        """The view's observer of this match (made on first use)."""
-        got = self._observers.get(viewer)
-        if got is None:
-            got = self._observers[viewer] = Observer(self.match, viewer)
-        return got
-
-    def match_view(self, viewer: int) -> MatchView:
-        """``viewer``'s whole view of the match: its facts, its cards, the observation and the table's extras
-        (the HTTP view, and the welcome of a connection)."""
-        extras = self.table(viewer, welcome=True)
-        return {"seat": viewer, "match": self.meta(), "cards": self.catalog, "colors": self.colors,
-                "seq": self.seq, "observation": self.match.observation(viewer), "next": extras["next"],
-                "rounds": extras.get("rounds", []), "last_turn": extras.get("last_turn")}
-
-    def welcome(self, viewer: int) -> Welcome:
-        """The first message of a connection of ``viewer``: the match, its cards and the whole view."""
-        return {"type": "welcome", **self.match_view(viewer)}
-
-    def state(self, viewer: int, observation: Observation, events_from: int,
-              meta: MatchMeta | None = None) -> State:
-        """The message of ``viewer``'s new state: ``observation`` holds its events from ``events_from`` on
-        (``meta``: this match's :meth:`meta`, when the caller has it already)."""
-        extras = self.table(viewer)
-        return {"type": "state", "seq": self.seq, "match": self.meta() if meta is None else meta,
-                "observation": observation, "events_from": events_from, "next": extras["next"],
-                "turns": extras.get("turns", [])}
-
-    def table(self, viewer: int, welcome: bool = False) -> TableExtras:
-        """What the table shows beyond the observation, for ``viewer``: the choices of theirs that can be
-        held and taken back (``next``), the ends of turn the last action brought (``turns``) and, for a
-        new connection, every finished round and the last end of turn."""
-        log = self.turnlog
-        nxt: FollowUps = follow_ups(self.match, viewer) if viewer >= 0 and self.active else {}
-        if welcome:
-            return {"next": nxt, "rounds": [log.summary(s, viewer) for s in log.rounds()],
-                    "last_turn": log.summary(log.turns[-1], viewer) if log.turns else None}
-        return {"next": nxt, "turns": [log.summary(s, viewer) for s in self._new_turns]}

@@ -59,7 +59,7 @@ async def view(match_id: str, srv: Server, authorization: Authorization = None) 
     session = await session_of(srv.hub, match_id)
     seat = seat_from(authorization, session, required=False)
     async with session.lock:
-        doc: MatchView = session.match_view(seat)
+        doc: MatchView = session.views.match_view(seat)
     return json_response(doc)
 
 
@@ -72,8 +72,9 @@ async def act(match_id: str, body: ActionRequest, srv: Server, address: ClientAd
     seat = seat_from(authorization, session, required=True)
     seq = await srv.hub.matches.act(session, seat, check_action(body.action), check_seq(body.seq))
     async with session.lock:
-        doc: ActionDone = {"seq": seq, "match": session.meta(), "observation": session.match.observation(seat),
-                           "next": session.table(seat)["next"]}
+        views = session.views
+        doc: ActionDone = {"seq": seq, "match": views.meta(), "observation": session.match.observation(seat),
+                           "next": views.table(seat)["next"]}
     return json_response(doc)
 
 
@@ -96,7 +97,7 @@ async def allow_hints(match_id: str, body: HintsRequest, srv: Server, address: C
     session = await session_of(srv.hub, match_id)
     seat = seat_from(authorization, session, required=True)
     await srv.hub.hints.allow(session, seat, body.allow)
-    doc: MatchFacts = {"match": session.meta()}
+    doc: MatchFacts = {"match": session.views.meta()}
     return json_response(doc)
 
 
