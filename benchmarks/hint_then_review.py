@@ -27,7 +27,7 @@ from converge.engine.playset import all_playsets
 from converge.simulation.runner import wilson_interval
 
 
-def one(k: int) -> dict[str, Any]:
+def one(k: int, simulations: int | None = None) -> dict[str, Any]:
     rng = random.Random(f"hint-then-review:{k}")
     playset = rng.choice(all_playsets())
     seat = rng.randrange(2)
@@ -40,11 +40,11 @@ def one(k: int) -> dict[str, Any]:
         if match.current_player != seat:
             action = opponent.decide(view)
         elif len(view.legal_actions()) > 1:
-            action = hint(view, seed=rng.getrandbits(62))[0].action
+            action = hint(view, simulations, seed=rng.getrandbits(62))[0].action
         else:
             action = view.legal_actions()[0]
         match.apply(action)
-    judged = review(start, match.history, seat, seed=rng.getrandbits(62))
+    judged = review(start, match.history, seat, simulations, seed=rng.getrandbits(62))
     marks = [f"{d.mark}: round {d.round_no} turn {d.turn_no} played {d.played_label} {d.played_chance:.0%}, "
              f"best {d.best_label} {d.best_chance:.0%}" for d in judged.marked()]
     return {"decisions": len(judged.decisions), "marks": marks, "cpu": time.process_time() - began}
@@ -55,9 +55,13 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=20, help="matches (default 20)")
     parser.add_argument("--seed", type=int, default=0, help="the first match's number (default 0)")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--simulations", type=int, default=None,
+                        help="the hint's and the review's search (default: the hint's budget; another is for a "
+                             "quick run, its figure means nothing)")
     args = parser.parse_args()
+    numbers = range(args.seed, args.seed + args.n)
     with ProcessPoolExecutor(args.workers) as pool:
-        results = list(pool.map(one, range(args.seed, args.seed + args.n)))
+        results = list(pool.map(one, numbers, [args.simulations] * len(numbers)))
     decisions = sum(r["decisions"] for r in results)
     marked = sum(len(r["marks"]) for r in results)
     lo, hi = wilson_interval(marked, decisions)
