@@ -1,8 +1,9 @@
 # `make play` and `make test` do all the set-up on a fresh machine, in a virtual environment in .venv.
 # `make test` installs the extras at the exact versions of constraints.txt (pyproject.toml gives ranges).
-# `make play` installs only what playing needs (the package and its core dependencies: rich, Textual), in
-# pure Python so that the first match starts within a minute; `make test` builds the package as it ships
-# (its engine compiled with mypyc) with every extra the tests need. Each has its own stamp, so `make play`
+# `make play` installs only what playing needs (the package and its core dependencies: rich, Textual), its
+# engine in pure Python (and the native core in C, which compiles in seconds) so that the first match starts
+# within a minute; `make test` builds the package as it ships (its engine compiled with mypyc) with every extra
+# the tests need. Each has its own stamp, so `make play`
 # then `make test` (or the other way round) installs what is missing; once `make test` has installed
 # everything, `make play` uses that.
 PYTHON ?= python3
@@ -13,9 +14,11 @@ PLAY_STAMP := $(VENV)/.installed-play-$(DEPS_SUM)
 TEST_STAMP := $(VENV)/.installed-test-$(DEPS_SUM)
 # the wheel `make test` builds and installs (.ci/wheel-smoke installs the same one in a fresh venv)
 WHEEL_DIR := build/wheel
-# everything the package ships: a change to any of it (a deck, the browser client, a migration) reinstalls
+# everything the package ships: a change to any of it (a deck, the browser client, a migration, the native
+# core's C) reinstalls
 SOURCES := $(shell find src -name '*.py' -o -name '*.toml' -o -name '*.typed' -o -name '*.md' -o -name '*.js' \
-             -o -name '*.css' -o -name '*.html' -o -name '*.svg' -o -name '*.json' -o -name '*.mako')
+             -o -name '*.css' -o -name '*.html' -o -name '*.svg' -o -name '*.json' -o -name '*.mako' \
+             -o -name '*.c' -o -name '*.h')
 # The rules tests also run against the pure-Python engine (the source mypy checks).
 PURE_TESTS := $(addprefix tests/engine/test_,rules.py goals.py effects.py convert.py illegal_input.py records.py \
               extension.py worlds.py events.py knowledge.py indistinguishable.py)
@@ -73,8 +76,9 @@ test: $(TEST_STAMP)
 # each time; this runs FUZZ_EXAMPLES examples per hypothesis test, a hundred times as many inputs per seeded
 # bulk test, with fresh random inputs, and prints how many inputs each door took; then sampled worlds and
 # pairs of matches a player cannot tell apart (tests/engine/test_indistinguishable.py) by the hundred thousand.
-# Last, what the hosts' tests run short in `make test`: the database away for 70 s (tests/server/test_jobs.py),
-# ten rolling restarts behind each shipped nginx file (tests/test_deploy.py).
+# Then what the hosts' tests run short in `make test`: the database away for 70 s (tests/server/test_jobs.py),
+# ten rolling restarts behind each shipped nginx file (tests/test_deploy.py). Last, the native core and the
+# engine side by side over a million rounds (tests/engine/test_native.py).
 FUZZ_EXAMPLES ?= 10000
 
 fuzz: $(TEST_STAMP)
@@ -83,6 +87,8 @@ fuzz: $(TEST_STAMP)
 	CONVERGE_PAIRS=100000 CONVERGE_PAIRS_SEED=$$(date +%s) $(BIN)/python -m pytest tests/engine/test_indistinguishable.py
 	CONVERGE_OUTAGE_S=70 CONVERGE_JOB_RETRY_LONGEST_S=30 CONVERGE_ROLLING_RESTARTS=10 $(BIN)/python -m pytest \
 	    tests/server/test_jobs.py tests/test_deploy.py
+	CONVERGE_NATIVE_ROUNDS=1000000 CONVERGE_FUZZ_SEED=$$(date +%s) $(BIN)/python -m pytest -p tests.fuzz_support \
+	    tests/engine/test_native.py -k many_rounds
 
 bench: $(TEST_STAMP)
 	$(BIN)/converge bench

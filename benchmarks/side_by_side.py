@@ -1,5 +1,6 @@
-"""This version beside the previous release, interleaved in one run: engine rounds per second (`converge bench`)
-and steps per second of the PettingZoo and Gymnasium adapters beside PettingZoo's own board games.
+"""This version beside the previous release, interleaved in one run: random rounds per second, the strong
+search's simulations per second, and steps per second of the PettingZoo and Gymnasium adapters beside
+PettingZoo's own board games.
 
 The previous release lives in its own virtual environment with the ``rl`` extra (and pygame for the board
 games)::
@@ -8,7 +9,12 @@ games)::
     python benchmarks/side_by_side.py --previous /tmp/prev/bin/python --repeats 5
 
 Each repeat runs every subject once in each version, one after the other, so that a busy moment of the
-machine falls on both; the table gives medians and the ratio. The adapters are driven by this version's
+machine falls on both; the table gives medians and the ratio. Rounds and simulations are counted per second of
+the process's CPU time (on a shared machine wall time also counts the moments others held the core), by the
+same code in both versions (``SEARCH_RUN``, ``ROUNDS_RUN``): random playouts of whole matches from fresh deals
+on each version's fastest path (this version's native core; the previous release's compiled engine) and on
+the engine itself, and the ``ISMCTSBot`` of each version with 3,000 simulations at the same 12 positions (one
+part: one core). ``--only engine`` skips the adapters. The adapters are driven by this version's
 :mod:`converge.adapters.bench` code in both (the previous release is measured through its own adapters).
 """
 
@@ -36,11 +42,68 @@ print(json.dumps(namespace["RUNNERS"][subject](steps, rng)))
 """
 
 
-def _engine(python: str, rounds: int) -> float:
-    bin_dir = Path(python).parent
-    out = subprocess.run([str(bin_dir / "converge"), "bench", "--json", "--no-greedy", "--repeats", "1",
-                          "--rounds", str(rounds)], capture_output=True, text=True, check=True)
-    return float(json.loads(out.stdout)["rounds_per_second"])
+# Run in each interpreter: random rounds per second of CPU time, on the fastest path there and on the engine.
+ROUNDS_RUN = """
+import json, random, sys, time
+from converge import Match
+from converge.engine.playset import Playset
+from converge.engine.state import shuffled_deal
+rounds = int(sys.argv[1])
+playset = Playset.from_names(["alchemist", "mechanist", "archivist"])
+starts = [Match.new(playset, s, log_events=False) for s in range(8)]
+rng = random.Random(0)
+done, i, began = 0, 0, time.process_time()
+while done < rounds:
+    m = starts[i % 8].clone(history=False, events=False)
+    m.random_playout(rng)
+    done += m.rounds_finished
+    i += 1
+engine = done / (time.process_time() - began)
+try:
+    from converge import _native
+    from converge.engine import native
+except ImportError:
+    fastest = engine
+else:
+    states = [native.state_of(m, deals=[shuffled_deal(m.seed, r) for r in (1, 2, 3)]) for m in starts]
+    began = time.process_time()
+    fastest = _native.random_rounds(states, 10 * rounds, 0) / (time.process_time() - began)
+print(json.dumps([fastest, engine]))
+"""
+
+# Run in each interpreter: the ISMCTS bot's simulations per second of CPU time at 12 positions.
+SEARCH_RUN = """
+import random, sys, time
+from converge import Match
+from converge.bots import ISMCTSBot
+from converge.engine.playset import Playset
+playset = Playset.from_names(["alchemist", "mechanist", "archivist"])
+done = spent = 0
+for k in range(12):
+    m = Match.new(playset, seed=k)
+    rng = random.Random(k)
+    for _ in range(rng.randrange(20)):
+        m.apply(rng.choice(m.legal_actions()))
+    if m.is_terminal or len(m.legal_actions()) < 2:
+        continue
+    bot = ISMCTSBot(k, iterations=int(sys.argv[1]))
+    view = m.view(m.current_player)
+    began = time.process_time()
+    bot.decide(view)
+    spent += time.process_time() - began
+    done += bot.last_iterations
+print(done / spent)
+"""
+
+
+def _rounds(python: str, rounds: int) -> list[float]:
+    out = subprocess.run([python, "-c", ROUNDS_RUN, str(rounds)], capture_output=True, text=True, check=True)
+    return [float(x) for x in json.loads(out.stdout)]
+
+
+def _search(python: str, simulations: int) -> float:
+    out = subprocess.run([python, "-c", SEARCH_RUN, str(simulations)], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip())
 
 
 def _adapter(python: str, subject: str, steps: int) -> float:
@@ -56,16 +119,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=20000, help="engine rounds per run (default 20000)")
     parser.add_argument("--steps", type=int, default=20000, help="adapter steps per run (default 20000)")
+    parser.add_argument("--simulations", type=int, default=3000, help="the search's per position (default 3000)")
+    parser.add_argument("--only", choices=("engine",), default=None, help="engine: rounds and search only")
     args = parser.parse_args(argv)
     versions = {"this version": args.current, "previous release": args.previous}
-    subjects = ("converge bench (rounds/s)", *ADAPTERS)
+    rounds = ("random rounds/s, fastest path", "random rounds/s, the engine")
+    subjects = (*rounds, "search simulations/s", *(() if args.only else ADAPTERS))
     runs: dict[tuple[str, str], list[float]] = {}
     for r in range(args.repeats):
-        for subject in subjects:
-            for label, python in versions.items():
-                figure = (_engine(python, args.rounds) if subject.startswith("converge bench")
-                          else _adapter(python, subject, args.steps))
+        for label, python in versions.items():
+            for subject, figure in zip(rounds, _rounds(python, args.rounds), strict=True):
                 runs.setdefault((subject, label), []).append(figure)
+            runs.setdefault(("search simulations/s", label), []).append(_search(python, args.simulations))
+        for subject in subjects[3:]:
+            for label, python in versions.items():
+                runs.setdefault((subject, label), []).append(_adapter(python, subject, args.steps))
         print(f"repeat {r + 1}/{args.repeats} done", file=sys.stderr, flush=True)
     print("| what | this version | previous release | ratio |")
     print("| --- | --- | --- | --- |")

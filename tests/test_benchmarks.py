@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import runpy
 import subprocess
 import sys
@@ -35,6 +36,23 @@ def test_ws_floor_answers_every_exchange() -> None:
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "of server CPU per message in and two of 2400 bytes out (6 exchanges" in done.stdout
+
+
+def test_level_times_times_the_levels_decisions_with_a_choice() -> None:
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "level_times.py"), "medium", "2"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert re.match(r"medium: [1-9]\d* decisions with a choice over 2 matches; CPU median", done.stdout), \
+        done.stdout
+
+
+def test_hint_then_review_reviews_the_decisions_it_followed_the_hint_at() -> None:
+    command = [sys.executable, str(BENCHMARKS / "hint_then_review.py"), "-n", "1", "--simulations", "300"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    judged = re.match(r"1 matches following the hint against medium: (\d+) decisions with a choice judged by the "
+                      r"review, (\d+) marked", done.stdout)
+    assert judged and int(judged[1]) > 0 and int(judged[2]) <= int(judged[1]), done.stdout
 
 
 def test_http_cpu_makes_every_request_it_reports() -> None:

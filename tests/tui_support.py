@@ -22,12 +22,12 @@ ALL_SIZES = [(80, 24), (100, 32), (120, 40)]
 
 
 def make_app(seed: int = 5, playset: tuple[str, str, str] = ("alchemist", "searcher", "astropath"),
-             hotseat: bool = False, save: Path | None = None, start: int | str = 0, opponent: str = "easy",
-             hint_seconds: float | None = None) -> GameApp:
+             hotseat: bool = False, save: Path | None = None, start: int | str = 0,
+             opponent: str = "easy") -> GameApp:
     match = Match.new(list(playset), seed=seed, start=start)
     seats = ((Seat("Player 1"), Seat("Player 2")) if hotseat
              else (Seat("you"), Seat(bot_display_name(opponent), opponent, 1)))
-    return GameApp(Session(match, seats, save, hotseat), hint_simulations=300, hint_seconds=hint_seconds)
+    return GameApp(Session(match, seats, save, hotseat), hint_simulations=300)
 
 
 async def settle(pilot: Pilot[int]) -> None:

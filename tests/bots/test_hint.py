@@ -4,10 +4,12 @@ next step's options come from the same search."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from converge import Match
 from converge.bots.hint import follow_on, hint
 from converge.engine.playset import all_playsets
+from tests.engine.test_extension import decks  # noqa: F401  (the fixture: a deck of kinds defined in Python)
 
 
 def _positions(n: int, seed: int) -> list[Match]:
@@ -29,8 +31,9 @@ def test_a_cards_chance_is_its_best_placements_and_the_next_step_is_the_same_sea
     for m in _positions(8, 5):
         me = m.current_player
         view = m.view(me)
-        options = hint(view, simulations=300, seconds=None, seed=1)
-        assert [o.win_chance for o in options] == sorted((o.win_chance for o in options), reverse=True)
+        options = hint(view, simulations=300, seed=1)
+        ranked = [o for o in options if not o.equal]  # (those about equal to the best come first, in fixed order)
+        assert [o.win_chance for o in ranked] == sorted((o.win_chance for o in ranked), reverse=True)
         for o in options:
             step = view.follow_up(o.action)
             if not o.then:
@@ -66,12 +69,32 @@ def test_an_options_value_is_the_mean_of_its_own_simulations_before_the_map() ->
     """Little-searched options are not drawn towards their decision's mean (measured worse): the raw value of
     an option that is not a step of a longer play is its simulations' mean."""
     from converge.bots.hint import Calibration
-    from converge.bots.ismcts import ISMCTSBot
+    from converge.bots.search import search
 
     for m in _positions(3, 9):
         view = m.view(m.current_player)
-        found = {e.action: e for e in ISMCTSBot(4, iterations=300, seconds=None, name="hint").analyse(view)}
-        for o in hint(view, simulations=300, seconds=None, seed=4, calibration=Calibration()):
+        budget = replace(Calibration().budget, simulations=300)
+        found = {e.action: e for e in search(view, budget, 4).estimates}
+        for o in hint(view, simulations=300, seed=4, calibration=Calibration()):
             e = found[o.action]
             if not o.then and e.visits:
                 assert o.raw == e.wins / e.visits and o.win_chance == o.raw  # (the identity map)
+
+
+def test_chances_are_said_to_be_measured_only_on_the_budget_and_the_core_they_were_measured_on(
+        decks: str) -> None:  # noqa: F811
+    """The map's chances are a frequency only for the search it was fitted on: another budget, or a search on the
+    engine (a deck with a mechanic written in Python), gives the bot's estimates, and the hint says so."""
+    from converge.bots.hint import measured, shipped_calibration, verdict
+    from converge.engine import native
+
+    m = Match.new(["alchemist", "mechanist", "archivist"], seed=1)
+    view = m.view(m.current_player)
+    assert shipped_calibration().fitted_on > 0
+    assert measured(None, view) == native.available()
+    assert not measured(shipped_calibration().budget.simulations + 1, view)
+    own = Match.new(["gravedigger", "alchemist", "searcher"], seed=1, deck_dirs=[decks])
+    assert not measured(None, own.view(own.current_player))
+    options = hint(own.view(own.current_player), simulations=200, seed=1)
+    assert "the strong bot estimates" in verdict(options, measured(200, own.view(own.current_player)))
+    assert "rounds like this are won" in verdict(options, True)

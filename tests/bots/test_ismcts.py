@@ -38,10 +38,9 @@ def test_budget_counts_simulations() -> None:
     m = Match.new(["protector", "searcher", "merchant"], seed=3, start=0)
     bot = ISMCTSBot(1, iterations=123)
     bot.decide(m.view(m.current_player))
-    assert bot.last_iterations == 123
-    timed = ISMCTSBot(1, iterations=0, seconds=0.01)
-    timed.decide(m.view(m.current_player))
-    assert 0 < timed.last_iterations < 10**9
+    assert 120 <= bot.last_iterations <= 123  # (each option of a phase of the search gets an equal share)
+    with pytest.raises(ValueError, match="positive budget"):
+        ISMCTSBot(1, iterations=0)
 
 
 def test_single_legal_action_needs_no_search() -> None:
@@ -92,6 +91,12 @@ class _Peeking:
     def sample_world(self, rng: random.Random, chance: bool = False) -> Match:
         return self.live.clone()
 
+    def endgame_worlds(self) -> list[Match] | None:
+        return None if self.live.zones.deck else [self.live.clone(False, False, True)]
+
+    def native_state(self) -> None:
+        return None  # (searched on the engine, where the leak is)
+
 
 def test_a_hint_comes_from_the_players_view_only_and_puts_the_best_chance_first() -> None:
     """The same view with other hidden cards gives the same hint (a planted peek at the live match gives a
@@ -106,12 +111,13 @@ def test_a_hint_comes_from_the_players_view_only_and_puts_the_best_chance_first(
             m.apply(rng.choice(m.legal_actions()))
         me = m.current_player
         other = m.redacted(me, rng)  # the same view, other hidden cards
-        a, b = hint(m.view(me), simulations=150, seconds=None, seed=3), hint(other.view(me), 150, None, 3)
+        a, b = hint(m.view(me), simulations=150, seed=3), hint(other.view(me), 150, 3)
         assert a == b
         assert sorted(o.action for o in a) == m.legal_actions()
         assert all(0.0 <= o.win_chance <= 1.0 and o.label for o in a)
-        assert [o.win_chance for o in a] == sorted((o.win_chance for o in a), reverse=True)
-        peeked = [hint(cast(Any, _Peeking(x, me)), 150, None, 3) for x in (m, other)]
+        ranked = [o for o in a if not o.equal]  # (those about equal to the best come first)
+        assert [o.win_chance for o in ranked] == sorted((o.win_chance for o in ranked), reverse=True)
+        peeked = [hint(cast(Any, _Peeking(x, me)), 150, 3) for x in (m, other)]
         told_apart += peeked[0] != peeked[1]
     assert told_apart >= 3
 

@@ -351,4 +351,4 @@ def test_fuzz_full_screen_keys(run: int, tmp_path: Path) -> None:
         assert json.loads(save.read_text(encoding="utf-8"))["actions"] == app.session.match.history
         if not stream or app.session.match.is_terminal:
             break
-        app = GameApp(Session.resumed(saves.load(save)), hint_simulations=300, hint_seconds=None, resumed=True)
+        app = GameApp(Session.resumed(saves.load(save)), hint_simulations=300, resumed=True)

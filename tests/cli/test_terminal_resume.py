@@ -75,7 +75,7 @@ def play_on_after_resume(path: Path, size: tuple[int, int] = (80, 24)) -> GameAp
     saved = saves.load(path)
     before = saved.match.history[:]
     assert not saved.match.is_terminal
-    app = GameApp(Session.resumed(saved), hint_simulations=300, hint_seconds=None, resumed=True)
+    app = GameApp(Session.resumed(saved), hint_simulations=300, resumed=True)
 
     async def body(pilot: Pilot[int]) -> None:
         assert app.session.match.history[:len(before)] == before  # (then the bot's move, if it is to play)
@@ -170,7 +170,7 @@ def test_a_double_then_a_triple_enter_in_every_dialog(dialog: str, tmp_path: Pat
     if dialog == "start":  # the start screen offers a match saved before (here: one move in)
         earlier = make_app(seed=6, save=tmp_path / "earlier.json")
         run(earlier, lambda pilot: pilot.press("1"))
-        app = GameApp(make_app(seed=4, save=save).session, hint_simulations=300, hint_seconds=None,
+        app = GameApp(make_app(seed=4, save=save).session, hint_simulations=300,
                       saved=[saves.load(tmp_path / "earlier.json")])
     else:
         app = make_app(seed=4, save=save, hotseat=dialog == "pass")
@@ -380,7 +380,7 @@ def test_the_start_screen_offers_unfinished_matches_and_says_what_it_skipped(tmp
     assert len(problems) == 2 and all("\n" not in p for p in problems)
     assert any("broken.json is not valid JSON" in p for p in problems)
     new = make_app(seed=9, save=tmp_path / "new.json").session
-    app = GameApp(new, hint_simulations=300, hint_seconds=None, saved=offered, problems=problems)
+    app = GameApp(new, hint_simulations=300, saved=offered, problems=problems)
     chosen: list[SavedMatch] = []
 
     async def body(pilot: Pilot[int]) -> None:
@@ -406,7 +406,7 @@ def test_the_start_screen_offers_unfinished_matches_and_says_what_it_skipped(tmp
 def test_the_start_screen_starts_the_new_match_too(tmp_path: Path) -> None:
     _saved_unfinished(tmp_path, 1, 3)
     offered, _ = saves.unfinished(tmp_path)
-    app = GameApp(make_app(seed=9, save=tmp_path / "new.json").session, hint_simulations=300, hint_seconds=None,
+    app = GameApp(make_app(seed=9, save=tmp_path / "new.json").session, hint_simulations=300,
                   saved=offered)
 
     async def body(pilot: Pilot[int]) -> None:

@@ -21,7 +21,7 @@ pytest.importorskip("fastapi")
 from converge import Match
 from converge.bots import make_bot
 from converge.server.play import botpool
-from converge.server.play.botpool import QUEUE_PER_WORKER, BotPool, budget, decide
+from converge.server.play.botpool import MARGIN, QUEUE_PER_WORKER, SLOW_RATE, BotPool, budget, decide
 
 
 def test_a_worker_decides_as_the_bot_would_on_its_view() -> None:
@@ -96,9 +96,11 @@ def test_a_pool_is_full_when_more_decisions_wait_than_its_workers_take() -> None
     assert pool.full
 
 
-def test_a_levels_budget_is_its_time_limit_and_a_margin() -> None:
-    assert budget("hard") == pytest.approx(1.2 + 1.0)
-    assert budget("easy") == pytest.approx(2.0)
+def test_a_levels_budget_is_a_second_its_search_at_a_slow_rate_and_a_margin() -> None:
+    from converge.bots import budgets
+
+    assert budget("hard") == pytest.approx(1.0 + budgets.HARD.simulations / SLOW_RATE + MARGIN)
+    assert budget("expert") > budget("hard") > budget("medium") > budget("easy") == pytest.approx(1.0 + MARGIN)
 
 
 # ------------------------------------------------------------------ the workers end with their server

@@ -12,7 +12,7 @@ from converge import Match
 from tests.server_support import Peer, auth, client_for, create, hang_guard  # noqa: F401 (hang_guard is a fixture)
 
 #: A search with no time limit: the same view always gives the same hint.
-EXACT = {"hint_seconds": 0.0, "hint_simulations": 400}
+EXACT = {"hint_simulations": 400}
 
 
 def session_of(client: Any, match_id: str) -> Any:
@@ -63,7 +63,7 @@ def test_the_same_view_with_other_hidden_cards_gives_the_same_hint(tmp_path: Pat
 def test_a_hint_that_saw_hidden_cards_would_be_caught(tmp_path: Path, monkeypatch: Any) -> None:
     """The check above can fail: a hint function that peeks at the match (not the view) answers differently
     from one world to the next."""
-    from converge.bots.hint import Option
+    from converge.bots.hint import HintAnswer, Option
     from converge.server.play import botpool
 
     with client_for(tmp_path, **EXACT) as client:
@@ -73,11 +73,12 @@ def test_a_hint_that_saw_hidden_cards_would_be_caught(tmp_path: Path, monkeypatc
         session = session_of(client, mid)
         real = session.match
 
-        def peeking(view: Any, **_settings: Any) -> list[Option]:
+        def peeking(view: Any, *_settings: Any) -> HintAnswer:
             hand = sorted(session.match.zones.hands[1])  # what the opponent holds: hidden from seat 0
-            return [Option(a, str(a), (sum(hand) % 7) / 7, 1) for a in view.legal_actions()]
+            options = [Option(a, str(a), (sum(hand) % 7) / 7, 1) for a in view.legal_actions()]
+            return {"options": [o.to_dict() for o in options], "verdict": "", "calibrated": False}
 
-        monkeypatch.setattr(botpool, "strong_hint", peeking)
+        monkeypatch.setattr(botpool, "hint_answer", peeking)
         answers = set()
         for k in range(6):
             session.match = real.redacted(0, random.Random(k))

@@ -211,7 +211,9 @@ def test_serve_sets_the_head_limits_the_time_to_send_one_and_the_connections_per
             silent = meanwhile.submit(raw_exchange, server.port, b"", 20)  # never asks: closed, unanswered
             said, after = dribble(server.port, every_s=0.25, give_up_s=30)
             assert silent.result().closed and silent.result().status == 0
-        assert said.closed and after >= 2, (said.text, after)  # (never before its time: the timer's floor)
+        # never before its time, less the event loop's slack (asyncio runs a timer that is due within its clock's
+        # resolution, and the two sides read their clocks at other moments: 2 s less 18 µs was seen)
+        assert said.closed and after >= 1.95, (said.text, after)
         assert said.status == 408 and said.json()["error"] == {
             "code": "request_timeout", "message": "the request's line and headers must come within 2 s"}
         assert after < 2 + LINGER_S + 8  # (the time, the linger for the answer to be read, a loaded machine)

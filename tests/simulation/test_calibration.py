@@ -145,21 +145,23 @@ def test_calibrate_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], tmp
 
 def test_the_shipped_map_meets_every_bar_on_the_measured_decisions_it_was_not_fitted_on(
         capsys: pytest.CaptureFixture[str]) -> None:
-    """The 6,000 decisions kept in ``benchmarks/calibration`` (seeds 5-7; the map was fitted on seeds 3-4),
+    """The decisions kept in ``benchmarks/calibration`` (2,000 a seed from 5 on; the map was fitted on seed 3),
     judged with the chances the hint shows now: every bar met, and the figures are those the docs give."""
     root = Path(__file__).resolve().parents[2]
     files = sorted(str(p) for p in (root / "benchmarks" / "calibration").glob("seed*.json"))
-    assert len(files) == 3
+    assert files and "seed3.json" not in " ".join(files)  # (out of sample only)
     code, text, err = run(capsys, "calibrate", "--samples", *files)
     assert code == 0, text + err
-    assert "6,000 decisions" in text and "MISSES" not in text
+    assert f"{2000 * len(files):,} decisions" in text and "MISSES" not in text
     assert text.startswith("judged: the chances the hint shows")
     skill = re.search(r"skill (\d\.\d{3})", text)
     error = re.search(r"calibration error (\d\.\d{3})", text)
     over = re.search(r"or more: ([+-]\d+\.\d) points", text)
     assert skill and error and over
-    for doc in ("README.md", "docs/bots.md"):
-        said = (root / doc).read_text(encoding="utf-8").replace("\n", " ")
-        assert error[1] in said and f"{over[1].lstrip('+')} points" in said, doc
+    said = (root / "docs" / "bots.md").read_text(encoding="utf-8").replace("\n", " ")
+    assert error[1] in said and f"{over[1].lstrip('+')} points" in said
+    said = (root / "README.md").read_text(encoding="utf-8").replace("\n", " ")
+    way = "less often" if float(over[1]) > 0 else "more often"  # (over-confident: won less often than said)
+    assert error[1] in said and f"{abs(float(over[1])):.1f} points {way} than said" in said
     assert f"skill {skill[1]}" in (root / "docs" / "bots.md").read_text(encoding="utf-8")
     assert f"{100 * float(skill[1]):.1f}% better" in (root / "README.md").read_text(encoding="utf-8")

@@ -3,16 +3,18 @@
 Players pick an opponent by level; researchers by algorithm.
 
 ==========  ===============================================================  ======================
-level       bot                                                              time per decision
+level       bot                                                              CPU per decision
 ==========  ===============================================================  ======================
 beginner    random legal actions                                             instant
 easy        greedy: the play that maximises its end-of-turn lead             well under 1 ms
-medium      information-set MCTS, 500 simulations                            about 10 ms
-hard        information-set MCTS, 20,000 simulations (at most 1.2 s)         about 0.45 s
-expert      information-set MCTS, 4 s per decision                           4 s
+medium      the strong search, 500 simulations                               about 2 ms
+hard        the strong search, 100,000 simulations in 2 parts                about 0.25 s
+expert      the strong search, 400,000 simulations in 4 parts                about 1 s
 ==========  ===============================================================  ======================
 
-The ISMCTS levels play out with greedy placements half of the time (see :mod:`converge.bots.ismcts`).
+The strong search (:mod:`converge.bots.search`) plays out with greedy placements half of the time and solves
+endgames exactly once the deck is empty; its budgets are defined in :mod:`converge.bots.budgets`. A level's
+parts run on every core at once where the native core is built (a second of expert is half a second on two).
 
 >>> bot = make_bot("greedy", seed=1)
 >>> bot.name, LEVELS
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from converge.bots import budgets
 from converge.bots.base import Bot
 from converge.bots.greedy import GreedyBot
 from converge.bots.ismcts import ISMCTSBot
@@ -48,9 +51,9 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     "ismcts": lambda seed: ISMCTSBot(seed, iterations=2000),
     "beginner": _level("beginner", RandomBot),
     "easy": _level("easy", GreedyBot),
-    "medium": lambda seed: ISMCTSBot(seed, iterations=500, name="medium"),
-    "hard": lambda seed: ISMCTSBot(seed, iterations=20000, seconds=1.2, name="hard"),
-    "expert": lambda seed: ISMCTSBot(seed, iterations=0, seconds=4.0, name="expert"),
+    "medium": lambda seed: ISMCTSBot(seed, settings=budgets.MEDIUM, name="medium"),
+    "hard": lambda seed: ISMCTSBot(seed, settings=budgets.HARD, name="hard"),
+    "expert": lambda seed: ISMCTSBot(seed, settings=budgets.EXPERT, name="expert"),
 }
 
 

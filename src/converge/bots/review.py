@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from typing_extensions import TypedDict  # (pydantic reads TypedDicts from typing_extensions on Python < 3.12)
 
-from converge.bots.hint import Option, follow_on, hint
+from converge.bots.hint import Option, follow_on, hint, shipped_calibration
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
@@ -38,9 +38,6 @@ if TYPE_CHECKING:
 #: Chance lost (0..1) from which a decision is marked; the same thresholds everywhere a review is shown.
 INACCURACY, MISTAKE, BLUNDER = 0.08, 0.15, 0.25
 MARKS = ("inaccuracy", "mistake", "blunder")
-#: The search at each decision: twice the server's hint, so that the noise of two estimates (the best
-#: option's and the one played) stays well under the 8 points of an inaccuracy.
-SIMULATIONS = 8000
 #: The stored review's format: 2 counts turns in each round and carries the whole points shown (a review
 #: stored in an older format is made again when asked for).
 VERSION = 2
@@ -168,11 +165,12 @@ class Review:
         return [(r, t, c) for (r, t), c in out.items()]
 
 
-def review(start: "Match", actions: Sequence[int], seat: int, simulations: int = SIMULATIONS, seed: int = 0,
+def review(start: "Match", actions: Sequence[int], seat: int, simulations: int | None = None, seed: int = 0,
            seconds: float | None = None, upto: int | None = None,
            view_of: Callable[["Match", int], "PlayerView"] | None = None) -> Review:
     """Review ``seat``'s decisions in the match ``start`` plays into with ``actions`` (to ``upto``
-    actions): each searched with ``simulations`` from the seat's view then. ``seconds`` bounds the whole
+    actions): each judged by the hint from the seat's view then, on the hint's budget (``simulations``: another,
+    for tests). ``seconds`` bounds the whole
     review (the decisions judged so far are kept, ``complete`` says whether it finished). ``view_of``
     says how a decision is seen: the seat's own view (the tests plant a peek there, to show it matters)."""
     match = start.clone()
@@ -197,20 +195,23 @@ def review(start: "Match", actions: Sequence[int], seat: int, simulations: int =
                 break
             options = follow_on(last[1], last[2], legal) if last is not None and last[0] == i - 1 else None
             if options is None:
-                options = hint(see(match, seat), simulations=simulations, seconds=None, seed=seed + i)
+                options = hint(see(match, seat), simulations=simulations, seed=seed + i)
             chosen = next((o for o in options if o.action == action), None)
             if chosen is not None:
-                best = options[0]
+                # the chance lost is against the best chance (a hint lists the options about equal to the best
+                # first, in a fixed order: the first of them is not always the highest by a point)
+                best = max(options, key=lambda o: o.win_chance)
                 judged.append(Judged(i, match.round_no, match.turn_no - turns_before, match.decision_kind, action,
                                      chosen.label,
                                      chosen.win_chance, best.action, best.label, best.win_chance,
-                                     tuple((o.action, o.label, o.win_chance) for o in options), tuple(before)))
+                                     tuple((o.action, o.label, o.win_chance)
+                                           for o in sorted(options, key=lambda o: -o.win_chance)), tuple(before)))
             last = (i, options, action)
         if match.current_player == seat:
             before.append(match.action_to_string(action))
         match.apply(action)
-    return Review(seat, judged, complete, simulations)
+    return Review(seat, judged, complete, simulations or shipped_calibration().budget.simulations)
 
 
-__all__ = ["BLUNDER", "INACCURACY", "MARKS", "MISTAKE", "SIMULATIONS", "VERSION", "ChoiceDoc", "Judged",
-           "JudgedDoc", "Review", "ReviewDoc", "review", "whole_points"]
+__all__ = ["BLUNDER", "INACCURACY", "MARKS", "MISTAKE", "VERSION", "ChoiceDoc", "Judged", "JudgedDoc", "Review",
+           "ReviewDoc", "review", "whole_points"]

@@ -33,18 +33,32 @@ def sample_seeds(base: int, n: int) -> list[int]:
     return [random.Random(f"calibrate:{base}:{i}").getrandbits(63) for i in range(n)]
 
 
-def _bots(text: str) -> tuple[str, str]:
+def parse_bots(text: str) -> tuple[str, str]:
     names = [n for n in text.split(",") if n.strip()]
     if len(names) != 2:
         raise argparse.ArgumentTypeError(f"expected two bots, A,B (e.g. medium,medium), got {text!r}")
     return bot_name(names[0]), bot_name(names[1])
 
 
+def add_sampling_arguments(p: argparse.ArgumentParser, decisions: int, samples_help: str) -> None:
+    """The options of a command that samples decisions from bots' matches (``calibrate``, ``stability``): how
+    many, from which bots, their seed, the workers, the samples kept (``--out``) or read back (``--samples``)."""
+    p.add_argument("-n", "--decisions", dest="n", type=positive_int, default=decisions,
+                   help=f"decisions to sample (default {decisions})")
+    p.add_argument("--bots", type=parse_bots, default=("medium", "medium"), metavar="A,B",
+                   help="the bots of the matches the decisions are sampled from (default medium,medium)")
+    p.add_argument("--seed", type=seed_int, default=1, help="base seed of the samples (default 1)")
+    p.add_argument("--workers", type=positive_int, default=None, help="worker processes (default 1)")
+    p.add_argument("--samples", metavar="FILE", type=path_text, nargs="+", default=None, help=samples_help)
+    p.add_argument("--out", metavar="FILE", type=path_text, default=None, help="write the samples here")
+
+
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from converge.bots.hint import Calibration, shipped_calibration
     from converge.simulation.calibration import Setting, fit, measure, read_samples, run, write_samples
 
-    setting = Setting(args.bots, args.hint_simulations, args.playout, not args.raw)
+    shipped_budget = shipped_calibration().budget
+    setting = Setting(args.bots, args.hint_simulations or shipped_budget.simulations, args.playout, not args.raw)
     if args.samples:
         samples, settings = [], set()
         for path in args.samples:
@@ -82,12 +96,13 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"setting": asdict(setting), "judged": judged, "report": report.to_dict()}, indent=1))
     else:
+        simulations = setting.hint_simulations or shipped_calibration().budget.simulations
         print(f"judged: {judged}; decisions from {setting.bots[0]} vs {setting.bots[1]} matches, hint "
-              f"{setting.hint_simulations:,} simulations, rounds played out by {setting.playout} on both sides")
+              f"{simulations:,} simulations, rounds played out by {setting.playout} on both sides")
         for line in report.lines():
             print(line)
     if args.fit is not None:
-        cal = fit(samples)
+        cal = fit(samples, replace(shipped_budget, simulations=setting.hint_simulations))
         try:
             with open(args.fit, "w", encoding="utf-8") as f:
                 json.dump(cal.to_dict(), f, indent=1)
@@ -103,23 +118,15 @@ def register(sub: Any) -> None:
     """Add ``converge calibrate`` to the command's subparsers."""
     p = add_command(sub, "calibrate", epilog="Exit code: 0 when every bar of a trustworthy hint is met, 1 when "
                                              "one is missed, 2 a usage error.")
-    p.add_argument("-n", "--decisions", dest="n", type=positive_int, default=2000,
-                   help="decisions to sample (default 2000)")
-    p.add_argument("--bots", type=_bots, default=("medium", "medium"), metavar="A,B",
-                   help="the bots of the matches the decisions are sampled from (default medium,medium)")
-    p.add_argument("--hint-simulations", type=positive_int, default=4000,
-                   help="the hint's search, with no time limit (default 4000, the server's)")
+    add_sampling_arguments(p, 2000, "measure the samples of earlier runs (--out), with the chances the hint shows "
+                                    "now, instead of playing")
+    p.add_argument("--hint-simulations", type=positive_int, default=0,
+                   help="the hint's search, in simulations (default: the hint's budget, as every door spends it)")
     p.add_argument("--playout", type=bot_name, default="ismcts:2000", metavar="BOT",
                    help="the bot on both sides from the option played to the end of the round "
                         "(default ismcts:2000)")
-    p.add_argument("--seed", type=seed_int, default=1, help="base seed of the samples (default 1)")
-    p.add_argument("--workers", type=positive_int, default=None, help="worker processes (default 1)")
     p.add_argument("--raw", action="store_true",
                    help="judge the search's own values, before the calibration map")
-    p.add_argument("--samples", metavar="FILE", type=path_text, nargs="+", default=None,
-                   help="measure the samples of earlier runs (--out), with the chances the hint shows now, "
-                        "instead of playing")
-    p.add_argument("--out", metavar="FILE", type=path_text, default=None, help="write the samples here")
     p.add_argument("--fit", metavar="FILE", type=path_text, default=None,
                    help="fit the calibration map of the search's values on these samples and write it here")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -127,4 +134,4 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_calibrate)
 
 
-__all__ = ["register", "sample_seeds"]
+__all__ = ["add_sampling_arguments", "parse_bots", "register", "sample_seeds"]

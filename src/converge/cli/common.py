@@ -336,6 +336,7 @@ COMMANDS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("match", "a series of matches between two bots: wins, rounds, 95% interval"),
         ("ladder", "a round-robin between bots: win rates, 95% intervals, Elo"),
         ("calibrate", "how far a hint's chances can be trusted: reliability, calibration error, Brier"),
+        ("stability", "whether a hint says the same whatever its seed, against a longer search"),
     )),
     ("Hosting a server", (
         ("config", "a server's settings file: `config check` validates it and prints the effective settings"),

@@ -33,6 +33,7 @@ from converge.cli import (
     review_command,
     serve_command,
     simulate_commands,
+    stability_command,
 )
 from converge.cli.common import (
     BOT_NAMES,
@@ -226,17 +227,24 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(r.to_dict(), indent=2))
         return 0
     engine = "compiled (mypyc)" if r.compiled else "pure Python"
-    print(f"Converge engine benchmark — {engine} engine, Python {sys.version.split()[0]}, one core")
+    core = "with the native core" if r.native_runs else "without the native core (no C compiler at install)"
+    print(f"Converge engine benchmark — {engine} engine {core}, Python {sys.version.split()[0]}, one core, "
+          "CPU time")
     print(f"playset: {'/'.join(r.playset)}")
+    if r.native_runs:
+        runs = ", ".join(f"{x:,.0f}" for x in r.native_runs)
+        print(f"random playouts, native core: {r.rounds_per_second:,.0f} complete rounds/s "
+              f"(median of {len(r.native_runs)} runs of {10 * r.rounds_per_run:,} rounds: {runs})")
     runs = ", ".join(f"{x:,.0f}" for x in r.runs)
-    print(f"random playouts: {r.rounds_per_second:,.0f} complete rounds/s "
+    print(f"random playouts, the engine: {r.engine_rounds_per_second:,.0f} complete rounds/s "
           f"(median of {len(r.runs)} runs of {r.rounds_per_run:,} rounds: {runs})")
     print(f"clone():         {r.clone_us:.2f} µs per call (median of {len(r.runs)})")
     print(f"legal_actions(): {r.legal_actions_us:.2f} µs per call (median of {len(r.runs)})")
     if r.greedy_us is not None:
         print(f"greedy bot:      {r.greedy_us:.0f} µs per decision (mean, greedy vs random)")
     if r.ismcts_rate is not None:
-        print(f"ISMCTS:          {r.ismcts_rate:,.0f} simulations/s (12 positions, 3,000 simulations each)")
+        print(f"strong search:   {r.ismcts_rate:,.0f} simulations/s (12 positions, 3,000 simulations each, one "
+              "part)")
     return 0
 
 
@@ -272,16 +280,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 out.write(replay_line)
         printer.flush()
 
-    # A bot that thinks for a set time plays as far as the machine gets in that time: with one, the same
-    # seed deals the same cards but the match goes its own way.
-    timed = [bot_display_name(n) for n, b in ((args.bot1, bots[0]), (args.bot2, bots[1]))
-             if getattr(b, "seconds", None)]
-    if timed:
-        who = " and the ".join(dict.fromkeys(timed))
-        replay_line = (f"seed {seed}: the same seed deals the same cards, but the {who} thinks for a set time, "
-                       f"so another run of it plays differently; save the match (--save) to replay it\n")
-    else:
-        replay_line = f"seed {seed} (replay this match with --seed {seed} --playset {','.join(names)})\n"
+    # every bot decides from its seed alone (a budget of simulations, never of time): the seed repeats the match
+    replay_line = f"seed {seed} (replay this match with --seed {seed} --playset {','.join(names)})\n"
     match = play_match(playset, seed, bots, log_events=True, on_action=on_action)
     holder["printer"].summary()
     if args.public:
@@ -369,6 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ladder.register(sub)
     calibrate_command.register(sub)
+    stability_command.register(sub)
 
     p = add_command(sub, "bench")
     p.add_argument("--rounds", type=positive_int, default=20000, help="rounds per run (default 20000)")

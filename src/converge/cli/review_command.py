@@ -64,10 +64,13 @@ def cmd_review(args: argparse.Namespace) -> int:
     if not Match.replay(doc, args.deck_dir).is_terminal:
         raise UserError("this match is not finished: a review would tell what the other player could not see "
                         "yet (play it to the end first)")
+    from converge.bots.hint import shipped_calibration
+
     seat = args.seat
     name = f"Player {seat + 1}"
+    simulations = args.simulations or shipped_calibration().budget.simulations
     print(f"Review of {name}'s decisions (--seat {2 - seat} for Player {2 - seat}'s), each judged from what "
-          f"{name} could see then, never the cards revealed later ({args.simulations:,} simulations each).")
+          f"{name} could see then, never the cards revealed later ({simulations:,} simulations each).")
     print(f"Marks, by the chance to win the round given up: inaccuracy from {100 * INACCURACY:.0f} points, "
           f"mistake from {100 * MISTAKE:.0f}, blunder from {100 * BLUNDER:.0f}.")
     result = review(start, actions, seat, simulations=args.simulations, seed=args.seed)
@@ -138,11 +141,9 @@ def register(sub: Any) -> None:
     p = add_command(sub, "review")
     p.add_argument("file", metavar="FILE", type=path_text, help="the record of a finished match (JSON)")
     p.add_argument("--seat", type=seat_number, default=0, help="whose decisions: 1 (Player 1, default) or 2")
-    from converge.bots.review import SIMULATIONS
-
-    p.add_argument("--simulations", type=positive_int, default=SIMULATIONS,
-                   help=f"the hint's search at each decision (default {SIMULATIONS:,}: a 3-round match "
-                        "takes a few seconds on one core)")
+    p.add_argument("--simulations", type=positive_int, default=None,
+                   help="the search at each decision (default: the hint's, the budget its chances were measured "
+                        "on)")
     p.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
     p.add_argument("--practise", "--practice", action="store_true",
                    help="then choose again at each marked decision, as you saw it")

@@ -67,8 +67,6 @@ MAX_WORD = 32
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
 
 #: The hint's search: enough to tell good options from bad ones in about a second.
-HINT_SIMULATIONS = 3000
-HINT_SECONDS = 1.0
 
 
 def shorten(word: str, limit: int = MAX_WORD) -> str:
@@ -89,12 +87,12 @@ class TerminalGame:
     """One session of play, line by line: a match, then rematches while the players want them."""
 
     def __init__(self, session: Session, console: Console, read: InputFn,
-                 hint_seconds: float | None = HINT_SECONDS, resumed: bool = False):
+                 hint_simulations: int | None = None, resumed: bool = False):
         self.session = session
         self.console = console
         self.read = read
         self.hotseat = session.hotseat
-        self.hint_seconds = hint_seconds
+        self.hint_simulations = hint_simulations  # None: the hint's budget, whose chances were measured
         self.resumed = resumed  # a saved match taken up again: say so, and where it stands
         self.style = CardStyle(session.match.playset.decks)
         self.last_viewer = -1
@@ -310,7 +308,7 @@ class TerminalGame:
             self.console.print(Markdown(text))
 
     def show_hint(self, p: int) -> None:
-        from converge.bots.hint import follow_on, hint, in_words
+        from converge.bots.hint import follow_on, hint, measured, note, verdict
 
         m = self.match
         legal = legal_actions_of(m.observation(p, events_from=self.session.seen[p]))
@@ -322,14 +320,15 @@ class TerminalGame:
             options = follow_on(self.last_hint[1], self.last_hint[2], [a["id"] for a in legal])
         if options is None:
             self.say("Thinking…", style="dim")
-            options = hint(m.view(p), simulations=HINT_SIMULATIONS, seconds=self.hint_seconds, seed=len(m.history))
+            options = hint(m.view(p), simulations=self.hint_simulations, seed=len(m.history))
         self.last_hint = (len(m.history), options, -1)
-        self.say(Text("Hint — from what you can see, never the hidden cards: your chance to win this round with "
-                      "each choice (played on as well as the bot would), the best first:", style="bold"))
+        self.say(Text("Hint — from what you can see, never the hidden cards: " +
+                      verdict(options, measured(self.hint_simulations, m.view(p))), style="bold"))
+        self.say("Your chance to win this round with each choice (played on as well as the bot would):")
         for rank, o in enumerate(options):
-            mark = f"  ← best chance, {in_words(o.win_chance)}" if rank == 0 else ""
             label = labels.get(o.action, o.label)
-            self.say(f"  {numbers.get(o.action, '?'):>2}. {label}: {o.win_chance:.0%}{mark}")
+            best = "  ← best" if rank == 0 and not o.equal else ""
+            self.say(f"  {numbers.get(o.action, '?'):>2}. {label}: {note(o)}{best}")
 
     def show_end(self, viewer: int) -> None:
         self.narrate(viewer)

@@ -37,7 +37,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from converge.bots.hint import Option as HintOption
-from converge.bots.hint import follow_on, in_words
+from converge.bots.hint import follow_on, measured, note, verdict
 from converge.cli.saves import SavedMatch
 from converge.cli.screen import (
     CardStyle,
@@ -60,8 +60,6 @@ from converge.engine.schema import legal_actions_of
 from converge.texts import how_to_play
 
 #: The hint's search: enough to tell good options from bad ones in about a second.
-HINT_SIMULATIONS = 3000
-HINT_SECONDS: float | None = 1.0
 
 ResultT = TypeVar("ResultT")
 
@@ -355,8 +353,8 @@ class GameApp(App[int]):
         Binding("ctrl+c", "help_quit", show=False, priority=True),
     ]
 
-    def __init__(self, session: Session | None, hint_simulations: int = HINT_SIMULATIONS,
-                 hint_seconds: float | None = HINT_SECONDS, saved: Sequence[SavedMatch] = (),
+    def __init__(self, session: Session | None, hint_simulations: int | None = None,
+                 saved: Sequence[SavedMatch] = (),
                  problems: Sequence[str] = (), resumed: bool = False) -> None:
         """``session``: the match to play (``resumed``: a saved one taken up again; None: one of ``saved``);
         ``saved``: unfinished matches to offer first, on the start screen, with ``problems``, the saved files
@@ -374,8 +372,7 @@ class GameApp(App[int]):
         self.hint_notes: dict[int, str] = {}
         self.hint_options: list[HintOption] = []  # the hint of the decision ``hint_token``
         self.hint_token = -1
-        self.hint_simulations = hint_simulations
-        self.hint_seconds = hint_seconds
+        self.hint_simulations = hint_simulations  # None: the hint's budget, whose chances were measured
         self.farewell: list[str] = []
         self.logged = [0, 0]  # events of each viewer written to the narration pane
         #: where, in each viewer's log, the other player's move they have not been told of starts
@@ -874,7 +871,7 @@ class GameApp(App[int]):
         """Note each option's chance beside it in the menu of the decision ``token``."""
         self.hint_token = token
         self.hint_options = options
-        self.hint_notes = {o.action: f"{o.win_chance:.0%} to win the round" + (" ← best" if rank == 0 else "")
+        self.hint_notes = {o.action: note(o, " to win the round") + ("" if rank or o.equal else " ← best")
                            for rank, o in enumerate(options)}
 
     # ------------------------------------------------------------------ bots and hints, in threads
@@ -913,8 +910,8 @@ class GameApp(App[int]):
             if token != self.token_of_decision() or self.mode != "decision":
                 return
             self.show_hint(token, options)
-            self.say(f"Hint, from what you can see: the best choice has {options[0].win_chance:.0%}, "
-                     f"{in_words(options[0].win_chance)} (played on as well as the bot would).")
+            self.say(f"Hint, from what you can see (played on as well as the bot would): "
+                     f"{verdict(options, measured(self.hint_simulations, self.session.match.view(self.viewer)))}")
             self.show_decision(self.viewer, keep_message=True)
 
     def action_hint(self) -> None:
@@ -925,12 +922,12 @@ class GameApp(App[int]):
 
         token = self.token_of_decision()
         view = self.session.match.view(self.viewer)
-        sims, seconds = self.hint_simulations, self.hint_seconds
+        sims = self.hint_simulations
         seed = len(self.session.match.history)
         self.say("Thinking about your options…")
 
         def search() -> tuple[int, Any]:
-            return token, hint(view, simulations=sims, seconds=seconds, seed=seed)
+            return token, hint(view, simulations=sims, seed=seed)
 
         self.run_worker(search, thread=True, name="hint", group="hint", exclusive=True, exit_on_error=False)
 

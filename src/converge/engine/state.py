@@ -513,6 +513,44 @@ class Match:
             for c in e.revealed:
                 z.known[c] = 1 << opp
 
+    def endgame_worlds(self, player: object) -> list[Match] | None:
+        """Once the deck is empty, every world ``player`` cannot tell from this one, each as likely: every way of
+        dealing the cards hidden from them (the opponent's unknown cards and the artifact) into those places,
+        as copies like :meth:`sample_world`'s (in chance mode, without log or history). None while the deck has
+        cards, or when the opponent is in the middle of a choice (a world is then more than a deal). For exact
+        endgames; ``src/converge/native/solve.c``'s ``endgame_worlds`` is the same, in the same order."""
+        p = seat(player)
+        z, t = self.zones, self.turn
+        opp, bit = 1 - p, 1 << p
+        if z.deck or t.phase not in (SELECT, MODE, EFFECT) or (t.player == opp and t.phase != SELECT):
+            return None
+        known = [c for c in z.hands[opp] if z.known[c] & bit]
+        hidden = sorted([c for c in z.hands[opp] if not z.known[c] & bit]
+                        + ([z.artifact] if z.artifact >= 0 else []))
+        k = len(z.hands[opp]) - len(known)
+        if len(hidden) - k != (1 if z.artifact >= 0 else 0):
+            return None
+        out = []
+        for pick in range(1 << len(hidden)):
+            if pick.bit_count() != k:
+                continue
+            m = self.clone(False, False, True)
+            m.origin = None
+            mz = m.zones
+            hand = list(known)
+            for i, c in enumerate(hidden):
+                mz.known[c] = 0
+                if pick >> i & 1:
+                    hand.append(c)
+                else:
+                    mz.artifact = c
+            hand.sort()
+            mz.hands[opp] = hand
+            for c in hand:
+                mz.known[c] |= 1 << opp
+            out.append(m)
+        return out
+
     def redacted(self, player: object, rng: random.Random | None = None) -> Match:
         """A copy holding only what ``player`` may know: the cards hidden from them dealt again (by a
         fixed draw, or by ``rng``), only the events they see, no history, no seed and no start position. Its

@@ -15,8 +15,9 @@ it looks at them: the information boundary is data, not manners.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from converge.engine import native
 from converge.engine.effects import EffectKind
 from converge.engine.observation import follow_up
 from converge.engine.schema import Observation
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 class PlayerView:
     """What ``player`` may know of a match at one moment (a snapshot: later actions do not change it)."""
 
-    __slots__ = ("player", "playset", "match_id", "_world", "_observation")
+    __slots__ = ("player", "playset", "match_id", "_world", "_observation", "_native")
 
     def __init__(self, match: Match, player: object) -> None:
         self.player: int = seat(player)
@@ -39,6 +40,7 @@ class PlayerView:
         self.match_id: int = id(match)
         self._world = match.redacted(player)
         self._observation: Observation | None = None
+        self._native: Any = False  # not made yet
 
     def observation(self) -> Observation:
         """``match.observation(player)``: the JSON view (computed once per view; do not modify it)."""
@@ -65,6 +67,20 @@ class PlayerView:
         """A whole match consistent with this view, the hidden cards dealt at random by ``rng`` (see
         :meth:`~converge.engine.state.Match.sample_world`): the bot's own to search, play and change."""
         return self._world.sample_world(self.player, rng, chance)
+
+    def endgame_worlds(self) -> list[Match] | None:
+        """Once the deck is empty, every whole match consistent with this view, each as likely (see
+        :meth:`~converge.engine.state.Match.endgame_worlds`): the bot's own to solve; None before."""
+        return self._world.endgame_worlds(self.player)
+
+    def native_state(self) -> Any:
+        """The view's redacted match in the native core (:mod:`converge.engine.native`), for a search to sample
+        its worlds from; None where the core is absent or cannot play the playset. Made once per view."""
+        if self._native is False:
+            w = self._world
+            usable = native.tables(w.playset) is not None and w.current_player == self.player
+            self._native = native.state_of(w) if usable else None
+        return self._native
 
     # Public facts of the match (every player sees them).
 

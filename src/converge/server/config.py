@@ -123,15 +123,15 @@ class ServerConfig:
     deck_dirs: tuple[str, ...] = ()
     #: Move the objects alive at start-up (the libraries') out of the garbage collector's full collections.
     gc_freeze: bool = True
-    #: Hints (the strong bot's options for a player's decision): how many simulations the search runs, at
-    #: most how many seconds it takes (0: no limit, so that the same view always gives the same hint), and
-    #: its seed.
-    hint_simulations: int = 4000
-    hint_seconds: float = 2.0
+    #: Hints (the strong bot's options for a player's decision): how many simulations the search runs (0: the
+    #: budget the shipped calibration map was fitted on, whose chances were measured; another is said to be the
+    #: bot's estimates), and its seed. The same view always gives the same hint.
+    hint_simulations: int = 0
     hint_seed: int = 0
-    #: Reviews of finished matches (:mod:`converge.bots.review`): the search at each decision, and the most
-    #: seconds one review may take (the decisions judged by then are kept, the review says it is partial).
-    review_simulations: int = 8000
+    #: Reviews of finished matches (:mod:`converge.bots.review`): the search at each decision (0: the hint's),
+    #: and the most seconds one review may take (the decisions judged by then are kept, the review says it is
+    #: partial).
+    review_simulations: int = 0
     review_seconds: float = 60.0
     #: Serve the interactive API docs (/docs) — off: the page would need a looser CSP.
     docs: bool = False

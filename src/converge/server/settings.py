@@ -306,10 +306,11 @@ SETTINGS: tuple[Setting, ...] = (
             f"(default {_D.renames_per_hour})", "--renames-per-hour", "renames_per_hour", metavar="N"),
     Setting("lobby.rename_interval", number(), "the shortest time between two name changes of one player; 0: none "
             f"(default {_D.rename_interval_s:g})", "--rename-interval", "rename_interval_s", metavar="SECONDS"),
-    Setting("hints.simulations", whole(1), f"the hint's search (default {_D.hint_simulations:,} simulations, at "
-            f"most {_D.hint_seconds:g} s)", "--hint-simulations", "hint_simulations", metavar="N"),
-    Setting("reviews.simulations", whole(1), "the search at each decision of a finished match's review (default "
-            f"{_D.review_simulations:,})", "--review-simulations", "review_simulations", metavar="N"),
+    Setting("hints.simulations", whole(), "the hint's search, in simulations; 0 (the default): the budget its "
+            "chances were measured on (another gives the bot's estimates, and the page says so)",
+            "--hint-simulations", "hint_simulations", metavar="N"),
+    Setting("reviews.simulations", whole(), "the search at each decision of a finished match's review; 0 (the "
+            "default): the hint's", "--review-simulations", "review_simulations", metavar="N"),
     Setting("reviews.seconds", number(positive=True), "the most one review may take; the decisions judged by then "
             f"are kept (default {_D.review_seconds:g})", "--review-seconds", "review_seconds", metavar="SECONDS"),
     Setting("turns.vacation_days", number(), "each player's vacation in a turn-based match: time beyond a move's, "

@@ -37,6 +37,7 @@ from typing import Any
 
 from converge.bots import make_bot
 from converge.bots.hint import Calibration, hint
+from converge.bots.search import Settings
 from converge.engine.playset import all_playsets
 from converge.engine.state import Match
 from converge.simulation.runner import wilson_interval
@@ -58,7 +59,7 @@ class Setting:
     """What a measurement samples and how it plays out."""
 
     bots: tuple[str, str] = ("medium", "medium")  # the matches decisions are sampled from
-    hint_simulations: int = 4000  # the hint's search, with no time limit (so it repeats)
+    hint_simulations: int = 0  # the hint's search (0: its budget, as the doors spend it)
     playout: str = "ismcts:2000"  # both sides, from the option played to the end of the round
     calibrated: bool = True  # the hint's chances as shown (False: the search's own values)
 
@@ -76,15 +77,14 @@ class Sample:
     kind: str  # the decision's kind (select, mode, target, skillset, faction, second)
 
 
-def sample(seed: int, setting: Setting = Setting(), calibration: Calibration | None = None) -> Sample:
-    """The sample of ``seed``: a match between ``setting.bots`` played to one of its decisions, the hint
-    there, one option at random, and the round played out by ``setting.playout`` on both sides."""
-    rng = random.Random(seed)
+def sampled_decision(rng: random.Random, bots: tuple[str, str]) -> Match:
+    """A decision of a match between ``bots`` (seeded from ``rng``, as is the playset): the whole match is played
+    once, then played again to one of its decisions with two options or more, chosen uniformly. What
+    ``converge calibrate`` and ``converge stability`` sample."""
     playsets = all_playsets()
     playset = playsets[rng.randrange(len(playsets))]
     match_seed = rng.getrandbits(63)
-    bots = [make_bot(setting.bots[p], rng.getrandbits(32)) for p in (0, 1)]
-    # play the whole match once, noting the decisions with a choice; then replay it to one of them
+    players = [make_bot(bots[p], rng.getrandbits(32)) for p in (0, 1)]
     match = Match.new(playset, match_seed)
     history: list[int] = []
     choices: list[int] = []
@@ -92,17 +92,27 @@ def sample(seed: int, setting: Setting = Setting(), calibration: Calibration | N
         seat = match.current_player
         if len(match.legal_actions()) > 1:
             choices.append(len(history))
-        action = bots[seat].decide(match.view(seat))
+        action = players[seat].decide(match.view(seat))
         match.apply(action, seat)
         history.append(action)
     at = choices[rng.randrange(len(choices))]
     match = Match.new(playset, match_seed)
     for action in history[:at]:
         match.push(action)
+    return match
+
+
+def sample(seed: int, setting: Setting = Setting(), calibration: Calibration | None = None,
+           threads: int = 0) -> Sample:
+    """The sample of ``seed``: a match between ``setting.bots`` played to one of its decisions, the hint
+    there, one option at random, and the round played out by ``setting.playout`` on both sides (``threads``:
+    as :func:`~converge.bots.hint.hint`)."""
+    rng = random.Random(seed)
+    match = sampled_decision(rng, setting.bots)
     mover, round_index = match.current_player, match.rounds_finished
     kind = match.decision_kind
-    options = hint(match.view(mover), simulations=setting.hint_simulations, seconds=None,
-                   seed=rng.getrandbits(32), calibration=calibration if setting.calibrated else Calibration())
+    options = hint(match.view(mover), simulations=setting.hint_simulations or None, seed=rng.getrandbits(32),
+                   calibration=calibration if setting.calibrated else Calibration(), threads=threads)
     played = options[rng.randrange(len(options))]
     match.push(played.action)
     playout = [make_bot(setting.playout, rng.getrandbits(32)) for _ in (0, 1)]
@@ -114,6 +124,17 @@ def sample(seed: int, setting: Setting = Setting(), calibration: Calibration | N
 
 
 # ---------------------------------------------------------------------- figures
+
+
+def bar_lines(bars: Sequence[tuple[str, bool]]) -> list[str]:
+    """A report's bars as it prints them: each met or MISSED."""
+    return [f"{'meets' if ok else 'MISSES'}: {text}" for text, ok in bars]
+
+
+def with_bars(doc: dict[str, Any], bars: Sequence[tuple[str, bool]]) -> dict[str, Any]:
+    """A report's figures (``doc``) as JSON with its bars, each met or not."""
+    doc["bars"] = [{"bar": text, "met": ok} for text, ok in bars]
+    return doc
 
 
 @dataclass(frozen=True)
@@ -190,13 +211,10 @@ class Report:
             out.append("by decision kind (decisions, mean chance, rounds won):")
             out += [f"  {k}: {n:,}, {100 * c:.1f}%, {100 * w:.1f}%"
                     for k, (n, c, w) in sorted(self.by_kind.items())]
-        out += [f"{'meets' if ok else 'MISSES'}: {text}" for text, ok in self.bars()]
-        return out
+        return out + bar_lines(self.bars())
 
     def to_dict(self) -> dict[str, Any]:
-        doc = asdict(self)
-        doc["bars"] = [{"bar": text, "met": ok} for text, ok in self.bars()]
-        return doc
+        return with_bars(asdict(self), self.bars())
 
 
 def _tenths(chances: Sequence[float], wins: Sequence[bool]) -> list[Tenth]:
@@ -281,12 +299,13 @@ def _logit(value: float) -> float:
     return math.log(p / (1.0 - p))
 
 
-def fit(samples: Sequence[Sample], points: int = 21) -> Calibration:
+def fit(samples: Sequence[Sample], budget: Settings | None = None, points: int = 21) -> Calibration:
     """The calibration map of the search's own values (``raw``) to chances, fitted on ``samples``: a logistic
     regression of the outcomes on the logit of the raw value (Platt scaling: two parameters, by Newton's
     method), read at ``points`` evenly spaced raw values. Two parameters, not a step per block of values (an
     isotonic fit, tried first): on measured decisions the logistic map met the bars out of sample where the
-    isotonic one, which follows its sample's noise at the ends, did not."""
+    isotonic one, which follows its sample's noise at the ends, did not. The map records ``budget``, the search
+    the samples were measured with (default: the hint's), which every door then spends."""
     if not samples:
         raise ValueError("no samples to fit")
     xs = [_logit(s.raw) for s in samples]
@@ -312,7 +331,7 @@ def fit(samples: Sequence[Sample], points: int = 21) -> Calibration:
     a = max(a, 0.0)  # (a map that goes down is no map: a value that says nothing gives the mean)
     grid = [i / (points - 1) for i in range(points)]
     knots = [(x, round(1.0 / (1.0 + math.exp(-(a * _logit(x) + b))), 4)) for x in grid]
-    return Calibration(tuple(knots), len(samples))
+    return Calibration(tuple(knots), len(samples), budget or Calibration().budget)
 
 
 # ---------------------------------------------------------------------- running
@@ -348,7 +367,7 @@ def _map(seeds: Sequence[int], setting: Setting, calibration: Calibration | None
 
 
 def _sample_of(task: tuple[int, Setting, Calibration | None]) -> Sample:
-    return sample(*task)
+    return sample(*task, threads=1)  # (the cores are the workers')
 
 
 def write_samples(path: str, samples: Sequence[Sample], setting: Setting) -> None:
@@ -364,4 +383,5 @@ def read_samples(doc: Mapping[str, Any]) -> list[Sample]:
                    bool(s["best"]), str(s["kind"])) for s in doc["samples"]]
 
 
-__all__ = ["Report", "Sample", "Setting", "fit", "measure", "read_samples", "run", "sample", "write_samples"]
+__all__ = ["Report", "Sample", "Setting", "fit", "measure", "read_samples", "run", "sample", "sampled_decision",
+           "write_samples"]

@@ -4,7 +4,7 @@
 import { cap, el } from "./dom.js";
 import { cardNode, cardRow } from "./cards.js";
 import { act, askHint, takeBack } from "./match.js";
-import { allowed, currentStep, hintOptions, isCardAction, isDone, lastMove, legalCards, myDecision, named, playerName, suggested, viewerOf } from "./selectors.js";
+import { allowed, currentStep, hintOptions, hintVerdict, isCardAction, isDone, lastMove, legalCards, myDecision, named, playerName, suggested, viewerOf } from "./selectors.js";
 import { copyField } from "./side.js";
 import { loadInvite } from "./storage.js";
 import { getState } from "./store.js";
@@ -135,7 +135,7 @@ export function decisionStrip(obs) {
       disabled: s.hint && s.hint.loading, onclick: askHint }, s.hint && s.hint.loading ? "Thinking…" : "Hint"));
   }
   strip.append(row);
-  if (hinted) strip.append(hintBox(hinted, !!s.hint.calibrated));
+  if (hinted) strip.append(hintBox(hinted, hintVerdict()));
   else if (staged && s.hint && s.hint.options) {
     strip.append(el("p", { class: "hint-box note", data: { testid: "hint-box" }, role: "status",
       text: "The hint's search did not try this card enough to judge how to play it." }));
@@ -152,21 +152,21 @@ function pickRow(ids, legal, label) {
     cardRow(ids, legal, { size: ids.length <= PICKS_WITH_TEXT ? "full" : "mini" }, "", label));
 }
 
-/** What the best option's chance means, in a sentence (as the terminal says it too): a frequency once the
- *  server's chances are calibrated against measured outcomes, else only the strong bot's estimate. */
-function chanceSentence(chance, calibrated) {
-  const p = Math.round(chance * 100);  // (the words follow the figure shown: "5%" is never "about 1 in 10")
-  if (!calibrated) return "With it, the strong bot estimates your chance to win the round at " + p + "%.";
-  const words = p < 5 ? "fewer than 1 in 20" : p < 10 ? "fewer than 1 in 10" : p > 95 ? "more than 19 in 20" :
-    p > 90 ? "more than 9 in 10" : "about " + Math.round(p / 10) + " in 10";
-  return "With it, " + words + " rounds like this are won (" + p + "%).";
+/** What a hint says of one option beside it (converge.bots.hint.note: the same words): its chance, and "about
+ *  equal" to the best, or what an endgame worked out exactly proves of it. */
+function note(o) {
+  const said = Math.round(o.win_chance * 100) + "%";
+  if (o.sure > 0) return said + ", wins in every case";
+  if (o.sure < 0) return said + ", loses in every case";
+  return said + (o.equal ? ", about equal to the best" : "");
 }
 
-function hintBox(options, calibrated) {
+/** The hint: its sentence as the server words it for every door (the best option, or those about equal to it,
+ *  with the chance in words), then the options with their chances. */
+function hintBox(options, verdict) {
   return el("div", { class: "hint-box", data: { testid: "hint-box" }, role: "status" },
-    el("p", {}, el("strong", { text: "Hint: " }), "your best choice is “" + options[0].label + "”. " +
-      chanceSentence(options[0].win_chance, calibrated) + " The hint sees what you see, never hidden cards."),
+    el("p", {}, el("strong", { text: "Hint: " }), verdict + " The hint sees what you see, never hidden cards."),
     el("ul", { class: "hint-options" }, ...options.slice(0, 6).map((o) => el("li", { title: o.label },
       el("span", { class: "bar-wrap" }, el("meter", { min: 0, max: 1, value: o.win_chance, "aria-label": o.label })),
-      " " + Math.round(o.win_chance * 100) + "% — " + o.label))));
+      " " + note(o) + " — " + o.label))));
 }

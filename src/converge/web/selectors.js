@@ -132,6 +132,17 @@ export function hintOptions() {
   return held && held.then && held.then.length ? held.then : null;
 }
 
+/** The hint in a sentence for the choice on screen: the server's words for the decision's own options (the
+ *  best, or those about equal to it, and the chance in words); once a card is held, how to play it best. */
+export function hintVerdict() {
+  const s = match();
+  const options = hintOptions();
+  if (!options) return "";
+  if (!s.staged) return s.hint.verdict;
+  return "To play the card you hold, “" + options[0].label + "” has the best chance (" +
+    Math.round(options[0].win_chance * 100) + "%).";
+}
+
 /** Whether the hint gives this action the best chance (the first of its options for the choice on screen). */
 export function suggested(actionId) {
   const options = hintOptions();

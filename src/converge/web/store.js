@@ -180,7 +180,7 @@ export const actionsSent = (count) => setMatch("actionsSent", { pending: true, p
 export const hintAsked = () => setMatch("hintAsked", { hint: freeze({ seq: state.match.seq, loading: true }) });
 export function hintArrived(msg) {
   if (!state.match.hint || state.match.hint.seq !== msg.seq) return;  // a hint for a decision already gone
-  setMatch("hintArrived", { hint: freeze({ seq: msg.seq, options: msg.options, calibrated: !!msg.calibrated }) });
+  setMatch("hintArrived", { hint: freeze({ seq: msg.seq, options: msg.options, verdict: msg.verdict }) });
 }
 export const roundContinued = () => setMatch("roundContinued", { roundView: null, turnFresh: false });
 

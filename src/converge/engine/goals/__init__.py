@@ -8,6 +8,7 @@ from converge.engine.goals.base import (
     CANNOT_WIN,
     FactionStats,
     GoalKind,
+    builtin_goal_kinds,
     goal_kind,
     goal_kinds,
     goal_winners,
@@ -20,5 +21,5 @@ from converge.engine.goals.kinds import builtin
 if not goal_kinds():
     register_builtin_goals(builtin())
 
-__all__ = ["CANNOT_WIN", "FactionStats", "GoalKind", "goal_kind", "goal_kinds", "goal_winners", "register_goal",
-           "unregister_goal"]
+__all__ = ["CANNOT_WIN", "FactionStats", "GoalKind", "builtin_goal_kinds", "goal_kind", "goal_kinds",
+           "goal_winners", "register_goal", "unregister_goal"]

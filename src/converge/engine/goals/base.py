@@ -166,6 +166,11 @@ def register_builtin_goals(kinds: Iterable[GoalKind]) -> None:
     _REGISTRY.register_builtins(kinds)
 
 
+def builtin_goal_kinds() -> list[GoalKind]:
+    """The package's own goal kinds, in their canonical order (those registered later are extensions)."""
+    return list(_REGISTRY.all().values())[:_REGISTRY.builtin]
+
+
 def register_goal(kind: GoalKind) -> GoalKind:
     """Make ``kind`` available to card files (the public extension point); returns it."""
     return _REGISTRY.register(kind)

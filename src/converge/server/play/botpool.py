@@ -30,8 +30,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from converge.bots import make_bot
-from converge.bots.hint import HintOption
-from converge.bots.hint import hint as strong_hint
+from converge.bots.hint import HintAnswer
+from converge.bots.hint import answer as hint_answer
 from converge.bots.review import ReviewDoc, review
 from converge.engine.schema import RecordDoc
 from converge.engine.state import Match
@@ -44,14 +44,18 @@ T = TypeVar("T")
 
 #: Decisions that may wait per worker before the pool calls itself full.
 QUEUE_PER_WORKER = 4
-#: Seconds added to a level's own time limit before a decision counts as missed.
+#: Seconds added to a level's own time before a decision counts as missed.
 MARGIN = 1.0
+#: The strong search's simulations per second on a slow or busy machine (a quiet core of this project's does
+#: three to four times as many): a level's own time is its budget at this rate.
+SLOW_RATE = 100_000
 
 
 def budget(bot: str) -> float:
-    """Seconds a decision of the bot level ``bot`` may take before the server plays for it."""
-    limit = getattr(make_bot(bot, 0), "seconds", None)
-    return (limit or 1.0) + MARGIN
+    """Seconds a decision of the bot level ``bot`` may take before the server plays for it: a second, and its
+    search's budget at a slow machine's rate (hard: 2 s; expert: 5 s), and the margin."""
+    iterations = getattr(make_bot(bot, 0), "iterations", 0)
+    return 1.0 + iterations / SLOW_RATE + MARGIN
 
 
 def decide(record: RecordDoc, deck_dirs: Sequence[str], seat: int, bot: str, seed: int) -> tuple[int, float]:
@@ -63,14 +67,14 @@ def decide(record: RecordDoc, deck_dirs: Sequence[str], seat: int, bot: str, see
     return make_bot(bot, seed).decide(view), time.perf_counter() - start
 
 
-def hint_options(record: RecordDoc, deck_dirs: Sequence[str], seat: int, simulations: int,
-                 seconds: float | None, seed: int) -> list[HintOption]:
-    """The strong bot's options for ``seat``'s decision, searched on that seat's view alone."""
-    view = Match.replay(record, deck_dirs).view(seat)
-    return [o.to_dict() for o in strong_hint(view, simulations=simulations, seconds=seconds, seed=seed)]
+def hint_options(record: RecordDoc, deck_dirs: Sequence[str], seat: int, simulations: int | None,
+                 seed: int) -> HintAnswer:
+    """The strong bot's options for ``seat``'s decision, searched on that seat's view alone (``simulations``:
+    None, the hint's budget)."""
+    return hint_answer(Match.replay(record, deck_dirs).view(seat), simulations, seed)
 
 
-def review_match(record: RecordDoc, deck_dirs: Sequence[str], seat: int, simulations: int, seconds: float,
+def review_match(record: RecordDoc, deck_dirs: Sequence[str], seat: int, simulations: int | None, seconds: float,
                  seed: int) -> ReviewDoc:
     """``seat``'s decisions in a finished match, each judged by the hint from that seat's view at the time,
     within ``seconds`` in all (:func:`converge.bots.review.review`)."""
@@ -182,18 +186,16 @@ class BotPool:
         finally:
             self.pending -= 1
 
-    async def hint(self, match: Match, seat: int, simulations: int, seconds: float | None,
-                   seed: int) -> list[HintOption]:
-        """The strong bot's options for ``seat``'s decision (:func:`converge.bots.hint.hint`), searched in a
-        worker on that seat's view."""
+    async def hint(self, match: Match, seat: int, simulations: int | None, seed: int) -> HintAnswer:
+        """The strong bot's options for ``seat``'s decision (:func:`converge.bots.hint.answer`), searched in a
+        worker on that seat's view (``simulations``: None, the hint's budget)."""
         if self.workers == 0:
-            view = match.view(seat)
-            found = await asyncio.to_thread(strong_hint, view, simulations=simulations, seconds=seconds, seed=seed)
-            return [o.to_dict() for o in found]
+            return await asyncio.to_thread(hint_answer, match.view(seat), simulations, seed)
         record = match.record(moves=False)
-        return await self._run(hint_options, record, self.deck_dirs, seat, simulations, seconds, seed)
+        return await self._run(hint_options, record, self.deck_dirs, seat, simulations, seed)
 
-    async def review(self, record: RecordDoc, seat: int, simulations: int, seconds: float, seed: int) -> ReviewDoc:
+    async def review(self, record: RecordDoc, seat: int, simulations: int | None, seconds: float,
+                     seed: int) -> ReviewDoc:
         """The review of ``seat``'s decisions in a finished match (:func:`review_match`), in a worker."""
         if self.workers == 0:
             return await asyncio.to_thread(review_match, record, self.deck_dirs, seat, simulations, seconds, seed)

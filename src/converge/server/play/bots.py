@@ -10,7 +10,7 @@ import random
 import time
 from typing import Any
 
-from converge.bots.hint import shipped_calibration
+from converge.bots.hint import HintAnswer
 from converge.server.config import ServerConfig
 from converge.server.play import broadcast
 from converge.server.play.botpool import BotPool
@@ -21,7 +21,7 @@ from converge.server.play.moves import Moves
 from converge.server.play.session import BOTS, Session
 from converge.server.play.writes import MatchWrites
 from converge.server.protocol.errors import ProtocolError
-from converge.server.protocol.messages import HintOption, HintResult
+from converge.server.protocol.messages import HintResult
 from converge.server.storage.database import StorageError
 from converge.server.storage.match_store import Storage
 
@@ -138,10 +138,10 @@ class Hints:
         seq = session.seq
         cfg = self.config
 
-        async def search() -> list[HintOption]:
+        async def search() -> HintAnswer:
             async with self.slot:  # searched on the seat's view alone, off the event loop
-                return await self.pool.hint(session.match, seat, cfg.hint_simulations, cfg.hint_seconds or None,
-                                            cfg.hint_seed)
+                return await self.pool.hint(session.match, seat, cfg.hint_simulations or None, cfg.hint_seed)
 
-        return {"seq": seq, "options": await session.hints.once((seat, seq), search),
-                "calibrated": shipped_calibration().fitted_on > 0}
+        found = await session.hints.once((seat, seq), search)
+        return {"seq": seq, "options": found["options"], "verdict": found["verdict"],
+                "calibrated": found["calibrated"]}

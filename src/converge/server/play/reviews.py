@@ -76,7 +76,7 @@ class Reviews:
         try:
             async with self.slot:
                 record = cast(RecordDoc, session.row.record())  # (the engine's record format)
-                doc = await self.pool.review(record, seat, cfg.review_simulations, cfg.review_seconds,
+                doc = await self.pool.review(record, seat, cfg.review_simulations or None, cfg.review_seconds,
                                              cfg.hint_seed)
             text = json.dumps(doc, separators=(",", ":"))
 

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from converge.bots import bot_display_name
+from converge.bots.hint import HintAnswer
 from converge.engine.observation import card_catalog
 from converge.engine.state import Match
 from converge.server.play.catalog import COLOR_NAMES
 from converge.server.play.table import Scored, TurnLog
 from converge.server.play.views import SessionViews
 from converge.server.protocol.messages import (
-    HintOption,
     SeatInfo,
 )
 from converge.server.storage.database import StorageError
@@ -144,11 +144,10 @@ class HintCache:
     """The hints worked out for (seat, seq), and those being worked out: each is searched once."""
 
     def __init__(self) -> None:
-        self._done: dict[tuple[int, int], list[HintOption]] = {}
-        self._pending: dict[tuple[int, int], asyncio.Future[list[HintOption]]] = {}
+        self._done: dict[tuple[int, int], HintAnswer] = {}
+        self._pending: dict[tuple[int, int], asyncio.Future[HintAnswer]] = {}
 
-    async def once(self, key: tuple[int, int],
-                   search: Callable[[], Awaitable[list[HintOption]]]) -> list[HintOption]:
+    async def once(self, key: tuple[int, int], search: Callable[[], Awaitable[HintAnswer]]) -> HintAnswer:
         """The hint for ``key``: the one kept, the one being worked out (waited for), or ``search()``'s now,
         kept in place of the hints of earlier decisions."""
         options = self._done.get(key)

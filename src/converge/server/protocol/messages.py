@@ -296,6 +296,7 @@ class HintResult(TypedDict):
 
     seq: int
     options: list[HintOption]
+    verdict: str  #: the hint in a sentence, as every door says it (the best option, its chance in words...)
     calibrated: bool  #: whether the chances were fitted to measured outcomes (a frequency), or estimates
 
 

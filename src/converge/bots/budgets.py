@@ -1,0 +1,24 @@
+"""The budgets of the strong search, defined once: every door that judges a decision and every level of the
+strong bot asks here (see :class:`~converge.bots.search.Settings` for what a budget holds).
+
+The hint's budget is the one :func:`converge.bots.hint.hint`, the match review and ``converge calibrate``
+spend. A calibration map records the budget it was fitted on (``hint_calibration.json``), and the doors spend
+the map's, so that the chances a player reads are those that were measured; :data:`HINT` is what a new map is
+fitted on. Its size is set by ``converge stability`` (docs/bots.md): enough for four presses of Hint with other
+seeds to name the same best option nine times in ten, in well under a second on two cores.
+
+The levels' budgets are set by their time per decision and their strength (docs/bots.md): hard answers in
+about a quarter of a second of CPU, expert in about a second on two cores.
+"""
+
+from __future__ import annotations
+
+from converge.bots.search import Settings
+
+#: The hint's, the review's and ``converge calibrate``'s search.
+HINT = Settings(simulations=300_000, parts=8, engine_share=10)
+
+#: The strong bot's levels.
+MEDIUM = Settings(simulations=500)
+HARD = Settings(simulations=100_000, parts=2, engine_share=10)
+EXPERT = Settings(simulations=400_000, parts=4, engine_share=10)
