@@ -285,10 +285,9 @@ def test_quit_asks_then_saves_the_record(tmp_path: Path) -> None:
         await pilot.press("1", "2")
         await settle(pilot)
         await pilot.press("q")
-        await pilot.pause()
-        assert "Leave the match?" in screen_text(app)
+        assert await until(pilot, lambda: "Leave the match?" in screen_text(app))
         await pilot.press("n")  # keep playing
-        await pilot.pause()
+        assert await until(pilot, lambda: "Leave the match?" not in screen_text(app))  # the pop takes frames
         assert app.is_running
         await pilot.press("q", "y")
         await pilot.pause()
@@ -556,11 +555,10 @@ def test_quit_dialog_stays_on_enter_and_hotseat_labels_stand_apart() -> None:
         assert not re.search(r"Player \d[A-Z]", text)  # "Player 2Ast AST2" ran together
         assert "Player 2's hand" in text.splitlines()[0]
         await pilot.press("q")
-        await pilot.pause()
-        assert "Leave the match?" in screen_text(app)
+        assert await until(pilot, lambda: "Leave the match?" in screen_text(app))
         await pilot.press("enter")  # the default is to stay
-        await pilot.pause()
-        assert app.is_running and "Leave the match?" not in screen_text(app)
+        assert await until(pilot, lambda: "Leave the match?" not in screen_text(app))  # the pop takes frames
+        assert app.is_running
 
     run(app, (80, 24), body)
 
