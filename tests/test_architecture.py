@@ -174,3 +174,31 @@ def test_the_import_walk_catches_a_circle_and_what_hides_one() -> None:
     graph = _import_graph()
     graph["converge.engine.sizes"] = graph["converge.engine.sizes"] | {"converge.engine.state"}  # planted
     assert any("converge.engine.sizes" in c for c in import_cycles(graph))
+
+
+def _seeds_minted(tree: ast.AST) -> list[int]:
+    """The lines that draw a seed from the secure generator themselves (``secrets.randbelow`` or ``randbits``
+    of more than a small choice, such as who starts), instead of asking :func:`converge.engine.seeds.new_seed`."""
+    out = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("randbelow", "randbits") and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "secrets"):
+            limit = 1000 if node.func.attr == "randbelow" else 10  # (randbits: a number of bits)
+            small = (len(node.args) == 1 and isinstance(node.args[0], ast.Constant)
+                     and isinstance(node.args[0].value, int) and node.args[0].value <= limit)
+            if not small:
+                out.append(node.lineno)
+    return out
+
+
+def test_seeds_are_minted_in_one_place() -> None:
+    """A seed nobody can predict comes from ``engine/seeds.new_seed`` alone (one definition of how strong it is)."""
+    found = [f"{p.relative_to(SRC)}:{line}" for p in SRC.rglob("*.py") if p != ENGINE / "seeds.py"
+             for line in _seeds_minted(ast.parse(p.read_text(encoding="utf-8")))]
+    assert found == []
+
+
+def test_the_seed_check_catches_a_seed_minted_by_hand() -> None:
+    code = "import secrets\nseat = secrets.randbelow(2)\nseed = secrets.randbelow(2**63)\nbits = secrets.randbits(64)\n"
+    assert _seeds_minted(ast.parse(code)) == [3, 4]

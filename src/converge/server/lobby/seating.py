@@ -5,11 +5,11 @@ a player's seat for another device they signed in on."""
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from converge.engine.seeds import new_seed
 from converge.server.play import broadcast
 from converge.server.play.catalog import Catalog
 from converge.server.play.matches import Matches
@@ -71,8 +71,8 @@ class Seating:
             if r.token_hash is None:
                 r.bot = bot
         row = MatchRow(id=match_id or new_match_id(), mode="bot" if bot else "friend", playset=ps.names(),
-                       seed=secrets.randbelow(2**63), start="random", decks=ps.digest,
-                       bot_seed=secrets.randbelow(2**63), clock_ms=clock_ms, move_s=move_s, seats=rows)
+                       seed=new_seed(), start="random", decks=ps.digest,
+                       bot_seed=new_seed(), clock_ms=clock_ms, move_s=move_s, seats=rows)
         players = {seat: pid for seat, (pid, _d) in seats.items() if pid is not None}
         names: dict[int, str | None] = {}
 

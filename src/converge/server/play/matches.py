@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from typing import Any, Literal, cast
 
 from converge.engine.errors import ConvergeError
 from converge.engine.playset import Playset
+from converge.engine.seeds import new_seed
 from converge.engine.state import Match
 from converge.server.config import ServerConfig
 from converge.server.play import broadcast
@@ -101,8 +101,8 @@ class Matches:
             other.bot = settings.bot
         for s in seats:
             s.clock_left_ms, s.vacation_left_s = settings.clock_ms, settings.vacation_s
-        row = MatchRow(id=new_match_id(), mode=str(mode), playset=ps.names(), seed=secrets.randbelow(2**63),
-                       start="random", decks=ps.digest, bot_seed=secrets.randbelow(2**63),
+        row = MatchRow(id=new_match_id(), mode=str(mode), playset=ps.names(), seed=new_seed(),
+                       start="random", decks=ps.digest, bot_seed=new_seed(),
                        clock_ms=settings.clock_ms, move_s=settings.move_s, seats=seats)
         session = await self.store(row, ps, payers=[payer])
         return Created(session, settings.seat, token, invite)
@@ -271,8 +271,8 @@ class Matches:
             seats = [SeatRow(s.seat, s.token_hash, None if s.replaced else s.bot, False, old.clock_ms,
                              vacation_left_s=vacation) for s in old.seats]
             row = MatchRow(id=new_match_id(), mode=old.mode, playset=list(old.playset),
-                           seed=secrets.randbelow(2**63), start=str(loser), decks=old.decks,
-                           bot_seed=secrets.randbelow(2**63), clock_ms=old.clock_ms, move_s=old.move_s,
+                           seed=new_seed(), start=str(loser), decks=old.decks,
+                           bot_seed=new_seed(), clock_ms=old.clock_ms, move_s=old.move_s,
                            rematch_of=old.id, seats=seats)
             try:
                 new = await self.store(row, session.match.playset, payers=[payer], link_from=old.id)
