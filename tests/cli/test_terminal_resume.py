@@ -121,7 +121,7 @@ def test_a_failed_write_leaves_the_last_save_whole(tmp_path: Path, monkeypatch: 
     save = tmp_path / "m.json"
     saves.write_atomically(save, "first")
 
-    def full_disk(src: object, dst: object) -> None:
+    def full_disk(_src: object, _dst: object) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", full_disk)
@@ -558,6 +558,7 @@ def test_closing_the_terminal_leaves_the_match_saved_to_its_last_move(tmp_path: 
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert saved_history(save) == before and len(before) >= 2
+    after = saved_history(save)  # (the bot may have answered, and saved its move, as the window closed)
+    assert after[:len(before)] == before and len(before) >= 2
     assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]
     play_on_after_resume(save)
