@@ -51,9 +51,12 @@ $(TEST_STAMP): $(BIN)/python pyproject.toml setup.py constraints.txt $(SOURCES)
 play: $(if $(wildcard $(VENV)/.installed-test-*),$(TEST_STAMP),$(PLAY_STAMP))
 	$(BIN)/converge play
 
+# ruff, mypy strict, and the dead-code check (vulture: its settings and the framework hooks it keeps are in
+# pyproject.toml)
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests examples benchmarks docs
 	$(BIN)/mypy
+	$(BIN)/vulture
 
 # The documentation site (mkdocs.yml, pages in docs/) in site/, which git ignores: a broken link or anchor, a page
 # missing from the nav, an API reference that names no object or an included file that is missing fail it.

@@ -24,7 +24,6 @@ from tests.server_support import Server  # noqa: E402
 SHOTS = ROOT / "out" / "screenshots"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-DECISION = "[data-testid=decision]"
 ACTIVE = "[data-testid=decision] [data-testid=action]:not([disabled])"
 OVER = "[data-testid=match-over]"
 #: What the page shows when it waits for the player: a decision, a round's end or the match's end.

@@ -7,7 +7,6 @@ import json
 import random
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given
@@ -72,11 +71,6 @@ def test_turns_are_counted_in_each_round_as_the_log_counts_them() -> None:
         start_of_round = max(i for i, e in enumerate(since) if e["kind"] == "round_start")
         scored = sum(e["kind"] == "score" for e in since[start_of_round:])
         assert d.turn_no == scored + 1, (d.round_no, d.turn_no, scored)
-
-
-def _start_of(pair: Any, side: int) -> Match:
-    match = pair.b if side else pair.a
-    return Match.new(match.playset, seed=match.seed, start=pair.start, chance=True)
 
 
 def test_the_same_view_with_other_hidden_cards_gives_the_same_review() -> None:

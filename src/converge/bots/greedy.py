@@ -133,8 +133,7 @@ class _Search:
     (where the play ends, or stops before a hidden card is shown) is scored by :meth:`leaf`.
     """
 
-    __slots__ = ("me", "key", "results", "lead_is_me", "worth", "kinds", "args", "best_value", "best", "leaves",
-                 "won")
+    __slots__ = ("me", "key", "results", "lead_is_me", "worth", "kinds", "args", "best_value", "best", "won")
 
     def __init__(self, view: PlayerView, me: int, worth: list[int]) -> None:
         self.me = me
@@ -146,7 +145,6 @@ class _Search:
         self.args: tuple[tuple[int, ...], ...] = view.playset.effect_args
         self.best_value: Value = (-99, 0, 0, 0)  # below every real value
         self.best: list[list[int]] = []
-        self.leaves = 0
         self.won = False  # a play wins the round: nothing can be better (the next round is dealt afresh)
 
     def run(self, node: Match, stage: int, active: int, ecard: int, gain: int) -> None:
@@ -220,7 +218,6 @@ class _Search:
 
     def leaf(self, child: Match, gain: int, path: list[int], action: int) -> None:
         """Score the play ``path + [action]``, which left the match in ``child``."""
-        self.leaves += 1
         me = self.me
         s0, s1 = child.scores()
         mine, margin = (s0, s0 - s1) if me == 0 else (s1, s1 - s0)

@@ -339,17 +339,6 @@ def _check_deck(data: Mapping[str, Any], file: str, skillsets: set[str] | None) 
     return _Checked(name, cards, out.problems, deck)
 
 
-def parse_deck(data: Mapping[str, Any], file: str, skillsets: set[str] | None = None) -> Deck:
-    """Validate one parsed deck table; raise :class:`DeckError` listing every problem.
-
-    ``skillsets`` (lower-case names) is what goal parameters may name; None accepts any name.
-    """
-    checked = _check_deck(data, file, skillsets)
-    if checked.deck is None:
-        raise DeckError(checked.problems)
-    return checked.deck
-
-
 def _read_toml(path: str, text: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)

@@ -77,15 +77,6 @@ def _winners(winners: Sequence[int], viewer: int, other: str) -> str:
     return who(winners[0], viewer, other) if winners else "nobody"
 
 
-def score_totals(obs: Mapping[str, Any], other: str = "them") -> str:
-    """``you 3 : 2 them`` (``player 0 3 : 2 player 1`` for a spectator)."""
-    viewer = obs["viewer"]
-    s = obs["scores"]
-    if viewer in (0, 1):
-        return f"you {s[viewer]} : {s[1 - viewer]} {other}"
-    return f"player 0 {s[0]} : {s[1]} player 1"
-
-
 def _why(why: str, other: str) -> str:
     """The engine's ``you 5 vs them none`` as ``(you: 5 · them: none)``: beside "→ you" it must not read
     "you you 5"."""

@@ -338,21 +338,6 @@ def their_move(log: Sequence[Mapping[str, Any]], start: int, viewer: int) -> lis
     return lines
 
 
-def turn_end_lines(log: Sequence[Mapping[str, Any]], start: int, viewer: int, other: str = "them",
-                   holder_now: int | None = None) -> list[str]:
-    """The sentences of ``log[start:]`` that say how a turn ended: the scores, then why the artifact moved
-    (or stayed) or the round ended, in the narration's words."""
-    lines: list[str] = []
-    for i in range(start, len(log)):
-        e = log[i]
-        if e["kind"] in ("score", "artifact", "round_end", "match_end"):
-            lines.append(e["text"])
-        stays = equal_scores_line(log, i, viewer, other, holder_now)
-        if stays:
-            lines.append(stays)
-    return lines
-
-
 # ---------------------------------------------------------------------- the round's final board
 
 

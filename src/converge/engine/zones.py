@@ -26,7 +26,6 @@ DISCARD_PILE: Final = 4
 GOAL_AREA: Final = 5
 DECK: Final = 6
 NUM_ZONES: Final = 7
-NO_ZONE: Final = -1
 
 #: Names of the zones for documents and observations, indexed by zone.
 ZONE_NAMES: Final = ("hand 0", "hand 1", "faction 0", "faction 1", "discard", "goals", "deck")

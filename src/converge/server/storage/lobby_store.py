@@ -289,13 +289,6 @@ def close_table(conn: Connection, table_id: str, host_id: str) -> bool:
     return res.rowcount == 1
 
 
-def close_stale_tables(conn: Connection, older_than: float) -> int:
-    t = lobby_tables_table.c
-    res = conn.execute(update(lobby_tables_table).where(t.status == "open", t.updated_at < older_than)
-                       .values(status="closed", updated_at=time.time()))
-    return int(res.rowcount or 0)
-
-
 # ---------------------------------------------------------------------- who played which seat
 
 
@@ -348,14 +341,6 @@ def read_seat_players(engine: Engine, match_id: str) -> tuple[bool, dict[int, Se
         return seat_players(conn, match_id)
 
 
-def is_rated(engine: Engine, match_id: str) -> bool:
-    """Whether the match changes ratings when it ends."""
-    mp = match_players_table.c
-    with engine.connect() as conn:
-        return conn.execute(select(mp.seat).where(mp.match_id == match_id, mp.rated.is_(True)).limit(1)).first() \
-            is not None
-
-
 def in_progress(engine: Engine, player_id: str, limit: int = 20) -> list[tuple[str, int]]:
     """The matches in progress ``player_id`` plays, newest first: (match id, seat)."""
     mp, m = match_players_table.c, matches_table.c
@@ -371,13 +356,6 @@ def seats_of_player(engine: Engine, match_id: str, player_id: str) -> list[int]:
     with engine.connect() as conn:
         return [int(s) for s in conn.execute(select(mp.seat).where(mp.match_id == match_id,
                                                                    mp.player_id == player_id)).scalars()]
-
-
-def seat_player(engine: Engine, match_id: str, seat: int) -> str | None:
-    mp = match_players_table.c
-    with engine.connect() as conn:
-        row = conn.execute(select(mp.player_id).where(mp.match_id == match_id, mp.seat == seat)).first()
-    return None if row is None else str(row[0])
 
 
 # ---------------------------------------------------------------------- ratings

@@ -139,11 +139,6 @@ class Storage:
             rows = conn.execute(select(c.id, c.n_actions, c.status).where(c.id.in_(list(match_ids)))).all()
         return {mid: (int(n), status) for mid, n, status in rows}
 
-    def active_ids(self) -> list[str]:
-        with self.engine.connect() as conn:
-            return [r[0] for r in conn.execute(select(matches_table.c.id)
-                                               .where(matches_table.c.status == "active"))]
-
     def out_of_time(self, now: float, limit: int = 100) -> list[tuple[str, int]]:
         """The turn-based matches in progress whose player to move ran out of time at ``now``: (id, number of
         actions), the longest overdue first."""

@@ -161,10 +161,6 @@ class MatchRow:
         """The seats that allow hints (bit p: seat p)."""
         self.hints = allowed
 
-    def end_on_time(self, seat: int) -> None:
-        """``seat`` ran out of time: the other player won."""
-        self.end_by(seat, "time")
-
     def end_by(self, seat: int, reason: str) -> None:
         """``seat`` lost outside the engine (``reason``: "time", or "resign"): the other player won."""
         self.status, self.winner, self.reason = "over", 1 - seat, reason
