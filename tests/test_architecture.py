@@ -218,3 +218,35 @@ def test_the_dead_code_check_finds_a_planted_definition_and_nothing_else(tmp_pat
     assert out.returncode == 3, out.stdout + out.stderr  # vulture: 3 when dead code was found
     assert [line.split(": ", 1)[1] for line in out.stdout.splitlines()] == [
         "unused function 'forgotten_helper' (60% confidence)"]
+
+
+#: Parameters that are rightly free-form mappings: OpenSpiel's game and observer parameters.
+FREE_FORM_PARAMETERS = frozenset({"params", "iig_obs_type"})
+
+
+def _untyped_document_parameters(tree: ast.AST) -> list[str]:
+    """The parameters annotated ``Mapping[str, Any]``, the shape an engine document was read through: now its
+    TypedDict (``engine/schema.py``) says which keys it has, and mypy checks each read. (A ``dict[str, Any]``
+    is a JSON body or a file's contents before it is checked, or a framework's options and infos.)"""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+                text = ast.unparse(a.annotation) if a.annotation is not None else ""
+                if "Mapping[str, Any]" in text and a.arg not in FREE_FORM_PARAMETERS:
+                    out.append(f"{node.name}({a.arg})")
+    return out
+
+
+def test_the_terminal_and_the_adapters_read_the_engine_documents_through_their_types() -> None:
+    found = [f"{p.relative_to(SRC)}: {f}" for folder in ("cli", "adapters") for p in (SRC / folder).rglob("*.py")
+             for f in _untyped_document_parameters(ast.parse(p.read_text(encoding="utf-8")))]
+    assert found == []
+
+
+def test_the_document_check_catches_an_untyped_reader() -> None:
+    code = ("def where(card: str, obs: Mapping[str, Any] | None) -> str: ...\n"
+            "def load(params: Mapping[str, Any]) -> None: ...\n"
+            "def typed(obs: Observation) -> None: ...\n")
+    assert _untyped_document_parameters(ast.parse(code)) == ["where(obs)"]

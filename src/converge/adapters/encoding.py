@@ -47,14 +47,15 @@ The information-state *string* holds the current view and the whole log.
 from __future__ import annotations
 
 import array
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from converge.engine.actions import NUM_ACTIONS
 from converge.engine.playset import Playset
+from converge.engine.schema import CardInPlay, Decision, EventDoc, Observation
 from converge.engine.sizes import NUM_CARDS
 from converge.engine.tensors import (
     C_ACTIVE,
@@ -140,7 +141,7 @@ def legal_array(match: Match, player: int) -> npt.NDArray[np.int8]:
 LEGAL_START = OBSERVATION_SIZE - NUM_ACTIONS
 
 
-def decision_kind(decision: Mapping[str, Any] | None) -> str:
+def decision_kind(decision: Decision | None) -> str:
     """What is being decided, read from the observation's ``decision`` (one of :data:`DECISION_SLOTS`)."""
     if not decision:
         return "other"
@@ -150,7 +151,7 @@ def decision_kind(decision: Mapping[str, Any] | None) -> str:
 
 # ---------------------------------------------------------------------- strings
 
-def _card_entry(entry: Mapping[str, Any]) -> str:
+def _card_entry(entry: CardInPlay) -> str:
     text = f"{entry.get('id')}"
     if entry.get("converted"):
         text += f"[{str(entry.get('skillset', ''))[:3]}{entry.get('rank')}"
@@ -161,7 +162,7 @@ def _card_entry(entry: Mapping[str, Any]) -> str:
     return text
 
 
-def observation_string(obs: Mapping[str, Any]) -> str:
+def observation_string(obs: Observation) -> str:
     """The viewer's current view in a few lines (no event log): a deterministic function of ``obs``."""
     viewer = obs.get("viewer")
     who = f"player {viewer}" if viewer in (0, 1) else "spectator"
@@ -198,7 +199,7 @@ def observation_string(obs: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def event_token(event: Mapping[str, Any]) -> str:
+def event_token(event: EventDoc) -> str:
     """One event of the log, compactly: ``kind/player/card`` and its fields' values."""
     player = event.get("player")
     card = event.get("card")
@@ -206,13 +207,13 @@ def event_token(event: Mapping[str, Any]) -> str:
     return "/".join([str(event.get("kind")), "-" if player is None else str(player), card or "-", *fields])
 
 
-def info_state_string(obs: Mapping[str, Any]) -> str:
+def info_state_string(obs: Observation) -> str:
     """The viewer's information state: the current view and the whole event log it has seen."""
     log = " ".join(event_token(e) for e in obs.get("events") or [])
     return observation_string(obs) + "\nlog: " + log
 
 
-def private_string(mine: Mapping[str, Any], public: Mapping[str, Any]) -> str:
+def private_string(mine: Observation, public: Observation) -> str:
     """What a player's view ``mine`` shows beyond the public view ``public`` of the same state (I2): the
     hand, the cards they know in the other hand and in the deck, and what of their decision the public
     does not see; "" when nothing (a spectator's view has no private part)."""
@@ -224,10 +225,15 @@ def private_string(mine: Mapping[str, Any], public: Mapping[str, Any]) -> str:
     if mine.get("known_deck"):
         lines.append("known in the deck: " + " ".join(f"{d.get('id')}@{d.get('from_top')}"
                                                        for d in mine.get("known_deck") or []))
-    decision, seen = mine.get("decision") or {}, public.get("decision") or {}
-    parts = [f"{key} {decision[key]}" for key in ("card", "pending") if key in decision and key not in seen]
-    if decision.get("revealed") and not seen.get("revealed"):
-        parts.append("revealed " + " ".join(decision["revealed"]))
+    decision, seen = mine["decision"], public["decision"]
+    parts = []
+    if decision is not None:
+        if "card" in decision and (seen is None or "card" not in seen):
+            parts.append(f"card {decision['card']}")
+        if "pending" in decision and (seen is None or "pending" not in seen):
+            parts.append(f"pending {decision['pending']}")
+        if decision.get("revealed") and not (seen and seen.get("revealed")):
+            parts.append("revealed " + " ".join(decision.get("revealed", [])))
     if parts:
         lines.append("decision: " + " | ".join(parts))
     return "\n".join(lines)

@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from converge import install_command
 from converge.engine.playset import Playset
+from converge.engine.schema import CardInPlay, Observation
 
 WIDTH, HEIGHT = 720, 480
 CARD_W, CARD_H, GAP = 50, 68, 6
@@ -54,7 +55,7 @@ class TableRenderer:
         self.font = ImageFont.load_default(size=13)
         self.big = ImageFont.load_default(size=20)
 
-    def render(self, obs: Mapping[str, Any]) -> npt.NDArray[np.uint8]:
+    def render(self, obs: Observation) -> npt.NDArray[np.uint8]:
         """The table as ``obs``'s viewer sees it: an RGB array of shape (480, 720, 3)."""
         from PIL import Image, ImageDraw
 
@@ -122,7 +123,7 @@ class TableRenderer:
             x += 84
         return np.asarray(image, dtype=np.uint8)
 
-    def _card(self, draw: Any, x: int, y: int, card: str, entry: Mapping[str, Any] | None = None) -> int:
+    def _card(self, draw: Any, x: int, y: int, card: str, entry: CardInPlay | None = None) -> int:
         """A face-up card at (x, y), coloured by its current skillset; returns the next card's x."""
         skill, rank, stars = self.printed.get(card, (0, 0, 0))
         marks = ""

@@ -30,8 +30,7 @@ replayed history is checked against the player's observation before it is return
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from converge.adapters.encoding import decision_kind
 from converge.engine.actions import DONE
@@ -53,6 +52,7 @@ from converge.engine.events import (
     from_dict,
 )
 from converge.engine.playset import Playset
+from converge.engine.schema import Observation
 from converge.engine.sizes import NUM_CARDS
 from converge.engine.state import Match
 from converge.engine.turn import CHANCE
@@ -315,7 +315,7 @@ def _rounds(events: Sequence[Event]) -> list[list[Event]]:
     return rounds
 
 
-def trailing_hidden(obs: Mapping[str, Any], viewer: int) -> bool:
+def trailing_hidden(obs: Observation, viewer: int) -> bool:
     """Whether the last decision was the opponent's and is still hidden from ``viewer``: a card chosen
     but not yet played, or a pick pending inside an effect (a target before its skillset or faction, the
     first of two picks)."""
@@ -330,7 +330,7 @@ def trailing_hidden(obs: Mapping[str, Any], viewer: int) -> bool:
 
 
 def resample_history(playset: Playset, start: str, moves: Sequence[tuple[int, int]], viewer: int,
-                     obs: Mapping[str, Any], rand: Rand) -> tuple[list[tuple[int, int]], Match]:
+                     obs: Observation, rand: Rand) -> tuple[list[tuple[int, int]], Match]:
     """A history the player ``viewer`` cannot tell from the real one, drawn uniformly among those.
 
     ``moves`` is the real history as ``(player, action)`` pairs (``player`` is :data:`CHANCE` for chance

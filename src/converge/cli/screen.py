@@ -8,8 +8,7 @@ show what the viewer may not know.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from collections.abc import Collection, Sequence
 
 from rich.console import Group, RenderableType
 from rich.rule import Rule
@@ -17,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from converge.cards.model import CardSpec, Deck
+from converge.engine.schema import Board, CardInPlay, Decision, FinalBoard, LegalAction, Observation
 
 STAR = "★"
 #: The cards of the discard pile named on the board (the top ones); the count says how many there are.
@@ -90,7 +90,7 @@ def _why(why: str, other: str) -> str:
     return f"({' · '.join(parts)}){tail}"
 
 
-def goals_table(board: Mapping[str, Any], viewer: int, style: CardStyle, other: str = "them") -> RenderableType:
+def goals_table(board: Board, viewer: int, style: CardStyle, other: str = "them") -> RenderableType:
     """One row per goal: the card, the goal with its stars, who scores it, and why."""
     if not board["score_breakdown"]:
         return Text("Goals: none declared yet", style="dim")
@@ -115,7 +115,7 @@ def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[:max(0, width - 1)] + "…"
 
 
-def goal_lines(board: Mapping[str, Any], viewer: int, style: CardStyle, width: int,
+def goal_lines(board: Board, viewer: int, style: CardStyle, width: int,
                other: str = "them") -> RenderableType:
     """The goals one line each, in ``width`` columns (for a screen with few rows): the card, the goal and its
     stars, who scores it, and why; when a line is too long, why is cut first (and left out when little of it
@@ -149,7 +149,7 @@ def goal_lines(board: Mapping[str, Any], viewer: int, style: CardStyle, width: i
     return Group(*lines)
 
 
-def faction_line(label: str, cards: Sequence[Mapping[str, Any]], style: CardStyle,
+def faction_line(label: str, cards: Sequence[CardInPlay], style: CardStyle,
                  skillsets: Sequence[str], width: int = 7) -> Text:
     """``You    Alc ALC2 ALC5 · Sea SEA4 ALC3→Sea5``: a faction grouped by (current) skillset, after its
     owner's label padded to ``width`` (and always one space)."""
@@ -174,7 +174,7 @@ def faction_line(label: str, cards: Sequence[Mapping[str, Any]], style: CardStyl
     return line
 
 
-def board(obs: Mapping[str, Any], style: CardStyle, viewer: int, skillsets: Sequence[str],
+def board(obs: Board, style: CardStyle, viewer: int, skillsets: Sequence[str],
           other: str = "them", one_line_goals: int | None = None) -> RenderableType:
     """The public board: goals with who scores each and why, both factions, the discard pile and the deck.
 
@@ -187,7 +187,7 @@ def board(obs: Mapping[str, Any], style: CardStyle, viewer: int, skillsets: Sequ
         head.append(f"you {scores[me]} : {scores[1 - me]} {other}", style="bold")
     else:
         head.append(f"player 0 {scores[0]} : {scores[1]} player 1", style="bold")
-    if obs.get("final"):
+    if obs.get("final"):  # a round's final board, not the board now
         head.append(f" (end of round {obs['round']})", style="bold yellow")
     head.append("   ")
     for i, s in enumerate(skillsets):
@@ -226,8 +226,8 @@ def board(obs: Mapping[str, Any], style: CardStyle, viewer: int, skillsets: Sequ
     return Group(*parts)
 
 
-def status_line(obs: Mapping[str, Any], style: CardStyle, other: str = "them",
-                final: Mapping[str, Any] | None = None) -> Text:
+def status_line(obs: Observation, style: CardStyle, other: str = "them",
+                final: FinalBoard | None = None) -> Text:
     """``Round 2 · Artifact: you · Rounds won: you 1 : 0 them · Their hand 3``; with a round's ``final``
     board (:func:`converge.cli.session.round_final_board`), that round's end: ``Round 1 is over · Rounds
     won: you 1 : 0 them · Their hand 2`` (the next round, dealt already, is not on screen yet)."""
@@ -288,13 +288,13 @@ def hand_view(cards: Sequence[str], style: CardStyle, full: bool, lines: bool = 
 # ---------------------------------------------------------------------- decisions
 
 
-def _effect_card(decision: Mapping[str, Any]) -> str | None:
+def _effect_card(decision: Decision) -> str | None:
     """The card whose effect is being resolved (the studied card when Study resolves another's)."""
     card = decision.get("studied") or decision.get("card")
     return str(card) if card else None
 
 
-def decision_title(decision: Mapping[str, Any], style: CardStyle, skip: Collection[str] = ()) -> Text:
+def decision_title(decision: Decision, style: CardStyle, skip: Collection[str] = ()) -> Text:
     """What the player is deciding, naming the card it is about and, for cards an effect shows them
     (Search, Assemble), what each card does (but not for the cards in ``skip``: the menu's own choices,
     which say it themselves)."""
@@ -329,7 +329,7 @@ def decision_title(decision: Mapping[str, Any], style: CardStyle, skip: Collecti
     return title
 
 
-def where(card_id: str, obs: Mapping[str, Any] | None) -> str:
+def where(card_id: str, obs: Observation | None) -> str:
     """Where the viewer sees a card: ``in your faction``, ``in their faction (now Alchemist 1)``, ``in the
     discard pile``... ('' when the observation does not say)."""
     if obs is None:
@@ -350,8 +350,8 @@ def where(card_id: str, obs: Mapping[str, Any] | None) -> str:
     return ""
 
 
-def option_body(item: Mapping[str, Any], decision: Mapping[str, Any], style: CardStyle, note: str = "",
-                obs: Mapping[str, Any] | None = None, short: bool = False) -> Text:
+def option_body(item: LegalAction, decision: Decision, style: CardStyle, note: str = "",
+                obs: Observation | None = None, short: bool = False) -> Text:
     """One choice of a menu, without its number: for a card, the card (where it is, when that is not your
     hand) and what it does; for a way to play a card, what that does (declare: its goal). ``short``: one
     line (a card's title, where it is and its goal, cut to the width), for a screen with little room."""
@@ -391,26 +391,29 @@ def numbered(number: int | None, body: RenderableType) -> Table:
     return table
 
 
-def option_text(item: Mapping[str, Any], decision: Mapping[str, Any], style: CardStyle, number: int | None,
-                note: str = "", obs: Mapping[str, Any] | None = None, short: bool = False) -> Table:
+def option_text(item: LegalAction, decision: Decision, style: CardStyle, number: int | None,
+                note: str = "", obs: Observation | None = None, short: bool = False) -> Table:
     """One numbered choice of a menu (see :func:`option_body`)."""
     return numbered(number, option_body(item, decision, style, note, obs, short))
 
 
-def menu(obs: Mapping[str, Any], style: CardStyle) -> RenderableType:
+def menu(obs: Observation, style: CardStyle) -> RenderableType:
     """The numbered choices of the viewer's decision, under what is being decided (the line mode's menu)."""
     decision = obs["decision"]
+    if decision is None:  # (the match is over: nothing to choose)
+        return Group()
     items = decision.get("legal_actions", [])
     title = decision_title(decision, style, skip={str(a["action"]) for a in items})
     return Group(title, *(option_text(item, decision, style, i, obs=obs) for i, item in enumerate(items, start=1)))
 
 
-def render(obs: Mapping[str, Any], style: CardStyle, *, show_hand: bool = True, other: str = "them",
-           final_board: Mapping[str, Any] | None = None) -> RenderableType:
+def render(obs: Observation, style: CardStyle, *, show_hand: bool = True, other: str = "them",
+           final_board: FinalBoard | None = None) -> RenderableType:
     """The whole screen of one viewer for the line mode, fitting 80 columns."""
     viewer = obs["viewer"]
     lines: list[RenderableType] = [status_line(obs, style, other), Rule(style="dim"),
                                    board(final_board or obs, style, viewer, obs["playset"], other)]
-    if show_hand and obs.get("hand") is not None:
-        lines += [Rule(style="dim"), hand_view(obs["hand"], style, full=True)]
+    hand = obs["hand"]
+    if show_hand and hand is not None:
+        lines += [Rule(style="dim"), hand_view(hand, style, full=True)]
     return Group(*lines)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from converge.cli.screen import who
 from converge.engine import Match
 from converge.engine.events import PUBLIC, ROUND_END, SCORE, PublicTracker
 from converge.engine.observation import in_play
-from converge.engine.schema import EventDoc
+from converge.engine.schema import EventDoc, FinalBoard
 from converge.engine.scoring import board_breakdown
 from converge.engine.seeds import derive_seed, new_seed
 
@@ -258,7 +258,7 @@ def saved_text(path: Path | None, finished: bool, humans: Sequence[int]) -> str:
     return f"{head} {path} ({tail})"
 
 
-def equal_scores_line(log: Sequence[Mapping[str, Any]], i: int, viewer: int, other: str = "them",
+def equal_scores_line(log: Sequence[EventDoc], i: int, viewer: int, other: str = "them",
                       holder_now: int | None = None) -> str | None:
     """For the ``score`` event ``log[i]`` of a turn that ended level, the sentence saying that the artifact
     stays where it was (T6): the narration says when it passes or a round is won, but an equal score moves
@@ -279,7 +279,7 @@ def equal_scores_line(log: Sequence[Mapping[str, Any]], i: int, viewer: int, oth
 BOLD_KINDS = ("score", "artifact", "round_end", "match_end")
 
 
-def narration_lines(log: Sequence[Mapping[str, Any]], start: int, end: int, viewer: int, other: str = "them",
+def narration_lines(log: Sequence[EventDoc], start: int, end: int, viewer: int, other: str = "them",
                     holder_now: int | None = None) -> list[tuple[str, str]]:
     """What happened in ``log[start:end]`` as the viewer reads it, one ``(sentence, kind)`` per line: the
     round's start as a heading (kind ``"round_start"``), how a turn ended in bold (kind ``"bold"``), the
@@ -310,7 +310,7 @@ def narration_lines(log: Sequence[Mapping[str, Any]], start: int, end: int, view
     return lines
 
 
-def cards_seen(log: Sequence[Mapping[str, Any]], i: int, end: int, viewer: int) -> list[str]:
+def cards_seen(log: Sequence[EventDoc], i: int, end: int, viewer: int) -> list[str]:
     """The cards the viewer sees from the top of the deck down (a Search), told by the events from ``log[i]``
     on, one after the other: the first, second... from the top. Empty when ``log[i]`` is not the first."""
     cards: list[str] = []
@@ -321,7 +321,7 @@ def cards_seen(log: Sequence[Mapping[str, Any]], i: int, end: int, viewer: int) 
     return cards
 
 
-def their_move(log: Sequence[Mapping[str, Any]], start: int, viewer: int) -> list[str]:
+def their_move(log: Sequence[EventDoc], start: int, viewer: int) -> list[str]:
     """What the other player did in ``log[start:]`` and what it caused, in the narration's words: their
     plays (or passes) and the events of their effects, for the line above the viewer's decision. Empty
     when they did nothing there."""
@@ -341,7 +341,7 @@ def their_move(log: Sequence[Mapping[str, Any]], start: int, viewer: int) -> lis
 # ---------------------------------------------------------------------- the round's final board
 
 
-def round_final_board(match: Match, round_no: int, viewer: int) -> dict[str, Any] | None:
+def round_final_board(match: Match, round_no: int, viewer: int) -> FinalBoard | None:
     """The public board at the last scoring of round ``round_no`` (goals, factions, discard, the score per
     goal with why), rebuilt from the public events: the engine deals the next round at once, so the
     observation no longer holds it. Same keys as an observation's; None if that round has not ended."""

@@ -18,7 +18,7 @@ Everything shown to a player comes from that player's observation (:class:`~conv
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -56,7 +56,7 @@ from converge.cli.session import (
     saved_text,
     their_move,
 )
-from converge.engine.schema import legal_actions_of
+from converge.engine.schema import Board, FinalBoard, Observation, legal_actions_of
 from converge.texts import how_to_play
 
 #: The hint's search: enough to tell good options from bad ones in about a second.
@@ -381,7 +381,7 @@ class GameApp(App[int]):
         self.message = Text()  # the last message said (:meth:`say`)
         self.after_pass = ""  # a message for the player the device is being passed to
         #: the summary on screen: its viewer, a round's final board (None: the board now), its end in their log
-        self.summary_board: tuple[int, dict[str, Any] | None, int] = (-1, None, 0)
+        self.summary_board: tuple[int, FinalBoard | None, int] = (-1, None, 0)
         #: and its text, choices and mode, to lay it out again at another size
         self.summary_view: tuple[Text, list[Choice], str] = (Text(), [], "summary")
         #: until when (time.monotonic) Enter, space and clicks are the last dialog's press repeated
@@ -521,7 +521,7 @@ class GameApp(App[int]):
             return
         self.show_decision(p)
 
-    def refresh_screen(self, viewer: int, final: dict[str, Any] | None = None, hand: str = "auto",
+    def refresh_screen(self, viewer: int, final: FinalBoard | None = None, hand: str = "auto",
                        upto: int | None = None, goals: int | None = None) -> None:
         """The status line, the board (or a round's final board) and the hand of ``viewer`` (``hand``: "full",
         "lines" one line per card, "compact" one line, "none", or "auto": full on a wide screen), and the
@@ -675,16 +675,16 @@ class GameApp(App[int]):
         left = self.query_one("#left").size.width or (width * 3 // 5 if width >= 100 else width)
         return max(10, left - 2)
 
-    def board_of(self, doc: Mapping[str, Any], viewer: int, goals: int | None) -> RenderableType:
+    def board_of(self, doc: Board, viewer: int, goals: int | None) -> RenderableType:
         """The board of ``doc`` (an observation or a round's final board) as ``viewer`` sees it; ``goals``: a
         width, to give each goal one line of it."""
         return board(doc, self.style, viewer, self.session.match.playset.skillsets, self.other(viewer), goals)
 
-    def board_rows(self, doc: Mapping[str, Any], viewer: int, goals: int | None) -> int:
+    def board_rows(self, doc: Board, viewer: int, goals: int | None) -> int:
         """The rows the board takes, with the line under it."""
         return self.rows(self.board_of(doc, viewer, goals), self.text_width()) + 1
 
-    def fit_hand(self, p: int, obs: Mapping[str, Any], title: RenderableType, choices: Sequence[Choice],
+    def fit_hand(self, p: int, obs: Observation, title: RenderableType, choices: Sequence[Choice],
                  move: Text | None, select: bool, narration: bool, goals: int | None, said: int = 0) -> str | None:
         """How the hand is shown beside a decision so that everything fits (with the narration below on a
         narrow screen, or without; the goals one line each with ``goals``): its cards' whole text, else one

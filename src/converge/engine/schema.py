@@ -118,6 +118,26 @@ class Observation(TypedDict):
     events: list[EventDoc]
 
 
+class Board(TypedDict):
+    """The public board: what an observation shows of the table, and what a round's final board (rebuilt from
+    the public events once the next round is dealt) holds."""
+
+    round: int
+    goals: list[str]
+    factions: list[list[CardInPlay]]
+    discard: list[str]
+    deck_size: int
+    hand_sizes: list[int]
+    scores: list[int]
+    score_breakdown: list[GoalScore]
+
+
+class FinalBoard(Board):
+    """The board at the last scoring of a round (``final`` is always true: it is not the board now)."""
+
+    final: bool
+
+
 class PrintedCard(TypedDict):
     """A card of the playset as printed (public: everyone knows the decks in play)."""
 
@@ -154,5 +174,5 @@ def legal_actions_of(observation: Observation) -> list[LegalAction]:
     return decision.get("legal_actions", []) if decision is not None else []
 
 
-__all__ = ["CardInPlay", "Decision", "EventDoc", "GoalScore", "KnownDeckCard", "LegalAction", "Observation",
-           "PrintedCard", "RecordDoc", "RoundResult", "legal_actions_of"]
+__all__ = ["Board", "CardInPlay", "Decision", "EventDoc", "FinalBoard", "GoalScore", "KnownDeckCard",
+           "LegalAction", "Observation", "PrintedCard", "RecordDoc", "RoundResult", "legal_actions_of"]
