@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import runpy
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -94,3 +96,15 @@ def test_openspiel_rates_measures_every_read_of_every_game() -> None:
              "rl_environment (observation)"}
     assert set(result) == {"python_converge", "python_kuhn_poker", "leduc_poker (C++)"}
     assert all(set(by_read) == reads and min(by_read.values()) > 0 for by_read in result.values())
+
+
+@pytest.mark.skipif(not Path(os.environ.get("CONVERGE_CHROMIUM", "/usr/bin/chromium")).exists(),
+                    reason="no Chromium (apt-get install chromium)")
+def test_browser_latency_times_each_click_to_the_next_decision_of_a_whole_match() -> None:
+    command = [sys.executable, str(BENCHMARKS / "browser_latency.py"), "--bot", "easy", "--matches", "1"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    after = re.search(r"against easy, after the bot played: (\d+) clicks, median ([\d.]+) s", done.stdout)
+    every = re.search(r"every click sent: (\d+) clicks, median ([\d.]+) s", done.stdout)
+    assert after and every and 0 < int(after[1]) <= int(every[1]), done.stdout
+    assert float(after[2]) > 0, done.stdout

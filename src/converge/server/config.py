@@ -25,8 +25,9 @@ class ServerConfig:
     db_url: str = ""
     #: SQLite's ``synchronous`` setting: FULL makes each commit survive a power cut, not only a crash.
     sqlite_sync: str = "FULL"
-    #: Seconds a bot waits before each of its decisions (so that people can follow); 0 in tests.
-    bot_delay: float = 0.6
+    #: Seconds a bot waits before each of its decisions. No pause by default: the page shows the opponent's moves
+    #: at the pace each person chose ("At once" to "Slow"), and a pause here would only delay them for all.
+    bot_delay: float = 0.0
     #: Worker processes for bot decisions (0: a thread of the server's process; see server.botpool).
     bot_workers: int = 0
     #: Bot decisions that may wait per worker before the server refuses new bot matches ("busy").

@@ -244,8 +244,8 @@ SETTINGS: tuple[Setting, ...] = (
             f"(default {_D.drain_seconds:g})", "--drain-seconds", "drain_seconds", metavar="SECONDS"),
     Setting("server.ws_deflate", switch, "compress WebSocket messages (permessage-deflate): less bandwidth, more "
             "CPU and memory per connection (default off)", "--ws-deflate", default=False, is_switch=True),
-    Setting("bots.delay", number(), f"pause before each bot decision, so people can follow (default "
-            f"{_D.bot_delay:g})", "--bot-delay", "bot_delay", metavar="SECONDS"),
+    Setting("bots.delay", number(), f"pause before each bot decision (default {_D.bot_delay:g}: each page shows "
+            "the opponent's moves at its player's chosen pace)", "--bot-delay", "bot_delay", metavar="SECONDS"),
     Setting("bots.workers", whole(), "processes in which the server's bots think, so that no one's move waits for "
             f"a bot; 0: a thread of the server (default {default_bot_workers()}: one per core but one)",
             "--bot-workers", "bot_workers", metavar="N", default=default_bot_workers()),
