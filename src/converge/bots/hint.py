@@ -201,7 +201,9 @@ def _options(found: list[Estimate], prior: float, cal: Calibration, labels: dict
 
 #: How close to the best option another must be for a hint to call them about equal: within this many points
 #: of chance, or with a paired difference (the two options' outcomes in the same sampled worlds) under two
-#: standard errors. Solved exactly, options are about equal when their values are equal.
+#: standard errors — and only an option the search kept in the running to its last phase (at least half the
+#: best's simulations): one it set aside earlier was measured worse on the worlds both were played in. Solved
+#: exactly, options are about equal when their values are equal.
 EQUAL_POINTS = 0.02
 
 
@@ -216,7 +218,8 @@ def _about_equal_first(options: list[Option], found: Found) -> list[Option]:
             alike = o.raw == top.raw and o.sure == top.sure
         else:
             n, diff, se = paired_difference(found.outcomes[top.action], found.outcomes[o.action])
-            alike = top.raw - o.raw < EQUAL_POINTS or (n > 0 and abs(diff) <= 2 * se)
+            kept = 2 * o.simulations >= top.simulations
+            alike = kept and (top.raw - o.raw < EQUAL_POINTS or (n > 0 and abs(diff) <= 2 * se))
         if alike:
             equal.append(o)
     if len(equal) == 1:

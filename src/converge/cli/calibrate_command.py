@@ -102,7 +102,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         for line in report.lines():
             print(line)
     if args.fit is not None:
-        cal = fit(samples, replace(shipped_budget, simulations=setting.hint_simulations))
+        # the budget the samples were searched on: a run's own (raw: the budget a new map is fitted on, else the
+        # shipped map's); samples read from files are taken to be of the budget a new map is fitted on
+        searched = shipped_budget if not (args.raw or args.samples) else Calibration().budget
+        cal = fit(samples, replace(searched, simulations=setting.hint_simulations))
         try:
             with open(args.fit, "w", encoding="utf-8") as f:
                 json.dump(cal.to_dict(), f, indent=1)
