@@ -81,6 +81,15 @@ def test_an_options_value_is_the_mean_of_its_own_simulations_before_the_map() ->
                 assert o.raw == e.wins / e.visits and o.win_chance == o.raw  # (the identity map)
 
 
+def test_the_shipped_map_was_fitted_on_the_budget_a_new_map_is_fitted_on() -> None:
+    """One budget: the doors spend the shipped map's, and ``budgets.HINT`` is what the next map will be fitted
+    on; a release whose two differ shows chances measured on a search it no longer runs by default."""
+    from converge.bots.budgets import HINT
+    from converge.bots.hint import shipped_calibration
+
+    assert shipped_calibration().budget == HINT
+
+
 def test_chances_are_said_to_be_measured_only_on_the_budget_and_the_core_they_were_measured_on(
         decks: str) -> None:  # noqa: F811
     """The map's chances are a frequency only for the search it was fitted on: another budget, or a search on the

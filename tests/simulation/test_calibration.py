@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+import converge.bots.hint as hint_module
+from converge.bots.budgets import HINT
 from converge.bots.hint import Calibration, shipped_calibration
 from converge.engine.turn import DECISION_KINDS
 from converge.simulation.calibration import (
@@ -130,6 +133,22 @@ def test_calibrate_plays_writes_its_samples_measures_them_again_and_fits_a_map(
     other.write_text(json.dumps({**doc, "setting": {**doc["setting"], "playout": "ismcts:31"}}), encoding="utf-8")
     code, _, err = run(capsys, "calibrate", "--samples", str(out), str(other))
     assert_user_error(code, err, "measured with different settings")
+
+
+def test_a_fitted_map_records_the_budget_its_samples_were_searched_on(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run that judges the shipped map searches on that map's budget, a run of the search's own values on
+    the budget a new map is fitted on (``budgets.HINT``): each map fitted records the one its samples had."""
+    shipped = shipped_calibration()
+    monkeypatch.setattr(hint_module, "_SHIPPED", [replace(shipped, budget=replace(shipped.budget, parts=3))])
+    argv = ["calibrate", "-n", "2", "--bots", "greedy,greedy", "--hint-simulations", "60", "--playout",
+            "ismcts:30", "--no-progress"]
+    for extra, budget in (((), replace(shipped.budget, parts=3)), (("--raw",), HINT)):
+        fitted = tmp_path / "map.json"
+        code, _, err = run(capsys, *argv, *extra, "--fit", str(fitted))
+        assert code in (0, 1), err
+        assert Calibration.from_dict(json.loads(fitted.read_text(encoding="utf-8"))).budget == \
+            replace(budget, simulations=60)
 
 
 def test_calibrate_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
