@@ -250,3 +250,4 @@ def test_the_document_check_catches_an_untyped_reader() -> None:
             "def load(params: Mapping[str, Any]) -> None: ...\n"
             "def typed(obs: Observation) -> None: ...\n")
     assert _untyped_document_parameters(ast.parse(code)) == ["where(obs)"]
+

@@ -46,7 +46,7 @@ def rate_on_finish(conn: Any, session: Session, winner: int | None) -> None:
     try:
         with conn.begin_nested():
             store.record_result(conn, session.id, winner, bots, BOT_RATINGS)
-        session.seating.known(*store.seat_players(conn, session.id))  # (the table shows the ratings' change)
+        session.know_seating(*store.seat_players(conn, session.id))  # (the table shows the ratings' change)
     except (ArithmeticError, ValueError, KeyError, TypeError) as exc:  # a bug must not lose the end
         log.error("match %s: ratings not updated: %s", session.id, exc)
 

@@ -137,5 +137,5 @@ class Seating:
             await self.matches.writes.write(mid, add)
         except StorageError:
             raise ProtocolError("storage", "the seat's key could not be saved; try again") from None
-        session.row.add_seat_key(seat, digest)
+        session.add_seat_key(seat, digest)
         return Ready(mid, seat, token)

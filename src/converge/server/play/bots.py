@@ -46,7 +46,7 @@ class Bots:
         if seat < 0 or not session.is_bot(seat):
             return
         if not session.tasks.running(BOTS):
-            session.tasks.start(BOTS, self._play(session))
+            session.start_task(BOTS, self._play(session))
 
     async def _play(self, session: Session) -> None:
         """Play the decisions of bot seats, one after the other, until a person is to decide.
@@ -122,7 +122,7 @@ class Hints:
                 await self.writes.write(match_id, write)
             except StorageError:
                 raise ProtocolError("storage", "the setting could not be saved; try again") from None
-            session.row.set_hints(bits)
+            session.set_hints(bits)
             broadcast.send_meta(session)
 
     async def hint(self, session: Session, seat: int) -> HintResult:
@@ -142,6 +142,6 @@ class Hints:
             async with self.slot:  # searched on the seat's view alone, off the event loop
                 return await self.pool.hint(session.match, seat, cfg.hint_simulations or None, cfg.hint_seed)
 
-        found = await session.hints.once((seat, seq), search)
+        found = await session.hint((seat, seq), search)
         return {"seq": seq, "options": found["options"], "verdict": found["verdict"],
                 "calibrated": found["calibrated"]}

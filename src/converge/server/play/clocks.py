@@ -40,7 +40,7 @@ class Clocks:
 
     def schedule(self, session: Session) -> None:
         """Flag the player to decide when their time runs out, if it runs now (replacing the earlier timer)."""
-        session.tasks.cancel(CLOCK)
+        session.cancel_task(CLOCK)
         if (session.row.clock_ms is None or not session.active or self.life.closing or not session.clock.started
                 or not session.owned):
             return
@@ -65,13 +65,13 @@ class Clocks:
                 tries += 1  # (the loss could not be stored: the database is away) tried again, as a job is
                 await asyncio.sleep(backoff.delay(tries, backoff.longest_s))
 
-        session.tasks.start(CLOCK, flag_later())
+        session.start_task(CLOCK, flag_later())
 
     def start_when_all_came(self, session: Session) -> None:
         """Start the clock once every seat that is not a bot's has a connection (here or elsewhere)."""
         if not session.clock.started and all(s.bot is not None or session.presence.connected(s.seat)
                                              for s in session.row.seats):
-            session.clock.start()
+            session.start_clock()
             self.schedule(session)
 
     async def flag(self, session: Session, seat: int) -> None:
@@ -100,7 +100,7 @@ class Clocks:
                 return False  # the match moved on (or ended) meanwhile, on another process
             log.error("match %s: loss of player %d (%s) not stored: %s", match_id, seat, reason, exc)
             return False
-        session.row.end_by(seat, reason)
+        session.end_by(seat, reason)
         log.info("match %s: player %d lost (%s)", match_id, seat, reason)
         broadcast.send_state(session)
         return True

@@ -20,7 +20,7 @@ class Duties:
     def after_change(self, session: Session) -> None:
         """The match moved on (or was made or loaded): a new decision began; its clock runs, and a bot plays it
         if it is a bot's."""
-        session.clock.restart()
+        session.restart_clock()
         self.clocks.schedule(session)
         self.bots.kick(session)
 

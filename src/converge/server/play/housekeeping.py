@@ -53,7 +53,7 @@ class Housekeeping:
             if not in_use(session) and self.sessions.get(session.id) is session:
                 self.evict(session)
 
-        session.tasks.start(EVICT, evict())
+        session.start_task(EVICT, evict())
 
     def evict(self, session: Session) -> None:
         """Drop ``session`` from memory now: its tasks stop, its connections are told to reconnect (and load
@@ -62,7 +62,7 @@ class Housekeeping:
         self.sessions.remove(session)
         if self.coord.multi and not self.life.closing:
             self.life.spawn(self.coord.release(session.id))
-        session.tasks.cancel_all(but=(INBOX,))  # (taking in news ends by itself: the session is broken)
+        session.cancel_tasks(but=(INBOX,))  # (taking in news ends by itself: the session is broken)
         text = dumps(ProtocolError("storage", "the match is being reloaded; reconnect").to_message())
         for conn in list(session.presence.conns):
             conn.send(text)
@@ -108,7 +108,7 @@ class Housekeeping:
             if session is not None:
                 self.evict(session)
         for session in self.sessions:
-            session.row.unlink(gone)
+            session.unlink(gone)
 
     def start(self) -> None:
         """Run :meth:`sweep` now and then every ``retention_every_s`` seconds, while the server runs."""

@@ -138,7 +138,7 @@ class Hub:
             if stopped is not None:
                 tasks.append(stopped)
         for session in self.sessions:
-            tasks += session.tasks.cancel_all(but=(INBOX,))
+            tasks += session.cancel_tasks(but=(INBOX,))
             for conn in list(session.presence.conns):
                 conn.close(1001)
         for task in tasks:

@@ -141,7 +141,7 @@ class Matches:
             log.error("could not store a new match: %s", exc)
             raise ProtocolError("storage", "the match could not be saved; try again") from None
         session = Session(row, match)
-        session.seating.known(False, {}, self.bot_ratings)
+        session.know_seating(False, {}, self.bot_ratings)
         owned = await self.sync.claim(row.id)
         session.claimed(owned)
         if also is not None:
@@ -176,14 +176,14 @@ class Matches:
         if row.status == "active" and match.is_terminal:  # cannot happen: the last action sets "over"
             row.status, row.winner, row.reason = "over", match.winner, "match"
         session = Session(row, match)
-        session.seating.known(False, {}, self.bot_ratings)
+        session.know_seating(False, {}, self.bot_ratings)
         log.info("resumed match %s at action %d", match_id, row.n_actions)
         owned = await self.sync.claim(match_id)
         session.claimed(owned)
         await self.read_players(session)
-        session.presence.set_remote((await self.coord.present_elsewhere([match_id])).get(match_id, set()))
+        session.set_remote((await self.coord.present_elsewhere([match_id])).get(match_id, set()))
         self.duties.after_change(session)
-        session.clock.restart(since(row.updated_at))  # the decision began when the last action came
+        session.restart_clock(since(row.updated_at))  # the decision began when the last action came
         self.housekeeping.schedule_evict(session)
         if row.mode == "friend" and row.status == "active":
             self.duties.standins.schedule_absent(session)
@@ -198,7 +198,7 @@ class Matches:
         except Exception as exc:
             log.warning("match %s: cannot tell who plays it, nor whether it is rated: %s", session.id, exc)
             rated, players = True, {}
-        session.seating.known(rated, players)
+        session.know_seating(rated, players)
 
     # ------------------------------------------------------------------ acting
 
@@ -264,7 +264,7 @@ class Matches:
                 existing = await self.get(session.row.rematch_id)
                 if existing is not None:
                     return existing, False
-                session.row.link_rematch(None)  # deleted by the retention policy: make a new one
+                session.link_rematch(None)  # deleted by the retention policy: make a new one
             old = session.row
             loser = 1 - old.winner if old.winner in (0, 1) else 0
             vacation = self.catalog.vacation_s if old.move_s is not None else None
@@ -284,7 +284,7 @@ class Matches:
                     if existing is not None:
                         return existing, False
                 raise
-            old.link_rematch(new.id)
+            session.link_rematch(new.id)
             broadcast.send_rematch(session, new.id)
             broadcast.send_meta(session)
             return new, True

@@ -52,17 +52,17 @@ class Reception:
             else:
                 mine = presence.of_view(conn.view)
                 for old in mine[:max(0, len(mine) - self.config.max_connections_per_seat + 1)]:
-                    presence.discard(old)
+                    session.leave(old)
                     old.send(ProtocolError("replaced", "this seat connected again elsewhere; this older "
                                                        "connection is closed").to_message())
                     old.close(CLOSE_REPLACED, "replaced by a newer connection of this seat")
-            session.tasks.cancel(EVICT)
+            session.cancel_task(EVICT)
             if conn.view >= 0:
                 self.duties.standins.cancel(session, conn.view)
                 seat = session.row.seats[conn.view]
                 if seat.replaced and session.active:  # back again: take the seat back from the stand-in
                     await self.duties.standins.set_seat(session, conn.view, None, False)
-            presence.add(conn)
+            session.join(conn)
             if conn.view < 0:
                 self.spectators.add(conn.address)
                 conn.counted = True
@@ -87,7 +87,7 @@ class Reception:
 
     def leave(self, session: Session, conn: Connection) -> None:
         """``conn`` closed: the others are told; a seat's player gone from everywhere may get a stand-in."""
-        session.presence.discard(conn)
+        session.leave(conn)
         conn.close()
         if conn.counted:
             conn.counted = False

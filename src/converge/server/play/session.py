@@ -1,8 +1,9 @@
 """One live match in a server process: the engine's match rebuilt from its record, its stored facts, its
-connections, its clock and the tasks that act for it. The session changes itself: the units of
-:mod:`converge.server.play` call its methods, and those of its parts (:class:`Presence`, :class:`MatchClock`,
-:class:`SessionTasks`, :class:`HintCache`); nothing outside writes its attributes. What its connections are
-sent is built by its ``views`` (:mod:`converge.server.play.views`)."""
+connections, its clock and the tasks that act for it. The session is the one writer of all of it: the units of
+:mod:`converge.server.play` call its methods, and read its parts (:class:`Presence`, :class:`MatchClock`,
+:class:`SessionTasks`, :class:`HintCache`, :class:`Seating`, the row and the match) but never call what
+changes them nor write them (``tests/test_architecture.py`` checks both). What its connections are sent is
+built by its ``views`` (:mod:`converge.server.play.views`)."""
 
 from __future__ import annotations
 
@@ -297,6 +298,75 @@ class Session:
         return left
 
     # ------------------------------------------------------------------ changes
+    # The only code that changes a session: its row, match, tasks, clock, connections, seating and hints
+    # (tests/test_architecture.py checks that no other unit calls their changing methods or writes them).
+
+    def start_task(self, name: str, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run ``coro`` as the session's task ``name`` (see :class:`SessionTasks`)."""
+        return self.tasks.start(name, coro)
+
+    def take_task(self, name: str) -> asyncio.Task[None] | None:
+        """The task ``name``, no longer the session's (the caller lets it finish)."""
+        return self.tasks.take(name)
+
+    def cancel_task(self, name: str) -> None:
+        self.tasks.cancel(name)
+
+    def cancel_tasks(self, but: tuple[str, ...] = ()) -> list[asyncio.Task[None]]:
+        """Cancel every task but those named ``but``; the tasks cancelled (to be awaited)."""
+        return self.tasks.cancel_all(but=but)
+
+    def start_clock(self, at: float | None = None) -> None:
+        """The match's clock runs (from ``at``, monotonic; now by default), if it did not yet."""
+        self.clock.start(at)
+
+    def restart_clock(self, at: float | None = None) -> None:
+        """The decision to move began at ``at`` (monotonic; now by default)."""
+        self.clock.restart(at)
+
+    def join(self, conn: Connection) -> None:
+        """A connection of this process watches or plays the match."""
+        self.presence.add(conn)
+
+    def leave(self, conn: Connection) -> None:
+        self.presence.discard(conn)
+
+    def set_remote(self, seats: set[int] | frozenset[int]) -> bool:
+        """The seats connected to other processes; whether that changed."""
+        return self.presence.set_remote(seats)
+
+    def know_seating(self, rated: bool, players: dict[int, SeatPlayer],
+                     bot_ratings: dict[str, float] | None = None) -> None:
+        """What was read of the seats' players (see :class:`Seating`)."""
+        self.seating.known(rated, players, bot_ratings)
+
+    async def hint(self, key: tuple[int, int], search: Callable[[], Awaitable[HintAnswer]]) -> HintAnswer:
+        """The hint of decision ``key`` (seat, seq), worked out once (see :class:`HintCache`)."""
+        return await self.hints.once(key, search)
+
+    def set_seat(self, seat: int, bot: str | None, replaced: bool) -> None:
+        """``seat`` is played by ``bot`` (None: its player), ``replaced``: a stand-in for a player who left."""
+        self.row.set_seat(seat, bot, replaced)
+
+    def set_hints(self, allowed: int) -> None:
+        """The seats that allow hints (bit p: seat p)."""
+        self.row.set_hints(allowed)
+
+    def end_by(self, seat: int, reason: str) -> None:
+        """``seat`` lost outside the engine (``reason``: "time", or "resign")."""
+        self.row.end_by(seat, reason)
+
+    def link_rematch(self, match_id: str | None) -> None:
+        """This match's rematch is ``match_id`` (None: it has none, or it was deleted)."""
+        self.row.link_rematch(match_id)
+
+    def unlink(self, gone: set[str]) -> None:
+        """The matches ``gone`` were deleted: no link to them is kept."""
+        self.row.unlink(gone)
+
+    def add_seat_key(self, seat: int, digest: str) -> None:
+        """A device key (its digest) now also holds ``seat``."""
+        self.row.add_seat_key(seat, digest)
 
     def claimed(self, owned: bool) -> None:
         """Whether this process owns the match now."""

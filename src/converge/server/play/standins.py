@@ -56,10 +56,10 @@ class StandIns:
                     if self.coord.multi:  # connected to another process meanwhile?
                         with contextlib.suppress(Exception):
                             found = await self.coord.present_elsewhere([session.id])
-                            session.presence.set_remote(found.get(session.id, set()))
+                            session.set_remote(found.get(session.id, set()))
                     if (not session.active or not session.owned or session.presence.connected(seat)
                             or session.row.seats[seat].bot is not None):
-                        session.tasks.take(stand_in(seat))
+                        session.take_task(stand_in(seat))
                         return
                     name = self.config.replacement_bot or default_bot()
                     if name not in BOTS:
@@ -70,11 +70,11 @@ class StandIns:
                         tries += 1
                     else:
                         log.info("match %s: a bot (%s) stands in for player %d, who left", session.id, name, seat)
-                        session.tasks.take(stand_in(seat))
+                        session.take_task(stand_in(seat))
                         return
                 await asyncio.sleep(backoff.delay(tries, backoff.longest_s))
 
-        session.tasks.start(stand_in(seat), replace())
+        session.start_task(stand_in(seat), replace())
 
     def schedule_absent(self, session: Session) -> None:
         """A stand-in for each seat whose player is away, once the match has begun."""
@@ -85,7 +85,7 @@ class StandIns:
 
     def cancel(self, session: Session, seat: int) -> None:
         """``seat``'s player is back (here or on another process): no stand-in."""
-        session.tasks.cancel(stand_in(seat))
+        session.cancel_task(stand_in(seat))
 
     async def set_seat(self, session: Session, seat: int, bot: str | None, replaced: bool) -> None:
         """``bot`` plays ``seat`` from now on (None: its player takes it back); ``replaced``: a stand-in."""
@@ -98,8 +98,8 @@ class StandIns:
             await self.writes.write(match_id, write)
         except StorageError:
             raise ProtocolError("storage", "the seat could not be saved; try again") from None
-        session.row.set_seat(seat, bot, replaced)
-        session.clock.restart()
+        session.set_seat(seat, bot, replaced)
+        session.restart_clock()
         self.clocks.schedule(session)
         self.bots.kick(session)
         broadcast.send_meta(session)

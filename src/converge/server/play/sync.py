@@ -52,7 +52,7 @@ class Sync:
             return
         self._inbox.setdefault(session.id, []).append(note)
         if not session.tasks.running(INBOX):
-            session.tasks.start(INBOX, self._take_in(session))
+            session.start_task(INBOX, self._take_in(session))
 
     async def _take_in(self, session: Session) -> None:
         """Apply what other processes announced, in order, until nothing is left to take in."""
@@ -118,7 +118,7 @@ class Sync:
             remote = (await self.coord.present_elsewhere([session.id])).get(session.id, set())
             changed |= self.set_remote(session, remote)
         if caught.moved:
-            session.clock.start(since(stored.updated_at))
+            session.start_clock(since(stored.updated_at))
         if caught.moved or caught.ended:
             self.duties.clocks.schedule(session)
             self.duties.bots.kick(session)
@@ -133,7 +133,7 @@ class Sync:
 
     def set_remote(self, session: Session, remote: set[int]) -> bool:
         """Note which seats are connected elsewhere; the owner starts clocks and schedules stand-ins."""
-        if not session.presence.set_remote(remote):
+        if not session.set_remote(remote):
             return False
         standins = self.duties.standins
         for seat in remote:
