@@ -316,7 +316,7 @@ def test_balance_compare_two_deck_folders_reports_the_changed_card_with_its_inte
     assert again["settings"]["seed"] == 1 and again["settings"]["playsets"] == 1
     if tables.have("matplotlib"):  # the before-and-after plot, the changed card's figures first
         from converge.simulation.compare import compare
-        from converge.simulation.report import comparison_rows
+        from converge.simulation.plots import comparison_rows
 
         assert f"wrote {out_dir / 'compare.png'} (before and after)" in out
         assert (out_dir / "compare.png").read_bytes().startswith(b"\x89PNG")

@@ -400,10 +400,10 @@ def test_simulate_writes_the_table_the_summary_and_a_self_contained_report(
 
 def test_simulate_without_the_optional_packages_writes_csv_and_says_so(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from converge.simulation import report
+    from converge.simulation import plots
 
     monkeypatch.setattr(tables, "have", lambda module: False)
-    monkeypatch.setattr(report, "have", lambda module: False)
+    monkeypatch.setattr(plots, "have", lambda module: False)
     code, _, err = run(capsys, "simulate", "--set", "catalysts", "-n", "2", "--workers", "1",
                          "--out", str(tmp_path), "--no-progress")
     assert code == 0, err
@@ -565,7 +565,7 @@ def test_the_plots_mark_the_users_skillsets_and_cards_and_keep_card_rows_readabl
     names skillsets, playsets or cards draws the user's in their colour (a run without them has none of it);
     the cards plot gives each row room for its type, however many cards there are."""
     pytest.importorskip("matplotlib")
-    from converge.simulation.report import YOURS_COLOUR, card_rows, draw_plots
+    from converge.simulation.plots import YOURS_COLOUR, card_rows, draw_plots
 
     out_dir = tmp_path / "out"
     code, _, err = run(capsys, "simulate", "--deck-dir", str(tinker_dir), "--playset", "tinker,healer,alchemist",
@@ -601,7 +601,8 @@ def test_the_plots_mark_as_out_of_line_only_what_balance_flags(capsys: pytest.Ca
     the plot and the report's table draw it as not flagged, as the checks say; at 4,000 rounds it is
     flagged, and drawn so. A flagged goal marks its goal's row, not the card's of the same id."""
     pytest.importorskip("matplotlib")
-    from converge.simulation.report import FLAGGED_COLOUR, UNSURE_COLOUR, Plots, draw_plots, render_html
+    from converge.simulation.plots import FLAGGED_COLOUR, UNSURE_COLOUR, Plots, draw_plots
+    from converge.simulation.report import render_html
 
     code, _, err = run(capsys, "simulate", "--playset", "alchemist,healer,delver", "-n", "2", "--workers", "1",
                        "--out", str(tmp_path), "--no-report", "--no-progress")

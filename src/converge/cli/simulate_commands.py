@@ -195,7 +195,8 @@ def _simulate(args: argparse.Namespace, criteria: Any | None) -> int:
     from converge.simulation.backends import BackendError
     from converge.simulation.balance import check
     from converge.simulation.jobs import SimulationSpec
-    from converge.simulation.report import NO_PLOTS, draw_plots, plots_available, render_html, terminal_summary
+    from converge.simulation.plots import NO_PLOTS, draw_plots, plots_available
+    from converge.simulation.report import render_html, terminal_summary
     from converge.simulation.simulate import simulate
     from converge.simulation.summary import summarize
     from converge.simulation.tables import open_rounds, resolve_format
@@ -310,7 +311,7 @@ def _compare(args: argparse.Namespace, criteria: Any) -> int:
     for line in comparison.lines():
         print(printable(line))
     if not args.no_report:
-        from converge.simulation.report import NO_PLOTS, draw_comparison, plots_available
+        from converge.simulation.plots import NO_PLOTS, draw_comparison, plots_available
 
         figure = Path(args.out) / f"compare.{args.plots}"
         if not plots_available():
@@ -373,7 +374,7 @@ def _fraction_pair(text: str) -> str:
 def _options(p: argparse.ArgumentParser, matches: int, out: str) -> None:
     from converge.simulation.backends import BACKENDS
     from converge.simulation.jobs import DEFAULT_CHUNK
-    from converge.simulation.report import PLOT_FORMATS
+    from converge.simulation.plots import PLOT_FORMATS
     from converge.simulation.tables import FORMATS
 
     which = p.add_argument_group("which playsets (default: all of them, 84 with the built-in decks; with "
