@@ -305,41 +305,7 @@ class GameApp(App[int]):
     TITLE = "Converge"
     ENABLE_COMMAND_PALETTE = False
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (Textual's own declaration)
-    CSS = """
-    Screen { layout: vertical; }
-    #status { height: 1; background: $panel; padding: 0 1; }
-    #main { height: 1fr; layout: vertical; }
-    Screen.-wide #main { layout: horizontal; }
-    #left { height: 1fr; }
-    Screen.-wide #left { width: 3fr; }
-    #board { height: auto; padding: 0 1; border-bottom: solid $panel; }
-    Screen.-wide #hand { margin-bottom: 1; }
-    #hand { height: auto; max-height: 16; padding: 0 1; }
-    #hand.hidden, #message.hidden, #their-move.hidden { display: none; }
-    #message, #their-move { height: auto; padding: 0 1; }
-    #title-box { height: auto; max-height: 16; }
-    Screen.-narrow #title-box { max-height: 10; }
-    #title { height: auto; padding: 0 1; }
-    #options { height: 1fr; min-height: 2; border: none; padding: 0 0; }
-    #options:focus { border: none; }
-    #log { border-top: solid $panel; padding: 0 1; background: $surface; }
-    #log { height: 5; }
-    #log.summary { display: none; }
-    Screen.-wide #log.summary { display: block; }
-    Screen.-wide #log { width: 2fr; height: 1fr; border-left: solid $panel; border-top: none; }
-    HelpScreen, RulesScreen, ConfirmQuit, StartScreen { align: center middle; }
-    #help-box, #rules-box { width: 90%; height: 90%; border: thick $primary; background: $surface; padding: 0 1; }
-    #confirm-box { width: 50; height: auto; border: thick $primary; background: $surface; padding: 1 2; }
-    #confirm-options { height: auto; }
-    #start-box { width: 90%; height: auto; max-height: 90%; border: thick $primary; background: $surface;
-                 padding: 1 2; }
-    #start-text { margin: 1 0; }
-    #start-options { height: auto; max-height: 12; }
-    #start-problems { margin-top: 1; height: auto; max-height: 4; }
-    PassScreen { align: center middle; }
-    #pass-box { width: 60; height: auto; border: thick $primary; padding: 1 2; }
-    #pass-text { margin: 1 0; }
-    """
+    CSS_PATH = "tui.tcss"  # (the layout, narrow and wide, and the dialogs)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark,f1", "help", "Help", key_display="?"),
         Binding("r", "rules", "Rules"),
