@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
@@ -290,6 +291,17 @@ def holds(player: int, viewer: int, other: str) -> str:
     return "they hold" if other == "them" else f"{other} holds"
 
 
+class Mode(StrEnum):
+    """What the game's screen is showing, and so which keys act (a string: tests and Textual read it)."""
+
+    START = "start"  # before the first deal, or choosing a match to take up
+    PASS = "pass"  # hot-seat: the device goes to the other player
+    DECISION = "decision"  # a decision of the player at the screen
+    THINKING = "thinking"  # the bot decides
+    SUMMARY = "summary"  # a turn's or a round's summary, until Continue
+    OVER = "over"  # the match is over: rematch or quit
+
+
 @dataclass
 class Choice:
     """One line of the menu: an action of the match, or a step of the interface (continue, rematch...)."""
@@ -333,7 +345,7 @@ class GameApp(App[int]):
         self.saved = list(saved)
         self.problems = list(problems)
         self.choices: list[Choice] = []
-        self.mode = "start"  # decision, summary, thinking, pass, over
+        self.mode = Mode.START
         self.token = 0  # changes with every new screen state: late worker results are dropped
         self.hint_notes: dict[int, str] = {}
         self.hint_options: list[HintOption] = []  # the hint of the decision ``hint_token``
@@ -349,7 +361,7 @@ class GameApp(App[int]):
         #: the summary on screen: its viewer, a round's final board (None: the board now), its end in their log
         self.summary_board: tuple[int, FinalBoard | None, int] = (-1, None, 0)
         #: and its text, choices and mode, to lay it out again at another size
-        self.summary_view: tuple[Text, list[Choice], str] = (Text(), [], "summary")
+        self.summary_view: tuple[Text, list[Choice], Mode] = (Text(), [], Mode.SUMMARY)
         #: until when (time.monotonic) Enter, space and clicks are the last dialog's press repeated
         self.bounce_until = 0.0
         self.double_press_seconds = DOUBLE_PRESS_SECONDS
@@ -421,7 +433,7 @@ class GameApp(App[int]):
         self.begin()
         if not s.save_problem:
             taken_up = f"Taken up where it was left: round {s.match.round_no}, turn {s.match.turn_no}."
-            if self.mode == "pass":  # (said to the player at the device once it has been passed)
+            if self.mode == Mode.PASS:  # (said to the player at the device once it has been passed)
                 self.after_pass = taken_up
             else:
                 self.say(taken_up)
@@ -441,14 +453,14 @@ class GameApp(App[int]):
     def on_resize(self) -> None:
         """A decision or a summary is laid out for the screen's size: lay it out again (the narration re-flows
         itself)."""
-        if self.mode in ("decision", "summary", "over") and self.viewer >= 0:
+        if self.mode in (Mode.DECISION, Mode.SUMMARY, Mode.OVER) and self.viewer >= 0:
             self.call_after_refresh(self.relayout)
 
     def relayout(self) -> None:
-        if self.mode in ("summary", "over") and self.viewer >= 0:
+        if self.mode in (Mode.SUMMARY, Mode.OVER) and self.viewer >= 0:
             self.show_ending(*self.summary_view, keep_message=True)
             return
-        if self.mode != "decision" or self.viewer < 0:
+        if self.mode != Mode.DECISION or self.viewer < 0:
             return
         options = self.query_one("#options", OptionList)
         highlighted = options.highlighted
@@ -550,14 +562,14 @@ class GameApp(App[int]):
         shown = keep and not self.query_one("#message").has_class("hidden")
         return self.rows(self.message, self.text_width()) if shown else 0
 
-    def set_menu(self, title: RenderableType, choices: Sequence[Choice], mode: str,
+    def set_menu(self, title: RenderableType, choices: Sequence[Choice], mode: Mode,
                  keep_message: bool = False, title_rows: int | None = None) -> None:
         """Show ``title`` and its ``choices``; ``title_rows``: the rows the title may take (a summary's, fitted
         to the screen; when it needs more, it shows its end: how the turn ended and what was drawn)."""
         self.mode = mode
         if not keep_message:
             self.query_one("#message", Static).add_class("hidden")
-        if mode != "decision":  # the other's move is told beside a decision only
+        if mode != Mode.DECISION:  # the other's move is told beside a decision only
             self.query_one("#their-move").add_class("hidden")
         self.choices = list(choices)
         self.query_one("#title", Static).update(title)
@@ -569,12 +581,12 @@ class GameApp(App[int]):
             box.scroll_home(animate=False)
         # a narrow screen has no room for the narration beside a summary, which says what matters of it, nor
         # beside a decision whose choices need every row
-        self.query_one("#log").set_class(mode in ("summary", "over") or (mode == "decision" and self.crowded),
-                                         "summary")
+        folded = mode in (Mode.SUMMARY, Mode.OVER) or (mode == Mode.DECISION and self.crowded)
+        self.query_one("#log").set_class(folded, "summary")
         options = self.query_one("#options", OptionList)
         options.clear_options()
         options.add_options([Option(c.label) for c in self.choices])
-        options.disabled = mode == "thinking"
+        options.disabled = mode == Mode.THINKING
         if self.choices:
             options.highlighted = 0
         options.focus()
@@ -623,7 +635,7 @@ class GameApp(App[int]):
         widget.set_class(move is None, "hidden")
         if move is not None:
             widget.update(move)
-        self.set_menu(title, choices, "decision", keep_message=keep_message)
+        self.set_menu(title, choices, Mode.DECISION, keep_message=keep_message)
 
     def their_move_text(self, p: int, moved: Sequence[str]) -> Text | None:
         """``Their move: they discard SEA1 for its effect: Search. …``: what the other player did since the
@@ -724,10 +736,10 @@ class GameApp(App[int]):
         else:
             label = Text("Continue")
         label.stylize("bold")
-        self.show_ending(text, [Choice(numbered(1, label), then=self.advance)], "summary")
+        self.show_ending(text, [Choice(numbered(1, label), then=self.advance)], Mode.SUMMARY)
 
-    def show_ending(self, text: Text, choices: Sequence[Choice], mode: str, keep_message: bool = False) -> None:
-        """A summary (``mode`` "summary") or the match's end ("over"), laid out to fit the screen: the board
+    def show_ending(self, text: Text, choices: Sequence[Choice], mode: Mode, keep_message: bool = False) -> None:
+        """A summary (``mode`` Mode.SUMMARY) or the match's end (Mode.OVER), laid out to fit the screen: the board
         (a round's: its final board, without the next round's hand), the hand in one line if there is room,
         the summary's text and its choices, which always fit. Where rows are short, the goals take one line
         each, the hand goes, then the text shows its end (scrolled)."""
@@ -744,7 +756,7 @@ class GameApp(App[int]):
         said = self.message_rows(keep_message)
         text_rows = self.rows(text, text_width)
         choice_rows = sum(self.rows(c.label, text_width) for c in choices)
-        hands = ("compact", "none") if final is None and mode == "summary" else ("none",)
+        hands = ("compact", "none") if final is None and mode == Mode.SUMMARY else ("none",)
         plans = [(goals, hand) for goals in (None, text_width) for hand in hands]
         for goals, hand in plans:
             room = rows_left - self.board_rows(doc, v, goals) - hand_rows[hand] - choice_rows - said
@@ -775,12 +787,12 @@ class GameApp(App[int]):
             self.summary_board = (v, None, len(self.session.log[v]))
         self.show_ending(text, [Choice(numbered(1, Text(f"Rematch ({starts} with the artifact)", style="bold")),
                                        then=self.rematch),
-                                Choice(numbered(2, Text("Quit", style="bold")), then=self.finish)], "over")
+                                Choice(numbered(2, Text("Quit", style="bold")), then=self.finish)], Mode.OVER)
 
     def pass_device(self, p: int) -> None:
         """Hot-seat: blank everything private, then the pass-the-device screen; the next player's screen is
         drawn only once they are there."""
-        self.mode = "pass"
+        self.mode = Mode.PASS
         self.viewer = -1
         self.hint_notes = {}
         for widget in ("#title", "#hand", "#board", "#status"):
@@ -806,11 +818,11 @@ class GameApp(App[int]):
         self.choose(event.option_index)
 
     def action_pick(self, n: int) -> None:
-        if 1 <= n <= len(self.choices) and self.mode in ("decision", "summary", "over"):
+        if 1 <= n <= len(self.choices) and self.mode in (Mode.DECISION, Mode.SUMMARY, Mode.OVER):
             self.choose(n - 1)
 
     def choose(self, index: int) -> None:
-        if self.mode not in ("decision", "summary", "over") or not 0 <= index < len(self.choices):
+        if self.mode not in (Mode.DECISION, Mode.SUMMARY, Mode.OVER) or not 0 <= index < len(self.choices):
             return
         choice = self.choices[index]
         if choice.then is not None:
@@ -852,7 +864,7 @@ class GameApp(App[int]):
             goals = None if self.board_rows(s.match.observation(v), v, None) <= self.size.height - 8 else (
                 self.text_width())
             self.refresh_screen(v, hand="auto", goals=goals)
-        self.set_menu(Text(f"{s.seats[p].name.capitalize()} is thinking…", style="dim"), [], "thinking")
+        self.set_menu(Text(f"{s.seats[p].name.capitalize()} is thinking…", style="dim"), [], Mode.THINKING)
 
         def decide() -> tuple[int, int, int]:
             return token, p, bot.decide(view)
@@ -873,7 +885,7 @@ class GameApp(App[int]):
                 self.play(action, p)
         elif worker.name == "hint":
             token, options = result
-            if token != self.token_of_decision() or self.mode != "decision":
+            if token != self.token_of_decision() or self.mode != Mode.DECISION:
                 return
             self.show_hint(token, options)
             self.say(f"Hint, from what you can see (played on as well as the bot would): "
@@ -881,7 +893,7 @@ class GameApp(App[int]):
             self.show_decision(self.viewer, keep_message=True)
 
     def action_hint(self) -> None:
-        if self.mode != "decision":
+        if self.mode != Mode.DECISION:
             self.say("A hint is for a decision of yours.", severity="warning")
             return
         from converge.bots.hint import hint
@@ -908,7 +920,7 @@ class GameApp(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer only what works: nothing of a match on the start screen, no undo in hot-seat
         (:meth:`Session.can_undo` says why)."""
-        if self.mode == "start" and action in ("help", "rules", "undo", "undo_turn", "hint", "quit_game"):
+        if self.mode == Mode.START and action in ("help", "rules", "undo", "undo_turn", "hint", "quit_game"):
             return False  # (the start screen: no match yet)
         if action in ("undo", "undo_turn"):
             return self.session.can_undo()
@@ -921,7 +933,7 @@ class GameApp(App[int]):
         self.undo(whole_turn=True)
 
     def undo(self, whole_turn: bool) -> None:
-        if self.mode not in ("decision", "summary", "over") or self.viewer < 0:
+        if self.mode not in (Mode.DECISION, Mode.SUMMARY, Mode.OVER) or self.viewer < 0:
             self.say("Wait for your opponent's move first.", severity="warning")
             return
         try:
@@ -952,7 +964,7 @@ class GameApp(App[int]):
         """Ask before leaving a match in play; the match is saved after every move, so leaving loses
         nothing, and the question says how to take it up again. With the question on screen already,
         ``again_confirms`` (Ctrl+Q, Ctrl+C pressed again) answers it: leave."""
-        if self.mode in ("start", "over"):  # nothing in play: the start screen, or a match over (saved)
+        if self.mode in (Mode.START, Mode.OVER):  # nothing in play: the start screen, or a match over (saved)
             self.finish()
             return
         dialog = self.screen
@@ -970,7 +982,7 @@ class GameApp(App[int]):
 
     def finish(self) -> None:
         path = self.session.save_path
-        if path is not None and self.session.match.is_terminal and self.mode != "start":
+        if path is not None and self.session.match.is_terminal and self.mode != Mode.START:
             self.farewell.append(saved_text(path, True, self.session.humans()))
         self.exit(0)
 
