@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -556,6 +557,10 @@ def test_quit_dialog_stays_on_enter_and_hotseat_labels_stand_apart() -> None:
         assert "Player 2's hand" in text.splitlines()[0]
         await pilot.press("q")
         assert await until(pilot, lambda: "Leave the match?" in screen_text(app))
+        # (Enter goes to the dialog's choices once they have the focus, and counts once the pass screen's Enter
+        # can no longer be repeating: a press within DOUBLE_PRESS_SECONDS of a dialog closing is dropped)
+        assert await until(pilot, lambda: app.focused is not None and app.focused.id == "confirm-options"
+                           and time.monotonic() >= app.bounce_until)
         await pilot.press("enter")  # the default is to stay
         assert await until(pilot, lambda: "Leave the match?" not in screen_text(app))  # the pop takes frames
         assert app.is_running

@@ -18,10 +18,16 @@ BOX = "[data-testid=hint-box]"
 
 
 def _percent(text: str) -> int:
+    """The chance the hint gives its first option (the one marked best): the sentence's, or, where it names
+    options about equal with their range of chances ("(59–61%)"), the first listed option's."""
     found = re.search(r"^Hint: (Your best choice is|To play the card you hold,|“.+” are about equal)"
-                      r".*? \((\d+)%\)\.", text)
+                      r".*? \((\d+)(–\d+)?%\)\.", text)
     assert found, text
-    return int(found.group(2))
+    if found.group(3) is None:
+        return int(found.group(2))
+    first = re.search(r"^\s*(\d+)%", text, re.MULTILINE)
+    assert first, text
+    return int(first.group(1))
 
 
 def test_the_hint_answers_at_the_card_and_at_how_to_play_it(server: Server, browser: Any) -> None:
