@@ -7,7 +7,8 @@ replays the match record it is sent (deals are the same in both versions) and an
     python benchmarks/versus_previous.py --previous /tmp/prev/bin/python --bot hard --previous-bot ismcts:20000 \
         -n 400 --workers 2
 
-``--bot`` names this version's bot and ``--previous-bot`` the previous release's (default: the same name), as
+``--log FILE`` keeps each match's result as it ends (a JSON line) and, run again with the same arguments, plays
+only the matches not in it: a long series survives a kill. ``--bot`` names this version's bot and ``--previous-bot`` the previous release's (default: the same name), as
 each version understands it (a level, or ``ismcts:N``: the previous release's hard was ``ismcts:20000`` capped
 at 1.2 s, so ``ismcts:20000`` is that bot at its full strength, whatever the machine's load). Each pair of
 matches swaps the seats. Prints this version's wins with a 95% Wilson interval, and the CPU time of its
@@ -22,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -83,19 +85,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", type=int, default=400, help="matches (default 400)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--log", type=Path, default=None,
+                        help="a file of each match's result: run again, the matches in it are not replayed")
     args = parser.parse_args(argv)
     previous_bot = args.previous_bot or args.bot
     plan = series_plan(args.n, args.seed)
     tasks = [(args.previous, args.bot, previous_bot, list(names), seed, i % 2)
              for i, (names, seed) in enumerate(plan)]
-    wins = 0
-    times: list[float] = []
+    key = [args.bot, previous_bot, args.seed]
+    results: dict[int, tuple[int, list[float]]] = {}
+    if args.log is not None and args.log.exists():
+        for line in args.log.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if row["key"] == key and row["match"] < args.n:
+                results[row["match"]] = (row["won"], row["times"])
+    todo = [i for i in range(args.n) if i not in results]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for done, (won, spent) in enumerate(pool.map(play, tasks), start=1):
-            wins += won
-            times += spent
-            if done % 20 == 0:
-                print(f"{done}/{args.n}: this version won {wins}", file=sys.stderr, flush=True)
+        for i, (won, spent) in zip(todo, pool.map(play, [tasks[i] for i in todo])):
+            results[i] = (won, spent)
+            if args.log is not None:
+                with args.log.open("a", encoding="utf-8") as log:
+                    log.write(json.dumps({"key": key, "match": i, "won": won, "times": spent}) + "\n")
+            if len(results) % 20 == 0:
+                print(f"{len(results)}/{args.n}: this version won {sum(w for w, _ in results.values())}",
+                      file=sys.stderr, flush=True)
+    wins = sum(w for w, _ in results.values())
+    times = [t for _, spent in results.values() for t in spent]
     lo, hi = wilson_interval(wins, args.n)
     print(f"{args.bot} (this version) vs {previous_bot} (previous): {wins}/{args.n} = {wins / args.n:.1%} "
           f"(95% CI [{lo:.1%}, {hi:.1%}])")

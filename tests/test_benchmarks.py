@@ -108,3 +108,19 @@ def test_browser_latency_times_each_click_to_the_next_decision_of_a_whole_match(
     every = re.search(r"every click sent: (\d+) clicks, median ([\d.]+) s", done.stdout)
     assert after and every and 0 < int(after[1]) <= int(every[1]), done.stdout
     assert float(after[2]) > 0, done.stdout
+
+
+def test_versus_previous_keeps_each_match_and_plays_only_the_missing_ones_when_run_again(tmp_path: Path) -> None:
+    """A long series survives a kill: the log keeps each match as it ends, and a second run of the same series
+    plays only what is not in it (here this Python stands in for the previous release)."""
+    log = tmp_path / "series.jsonl"
+    command = [sys.executable, str(BENCHMARKS / "versus_previous.py"), "--previous", sys.executable,
+               "--bot", "random", "--log", str(log), "--seed", "3"]
+    first = subprocess.run(command + ["-n", "2"], capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    assert [json.loads(line)["match"] for line in log.read_text().splitlines()] == [0, 1]
+    again = subprocess.run(command + ["-n", "4"], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert sorted(json.loads(line)["match"] for line in log.read_text().splitlines()) == [0, 1, 2, 3]
+    wins = sum(json.loads(line)["won"] for line in log.read_text().splitlines())
+    assert f"random (this version) vs random (previous): {wins}/4 = " in again.stdout

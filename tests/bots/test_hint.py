@@ -107,3 +107,19 @@ def test_chances_are_said_to_be_measured_only_on_the_budget_and_the_core_they_we
     options = hint(own.view(own.current_player), simulations=200, seed=1)
     assert "the strong bot estimates" in verdict(options, measured(200, own.view(own.current_player)))
     assert "rounds like this are won" in verdict(options, True)
+
+
+def test_a_hint_names_up_to_three_options_about_equal_and_counts_more() -> None:
+    """Three options about equal are named in the sentence; four or more are counted and said to be listed
+    first (a sentence quoting six options pushed the board out of a laptop's window), in every form."""
+    from converge.bots.hint import NAMED_EQUAL, Option, verdict
+
+    def options(n: int, **kw: int) -> list[Option]:
+        return [Option(k, f"play {k}", 0.6 - k / 100, 900, equal=True, **kw) for k in range(n)]
+
+    for n in range(2, 7):
+        for kw in ({}, {"sure": 1}, {"sure": -1}):
+            said = verdict(options(n, **kw))
+            assert said.count("“") == (n if n <= NAMED_EQUAL else 0), said
+            assert (f"{n} best choices, listed first," in said) == (n > NAMED_EQUAL), said
+            assert (said[0] == "“" or said[0].isupper()) and said.endswith("."), said

@@ -169,7 +169,8 @@ def test_in_a_friend_match_hints_come_once_both_players_allow_them(server: Serve
     box.wait_for(timeout=30000)
     said = box.inner_text()
     assert re.search(r"^Hint: (Your best choice is “[^”]+”: with it|“.+” are about equal, your best choices: "
-                     r"with (either|any of them)), (about \d+|fewer than 1|more than 9|more than 19) in (10|20) "
+                     r"with (either|any of them)|Your \d best choices, listed first, are about equal: with any "
+                     r"of them), (about \d+|fewer than 1|more than 9|more than 19) in (10|20) "
                      r"rounds like this are won \(\d+(–\d+)?%\)\. The hint sees what you see, never hidden "
                      r"cards\.", said), said
     mover.shot(f"journey-friend-hint-{mover.size}.png")
@@ -285,9 +286,10 @@ def _converted_cards_say_what_they_were(tab: Tab) -> None:
 
 
 def _table_in_the_window(tab: Tab) -> None:
-    """With the page at its top: the opponent's faction and the hand wholly in the window, the faction not
-    covered by the strip (which may stay at the window's foot over the player's own zone), and every choice
-    in the window (check_layout)."""
+    """With the page at its top: the opponent's faction wholly in the window, not covered by the strip (which
+    may stay at the window's foot over the player's own zone), every choice in the window (check_layout), and
+    the hint wholly in it; the hand too, unless the choice lies on the board (then the strip and the hand stay
+    below the board, not over it, and scrolling shows the hand)."""
     m = check_layout(tab.page)
     got = tab.page.evaluate("""() => {
       window.scrollTo(0, 0);
@@ -296,11 +298,14 @@ def _table_in_the_window(tab: Tab) -> None:
         return [r.top, r.bottom];
       };
       return {them: box('[data-testid=zone-them]'), hand: box('[data-testid=zone-hand]'),
-              tray: box('.tray'), height: innerHeight};
+              tray: box('.tray'), hint: box('[data-testid=hint-box]'), height: innerHeight,
+              onBoard: document.querySelectorAll('.zone:not(.hand) .playable').length};
     }""")
     (them_top, them_bottom), (hand_top, hand_bottom) = got["them"], got["hand"]
     assert them_top >= 0 and them_bottom <= got["tray"][0] + 0.5, (got, "the opponent's faction is covered or off")
-    assert hand_top >= 0 and hand_bottom <= got["height"] + 0.5, (got, "the hand is cut")
+    assert got["hint"][0] >= 0 and got["hint"][1] <= got["height"] + 0.5, (got, "the hint is cut")
+    if not got["onBoard"]:
+        assert hand_top >= 0 and hand_bottom <= got["height"] + 0.5, (got, "the hand is cut")
     assert m["hand"] is not None
 
 

@@ -290,6 +290,11 @@ def in_words(chance: float, measured_chances: bool = True) -> str:
     return f"{words} rounds like this are won"
 
 
+#: The most options a hint's sentence names when they are about equal; more are counted ("your 4 best choices,
+#: listed first"), as every door lists the options below it.
+NAMED_EQUAL = 3
+
+
 def verdict(options: Sequence[Option], measured_chances: bool = True) -> str:
     """The hint in a sentence, as every door says it: the best option (those about equal to it, together), its
     chance in words, and what an exact endgame proves. ``measured_chances``: see :func:`in_words`.
@@ -301,14 +306,21 @@ won (62%).
     >>> print(verdict([b, a, Option(7, "play C", 0.58, 400, equal=True)]))
     “play B”, “play A” and “play C” are about equal, your best choices: with any of them, about 6 in 10 rounds \
 like this are won (58–62%).
+    >>> print(verdict([Option(k, f"play {k}", 0.6 - k / 100, 900, equal=True) for k in range(4)]))
+    Your 4 best choices, listed first, are about equal: with any of them, about 6 in 10 rounds like this are \
+won (57–60%).
     >>> print(verdict([Option(3, "play A", 1.0, 4, sure=1, exact=True)]))
     “play A” wins the round in every case, whatever your opponent does (worked out exactly: the deck is empty, \
 and every hand your opponent may hold was played out).
     """
     best = options[0]
     equal = [o for o in options if o.equal] or [best]
-    names = (", ".join(f"“{o.label}”" for o in equal[:-1]) + f" and “{equal[-1].label}”") if len(equal) > 1 \
-        else f"“{best.label}”"
+    if len(equal) > NAMED_EQUAL:  # (a sentence of six quoted options would push the board out of the window)
+        names = f"your {len(equal)} best choices, listed first,"
+    elif len(equal) > 1:
+        names = ", ".join(f"“{o.label}”" for o in equal[:-1]) + f" and “{equal[-1].label}”"
+    else:
+        names = f"“{best.label}”"
     top = max(equal, key=lambda o: o.win_chance)
     low = points(min(o.win_chance for o in equal))
     p = points(top.win_chance) if low == points(top.win_chance) else f"{low}–{points(top.win_chance)}"
@@ -323,7 +335,8 @@ and every hand your opponent may hold was played out).
         chance = (f"{words} ({p}%)" if measured_chances else words if len(equal) == 1
                   else f"the strong bot estimates them at {p}%")
         either = "either" if len(equal) == 2 else "any of them"
-        said = (f"{names} are about equal, your best choices: with {either}, {chance}" if len(equal) > 1
+        said = (f"{names} are about equal: with {either}, {chance}" if len(equal) > NAMED_EQUAL
+                else f"{names} are about equal, your best choices: with {either}, {chance}" if len(equal) > 1
                 else f"your best choice is {names}: with it, {chance}")
     if best.exact:
         said += (" (worked out exactly: the deck is empty, and every hand your opponent may hold was played out)"

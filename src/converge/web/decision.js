@@ -166,7 +166,7 @@ function note(o) {
 function hintBox(options, verdict) {
   return el("div", { class: "hint-box", data: { testid: "hint-box" }, role: "status" },
     el("p", {}, el("strong", { text: "Hint: " }), verdict + " The hint sees what you see, never hidden cards."),
-    el("ul", { class: "hint-options" }, ...options.slice(0, 6).map((o) => el("li", { title: o.label },
+    el("ul", { class: "hint-options" }, ...options.slice(0, 6).map((o) => el("li", { title: o.label, class: o.equal ? "equal" : "" },
       el("span", { class: "bar-wrap" }, el("meter", { min: 0, max: 1, value: o.win_chance, "aria-label": o.label })),
       " " + note(o) + " — " + o.label))));
 }
