@@ -8,11 +8,12 @@ replays the match record it is sent (deals are the same in both versions) and an
         -n 400 --workers 2
 
 ``--log FILE`` keeps each match's result as it ends (a JSON line) and, run again with the same arguments, plays
-only the matches not in it: a long series survives a kill. ``--bot`` names this version's bot and ``--previous-bot`` the previous release's (default: the same name), as
-each version understands it (a level, or ``ismcts:N``: the previous release's hard was ``ismcts:20000`` capped
-at 1.2 s, so ``ismcts:20000`` is that bot at its full strength, whatever the machine's load). Each pair of
-matches swaps the seats. Prints this version's wins with a 95% Wilson interval, and the CPU time of its
-decisions (median, 99th percentile, largest), where it had a choice.
+only the matches not in it: a long series survives a kill. ``--bot`` names this version's bot and
+``--previous-bot`` the previous release's (default: the same name), as each version understands it (a level, or
+``ismcts:N``: the previous release's hard was ``ismcts:20000`` capped at 1.2 s, so ``ismcts:20000`` is that bot
+at its full strength, whatever the machine's load). Each pair of matches swaps the seats. Prints this version's
+wins with a 95% Wilson interval, and the CPU time of its decisions (median, 99th percentile, largest), where it
+had a choice.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from converge import Match
@@ -101,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                 results[row["match"]] = (row["won"], row["times"])
     todo = [i for i in range(args.n) if i not in results]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for i, (won, spent) in zip(todo, pool.map(play, [tasks[i] for i in todo])):
+        for i, (won, spent) in zip(todo, pool.map(play, [tasks[i] for i in todo]), strict=True):
             results[i] = (won, spent)
             if args.log is not None:
                 with args.log.open("a", encoding="utf-8") as log:

@@ -116,10 +116,10 @@ def test_versus_previous_keeps_each_match_and_plays_only_the_missing_ones_when_r
     log = tmp_path / "series.jsonl"
     command = [sys.executable, str(BENCHMARKS / "versus_previous.py"), "--previous", sys.executable,
                "--bot", "random", "--log", str(log), "--seed", "3"]
-    first = subprocess.run(command + ["-n", "2"], capture_output=True, text=True, timeout=300)
+    first = subprocess.run([*command, "-n", "2"], capture_output=True, text=True, timeout=300)
     assert first.returncode == 0, first.stderr
     assert [json.loads(line)["match"] for line in log.read_text().splitlines()] == [0, 1]
-    again = subprocess.run(command + ["-n", "4"], capture_output=True, text=True, timeout=300)
+    again = subprocess.run([*command, "-n", "4"], capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
     assert sorted(json.loads(line)["match"] for line in log.read_text().splitlines()) == [0, 1, 2, 3]
     wins = sum(json.loads(line)["won"] for line in log.read_text().splitlines())

@@ -210,6 +210,34 @@ def test_a_double_then_a_triple_enter_in_every_dialog(dialog: str, tmp_path: Pat
 # ---------------------------------------------------------------------- Ctrl+C and Ctrl+Q everywhere
 
 
+@pytest.mark.parametrize("dialog", ["help", "rules", "quit"])
+def test_the_tables_keys_do_nothing_under_a_dialog(dialog: str, tmp_path: Path) -> None:
+    """A number key, undo or hint pressed while a dialog is open neither plays nor takes back anything beneath
+    it, nor asks for a hint: those are the table's keys; the dialog stays, and once closed the game plays on."""
+    app = make_app(seed=4, save=tmp_path / "m.json")
+    kind, key = {"help": (HelpScreen, "question_mark"), "rules": (RulesScreen, "r"),
+                 "quit": (ConfirmQuit, "q")}[dialog]
+
+    async def body(pilot: Pilot[int]) -> None:
+        await settle(pilot)
+        await pilot.press("1")  # (one step in, so that undo would have something to take back)
+        await settle(pilot)
+        history = app.session.match.history[:]
+        await pilot.press(key)
+        assert await until(pilot, lambda: isinstance(app.screen, kind))
+        await pilot.press("1", "2", "u", "U", "h")
+        await settle(pilot)
+        assert app.session.match.history == history and app.hint is None
+        assert isinstance(app.screen, kind)
+        await pilot.press("escape")
+        assert await until(pilot, lambda: not isinstance(app.screen, kind))
+        await pilot.press("1")
+        await settle(pilot)
+        assert len(app.session.match.history) > len(history)  # one step past: the game plays on
+
+    run(app, body)
+
+
 async def _to_decision(pilot: Pilot[int]) -> None:
     app = pilot.app
     assert isinstance(app, GameApp)

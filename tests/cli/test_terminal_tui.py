@@ -224,22 +224,25 @@ def test_hint_shows_each_options_chance_from_a_worker(size: tuple[int, int]) -> 
         legal = app.session.match.legal_actions()
         assert len(re.findall(r"\d+% to win the round", text)) >= min(2, len(legal))
         # the best marked once, or the options about equal to it said so (a narrow screen may wrap the words)
-        equal = [o for o in app.hint_options if o.equal]
+        assert app.hint is not None
+        options = app.hint[1]
+        equal = [o for o in options if o.equal]
         if equal:
             assert len(re.findall(r"about\s+equal", text)) >= len(equal) and "← best" not in text
         else:
             assert len(re.findall(r"←\s+best", text)) == 1
-            assert app.hint_options[0].win_chance == max(o.win_chance for o in app.hint_options)
-        first = next(o for o in app.hint_options if o.action == app.choices[0].action)
+            assert options[0].win_chance == max(o.win_chance for o in options)
+        first = next(o for o in options if o.action == app.table.choices[0].action)
         await pilot.press("1")  # a card: how to play it is the next step of the same play, from the same search
         await settle(pilot)
         m = app.session.match
         if m.current_player == app.viewer and m.decision_kind == "mode":
-            assert app.hint_options[0].win_chance == first.win_chance  # the card's chance is its best placement's
+            # the card's chance is its best placement's
+            assert app.hint is not None and app.hint[1][0].win_chance == first.win_chance
             assert await until(pilot, lambda: "←" in screen_text(app))  # (the menu is redrawn next frame)
             text = screen_text(app)
             assert len(re.findall(r"←\s+best", text)) == 1 and len(re.findall(r"\d+% to win the round", text)) >= 2
-            assert sorted(o.action for o in app.hint_options) == sorted(m.legal_actions())
+            assert sorted(o.action for o in app.hint[1]) == sorted(m.legal_actions())
             await pilot.press("1")
             await settle(pilot)
         assert "to win the round" not in screen_text(app)  # a new decision: no hint until asked
@@ -520,7 +523,7 @@ def _trade_app() -> GameApp:
     session.fetch(0)
     session.summary_from[0] = len(session.log[0])  # the turns before, read already
     app = GameApp(session, hint_simulations=300)
-    app.moved_from[0] = len(session.log[0])
+    app.table.moved_from[0] = len(session.log[0])
     return app
 
 
@@ -591,7 +594,7 @@ def test_their_move_is_told_above_the_decision() -> None:
 
 def _shown_board(app: GameApp) -> dict[str, object]:
     """The board the screen is showing: a round's final board on its summary, else the viewer's now."""
-    _, final, _ = app.summary_board
+    _, final, _ = app.table.summary_board
     if app.mode in ("summary", "over") and final is not None:
         return dict(final)
     return dict(app.session.match.observation(app.viewer))
@@ -610,7 +613,7 @@ def _check_board_and_choices(app: GameApp, size: tuple[int, int]) -> None:
         assert options.max_scroll_y == 0 and options.region.y + options.virtual_size.height <= size[1] - 1
         shown_choices = _region_text(app, "#options")
         assert ("Continue" in shown_choices) if app.mode == "summary" else ("Rematch" in shown_choices)
-        last = app.summary_view[0].plain.splitlines()[-1]
+        last = app.table.summary_view[0].plain.splitlines()[-1]
         assert _folded(last) in _region_text(app, "#title"), "the end of the summary is not on screen"
 
 

@@ -20,8 +20,8 @@ BOX = "[data-testid=hint-box]"
 def _percent(text: str) -> int:
     """The chance the hint gives its first option (the one marked best): the sentence's, or, where it names
     options about equal with their range of chances ("(59–61%)"), the first listed option's."""
-    found = re.search(r"^Hint: (Your best choice is|To play the card you hold,|“.+” are about equal|Your \d best choices, "
-                      r"listed first, are about equal)"
+    found = re.search(r"^Hint: (Your best choice is|To play the card you hold,|“.+” are about equal"
+                      r"|Your \d best choices, listed first, are about equal)"
                       r".*? \((\d+)(–\d+)?%\)\.", text)
     assert found, text
     if found.group(3) is None:
@@ -110,8 +110,8 @@ def _hint_at_other_kinds(tab: Tab, rng: random.Random) -> None:
                 page.locator("[data-testid=hint]").count():
             page.click("[data-testid=hint]")
             page.wait_for_selector(BOX, timeout=30000)
-            assert re.search(r"^Hint: (Your best choice is|.+ are about equal, your best choices|Your \d best choices, listed "
-                             r"first, are about equal)",
+            assert re.search(r"^Hint: (Your best choice is|.+ are about equal, your best choices"
+                             r"|Your \d best choices, listed first, are about equal)",
                              page.locator(BOX).inner_text())
             assert page.locator("[data-testid=decision] button.suggested, #app .card.suggested").count() == 1
             answered.add(kind)
