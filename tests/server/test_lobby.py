@@ -21,7 +21,7 @@ from converge.bots import LEVELS
 from converge.ratings import Rating, update_pair
 from converge.server.lobby.identity import COOKIE, check_name, name_key
 from converge.server.lobby.matchmaking import QueueSettings, QuickMatchQueue, Waiting
-from converge.server.lobby.ratings import BOT_RATINGS, OFFERED_BOTS, closest_bot
+from converge.server.lobby.ratings import BOT_RATINGS, BOT_RD, OFFERED_BOTS, closest_bot
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage import lobby_store as store
 from converge.server.storage.match_store import Storage
@@ -254,7 +254,7 @@ def _finish_twice(storage: Storage, match_id: str) -> None:
                 # itself would refuse the second attempt: the rating's own guard is what is tested here)
                 conn.execute(update(matches_table).where(matches_table.c.id == match_id)
                              .values(updated_at=time.time()))
-                store.record_result(conn, match_id, 0, {}, BOT_RATINGS)
+                store.record_result(conn, match_id, 0, {}, update_pair)
         except Exception as exc:  # the loser of a race may fail: what matters is one update
             errors.append(exc)
 
@@ -296,7 +296,7 @@ def test_a_rating_changes_once_when_two_finish_at_once_sqlite(tmp_path: Path) ->
         _finish_twice(storage, mid)
         _check_once(storage, mid, a, b)
         with storage.engine.begin() as conn:  # a third, late attempt changes nothing either
-            assert store.record_result(conn, mid, 0, {}, BOT_RATINGS) == 0
+            assert store.record_result(conn, mid, 0, {}, update_pair) == 0
         _check_once(storage, mid, a, b)
     storage.close()
 
@@ -515,7 +515,7 @@ def test_a_bot_is_offered_after_the_wait_and_its_match_is_rated_against_its_fixe
     [row] = call(client, "GET", "/api/me/history", ada).json()["matches"]
     assert row["opponent"] == {"kind": "bot", "name": "easy", "display": "Easy bot"} and row["rated"]
     won = row["result"] == "won"
-    want = update_pair(Rating(), Rating(1869.0, store.BOT_RD), 1.0 if won else 0.0)[0]
+    want = update_pair(Rating(), Rating(1869.0, BOT_RD), 1.0 if won else 0.0)[0]
     assert row["rating_after"] == round(want.r)
     a.close()
 

@@ -1,5 +1,6 @@
 """Ratings on finish: a rated match changes its players' Glicko-2 ratings in the transaction that finishes it,
-exactly once (:func:`converge.server.storage.lobby_store.record_result`); bots have fixed ratings."""
+exactly once (the maths here, stored by :func:`converge.server.storage.lobby_store.record_result`); bots have
+fixed ratings."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from converge.bots import BOTS, LEVELS
+from converge.ratings import DEFAULT_VOL, Rating, update_pair
 from converge.server.play.session import Session
 from converge.server.storage import lobby_store as store
 
@@ -24,6 +26,8 @@ log = logging.getLogger("converge.server.lobby")
 #: Expert has no measured rating, so quick match never offers it and no match against it is rated.
 BOT_RATINGS: dict[str, float] = {"beginner": 1000.0, "random": 1000.0, "easy": 1869.0, "greedy": 1869.0,
                                  "medium": 2188.0, "hard": 2354.0}
+#: A bot's deviation: its rating is measured (``converge ladder``), fixed, and fairly certain.
+BOT_RD = 50.0
 #: The levels quick match may offer, weakest first.
 OFFERED_BOTS = ("beginner", "easy", "medium", "hard")
 
@@ -38,14 +42,18 @@ def closest_bot(rating: float) -> str:
     return min(OFFERED_BOTS, key=lambda b: (abs(BOT_RATINGS[b] - rating), BOT_RATINGS[b]))
 
 
+def fixed_rating(bot: str, ratings: Mapping[str, float] = BOT_RATINGS) -> Rating | None:
+    """A bot's fixed rating as an opponent's in Glicko-2 (None: never measured, as expert's)."""
+    return Rating(float(ratings[bot]), BOT_RD, DEFAULT_VOL) if bot in ratings else None
+
+
 def rate_on_finish(conn: Any, session: Session, winner: int | None) -> None:
     """The hub's finish hook (inside the finishing transaction): rate the match if it is rated. A stand-in for
     a player who left does not count: the result is the player's."""
-    bots: dict[int, str | None] = {s.seat: s.bot for s in session.row.seats
-                                   if s.bot is not None and not s.replaced}
+    bots = {s.seat: fixed_rating(s.bot) for s in session.row.seats if s.bot is not None and not s.replaced}
     try:
         with conn.begin_nested():
-            store.record_result(conn, session.id, winner, bots, BOT_RATINGS)
+            store.record_result(conn, session.id, winner, bots, update_pair)
         session.know_seating(*store.seat_players(conn, session.id))  # (the table shows the ratings' change)
     except (ArithmeticError, ValueError, KeyError, TypeError) as exc:  # a bug must not lose the end
         log.error("match %s: ratings not updated: %s", session.id, exc)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +39,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from converge.bots import bot_display_name
-from converge.ratings import DEFAULT_R, DEFAULT_RD, DEFAULT_VOL, Rating, update_pair
+from converge.ratings import DEFAULT_R, DEFAULT_RD, DEFAULT_VOL, Rating
 from converge.server.lobby.identity import NAME_RULES_VERSION, check_name, name_key, name_keys
 from converge.server.protocol.answers import Opponent, Played, Ranked
 from converge.server.protocol.errors import ProtocolError
@@ -58,10 +59,6 @@ from converge.server.storage.schema import (
 )
 
 log = logging.getLogger("converge.server.lobby")
-
-#: A bot's deviation: its rating is measured (``converge ladder``), fixed, and fairly certain.
-BOT_RD = 50.0
-
 
 @dataclass
 class Player:
@@ -361,20 +358,19 @@ def seats_of_player(engine: Engine, match_id: str, player_id: str) -> list[int]:
 # ---------------------------------------------------------------------- ratings
 
 
-def bot_rating(bot: str | None, bot_ratings: dict[str, float]) -> Rating | None:
-    if bot is None or bot not in bot_ratings:
-        return None
-    return Rating(float(bot_ratings[bot]), BOT_RD, DEFAULT_VOL)
+#: How a match's result changes its two players' ratings: (seat 0's, seat 1's, seat 0's score) -> new ones.
+RatePair = Callable[[Rating, Rating, float], tuple[Rating, Rating]]
 
 
-def record_result(conn: Connection, match_id: str, winner: int | None, seat_bots: dict[int, str | None],
-                  bot_ratings: dict[str, float]) -> int:
-    """Update the ratings of a rated match that has just finished, in the caller's transaction, exactly
-    once; returns how many players' ratings changed (0 if the match is not rated or was rated already).
+def record_result(conn: Connection, match_id: str, winner: int | None, fixed: Mapping[int, Rating | None],
+                  rate: RatePair) -> int:
+    """Store the ratings ``rate`` gives the players of a rated match that has just finished, in the caller's
+    transaction, exactly once; returns how many players' ratings changed (0 if the match is not rated or was
+    rated already). The maths are the lobby's (:mod:`converge.server.lobby.ratings`); this is their storage.
 
-    ``seat_bots``: the bot (by level) of each seat a bot plays from the start (its fixed rating is the
-    opponent's; a bot never changes rating). A stand-in for a player who left does not count: the result
-    is the player's."""
+    ``fixed``: the fixed rating of each seat a bot plays from the start (the opponent's; a bot never changes
+    rating; None: a bot with no rating, nothing to rate against). A stand-in for a player who left does not
+    count: the result is the player's."""
     if winner not in (0, 1):
         return 0
     mp = match_players_table.c
@@ -397,11 +393,11 @@ def record_result(conn: Connection, match_id: str, winner: int | None, seat_bots
         if pid is not None and pid in players:
             ratings[seat] = players[pid].rating
         else:
-            fixed = bot_rating(seat_bots.get(seat), bot_ratings)
-            if fixed is None:
+            bot = fixed.get(seat)
+            if bot is None:
                 return 0  # an opponent with no rating (an unrated bot): nothing to rate against
-            ratings[seat] = fixed
-    new0, new1 = update_pair(ratings[0], ratings[1], 1.0 if winner == 0 else 0.0)
+            ratings[seat] = bot
+    new0, new1 = rate(ratings[0], ratings[1], 1.0 if winner == 0 else 0.0)
     new = {0: new0, 1: new1}
     now = time.time()
     changed = 0
@@ -517,8 +513,8 @@ def history(engine: Engine, player_id: str, limit: int = 50) -> list[Played]:
     return out
 
 
-__all__ = ["BOT_RD", "Player", "RenameLimit", "RenameTooSoon", "SeatPlayer", "TableGone", "add_match_players",
-           "add_table", "bot_rating", "claim_table", "close_table", "create_player", "history",
+__all__ = ["Player", "RenameLimit", "RenameTooSoon", "SeatPlayer", "TableGone", "add_match_players",
+           "add_table", "claim_table", "close_table", "create_player", "history",
            "leaderboard", "link_seat", "name_taken", "on_open", "open_tables", "player_by_hash", "player_by_id",
            "read_seat_players", "record_result", "rekey_names", "rename", "repair_tables", "seat_players",
            "write_name"]
