@@ -120,14 +120,12 @@ def test_the_session_check_catches_a_unit_that_changes_a_session() -> None:
 
 
 #: What storage may not import: the units above it (it returns rows and raises storage errors) and the rating
-#: maths (the lobby's). The one exception left is named with why: it is a step still to take. (The wire's
-#: TypedDicts, which some stores return, are below both: converge.server.protocol.)
+#: maths (the lobby's). (The wire's TypedDicts, which some stores return, are below both:
+#: converge.server.protocol.)
 ABOVE_STORAGE = ("converge.server.lobby", "converge.server.play", "converge.server.api",
                  "converge.server.accounts", "converge.server.transport", "converge.server.security",
                  "converge.ratings.update_pair")
-STORAGE_EXCEPTIONS = {
-    "lobby_store.py": {"converge.server.lobby.identity"},  # the names re-keyed at open under new name rules
-}
+STORAGE_EXCEPTIONS: dict[str, set[str]] = {}
 
 
 def _reaches_up(source: str, allowed: set[str]) -> list[str]:

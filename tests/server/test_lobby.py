@@ -19,7 +19,7 @@ from sqlalchemy import update
 
 from converge.bots import LEVELS
 from converge.ratings import Rating, update_pair
-from converge.server.lobby.identity import COOKIE, check_name, name_key
+from converge.server.lobby.identity import COOKIE, check_name, name_key, named
 from converge.server.lobby.matchmaking import QueueSettings, QuickMatchQueue, Waiting
 from converge.server.lobby.ratings import BOT_RATINGS, BOT_RD, OFFERED_BOTS, closest_bot
 from converge.server.protocol.errors import ProtocolError
@@ -666,7 +666,7 @@ def test_hints_are_off_in_a_rated_match_even_against_a_bot(tmp_path: Path) -> No
         doc = client.post("/api/matches", json={"opponent": "bot", "bot": "random", "seat": 0}).json()
         mid = doc["match_id"]
         with hub.storage.engine.begin() as conn:  # rated, as a quick match against the offered bot is
-            store.create_player(conn, "p-rated", hashlib.sha256(b"t").hexdigest(), "Rated")
+            store.create_player(conn, "p-rated", hashlib.sha256(b"t").hexdigest(), named("Rated"))
             store.add_match_players(conn, mid, {0: "p-rated"}, rated=True, kind="quick")
         client.portal.call(hub.housekeeping.evict, hub.sessions[mid])  # type: ignore[union-attr]  # loaded again
         view = client.get(f"/api/matches/{mid}").json()

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from sqlalchemy import create_engine, insert, select, text
 from sqlalchemy.engine import make_url
 
-from converge.server.app import create_app
+from converge.server.app import AT_OPEN, create_app
 from converge.server.lobby.identity import NAME_RULES_VERSION, check_name, name_key, name_keys, names_clash
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage import lobby_store as store
@@ -258,7 +258,7 @@ def old_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 def test_a_version_3_database_keys_its_names_again_and_the_older_player_keeps_a_shared_key(
         old_database: str) -> None:
-    storage = Storage(old_database)
+    storage = Storage(old_database, at_open=AT_OPEN)  # (as a server opens it)
     try:
         with storage.engine.connect() as conn:
             p = store.players_table.c
@@ -279,7 +279,7 @@ def test_a_version_3_database_keys_its_names_again_and_the_older_player_keeps_a_
     assert cleared == ["p-cyrillic-ada", "p-mixed", "p-small-caps"]
     assert at_start == {0: "Ada", 1: "\u0410\u0501\u0430"}  # what the match showed then: kept as it was
     assert version["schema_version"] == "4" and version["name_rules_version"] == NAME_RULES_VERSION
-    again = Storage(old_database)  # opened again: nothing more changes
+    again = Storage(old_database, at_open=AT_OPEN)  # opened again: nothing more changes
     try:
         with again.engine.connect() as conn:
             assert len(conn.execute(select(store.name_changes_table.c.id)).all()) == 3
@@ -307,7 +307,7 @@ def test_stored_names_are_keyed_again_when_the_rules_change(tmp_path: Path,
                      .values(value="rules-2/disarm-key-10/unicode-17.0.0"))
     storage.close()
     with caplog.at_level("WARNING", logger="converge.server.lobby"):
-        storage = Storage(url)
+        storage = Storage(url, at_open=AT_OPEN)
     try:
         with storage.engine.connect() as conn:
             p = store.players_table.c

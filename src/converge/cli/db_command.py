@@ -64,7 +64,9 @@ def cmd_restore(args: argparse.Namespace) -> int:
     from converge.server.storage import backup
 
     db = _database(args)
-    done = _run(backup.restore, db, Path(args.backup), args.replace)
+    from converge.server.app import AT_OPEN
+
+    done = _run(backup.restore, db, Path(args.backup), args.replace, AT_OPEN)
     n = done.replaced
     replaced = f", replacing its {n} match{'es' if n != 1 else ''}" if n else ""
     print(f"restored {args.backup} into {db.shown}{replaced}: {done.counts.summary()}; now at revision "
@@ -76,7 +78,9 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
     from converge.server.storage import backup
 
     db = _database(args)
-    done = _run(backup.upgrade, db)
+    from converge.server.app import AT_OPEN
+
+    done = _run(backup.upgrade, db, AT_OPEN)
     if done.changed:
         before = "an empty database" if done.before is None else backup.shown_revision(done.before)
         print(f"upgraded {db.shown} from {before} to revision {done.after}")

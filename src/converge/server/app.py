@@ -61,6 +61,7 @@ from converge.server.api.deps import ServerState
 from converge.server.api.routes import accounts, admin, lobby, lobby_ws, match_ws, matches, ops, pages, site
 from converge.server.api.routes.pages import web_dir
 from converge.server.config import ServerConfig, parse_bind
+from converge.server.lobby.rekey import names_at_open
 from converge.server.lobby.service import Lobby
 from converge.server.moderation.service import Moderation
 from converge.server.ops.metrics import CountErrors, Metrics
@@ -68,11 +69,17 @@ from converge.server.ops.readiness import DatabasePing, Readiness
 from converge.server.play.hub import Hub
 from converge.server.security.middleware import SecurityMiddleware
 from converge.server.security.origins import OriginPolicy
+from converge.server.storage.backup import AtOpen
 from converge.server.storage.match_store import Storage
 from converge.server.storage.writer import Writer
 from converge.server.transport.serving import ForwardedHeaders
 
 log = logging.getLogger("converge.server")
+
+
+#: What a server checks as it opens the database, after storage's own repairs, in the opening transaction: the
+#: stored names keyed again if the name rules changed. `converge db upgrade` and `restore` do the same.
+AT_OPEN: AtOpen = (names_at_open,)
 
 
 def create_app(db_url: str | None = None, config: ServerConfig | None = None, **settings: Any) -> FastAPI:
@@ -87,7 +94,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
         except ValueError as exc:
             raise ValueError(f"metrics_bind: {exc}") from None
     metrics = Metrics()
-    storage = Storage(cfg.resolved_db_url(), cfg.sqlite_sync, exclusive=True)
+    storage = Storage(cfg.resolved_db_url(), cfg.sqlite_sync, exclusive=True, at_open=AT_OPEN)
     writer = Writer(storage, meter=metrics)
     hub = Hub(cfg, storage, writer, metrics)
     finding = Lobby(hub)

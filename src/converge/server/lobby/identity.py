@@ -27,7 +27,7 @@
   capitals ``ALI``/``ALL`` the skeleton reads alike). :func:`name_key` is the key of the case-folded form,
   the one key every case form of a name has. The keys depend on these rules and on disarm's tables:
   :data:`NAME_RULES_VERSION` names them, and the stored keys are computed again when it changes
-  (:func:`converge.server.storage.lobby_store.rekey_names`).
+  (:func:`converge.server.lobby.rekey.rekey_names`).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ import disarm
 from converge.bots import BOTS, LEVELS
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.tokens import TOKEN_RE, hash_token, new_token
+from converge.server.storage.lobby_store import Named
 
 #: The cookie holding a player's token.
 COOKIE = "converge_player"
@@ -175,6 +176,12 @@ def check_name(raw: object) -> str:
     return name
 
 
+def named(raw: object) -> Named:
+    """A name checked (:func:`check_name`, a ProtocolError if refused) with its keys, as storage keeps it."""
+    name = check_name(raw)
+    return Named(name, name_key(name), name_keys(name))
+
+
 def display_name(name: str | None) -> str:
     """How a player is shown: their name, or "Anonymous"."""
     return name or "Anonymous"
@@ -201,4 +208,4 @@ def token_hash_of(cookie: str | None) -> str | None:
 
 
 __all__ = ["COOKIE", "COOKIE_MAX_AGE", "NAME_MAX", "NAME_MIN", "NAME_RULES_VERSION", "NewToken", "check_name",
-           "display_name", "issue_token", "name_key", "name_keys", "names_clash", "token_hash_of"]
+           "display_name", "issue_token", "name_key", "name_keys", "named", "names_clash", "token_hash_of"]

@@ -12,7 +12,7 @@ from sqlalchemy import Engine
 
 from converge.ratings import Rating
 from converge.server.config import ServerConfig
-from converge.server.lobby.identity import check_name, issue_token, token_hash_of
+from converge.server.lobby.identity import issue_token, named, token_hash_of
 from converge.server.protocol.answers import MyTable, Played, Ranked
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.limits import KeyedRateLimit
@@ -112,14 +112,15 @@ class Players:
     async def set_name(self, cookie: str | None, raw: object, address: str) -> tuple[store.Player, str | None]:
         """Set (or clear: ``raw`` None) the caller's name, making them a player if they are not one yet.
         Returns the player and, for a new player, the token for their cookie."""
-        name = None if raw is None else check_name(raw)
+        checked = None if raw is None else named(raw)
+        name = None if checked is None else checked.name
         player = await self.player_of(cookie)
         refuse_banned(player)  # (a banned player's name is the hosts' to change)
         if player is not None and player.name == name:
             return player, None  # no change: nothing written, nothing counted
         if player is not None:
             self._check_rename(player.id, time.time())
-        if name is not None and await asyncio.to_thread(store.name_taken, self.engine, name,
+        if checked is not None and await asyncio.to_thread(store.name_taken, self.engine, checked,
                                                         player.id if player else None):
             raise ProtocolError("name_taken", "another player has that name, or one that looks the same; choose "
                                               "another")
@@ -132,7 +133,7 @@ class Players:
                 pid = new_match_id()
 
                 def create(conn: Any) -> None:
-                    store.create_player(conn, pid, new.token_hash, name)
+                    store.create_player(conn, pid, new.token_hash, checked)
 
                 await self.writer.write(create)
                 fresh = new.token
@@ -141,7 +142,7 @@ class Players:
                 pid, now = player.id, time.time()
 
                 def rename(conn: Any) -> None:
-                    store.rename(conn, pid, name, self.rename_limit, now)
+                    store.rename(conn, pid, checked, self.rename_limit, now)
 
                 try:
                     await self.writer.write(rename)
@@ -152,7 +153,7 @@ class Players:
                     self._note_rename(pid, now + self.rename_limit.interval_s)
                 player.name = name
         except StorageError:  # most likely the name was taken at the same moment
-            if name is not None and await asyncio.to_thread(store.name_taken, self.engine, name,
+            if checked is not None and await asyncio.to_thread(store.name_taken, self.engine, checked,
                                                             player.id if player else None):
                 raise ProtocolError("name_taken", "another player has that name, or one that looks the same; "
                                                   "choose another") from None

@@ -21,7 +21,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from converge.server.lobby.identity import check_name, name_keys
+from converge.server.lobby.identity import name_keys, named
 from converge.server.lobby.players import banned
 from converge.server.lobby.service import Lobby
 from converge.server.moderation import REPORT_REASONS
@@ -125,11 +125,11 @@ class Moderation:
         """Give a player another name (None: anonymous), whatever their own rename limits; the name rules and
         uniqueness hold as for anyone."""
         player = await self._one(ref)
-        new = None if name is None else check_name(name)
+        new = None if name is None else named(name)
         if new is not None and await asyncio.to_thread(lobby_store.name_taken, self.engine, new, player["id"]):
             raise ProtocolError("name_taken", "another player has that name, or one that looks the same")
         at = time.time()
-        detail: dict[str, Any] = {"from": player["name"], "to": new}
+        detail: dict[str, Any] = {"from": player["name"], "to": None if new is None else new.name}
 
         def change(conn: Any) -> None:
             store.rename_by_host(conn, player["id"], new, at)

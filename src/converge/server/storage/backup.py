@@ -22,7 +22,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,6 +74,10 @@ class Counts:
     def summary(self) -> str:
         return (f"{self.matches} match{'es' if self.matches != 1 else ''} ({self.finished} finished, "
                 f"{self.running} in progress), {shown_revision(self.revision)}")
+
+
+#: What the units above storage check when the database is opened, in the opening transaction.
+AtOpen = Sequence[Callable[[Connection], None]]
 
 
 def shown_revision(revision: str | None) -> str:
@@ -365,13 +369,13 @@ class Restored:
     replaced: int
 
 
-def restore(db: Database, source: Path, replace: bool = False) -> Restored:
+def restore(db: Database, source: Path, replace: bool = False, at_open: AtOpen = ()) -> Restored:
     """Restore the backup ``source`` into ``db`` (one that holds matches only with ``replace``), then bring
-    it up to date."""
+    it up to date (``at_open``: as a server opening it would, :data:`converge.server.app.AT_OPEN`)."""
     source = source.expanduser()
     if db.kind == "sqlite":
-        return _restore_sqlite(db, source, replace)
-    return _restore_postgresql(db, source, replace)
+        return _restore_sqlite(db, source, replace, at_open)
+    return _restore_postgresql(db, source, replace, at_open)
 
 
 def _server_lock(db: Database, doing: str) -> SingleServerLock:
@@ -384,7 +388,7 @@ def _server_lock(db: Database, doing: str) -> SingleServerLock:
         raise StorageError(f"{db.path} is in use by a running converge server: stop it before {doing}") from None
 
 
-def _restore_sqlite(db: Database, source: Path, replace: bool) -> Restored:
+def _restore_sqlite(db: Database, source: Path, replace: bool, at_open: AtOpen) -> Restored:
     assert db.path is not None
     _sqlite_file(source, "a converge backup")
     backup_con = _read_only(source)
@@ -412,7 +416,7 @@ def _restore_sqlite(db: Database, source: Path, replace: bool) -> Restored:
                 raise StorageError(f"cannot restore into {db.path}: {exc}") from None
             finally:
                 target.close()
-            revision = _bring_up_to_date(db)
+            revision = _bring_up_to_date(db, at_open)
         finally:
             lock.release()
     finally:
@@ -433,13 +437,13 @@ def _held_sqlite(path: Path) -> int:
         con.close()
 
 
-def _bring_up_to_date(db: Database) -> str:
+def _bring_up_to_date(db: Database, at_open: AtOpen) -> str:
     """Run the migrations on ``db`` (as a server opening it would); its revision after."""
     with _engine(db) as engine, _connected(db, engine, transaction=True) as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text(f"SELECT pg_advisory_xact_lock({_OPEN_LOCK})"))
         migrate.upgrade(conn)
-        lobby_store.on_open(conn)
+        lobby_store.on_open(conn, at_open)
         now = migrate.revision(conn)
     assert now is not None
     return now
@@ -483,7 +487,7 @@ def _dump_tables(db: Database, pg_restore: str, source: Path) -> tuple[set[str],
     return tables, revision
 
 
-def _restore_postgresql(db: Database, source: Path, replace: bool) -> Restored:
+def _restore_postgresql(db: Database, source: Path, replace: bool, at_open: AtOpen) -> Restored:
     pg_restore = _tool("pg_restore")
     tables, revision = _dump_tables(db, pg_restore, source)
     if not _known(revision):
@@ -512,7 +516,7 @@ def _restore_postgresql(db: Database, source: Path, replace: bool) -> Restored:
               "--exit-on-error", f"--dbname={uri}", str(source)], env)
     with _engine(db) as engine, _connected(db, engine) as conn:
         found = counts(conn)
-    return Restored(found, _bring_up_to_date(db), held)
+    return Restored(found, _bring_up_to_date(db, at_open), held)
 
 
 # ---------------------------------------------------------------------- upgrade and status
@@ -533,9 +537,10 @@ def _existing(db: Database) -> None:
         _sqlite_file(db.path, "an SQLite database")
 
 
-def upgrade(db: Database) -> Upgraded:
-    """Run the migrations on ``db`` to the newest revision; refused (nothing changed) for a newer
-    converge's database, someone else's, or one a server is using while it needs upgrading."""
+def upgrade(db: Database, at_open: AtOpen = ()) -> Upgraded:
+    """Run the migrations on ``db`` to the newest revision (then ``at_open``, as a server opening it would);
+    refused (nothing changed) for a newer converge's database, someone else's, or one a server is using while
+    it needs upgrading."""
     _existing(db)
     lock: SingleServerLock | None = None
     if db.path is not None:
@@ -559,7 +564,7 @@ def upgrade(db: Database) -> Upgraded:
                 migrate.upgrade(conn)
             except StorageError as exc:
                 raise StorageError(f"{db.shown}: {exc}") from None
-            lobby_store.on_open(conn)
+            lobby_store.on_open(conn, at_open)
             after = migrate.revision(conn)
     finally:
         if lock is not None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,9 +40,7 @@ from sqlalchemy.exc import IntegrityError
 
 from converge.bots import bot_display_name
 from converge.ratings import DEFAULT_R, DEFAULT_RD, DEFAULT_VOL, Rating
-from converge.server.lobby.identity import NAME_RULES_VERSION, check_name, name_key, name_keys
 from converge.server.protocol.answers import Opponent, Played, Ranked
-from converge.server.protocol.errors import ProtocolError
 from converge.server.protocol.messages import OpenTable, PlayerInfo
 from converge.server.storage.database import Refused
 from converge.server.storage.schema import (
@@ -111,33 +109,76 @@ def player_by_id(engine: Engine, player_id: str) -> Player | None:
     return _player(row) if row is not None else None
 
 
-def create_player(conn: Connection, player_id: str, token_hash: str, name: str | None = None) -> None:
-    """A new player named ``name`` (None: anonymous); an IntegrityError if another player has the name."""
+@dataclass(frozen=True)
+class Named:
+    """A player's name as stored, with the keys the lobby's name rules give it
+    (:func:`converge.server.lobby.identity.named`): ``key`` orders and finds it, and no other player's name
+    may share any of ``keys``."""
+
+    name: str
+    key: str
+    keys: frozenset[str]
+
+
+def create_player(conn: Connection, player_id: str, token_hash: str, named: Named | None = None) -> None:
+    """A new player, ``named`` (None: anonymous); an IntegrityError if another player has the name."""
     now = time.time()
     conn.execute(insert(players_table).values(id=player_id, token_hash=token_hash, name=None, name_key=None,
                                               r=DEFAULT_R, rd=DEFAULT_RD, vol=DEFAULT_VOL, games=0,
                                               created_at=now, updated_at=now))
-    if name is not None:
-        write_name(conn, player_id, name, now)
+    if named is not None:
+        write_name(conn, player_id, named, now)
 
 
-def write_name(conn: Connection, player_id: str, name: str | None, now: float) -> None:
-    """Give a player the name ``name`` (None: anonymous) with its keys (:func:`~converge.server.lobby.identity.
-    name_keys`), the only writer of both: an IntegrityError, nothing written, if any key is another player's."""
+def write_name(conn: Connection, player_id: str, named: Named | None, now: float) -> None:
+    """Give a player a name with its keys (None: anonymous), the only writer of both: an IntegrityError,
+    nothing written, if any key is another player's."""
     conn.execute(delete(name_keys_table).where(name_keys_table.c.player_id == player_id))
     conn.execute(update(players_table).where(players_table.c.id == player_id)
-                 .values(name=name, name_key=None if name is None else name_key(name), updated_at=now))
-    if name is not None:
-        conn.execute(insert(name_keys_table), [{"key": key, "player_id": player_id}
-                                               for key in sorted(name_keys(name))])
+                 .values(name=None if named is None else named.name, name_key=None if named is None else named.key,
+                         updated_at=now))
+    if named is not None:
+        conn.execute(insert(name_keys_table), [{"key": key, "player_id": player_id} for key in sorted(named.keys)])
 
 
-def name_taken(engine: Engine, name: str, except_id: str | None = None) -> bool:
-    """Whether another player than ``except_id`` has ``name``, or a name that shares one of its keys."""
+def name_taken(engine: Engine, named: Named, except_id: str | None = None) -> bool:
+    """Whether another player than ``except_id`` has a name that shares one of ``named``'s keys."""
     k = name_keys_table.c
-    q = select(k.player_id).where(k.key.in_(sorted(name_keys(name))), k.player_id != (except_id or ""))
+    q = select(k.player_id).where(k.key.in_(sorted(named.keys)), k.player_id != (except_id or ""))
     with engine.connect() as conn:
         return conn.execute(q).first() is not None
+
+
+def named_players(conn: Connection) -> list[tuple[str, str]]:
+    """Every named player (id, name), the first created first."""
+    p = players_table.c
+    rows = conn.execute(select(p.id, p.name).where(p.name.is_not(None)).order_by(p.created_at, p.id)).all()
+    return [(str(pid), str(name)) for pid, name in rows]
+
+
+def forget_name_keys(conn: Connection) -> None:
+    """Every player's name keys gone (before they are computed again under new rules): no old key stands in a
+    new one's way."""
+    conn.execute(update(players_table).values(name_key=None))
+    conn.execute(delete(name_keys_table))
+
+
+def clear_name(conn: Connection, player_id: str, now: float) -> None:
+    """The player plays on anonymous, with their rating and history: their name, refused by the name rules or
+    shared with an older player's, is cleared (not a rename: it does not count against their limit)."""
+    write_name(conn, player_id, None, now)
+    conn.execute(insert(name_changes_table).values(player_id=player_id, at=now, name=None, reason="cleared"))
+
+
+def setting(conn: Connection, key: str) -> str | None:
+    row = conn.execute(select(settings_table.c.value).where(settings_table.c.key == key)).first()
+    return None if row is None else str(row[0])
+
+
+def set_setting(conn: Connection, key: str, value: str) -> None:
+    s = settings_table.c
+    if conn.execute(update(settings_table).where(s.key == key).values(value=value)).rowcount == 0:
+        conn.execute(insert(settings_table).values(key=key, value=value))
 
 
 @dataclass(frozen=True)
@@ -171,7 +212,7 @@ class RenameTooSoon(Refused):
         self.renames = renames
 
 
-def rename(conn: Connection, player_id: str, name: str | None, limit: RenameLimit, now: float) -> None:
+def rename(conn: Connection, player_id: str, named: Named | None, limit: RenameLimit, now: float) -> None:
     """Change a player's name, counted against ``limit`` (:class:`RenameTooSoon`: nothing written)."""
     p, nc = players_table.c, name_changes_table.c
     # Lock the player's row (PostgreSQL; SQLite's writer holds the whole database): another process renaming
@@ -183,8 +224,9 @@ def rename(conn: Connection, player_id: str, name: str | None, limit: RenameLimi
     wait = limit.wait_s(times, now)
     if wait > 0:
         raise RenameTooSoon(wait, sum(1 for at in times if at > now - 3600))
-    write_name(conn, player_id, name, now)
-    conn.execute(insert(name_changes_table).values(player_id=player_id, at=now, name=name, reason="rename"))
+    write_name(conn, player_id, named, now)
+    conn.execute(insert(name_changes_table).values(player_id=player_id, at=now,
+                                                   name=None if named is None else named.name, reason="rename"))
 
 
 def leaderboard(engine: Engine, limit: int = 100) -> list[Ranked]:
@@ -423,56 +465,15 @@ def record_result(conn: Connection, match_id: str, winner: int | None, fixed: Ma
 # ---------------------------------------------------------------------- when the database is opened
 
 
-def on_open(conn: Connection) -> None:
+def on_open(conn: Connection, at_open: Sequence[Callable[[Connection], None]] = ()) -> None:
     """Run when a server opens the database (in its opening transaction, one process at a time): reopen
-    half-made tables; check and key the names again if their rules changed."""
+    half-made tables, then run the checks of the units above storage (a server's:
+    :data:`converge.server.app.AT_OPEN`)."""
     reopened = repair_tables(conn)
     if reopened:
         log.warning("reopened %d lobby table(s) whose join never finished (no match was stored)", reopened)
-    s = settings_table.c
-    row = conn.execute(select(s.value).where(s.key == "name_rules_version")).first()
-    if row is not None and row[0] == NAME_RULES_VERSION:
-        return
-    cleared = rekey_names(conn)
-    if row is None:
-        conn.execute(insert(settings_table).values(key="name_rules_version", value=NAME_RULES_VERSION))
-    else:
-        conn.execute(update(settings_table).where(s.key == "name_rules_version").values(value=NAME_RULES_VERSION))
-    log.info("player names checked and keyed again (%s): %d cleared", NAME_RULES_VERSION, cleared)
-
-
-def rekey_names(conn: Connection) -> int:
-    """Check every stored name against the present rules and store its present keys. Where two names now share
-    a key (a case form or a look-alike of each other), the older player (by creation) keeps theirs; a later
-    one, or a name the rules now refuse, is cleared: that player plays on anonymous, with their rating and
-    history, and may choose another name (a cleared name is not a rename: it does not count against their
-    limit); the log names both players of a clash. Returns how many were cleared."""
-    p = players_table.c
-    rows = conn.execute(select(p.id, p.name).where(p.name.is_not(None)).order_by(p.created_at, p.id)).all()
-    conn.execute(update(players_table).values(name_key=None))  # no old key stands in a new one's way
-    conn.execute(delete(name_keys_table))
-    owners: dict[str, tuple[str, str]] = {}  # key -> (player id, name)
-    now = time.time()
-    cleared = 0
-    for pid, name in rows:
-        why = None
-        try:
-            keys = name_keys(check_name(name))
-        except ProtocolError as exc:
-            why = f"refused by the name rules: {exc.message}"
-        else:
-            older = next((owners[k] for k in sorted(keys) if k in owners), None)
-            if older is not None:
-                why = f"one name with the older player {older[0]}'s {older[1]!r} (a case form or a look-alike)"
-        if why is None:
-            owners.update(dict.fromkeys(keys, (str(pid), str(name))))
-            write_name(conn, pid, name, now)
-            continue
-        log.warning("player %s: name %r cleared: %s", pid, name, why)
-        write_name(conn, pid, None, now)
-        conn.execute(insert(name_changes_table).values(player_id=pid, at=now, name=None, reason="cleared"))
-        cleared += 1
-    return cleared
+    for check in at_open:
+        check(conn)
 
 
 # ---------------------------------------------------------------------- history
@@ -513,8 +514,35 @@ def history(engine: Engine, player_id: str, limit: int = 50) -> list[Played]:
     return out
 
 
-__all__ = ["Player", "RenameLimit", "RenameTooSoon", "SeatPlayer", "TableGone", "add_match_players",
-           "add_table", "claim_table", "close_table", "create_player", "history",
-           "leaderboard", "link_seat", "name_taken", "on_open", "open_tables", "player_by_hash", "player_by_id",
-           "read_seat_players", "record_result", "rekey_names", "rename", "repair_tables", "seat_players",
-           "write_name"]
+__all__ = [
+    "Named",
+    "Player",
+    "RenameLimit",
+    "RenameTooSoon",
+    "SeatPlayer",
+    "TableGone",
+    "add_match_players",
+    "add_table",
+    "claim_table",
+    "clear_name",
+    "close_table",
+    "create_player",
+    "forget_name_keys",
+    "history",
+    "leaderboard",
+    "link_seat",
+    "name_taken",
+    "named_players",
+    "on_open",
+    "open_tables",
+    "player_by_hash",
+    "player_by_id",
+    "read_seat_players",
+    "record_result",
+    "rename",
+    "repair_tables",
+    "seat_players",
+    "set_setting",
+    "setting",
+    "write_name",
+]

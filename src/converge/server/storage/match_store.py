@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from sqlalchemy import Connection, bindparam, delete, func, insert, select, text, update
@@ -54,11 +54,13 @@ _SET_CLOCK = OnDriver(update(seats_table)
 class Storage:
     """Synchronous access to the tables. Writes are functions of a connection, run by the :class:`Writer`."""
 
-    def __init__(self, url: str, sqlite_sync: str = "FULL", exclusive: bool = False) -> None:
+    def __init__(self, url: str, sqlite_sync: str = "FULL", exclusive: bool = False,
+                 at_open: Sequence[Callable[[Connection], None]] = ()) -> None:
         """Open the database at ``url``, creating or upgrading its schema (:func:`migrate.upgrade
         <converge.server.storage.migrate.upgrade>`). ``exclusive``: this is a server, and an SQLite file may
         have only one (:class:`~converge.server.storage.database.SingleServerLock`); PostgreSQL takes any
-        number."""
+        number. ``at_open``: what the units above storage check in the opening transaction (a server's:
+        :data:`converge.server.app.AT_OPEN`)."""
         self.engine = make_engine(url, sqlite_sync)
         self.url = self.engine.url.render_as_string(hide_password=True)
         self.lock: SingleServerLock | None = None
@@ -69,7 +71,7 @@ class Storage:
                 if conn.dialect.name == "postgresql":  # server processes starting together: one at a time
                     conn.execute(text("SELECT pg_advisory_xact_lock(7250615)"))
                 migrate.upgrade(conn)  # (Alembic's revisions: a new database is created)
-                lobby_store.on_open(conn)
+                lobby_store.on_open(conn, at_open)
                 #: how commits are made durable (for operators and benchmarks: read once, at start)
                 self.durability = self._durability(conn)
         except StorageError:

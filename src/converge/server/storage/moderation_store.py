@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 
 from converge.server.protocol.answers import AuditEntry, FoundPlayer, ReportEntry
-from converge.server.storage.lobby_store import write_name
+from converge.server.storage.lobby_store import Named, write_name
 from converge.server.storage.schema import (
     audit_table,
     lobby_tables_table,
@@ -90,13 +90,14 @@ def set_ban(conn: Connection, player_id: str, reason: str | None, at: float) -> 
     return conn.execute(update(players_table).where(where).values(**values, updated_at=at)).rowcount == 1
 
 
-def rename_by_host(conn: Connection, player_id: str, name: str | None, at: float) -> str | None:
-    """Give ``player_id`` the name ``name`` (None: anonymous) whatever the player's own rename limits; noted in
-    the name changes as the hosts'. Returns the name it replaced."""
+def rename_by_host(conn: Connection, player_id: str, named: Named | None, at: float) -> str | None:
+    """Give ``player_id`` a name (None: anonymous) whatever the player's own rename limits; noted in the name
+    changes as the hosts'. Returns the name it replaced."""
     p = players_table.c
     old = conn.execute(select(p.name).where(p.id == player_id).with_for_update()).scalar_one()
-    write_name(conn, player_id, name, at)
-    conn.execute(insert(name_changes_table).values(player_id=player_id, at=at, name=name, reason="admin"))
+    write_name(conn, player_id, named, at)
+    conn.execute(insert(name_changes_table).values(player_id=player_id, at=at,
+                                                   name=None if named is None else named.name, reason="admin"))
     return None if old is None else str(old)
 
 
