@@ -9,21 +9,9 @@
 from __future__ import annotations
 
 from converge.server.protocol.errors import CLOSE_POLICY, ProtocolError
+from converge.server.security.headers import SECURITY_HEADERS, error_head
 from converge.server.security.origins import SAFE_METHODS, OriginPolicy
 from converge.server.transport.asgi import ASGIApp, Message, Receive, Scope, Send
-
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
-       "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-
-SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
-    (b"content-security-policy", CSP.encode()),
-    (b"x-content-type-options", b"nosniff"),
-    (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"cross-origin-opener-policy", b"same-origin"),
-    (b"cross-origin-resource-policy", b"same-origin"),
-    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
-]
 
 
 class SecurityMiddleware:
@@ -84,12 +72,6 @@ class SecurityMiddleware:
 def _bad_origin() -> ProtocolError:
     return ProtocolError("bad_origin", "this server takes WebSocket connections and changes only from its own "
                                        "pages, not from pages of another origin")
-
-
-def error_head(body: bytes) -> list[tuple[bytes, bytes]]:
-    """The headers of an error response the server writes itself, before or outside the application."""
-    return [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-            (b"cache-control", b"no-store"), *SECURITY_HEADERS]
 
 
 async def _error(send: Send, error: ProtocolError, kind: str = "http") -> None:

@@ -44,8 +44,8 @@ from websockets.typing import StatusLike
 
 from converge.server.config import ServerConfig
 from converge.server.protocol.errors import ErrorCode, ProtocolError
+from converge.server.security.headers import error_head
 from converge.server.security.limits import OpenCount, address_key
-from converge.server.security.middleware import error_head
 from converge.server.transport.asgi import ASGIApp, Receive, Scope, Send
 
 #: The largest WebSocket message uvicorn takes (bytes); the server's own limit, ``max_message``, is lower.
