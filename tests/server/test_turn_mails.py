@@ -30,8 +30,8 @@ def _hub(client: TestClient) -> Any:
 
 
 def _send(client: TestClient) -> int:
-    lobby = client.app.state.lobby  # type: ignore[attr-defined]
-    sent: int = client.portal.call(lobby.turn_mails.send_due)  # type: ignore[union-attr]
+    accounts = client.app.state.accounts  # type: ignore[attr-defined]
+    sent: int = client.portal.call(accounts.turn_mails.send_due)  # type: ignore[union-attr]
     return sent
 
 
@@ -212,9 +212,9 @@ def test_a_turn_mail_the_smtp_server_refuses_is_tried_again_then_given_up(tmp_pa
     with client_for(tmp_path, **_settings(smtp, **MAIL)) as client:
         ada, grace = _players(client, inbox)
         mid, _tokens = _turn_based(ada, grace)
-        lobby = client.app.state.lobby  # type: ignore[attr-defined]
+        accounts = client.app.state.accounts  # type: ignore[attr-defined]
         refusing = Refusing()
-        lobby.turn_mails.mailer = refusing
+        accounts.turn_mails.mailer = refusing
         wall = _hub(client).wall
 
         def row() -> Any:

@@ -56,6 +56,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from converge.server.accounts.service import AccountService
 from converge.server.api import errors
 from converge.server.api.deps import ServerState
 from converge.server.api.routes import accounts, admin, lobby, lobby_ws, match_ws, matches, ops, pages, site
@@ -98,6 +99,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     writer = Writer(storage, meter=metrics)
     hub = Hub(cfg, storage, writer, metrics)
     finding = Lobby(hub)
+    signing = AccountService(hub, finding)
     metrics.watch(hub, finding)
     readiness = Readiness()  # (more checks: app.state.readiness.add(name, check))
     readiness.add("database", DatabasePing(storage.engine))
@@ -124,10 +126,11 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
                 storage.close()
                 raise
         await hub.start()
-        finding.start()
+        signing.start()
         try:
             yield
         finally:
+            await signing.close()
             await finding.close()
             await hub.close()
             await asyncio.to_thread(writer.close)
@@ -140,8 +143,9 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
                   strict_content_type=False)  # a JSON body without a Content-Type (curl -d) is still JSON
     app.state.hub = hub
     app.state.lobby = finding
+    app.state.accounts = signing
     app.state.config = cfg
-    app.state.server = ServerState.build(hub, finding, cfg)
+    app.state.server = ServerState.build(hub, finding, signing, cfg)
     app.state.metrics = metrics
     app.state.readiness = readiness
     app.state.drain = drain

@@ -16,10 +16,10 @@ anonymous play stays as it is (a player is a browser's cookie until they give an
   Opened again in a browser it signed in already, a spent link just says so. A browser whose own player
   would be left behind for good (no address to come back with, and a name or matches to lose) is asked
   first (``would_leave``; nothing is spent): it signs in only when the page says so (``leave``).
-* **Signing out** (this browser), **everywhere** (every device: each signs in again by a link; the lobby
-  revokes its keys to the player's seats too, :meth:`converge.server.lobby.service.Lobby.sign_out_everywhere`)
-  and **deleting the account** (the address, the names and the devices; the matches stay in the others'
-  histories, played by "Anonymous")."""
+* **Signing out** (this browser), **everywhere** (every device: each signs in again by a link; its keys to
+  the player's seats are revoked too, :meth:`.service.AccountService.sign_out_everywhere`) and **deleting the
+  account** (the address, the names and the devices; the matches stay in the others' histories, played by
+  "Anonymous")."""
 
 from __future__ import annotations
 
@@ -211,7 +211,7 @@ class Accounts:
 
     async def sign_out(self, cookie: str | None) -> None:
         """Sign this browser out (every device:
-        :meth:`converge.server.lobby.service.Lobby.sign_out_everywhere`)."""
+        :meth:`converge.server.accounts.service.AccountService.sign_out_everywhere`)."""
         player, digest = await self.signed_in(cookie)
         await self._write(lambda conn: accounts.sign_out(conn, player.id, digest))
 

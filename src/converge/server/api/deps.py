@@ -15,6 +15,7 @@ from fastapi import Cookie, Depends, Header
 from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
+from converge.server.accounts.service import AccountService
 from converge.server.config import ServerConfig
 from converge.server.lobby.identity import COOKIE
 from converge.server.lobby.service import Lobby
@@ -31,10 +32,12 @@ WRONG_SECRETS_RATE = 1 / 60
 
 @dataclass
 class ServerState:
-    """The hub, the lobby and the per-address limits of one server process (``app.state.server``)."""
+    """The hub, the lobby, the accounts and the per-address limits of one server process
+    (``app.state.server``)."""
 
     hub: Hub
     lobby: Lobby
+    accounts: AccountService
     config: ServerConfig
     create_limit: KeyedRateLimit
     #: HTTP actions and rematches, per client address.
@@ -47,9 +50,9 @@ class ServerState:
     tasks: set[Any] = field(default_factory=set)
 
     @classmethod
-    def build(cls, hub: Hub, lobby: Lobby, cfg: ServerConfig) -> ServerState:
+    def build(cls, hub: Hub, lobby: Lobby, accounts: AccountService, cfg: ServerConfig) -> ServerState:
         # (the matches an address may store in an hour are the hub's budget, whatever the door)
-        return cls(hub, lobby, cfg, KeyedRateLimit(cfg.create_rate, cfg.create_burst),
+        return cls(hub, lobby, accounts, cfg, KeyedRateLimit(cfg.create_rate, cfg.create_burst),
                    KeyedRateLimit(cfg.rate, cfg.burst))
 
     def limit(self, address: str, limiter: KeyedRateLimit, what: str) -> None:
@@ -69,6 +72,10 @@ async def lobby(conn: HTTPConnection) -> Lobby:
     return (await server(conn)).lobby
 
 
+async def accounts(conn: HTTPConnection) -> AccountService:
+    return (await server(conn)).accounts
+
+
 def address_of(conn: HTTPConnection) -> str:
     """The client's address as the limits count it (an IPv6 address by its /64)."""
     return address_key(conn.client.host if conn.client else None)
@@ -80,6 +87,7 @@ async def client_address(conn: HTTPConnection) -> str:
 
 Server = Annotated[ServerState, Depends(server)]
 LobbyService = Annotated[Lobby, Depends(lobby)]
+Accounts = Annotated[AccountService, Depends(accounts)]
 ClientAddress = Annotated[str, Depends(client_address)]
 #: The player's token (:mod:`converge.server.lobby.identity`), when the browser has one.
 PlayerCookie = Annotated[str | None, Cookie(alias=COOKIE, description="the player's token")]

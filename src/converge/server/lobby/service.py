@@ -2,7 +2,6 @@
 whose match operations it uses to make matches; the hub calls its ratings hook inside the transaction that
 finishes a match (:func:`~converge.server.lobby.ratings.rate_on_finish`: exactly once).
 
-* **Accounts** (:mod:`converge.server.accounts`): signing in on every device by an emailed link.
 * **Players** (:mod:`.players`): names, renamed ``renames_per_hour`` times in any hour and ``rename_interval_s``
   apart, counted in the database; a match records the names its players have when it starts.
 * **Tables** (:mod:`.tables`): public ones listed until someone joins, private ones with an invite link.
@@ -22,13 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Coroutine
 from typing import Any
 
-from converge.server.accounts.mailer import mailer_for
-from converge.server.accounts.signin import Accounts
-from converge.server.accounts.turn_mail import TurnMails
 from converge.server.lobby.players import Players
 from converge.server.lobby.quick import QuickMatch
 from converge.server.lobby.ratings import BOT_RATINGS, rate_on_finish
@@ -36,7 +31,6 @@ from converge.server.lobby.room import LobbyConnection, Room
 from converge.server.lobby.seating import Seating
 from converge.server.lobby.tables import Tables
 from converge.server.play.hub import Hub
-from converge.server.storage import accounts_store, moderation_store
 
 log = logging.getLogger("converge.server.lobby")
 
@@ -48,35 +42,13 @@ class Lobby:
         cfg, engine, writer = hub.config, hub.storage.engine, hub.writer
         self._tasks: set[asyncio.Task[None]] = set()
         self.players = Players(cfg, engine, writer)
-        mailer = mailer_for(cfg.smtp_url, cfg.mail_from, cfg.public_url, cfg.resolved_mail_dir())
-        self.accounts = Accounts(cfg, engine, writer, self.players, mailer, self._spawn)
-        self.turn_mails = TurnMails(cfg, engine, writer, mailer, hub.wall, hub.life)
-        self.room = Room(cfg, engine, writer, hub.life, self._spawn)
+        self.room = Room(cfg, engine, writer, hub.life, self.spawn)
         self.seating = Seating(hub.matches, hub.catalog, writer)
         self.tables = Tables(cfg, engine, writer, hub.catalog, hub.budget, self.seating, self.room)
         self.quick = QuickMatch(cfg, hub.catalog, hub.budget, hub.pool, self.seating, self.players, hub.life,
-                                self._spawn)
+                                self.spawn)
         hub.writes.finish_hooks.append(rate_on_finish)
         hub.matches.bot_ratings.update(BOT_RATINGS)  # (the table shows a bot's fixed rating)
-
-    async def sign_out_everywhere(self, cookie: str | None) -> None:
-        """Sign every device of the caller's player out, in one transaction: their browsers' tokens, the tokens
-        and keys to their seats in every match (the match's connections holding one are closed, here and, told
-        by the database, in every other process) and their open tables; they leave the quick-match queue. Each
-        device signs in again by a link, and gets a new key to each seat it plays."""
-        player, _digest = await self.accounts.signed_in(cookie)
-        at = time.time()
-        closed: list[str] = []
-
-        def write(conn: Any) -> list[str]:
-            accounts_store.sign_out_everywhere(conn, player.id)
-            closed[:] = moderation_store.open_tables_of(conn, player.id, at)
-            return accounts_store.revoke_seats(conn, player.id)
-
-        await self.seating.revoke(write)
-        self.quick.drop_player(player.id)
-        if closed:
-            await self.room.refresh()
 
     def leave(self, conn: LobbyConnection) -> None:
         """A lobby page's connection closed: out of the queue (if it was the page that waited) and the room."""
@@ -88,19 +60,15 @@ class Lobby:
         """Every lobby page's connection of this process (told to reconnect when it drains for a restart)."""
         return list(self.room.conns)
 
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run ``coro`` as one of the lobby's tasks, cancelled when it closes (the sign-in mails' too)."""
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
 
-    def start(self) -> None:
-        """Start sending the "your turn" mails."""
-        self.turn_mails.start()
-
     async def close(self) -> None:
-        """Stop the lobby's tasks (the poll, the queue, the tables' grace, the mails)."""
-        await self.turn_mails.stop()
+        """Stop the lobby's tasks (the poll, the queue, the tables' grace)."""
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):

@@ -23,10 +23,18 @@ import asyncio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from converge.server.api.deps import ClientAddress, LobbyService, PlayerCookie, Server, json_response, session_of
+from converge.server.accounts.service import AccountService
+from converge.server.api.deps import (
+    Accounts,
+    ClientAddress,
+    LobbyService,
+    PlayerCookie,
+    Server,
+    json_response,
+    session_of,
+)
 from converge.server.api.models import ERRORS, EmailIn, MailSettings, SignInToken, Unsubscribe
 from converge.server.lobby.identity import COOKIE, COOKIE_MAX_AGE
-from converge.server.lobby.service import Lobby
 from converge.server.protocol.answers import Me, MyMatches, MyTable, Seated, SignInMailed, Unsubscribed
 from converge.server.storage import lobby_store as store
 
@@ -39,10 +47,10 @@ def set_player_cookie(response: JSONResponse, request: Request, token: str) -> N
                         secure=request.url.scheme == "https")
 
 
-async def me_doc(lobby: Lobby, player: store.Player | None, tables: list[MyTable] | None = None) -> Me:
+async def me_doc(accounts: AccountService, player: store.Player | None, tables: list[MyTable] | None = None) -> Me:
     """The caller as a player (None: not one yet), with their open tables, address and mail setting."""
     return {"player": player.public() if player else None, "tables": tables or [],
-            "email": await lobby.accounts.email_of(player), "turn_mails": await lobby.accounts.turn_mails(player)}
+            "email": await accounts.links.email_of(player), "turn_mails": await accounts.links.turn_mails(player)}
 
 
 def _signed_out() -> JSONResponse:
@@ -53,47 +61,47 @@ def _signed_out() -> JSONResponse:
 
 
 @router.post("/api/auth/email", response_model=SignInMailed)
-async def mail_link(body: EmailIn, request: Request, lobby: LobbyService, address: ClientAddress,
+async def mail_link(body: EmailIn, request: Request, accounts: Accounts, address: ClientAddress,
                     cookie: PlayerCookie = None) -> JSONResponse:
     """Mail a sign-in link to the address (whether or not it has an account here: the answer is the same). For
     an address new here, the link signs the browser it is opened in to the caller's player."""
-    minutes = await lobby.accounts.request(body.email, address, str(request.base_url), cookie)
+    minutes = await accounts.links.request(body.email, address, str(request.base_url), cookie)
     doc: SignInMailed = {"sent": True, "minutes": minutes}
     return json_response(doc)
 
 
 @router.post("/api/auth/verify", response_model=Me)
-async def verify(body: SignInToken, request: Request, lobby: LobbyService,
+async def verify(body: SignInToken, request: Request, lobby: LobbyService, accounts: Accounts,
                  cookie: PlayerCookie = None) -> JSONResponse:
     """Spend a sign-in link's token: this browser is signed in to the link's player from now on — the
     address's, or for an address new here, the player of the browser that asked."""
-    player, token = await lobby.accounts.verify(body.token, cookie, body.leave)
-    response = json_response(await me_doc(lobby, player, await lobby.players.open_tables(player)))
+    player, token = await accounts.links.verify(body.token, cookie, body.leave)
+    response = json_response(await me_doc(accounts, player, await lobby.players.open_tables(player)))
     if token is not None:
         set_player_cookie(response, request, token)
     return response
 
 
 @router.post("/api/auth/signout", response_model=Me)
-async def sign_out(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+async def sign_out(accounts: Accounts, cookie: PlayerCookie = None) -> JSONResponse:
     """Sign this browser out: it plays anonymously again until it signs in."""
-    await lobby.accounts.sign_out(cookie)
+    await accounts.links.sign_out(cookie)
     return _signed_out()
 
 
 @router.post("/api/auth/signout-everywhere", response_model=Me)
-async def sign_out_everywhere(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+async def sign_out_everywhere(accounts: Accounts, cookie: PlayerCookie = None) -> JSONResponse:
     """Sign every device of the caller out (each signs in again by an emailed link): no device holds their seats
     in their matches, nor their open tables, until it signs in again."""
-    await lobby.sign_out_everywhere(cookie)
+    await accounts.sign_out_everywhere(cookie)
     return _signed_out()
 
 
 @router.delete("/api/me", response_model=Me)
-async def delete_me(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+async def delete_me(accounts: Accounts, cookie: PlayerCookie = None) -> JSONResponse:
     """Delete the caller's account: their address, name and names before, and devices. Their finished matches
     stay in their opponents' histories, played by "Anonymous"."""
-    await lobby.accounts.delete(cookie)
+    await accounts.links.delete(cookie)
     return _signed_out()
 
 
@@ -119,17 +127,18 @@ async def my_matches(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONRe
 
 
 @router.put("/api/me/mails", response_model=Me)
-async def mail_settings(body: MailSettings, lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+async def mail_settings(body: MailSettings, lobby: LobbyService, accounts: Accounts,
+                        cookie: PlayerCookie = None) -> JSONResponse:
     """Mail me when it is my turn in a turn-based match (at most one mail per match per turn; a digest when
     several are waiting). Needs a mail address."""
-    await lobby.accounts.set_turn_mails(cookie, body.turn_mails)
+    await accounts.links.set_turn_mails(cookie, body.turn_mails)
     player = await lobby.players.need_player(cookie)
-    return json_response(await me_doc(lobby, player, await lobby.players.open_tables(player)))
+    return json_response(await me_doc(accounts, player, await lobby.players.open_tables(player)))
 
 
 @router.post("/api/unsubscribe", response_model=Unsubscribed)
-async def unsubscribe(body: Unsubscribe, lobby: LobbyService) -> JSONResponse:
+async def unsubscribe(body: Unsubscribe, accounts: Accounts) -> JSONResponse:
     """No more "your turn" mails for the player of a mail's link (no sign-in needed: the link is signed)."""
-    await lobby.turn_mails.unsubscribe(body.player, body.token)
+    await accounts.turn_mails.unsubscribe(body.player, body.token)
     doc: Unsubscribed = {"turn_mails": False}
     return json_response(doc)

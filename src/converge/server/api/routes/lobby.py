@@ -27,6 +27,7 @@ from fastapi.responses import JSONResponse
 
 from converge.bots import bot_display_name
 from converge.server.api.deps import (
+    Accounts,
     Authorization,
     ClientAddress,
     LobbyService,
@@ -55,18 +56,18 @@ router = APIRouter(tags=["lobby"], responses=ERRORS)
 
 
 @router.get("/api/me", response_model=Me)
-async def get_me(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+async def get_me(lobby: LobbyService, accounts: Accounts, cookie: PlayerCookie = None) -> JSONResponse:
     """The caller as a player (null: not one yet), and their open tables."""
     player = await lobby.players.player_of(cookie)
-    return json_response(await me_doc(lobby, player, await lobby.players.open_tables(player) if player else []))
+    return json_response(await me_doc(accounts, player, await lobby.players.open_tables(player) if player else []))
 
 
 @router.put("/api/me", response_model=Me)
-async def put_me(body: NameIn, request: Request, lobby: LobbyService, address: ClientAddress,
+async def put_me(body: NameIn, request: Request, lobby: LobbyService, accounts: Accounts, address: ClientAddress,
                  cookie: PlayerCookie = None) -> JSONResponse:
     """Choose or change a name (null: anonymous); makes the caller a player (and sets the cookie) on first use."""
     player, fresh = await lobby.players.set_name(cookie, body.name, address)
-    response = json_response(await me_doc(lobby, player))
+    response = json_response(await me_doc(accounts, player))
     if fresh is not None:
         set_player_cookie(response, request, fresh)
     return response
