@@ -5,6 +5,7 @@ tests/test_architecture.py, for the whole package)."""
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 from tests.helpers import ROOT
 
@@ -158,3 +159,95 @@ def test_the_layer_check_catches_a_store_that_computes_ratings_and_a_lobby_that_
     planted = "def f():\n    from converge.server.accounts.mailer import mailer_for\n"  # (inside a function too)
     assert _reaches_up(planted, LAYERS["lobby"]) == ["converge.server.accounts.mailer",
                                                      "converge.server.accounts.mailer.mailer_for"]
+
+
+def _play_units(root: object) -> dict[int, tuple[object, set[int]]]:
+    """The play units reachable from ``root`` (objects of ``converge.server.play``'s classes but the sessions,
+    which are state, the event topics, which are how units hear of each other, and a unit's own timer, which
+    calls it back), each with the units it holds: as an attribute, in a container attribute, behind a bound
+    method or in a closure."""
+    from converge.server.play.events import PlayEvents, Topic
+    from converge.server.play.lifecycle import Periodic
+    from converge.server.play.session import Session
+
+    def is_unit(x: object) -> bool:
+        return type(x).__module__.startswith("converge.server.play.") and not isinstance(
+            x, (Session, Topic, PlayEvents, Periodic))
+
+    def held(x: object) -> list[object]:
+        found: list[object] = []
+        for value in vars(x).values() if hasattr(x, "__dict__") else ():
+            items = list(value.values()) if isinstance(value, dict) else list(value) \
+                if isinstance(value, (list, tuple, set, frozenset)) else [value]
+            for item in items:
+                if hasattr(item, "__self__") and not isinstance(item, type):
+                    item = item.__self__  # (a bound method: its object)
+                for cell in getattr(item, "__closure__", None) or ():
+                    found.append(cell.cell_contents)
+                found.append(item)
+        return [f for f in found if is_unit(f)]
+
+    graph: dict[int, tuple[object, set[int]]] = {}
+    todo = [root]
+    while todo:
+        unit = todo.pop()
+        if id(unit) in graph:
+            continue
+        targets = held(unit)
+        graph[id(unit)] = (unit, {id(t) for t in targets})
+        todo += targets
+    return graph
+
+
+def _cycle(graph: dict[int, tuple[object, set[int]]]) -> list[str]:
+    """A cycle of the graph (the units' class names), or [] if there is none."""
+    state: dict[int, int] = {}  # 1: on the path, 2: done
+    path: list[int] = []
+
+    def visit(node: int) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in graph[node][1]:
+            if state.get(nxt) == 1:
+                loop = [*path[path.index(nxt):], nxt]
+                return [type(graph[n][0]).__name__ for n in loop]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        path.pop()
+        state[node] = 2
+        return []
+
+    for node in graph:
+        if node not in state and (found := visit(node)):
+            return found
+    return []
+
+
+def test_no_cycle_among_the_play_units_of_a_running_hub(tmp_path: Path) -> None:
+    """The units of a server's hub hold each other one way: the composition root makes them, and a unit that
+    must hear of another's doing subscribes to its events (no closure calling back up, as the catch-up once
+    was)."""
+    from tests.server_support import client_for
+
+    with client_for(tmp_path) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        graph = _play_units(hub)
+        assert len({id(u) for u in vars(hub).values()} & set(graph)) >= 12  # (the check sees the units)
+        assert _cycle(graph) == []
+
+
+def test_the_cycle_check_finds_a_closure_that_calls_back_up(tmp_path: Path) -> None:
+    from tests.server_support import client_for
+
+    with client_for(tmp_path) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+
+        async def catch_up(session: object, seq: int) -> bool:  # the old shape: a closure over a later unit
+            return await hub.sync.caught_up(session, seq)
+
+        hub.moves.catch_up = catch_up
+        assert {"Hub", "Moves"} <= set(_cycle(_play_units(hub)))
+        hub.moves.catch_up = hub.sync.caught_up
+        assert _cycle(_play_units(hub)) == []
+        hub.sync.planted = hub.duties  # the unit the clocks call back holding the units that call it
+        assert {"Sync", "Duties", "Clocks"} <= set(_cycle(_play_units(hub)))

@@ -1,10 +1,12 @@
 """What the process that owns a match does by itself for it — its clock, its bots' moves, stand-ins for
-players who left — started again whenever the match changes or this process takes the match over."""
+players who left — started again whenever the match changes or this process takes the match over (told by
+:mod:`.events`)."""
 
 from __future__ import annotations
 
 from converge.server.play.bots import Bots
 from converge.server.play.clocks import Clocks
+from converge.server.play.events import CaughtUp, PlayEvents, SeatsElsewhere
 from converge.server.play.session import Session
 from converge.server.play.standins import StandIns
 
@@ -12,10 +14,14 @@ from converge.server.play.standins import StandIns
 class Duties:
     """The clock, the bots and the stand-ins of the matches of this process, restarted together."""
 
-    def __init__(self, clocks: Clocks, bots: Bots, standins: StandIns) -> None:
+    def __init__(self, clocks: Clocks, bots: Bots, standins: StandIns, events: PlayEvents) -> None:
         self.clocks = clocks
         self.bots = bots
         self.standins = standins
+        events.moved.subscribe(lambda e: self.after_change(e.session))
+        events.caught_up.subscribe(self.caught_up)
+        events.seats_elsewhere.subscribe(self.seats_elsewhere)
+        events.taken_over.subscribe(lambda e: self.take_over(e.session))
 
     def after_change(self, session: Session) -> None:
         """The match moved on (or was made or loaded): a new decision began; its clock runs, and a bot plays it
@@ -23,6 +29,18 @@ class Duties:
         session.restart_clock()
         self.clocks.schedule(session)
         self.bots.kick(session)
+
+    def caught_up(self, event: CaughtUp) -> None:
+        """The match was read again and changed: its clock and its bots follow what it is now."""
+        self.clocks.schedule(event.session)
+        self.bots.kick(event.session)
+
+    def seats_elsewhere(self, event: SeatsElsewhere) -> None:
+        """Seats connected elsewhere need no stand-in; the clock starts once everyone came."""
+        for seat in event.remote:
+            self.standins.cancel(event.session, seat)
+        self.clocks.start_when_all_came(event.session)
+        self.standins.schedule_absent(event.session)
 
     def take_over(self, session: Session) -> None:
         """This process now owns the match: its clock, its bots and stand-ins for the players who are away."""

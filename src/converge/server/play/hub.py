@@ -32,13 +32,14 @@ from converge.server.play.catalog import Catalog
 from converge.server.play.clocks import Clocks
 from converge.server.play.coordination import LocalCoordinator, coordinator_for
 from converge.server.play.duties import Duties
+from converge.server.play.events import PlayEvents
 from converge.server.play.housekeeping import Housekeeping
 from converge.server.play.lifecycle import Lifecycle
 from converge.server.play.matches import Matches
 from converge.server.play.moves import Moves
 from converge.server.play.reception import Reception
 from converge.server.play.reviews import Reviews
-from converge.server.play.session import INBOX, Session
+from converge.server.play.session import INBOX
 from converge.server.play.sessions import Sessions
 from converge.server.play.standins import StandIns
 from converge.server.play.sync import Sync
@@ -76,18 +77,18 @@ class Hub:
         #: The wall clock of what is counted in days (turn-based matches' deadlines).
         self.wall = WallClock()
         self.housekeeping = Housekeeping(config, self.sessions, writer, self.coord, self.life)
-
-        async def catch_up(session: Session, seq: int) -> bool:  # (Sync is made below, from the units it uses)
-            return await self.sync.caught_up(session, seq)
-
+        #: What happens to a live match that other units act on: the sync publishes, the duties subscribe.
+        self.events = PlayEvents()
+        self.sync = Sync(storage, self.coord, self.sessions, self.housekeeping, self.life, self.events)
+        catch_up = self.sync.caught_up
         self.moves = Moves(self.writes, self.coord, self.housekeeping, catch_up, self.wall,
                            config.turn_mail_delay_s, meter)
         clocks = Clocks(self.writes, self.coord, self.life, catch_up, self.wall)
         bots = Bots(config, self.pool, self.moves, clocks, self.life)
-        self.duties = Duties(clocks, bots, StandIns(config, self.writes, clocks, bots, self.coord, self.life))
+        standins = StandIns(config, self.writes, clocks, bots, self.coord, self.life)
+        self.duties = Duties(clocks, bots, standins, self.events)
         self.hints = Hints(config, self.pool, self.writes)
         self.reviews = Reviews(config, self.pool, storage, self.writes)
-        self.sync = Sync(storage, self.coord, self.sessions, self.duties, self.housekeeping, self.life)
         self.matches = Matches(config, storage, self.catalog, self.budget, self.pool, self.writes, self.sessions,
                                self.moves, self.duties, self.sync, self.housekeeping, self.coord, self.life)
         self.turns = Turns(config, storage, self.matches, clocks, self.life)

@@ -14,7 +14,7 @@ import time
 
 from converge.server.play import broadcast
 from converge.server.play.coordination import LocalCoordinator, Note
-from converge.server.play.duties import Duties
+from converge.server.play.events import CaughtUp, Moved, PlayEvents, SeatsElsewhere, TakenOver
 from converge.server.play.housekeeping import Housekeeping
 from converge.server.play.lifecycle import Lifecycle
 from converge.server.play.session import INBOX, Session
@@ -32,12 +32,12 @@ def since(wall: float) -> float:
 class Sync:
     """The news of the other server processes, taken in by each match this process holds."""
 
-    def __init__(self, storage: Storage, coord: LocalCoordinator, sessions: Sessions, duties: Duties,
-                 housekeeping: Housekeeping, life: Lifecycle) -> None:
+    def __init__(self, storage: Storage, coord: LocalCoordinator, sessions: Sessions, housekeeping: Housekeeping,
+                 life: Lifecycle, events: PlayEvents) -> None:
         self.storage = storage
         self.coord = coord
         self.sessions = sessions
-        self.duties = duties
+        self.events = events
         self.housekeeping = housekeeping
         self.life = life
         #: What other processes announced, per match, not yet taken in.
@@ -87,7 +87,7 @@ class Sync:
                 read = True
                 continue
             session.apply(seat, aid, clock, status, winner)
-            self.duties.after_change(session)
+            self.events.moved.publish(Moved(session))
             applied = True
         if applied:
             broadcast.send_state(session)
@@ -119,14 +119,12 @@ class Sync:
             changed |= self.set_remote(session, remote)
         if caught.moved:
             session.start_clock(since(stored.updated_at))
-        if caught.moved or caught.ended:
-            self.duties.clocks.schedule(session)
-            self.duties.bots.kick(session)
-            broadcast.send_state(session)
-        elif changed:
-            self.duties.clocks.schedule(session)
-            self.duties.bots.kick(session)
-            broadcast.send_meta(session)
+        if caught.moved or caught.ended or changed:
+            self.events.caught_up.publish(CaughtUp(session))
+            if caught.moved or caught.ended:
+                broadcast.send_state(session)
+            else:
+                broadcast.send_meta(session)
         if caught.rematch is not None:
             broadcast.send_rematch(session, caught.rematch)
         return stored.n_actions > seq or stored.status != "active"
@@ -135,11 +133,7 @@ class Sync:
         """Note which seats are connected elsewhere; the owner starts clocks and schedules stand-ins."""
         if not session.set_remote(remote):
             return False
-        standins = self.duties.standins
-        for seat in remote:
-            standins.cancel(session, seat)
-        self.duties.clocks.start_when_all_came(session)
-        standins.schedule_absent(session)
+        self.events.seats_elsewhere.publish(SeatsElsewhere(session, frozenset(remote)))
         return True
 
     async def coordinate(self) -> None:
@@ -165,7 +159,7 @@ class Sync:
                     log.info("match %s: taken over by this process", session.id)
                     await self.refresh(session, presence=True)
                     async with session.lock:
-                        self.duties.take_over(session)
+                        self.events.taken_over.publish(TakenOver(session))
         remote = await coord.present_elsewhere([s.id for s in live])
         for session in live:
             if self.set_remote(session, remote.get(session.id, set())):

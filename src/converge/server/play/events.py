@@ -1,0 +1,68 @@
+"""What happens to a live match that other play units act on, told as typed events to whoever subscribed: the
+unit that saw it publishes, and does not need to know who reacts (the owner's duties: clocks, bots,
+stand-ins). Subscribers run at once, in the order they subscribed, inside the publisher's step (under the
+match's lock where the publisher holds it), so an event changes nothing of the order things happened in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from converge.server.play.session import Session
+
+E = TypeVar("E")
+
+
+@dataclass
+class Topic(Generic[E]):
+    """One kind of event: its subscribers, called with each event published."""
+
+    subscribers: list[Callable[[E], None]] = field(default_factory=list)
+
+    def subscribe(self, subscriber: Callable[[E], None]) -> None:
+        self.subscribers.append(subscriber)
+
+    def publish(self, event: E) -> None:
+        for subscriber in list(self.subscribers):
+            subscriber(event)
+
+
+@dataclass(frozen=True)
+class Moved:
+    """An action another process committed was applied to this process's copy: a new decision began."""
+
+    session: Session
+
+
+@dataclass(frozen=True)
+class CaughtUp:
+    """This process's copy of the match was read again from the database and changed (it moved on, ended, or
+    its seats or settings changed)."""
+
+    session: Session
+
+
+@dataclass(frozen=True)
+class SeatsElsewhere:
+    """Which seats of the match are connected to other processes changed; ``remote``: those seats now."""
+
+    session: Session
+    remote: frozenset[int]
+
+
+@dataclass(frozen=True)
+class TakenOver:
+    """This process now owns the match (its owner died or let it go)."""
+
+    session: Session
+
+
+@dataclass
+class PlayEvents:
+    """The topics of one server process's play units."""
+
+    moved: Topic[Moved] = field(default_factory=Topic)
+    caught_up: Topic[CaughtUp] = field(default_factory=Topic)
+    seats_elsewhere: Topic[SeatsElsewhere] = field(default_factory=Topic)
+    taken_over: Topic[TakenOver] = field(default_factory=Topic)
