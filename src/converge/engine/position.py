@@ -40,6 +40,7 @@ from converge.engine.effects import STEP_NAMES, EffectState
 from converge.engine.errors import ConvergeError, PositionError, quote
 from converge.engine.events import END_REASONS, OUTSCORED
 from converge.engine.playset import Playset
+from converge.engine.schema import Conversion, Position, PositionDecision
 from converge.engine.sizes import NUM_CARDS, ROUNDS_TO_WIN
 from converge.engine.turn import EFFECT, MODE, OVER, SELECT, TurnState
 from converge.engine.zones import Zones
@@ -54,13 +55,13 @@ _KEYS = {"format", "version", "playset", "seed", "start", "round", "round_wins",
 _EFFECT_KEYS = {"card", "step", "remaining", "pending", "picked", "revealed", "decisions"}
 
 
-def to_position(match: Match) -> dict[str, Any]:
+def to_position(match: Match) -> Position:
     """The position of ``match`` at its current decision (or at its end). Not at a chance node."""
     if match.is_chance_node:
         raise PositionError("a position is taken at a player's decision, not at a chance node (a deal)")
     ps, z, t, e = match.playset, match.zones, match.turn, match.effect
     ids = ps.card_ids
-    out: dict[str, Any] = {
+    out: Position = {
         "format": FORMAT, "version": 1,
         "playset": ps.names(), "seed": match.seed, "start": match.start_setting,
         "round": t.round_no, "round_wins": list(t.round_wins),
@@ -86,7 +87,7 @@ def to_position(match: Match) -> dict[str, Any]:
         del out["to_play"]
         out["winner"] = t.winner
     elif t.phase in (MODE, EFFECT):
-        decision: dict[str, Any] = {"card": ids[t.active]}
+        decision: PositionDecision = {"card": ids[t.active]}
         if t.phase == EFFECT:
             decision["effect"] = {"card": ids[e.card], "step": STEP_NAMES[e.step], "remaining": e.remaining,
                                   "pending": ids[e.pending] if e.pending >= 0 else None,
@@ -96,11 +97,11 @@ def to_position(match: Match) -> dict[str, Any]:
     return out
 
 
-def _conversion(match: Match, c: int) -> dict[str, Any]:
+def _conversion(match: Match, c: int) -> Conversion:
     """A card's conversion. One "until the end of the turn" of a card that was already converted
     also says what the card reverts to (C6), when that is not its printed skillset and rank."""
     ps, z = match.playset, match.zones
-    out: dict[str, Any] = {"skillset": ps.skillsets[z.skill[c]], "rank": z.rank[c], "until_end_of_turn": False}
+    out: Conversion = {"skillset": ps.skillsets[z.skill[c]], "rank": z.rank[c], "until_end_of_turn": False}
     temp = [t for t in z.temp if t[0] == c]
     if temp:
         out["until_end_of_turn"] = True

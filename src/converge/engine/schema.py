@@ -152,6 +152,68 @@ class PrintedCard(TypedDict):
     text: str
 
 
+class Reverts(TypedDict):
+    skillset: str
+    rank: int
+
+
+class Conversion(TypedDict):
+    """A converted card in a position: what it is now, and whether (and to what) it reverts at the end of the
+    turn (C6)."""
+
+    skillset: str
+    rank: int
+    until_end_of_turn: bool
+    reverts_to: NotRequired[Reverts]
+
+
+class PositionEffect(TypedDict):
+    """An effect half-resolved at a position's decision."""
+
+    card: str
+    step: str
+    remaining: int
+    pending: str | None
+    picked: list[str]
+    revealed: list[str]
+    decisions: int
+
+
+class PositionDecision(TypedDict):
+    card: str  # the card being played
+    effect: NotRequired[PositionEffect]
+
+
+class Position(TypedDict):
+    """A position (:mod:`converge.engine.position`): every card's place, hidden ones too, at a decision. It
+    names every hidden card, so it is private to whoever set the match up."""
+
+    format: str  # "converge-position"
+    version: int
+    playset: list[str]
+    seed: int
+    start: str
+    round: int
+    round_wins: list[int]
+    round_results: list[RoundResult]
+    turn: int
+    artifact_holder: int
+    lead: int
+    to_play: NotRequired[int]  # (not once the match is over)
+    hands: list[list[str]]
+    deck: list[str]  # top first
+    artifact: str
+    discard: list[str]
+    goals: list[str]
+    factions: list[list[str]]
+    conversions: dict[str, Conversion]
+    guards: dict[str, int]
+    recalled: list[str]
+    known: dict[str, list[int]]
+    decision: NotRequired[PositionDecision]
+    winner: NotRequired[int]
+
+
 class RecordDoc(TypedDict):
     """A match record: what replays to the same match (:mod:`converge.engine.record`). It holds the seed, so
     it is private until the match is over."""
@@ -164,7 +226,7 @@ class RecordDoc(TypedDict):
     decks: str  # the digest of the decks played with
     chance: bool
     actions: list[int]
-    position: NotRequired[dict[str, object]]  # the position it started at, if not a fresh deal
+    position: NotRequired[Position]  # the position it started at, if not a fresh deal
     moves: NotRequired[list[str]]  # the actions' readable forms
 
 

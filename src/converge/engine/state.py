@@ -64,7 +64,7 @@ from converge.engine.playset import Playset
 from converge.engine.position import set_up, to_position
 from converge.engine.record import replay as replay_record
 from converge.engine.record import to_record
-from converge.engine.schema import GoalScore, Observation, RecordDoc
+from converge.engine.schema import GoalScore, Observation, Position, RecordDoc
 from converge.engine.scoring import breakdown
 from converge.engine.sizes import HAND_SIZE, MAX_ROUNDS, NUM_CARDS, ROUNDS_TO_WIN
 from converge.engine.turn import (
@@ -159,7 +159,7 @@ class Match:
     _logging: bool
     _keep_history: bool
     chance: bool
-    origin: dict[str, Any] | None  # the position a match set up by from_position began at (for its record)
+    origin: Position | None  # the position a match set up by from_position began at (for its record)
 
     # ------------------------------------------------------------------ creation
 
@@ -901,7 +901,7 @@ class Match:
         """Replay a record (see :mod:`converge.engine.record`), raising :class:`RecordError` if it fails."""
         return replay_record(record, Match, deck_dirs, upto)
 
-    def position(self) -> dict[str, Any]:
+    def position(self) -> Position:
         """The position document of this state (see :mod:`converge.engine.position`)."""
         return to_position(self)
 
