@@ -238,6 +238,23 @@ def test_the_tables_keys_do_nothing_under_a_dialog(dialog: str, tmp_path: Path) 
     run(app, body)
 
 
+def test_q_on_the_pass_screen_asks_to_leave_and_n_passes_on(tmp_path: Path) -> None:
+    app = make_app(seed=4, save=tmp_path / "m.json", hotseat=True)
+
+    async def body(pilot: Pilot[int]) -> None:
+        assert await until(pilot, lambda: isinstance(app.screen, PassScreen))
+        await pilot.press("q")
+        assert await until(pilot, lambda: isinstance(app.screen, ConfirmQuit))
+        await pilot.press("n")
+        assert await until(pilot, lambda: isinstance(app.screen, PassScreen))
+        app.bounce_until = 0.0
+        await pilot.press("enter")  # one step past: the player at the device plays
+        assert await until(pilot, lambda: app.mode == "decision")
+        await pilot.press("ctrl+c", "ctrl+c")
+
+    run(app, body)
+
+
 async def _to_decision(pilot: Pilot[int]) -> None:
     app = pilot.app
     assert isinstance(app, GameApp)

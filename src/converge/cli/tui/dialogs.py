@@ -191,7 +191,8 @@ class StartScreen(Dialog[int | None]):
 class PassScreen(Screen[None]):
     """Hot-seat: a screen that shows nothing of either hand, until the next player says they are alone."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", "I am ready")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", "I am ready"),
+                                             Binding("q", "app.leave(False)", "Quit")]
 
     def __init__(self, name: str) -> None:
         super().__init__()
