@@ -1,6 +1,7 @@
-"""The server's shape, checked: files of at most 600 lines, classes of at most ~20 methods (the session, the one
-writer of a live match, has its commands beside), and a session that only changes itself (no import circle:
-tests/test_architecture.py, for the whole package)."""
+"""The shape of the server (and of the command line's files and the full-screen game's app), checked: files of
+at most 600 lines, classes of at most ~20 methods (the session, the one writer of a live match, has its
+commands beside), a session that only changes itself, layers that point one way, and no cycle among the play
+units (no import circle: tests/test_architecture.py, for the whole package)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ MAX_METHODS = 20
 MAX_METHODS_OF = {"Session": 34}
 
 
-def test_no_file_of_the_server_has_more_than_600_lines() -> None:
-    long = {str(p.relative_to(SERVER)): n for p in SERVER.rglob("*.py")
+def test_no_file_of_the_server_the_command_line_or_the_simulator_has_more_than_600_lines() -> None:
+    package = SERVER.parent
+    long = {str(p.relative_to(package)): n for folder in ("server", "cli", "simulation")
+            for p in (package / folder).rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert long == {}
 
@@ -251,3 +254,11 @@ def test_the_cycle_check_finds_a_closure_that_calls_back_up(tmp_path: Path) -> N
         assert _cycle(_play_units(hub)) == []
         hub.sync.planted = hub.duties  # the unit the clocks call back holding the units that call it
         assert {"Sync", "Duties", "Clocks"} <= set(_cycle(_play_units(hub)))
+
+
+def test_the_full_screen_games_app_keeps_to_its_flow() -> None:
+    """The full-screen game's app is its flow (at most 20 methods): what is shown is its table screen's."""
+    tree = ast.parse((SERVER.parent / "cli" / "tui" / "app.py").read_text(encoding="utf-8"))
+    app = next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == "GameApp")
+    methods = [b.name for b in app.body if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    assert 12 <= len(methods) <= MAX_METHODS, methods
