@@ -1,7 +1,8 @@
 """The shape of the server (and of the command line's files and the full-screen game's app), checked: files of
 at most 600 lines, classes of at most ~20 methods (the session, the one writer of a live match, has its
-commands beside), a session that only changes itself, layers that point one way, and no cycle among the play
-units (no import circle: tests/test_architecture.py, for the whole package)."""
+commands beside), constructors of at most 6 collaborators, a session that only changes itself, layers that
+point one way, and no cycle among the play units (no import circle: tests/test_architecture.py, for the whole
+package)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from tests.helpers import ROOT
 SERVER = ROOT / "src" / "converge" / "server"
 MAX_LINES = 600
 MAX_METHODS = 20
+MAX_COLLABORATORS = 6
 #: The live match's session is the one writer of its row, match, tasks, clock and connections: beside its
 #: reads, a command for each change the play units make (a line or two each, see play/session.py).
 MAX_METHODS_OF = {"Session": 34}
@@ -35,6 +37,34 @@ def test_no_class_of_the_server_has_more_than_about_20_methods() -> None:
                 if methods > MAX_METHODS_OF.get(node.name, MAX_METHODS):
                     big.append(f"{path.relative_to(SERVER)}: {node.name} ({methods})")
     assert big == []
+
+
+def _wide_constructors(tree: ast.AST) -> list[str]:
+    """The classes whose ``__init__`` takes more than :data:`MAX_COLLABORATORS` parameters (``self`` aside)."""
+    wide = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for init in node.body:
+                if isinstance(init, ast.FunctionDef) and init.name == "__init__":
+                    a = init.args
+                    n = len(a.posonlyargs) + len(a.args) - 1 + len(a.kwonlyargs)
+                    if n > MAX_COLLABORATORS:
+                        wide.append(f"{node.name} ({n})")
+    return wide
+
+
+def test_no_constructor_of_the_server_takes_more_than_6_collaborators() -> None:
+    """A unit that needs more is doing more than one job, or wiring by hand what an event would tell it."""
+    wide = [f"{p.relative_to(SERVER)}: {w}" for p in SERVER.rglob("*.py")
+            for w in _wide_constructors(ast.parse(p.read_text(encoding="utf-8")))]
+    assert wide == []
+
+
+def test_the_constructor_check_counts_every_kind_of_parameter() -> None:
+    planted = ("class Wide:\n    def __init__(self, a, b, c, d, /, e, f, *, g=None):\n        pass\n"
+               "class Six:\n    def __init__(self, a, b, c, d, e, f):\n        pass\n"
+               "def __init__(a, b, c, d, e, f, g, h):\n    pass\n")  # (not a constructor)
+    assert _wide_constructors(ast.parse(planted)) == ["Wide (7)"]
 
 
 #: The parts of a live match's session (``server/play/session.py``) and the methods that change each: the
@@ -248,9 +278,10 @@ def test_the_cycle_check_finds_a_closure_that_calls_back_up(tmp_path: Path) -> N
         async def catch_up(session: object, seq: int) -> bool:  # the old shape: a closure over a later unit
             return await hub.sync.caught_up(session, seq)
 
-        hub.moves.catch_up = catch_up
-        assert {"Hub", "Moves"} <= set(_cycle(_play_units(hub)))
-        hub.moves.catch_up = hub.sync.caught_up
+        commits = hub.moves.commits
+        commits.catch_up = catch_up
+        assert {"Hub", "Commits"} <= set(_cycle(_play_units(hub)))
+        commits.catch_up = hub.sync.caught_up
         assert _cycle(_play_units(hub)) == []
         hub.sync.planted = hub.duties  # the unit the clocks call back holding the units that call it
         assert {"Sync", "Duties", "Clocks"} <= set(_cycle(_play_units(hub)))

@@ -5,7 +5,6 @@ tables. Accounts stand on the lobby's players; the lobby knows nothing of accoun
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from converge.server.accounts.mailer import mailer_for
 from converge.server.accounts.signin import Accounts
@@ -13,6 +12,7 @@ from converge.server.accounts.turn_mail import TurnMails
 from converge.server.lobby.service import Lobby
 from converge.server.play.hub import Hub
 from converge.server.storage import accounts_store, moderation_store
+from converge.server.storage.writer import Tx
 
 
 class AccountService:
@@ -34,7 +34,7 @@ class AccountService:
         at = time.time()
         closed: list[str] = []
 
-        def write(conn: Any) -> list[str]:
+        def write(conn: Tx) -> list[str]:
             accounts_store.sign_out_everywhere(conn, player.id)
             closed[:] = moderation_store.open_tables_of(conn, player.id, at)
             return accounts_store.revoke_seats(conn, player.id)

@@ -43,7 +43,7 @@ from converge.server.storage import accounts_store as accounts
 from converge.server.storage import lobby_store as store
 from converge.server.storage import outbox_store as outbox
 from converge.server.storage.database import Refused, StorageError
-from converge.server.storage.writer import Writer
+from converge.server.storage.writer import Tx, Writer
 
 log = logging.getLogger("converge.server.accounts")
 
@@ -112,7 +112,7 @@ class Accounts:
 
         name: list[str | None] = [None]
 
-        def add(conn: Any) -> None:
+        def add(conn: Tx) -> None:
             accounts.add_sign_in(conn, hash_token(token), email, asker.id if asker else None, now,
                                  now + minutes * 60)
             owner = accounts.player_id_by_email(conn, email)
@@ -150,7 +150,7 @@ class Accounts:
         new_id = new_match_id()
         chosen: list[tuple[str, bool]] = []  # (player id, whether the cookie changes)
 
-        def sign_in(conn: Any) -> None:
+        def sign_in(conn: Tx) -> None:
             now = time.time()
             link = accounts.sign_in_of(conn, digest, now)
             owner = accounts.player_id_by_email(conn, link.email)
@@ -235,7 +235,7 @@ class Accounts:
     async def turn_mails(self, player: store.Player | None) -> bool:
         return player is not None and await asyncio.to_thread(outbox.turn_mails_on, self.engine, player.id)
 
-    async def _write(self, fn: Callable[[Any], None]) -> None:
+    async def _write(self, fn: Callable[[Tx], None]) -> None:
         try:
             await self.writer.write(fn)
         except StorageError:

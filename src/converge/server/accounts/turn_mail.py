@@ -18,7 +18,6 @@ import hashlib
 import hmac
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from sqlalchemy import Engine
 
@@ -28,7 +27,7 @@ from converge.server.play.lifecycle import Lifecycle, Periodic
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage import outbox_store as outbox
 from converge.server.storage.database import StorageError
-from converge.server.storage.writer import Writer
+from converge.server.storage.writer import Tx, Writer
 
 log = logging.getLogger("converge.server.mail")
 
@@ -88,7 +87,7 @@ class TurnMails:
         due = await asyncio.to_thread(outbox.due, self.engine, now)
         taken: list[tuple[str, int]] = []
 
-        def take(conn: Any) -> None:  # (all in one transaction; each mail taken or left to another process)
+        def take(conn: Tx) -> None:  # (all in one transaction; each mail taken or left to another process)
             taken.extend((mid, idx) for mid, idx in due if outbox.take(conn, mid, idx, now, LEASE_S))
 
         if due:
@@ -135,14 +134,14 @@ class TurnMails:
                     f"{footer}")
 
     async def _end(self, keys: list[tuple[str, int]], outcome: str, now: float) -> None:
-        def write(conn: Any) -> None:
+        def write(conn: Tx) -> None:
             for mid, idx in keys:
                 outbox.done(conn, mid, idx, outcome, now)
 
         await self.writer.write(write)
 
     async def _again(self, keys: list[tuple[str, int]], now: float) -> None:
-        def write(conn: Any) -> None:
+        def write(conn: Tx) -> None:
             for mid, idx in keys:
                 outbox.again(conn, mid, idx, now, RETRY_S)
 

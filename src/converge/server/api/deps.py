@@ -132,7 +132,7 @@ async def session_of(hub: Hub, match_id: str) -> Session:
     """The live match ``match_id`` (``not_found`` if there is none)."""
     if not MATCH_ID_RE.match(match_id):
         raise ProtocolError("not_found", "no such match")
-    session = await hub.matches.get(match_id)
+    session = await hub.live.get(match_id)
     if session is None:
         raise ProtocolError("not_found", "no such match")
     return session

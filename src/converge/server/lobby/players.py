@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from typing import Any
 
 from sqlalchemy import Engine
 
@@ -19,7 +18,7 @@ from converge.server.security.limits import KeyedRateLimit
 from converge.server.security.tokens import new_match_id
 from converge.server.storage import lobby_store as store
 from converge.server.storage.database import StorageError
-from converge.server.storage.writer import Writer
+from converge.server.storage.writer import Tx, Writer
 
 
 def _duration(seconds: float) -> str:
@@ -132,7 +131,7 @@ class Players:
                 new = issue_token()
                 pid = new_match_id()
 
-                def create(conn: Any) -> None:
+                def create(conn: Tx) -> None:
                     store.create_player(conn, pid, new.token_hash, checked)
 
                 await self.writer.write(create)
@@ -141,7 +140,7 @@ class Players:
             else:
                 pid, now = player.id, time.time()
 
-                def rename(conn: Any) -> None:
+                def rename(conn: Tx) -> None:
                     store.rename(conn, pid, checked, self.rename_limit, now)
 
                 try:

@@ -17,8 +17,7 @@ from converge.server.lobby.ratings import BOT_RATINGS, closest_bot
 from converge.server.lobby.room import LobbyConnection, Spawn
 from converge.server.lobby.seating import Ready, Seating
 from converge.server.play.botpool import BotPool
-from converge.server.play.budget import BudgetExceeded, MatchBudget
-from converge.server.play.catalog import Catalog
+from converge.server.play.budget import BudgetExceeded
 from converge.server.play.lifecycle import Lifecycle
 from converge.server.protocol.errors import ProtocolError, restarting
 from converge.server.protocol.messages import BotOffer, Queued, Unqueued
@@ -38,12 +37,12 @@ def queue_settings(cfg: ServerConfig) -> QueueSettings:
 class QuickMatch:
     """The quick-match queue of one server process, and the matches it makes."""
 
-    def __init__(self, config: ServerConfig, catalog: Catalog, budget: MatchBudget, pool: BotPool,
-                 seating: Seating, players: Players, life: Lifecycle, spawn: Spawn) -> None:
+    def __init__(self, config: ServerConfig, players: Players, seating: Seating, pool: BotPool, life: Lifecycle,
+                 spawn: Spawn) -> None:
         self.config = config
         self.players = players
-        self.catalog = catalog
-        self.budget = budget
+        self.catalog = seating.catalog
+        self.budget = seating.budget
         self.pool = pool
         self.seating = seating
         self.life = life

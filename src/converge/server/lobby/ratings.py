@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any
 
 from converge.bots import BOTS, LEVELS
 from converge.ratings import DEFAULT_VOL, Rating, update_pair
 from converge.server.play.session import Session
 from converge.server.storage import lobby_store as store
+from converge.server.storage.writer import Tx
 
 log = logging.getLogger("converge.server.lobby")
 
@@ -48,7 +48,7 @@ def fixed_rating(bot: str, ratings: Mapping[str, float] = BOT_RATINGS) -> Rating
     return Rating(float(ratings[bot]), BOT_RD, DEFAULT_VOL) if bot in ratings else None
 
 
-def rate_on_finish(conn: Any, session: Session, winner: int | None) -> None:
+def rate_on_finish(conn: Tx, session: Session, winner: int | None) -> None:
     """The hub's finish hook (inside the finishing transaction): rate the match if it is rated. A stand-in for
     a player who left does not count: the result is the player's."""
     bots = {s.seat: fixed_rating(s.bot) for s in session.row.seats if s.bot is not None and not s.replaced}

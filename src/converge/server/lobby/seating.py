@@ -7,12 +7,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from converge.engine.seeds import new_seed
 from converge.server.play import broadcast
 from converge.server.play.catalog import Catalog
-from converge.server.play.matches import Matches
+from converge.server.play.live import Live
 from converge.server.play.session import Session
 from converge.server.protocol.answers import Seated
 from converge.server.protocol.errors import ProtocolError
@@ -22,7 +21,7 @@ from converge.server.storage import accounts_store as accounts
 from converge.server.storage import lobby_store as store
 from converge.server.storage.database import StorageError
 from converge.server.storage.rows import MatchRow, SeatRow
-from converge.server.storage.writer import Writer
+from converge.server.storage.writer import Tx, Writer
 
 #: The most keys one seat may have (its player's other devices); more are refused.
 MAX_SEAT_KEYS = 16
@@ -47,16 +46,19 @@ class Ready:
 class Seating:
     """Makes the lobby's matches and records their players."""
 
-    def __init__(self, matches: Matches, catalog: Catalog, writer: Writer) -> None:
-        self.matches = matches
+    def __init__(self, live: Live, catalog: Catalog, writer: Writer) -> None:
+        self.live = live
+        #: What a match may be (the settings a table or the queue asks for are checked against it).
         self.catalog = catalog
+        #: The hourly budget of new matches per client address, which every match made here pays from.
+        self.budget = live.budget
         self.writer = writer
 
     async def make_match(self, *, seats: dict[int, tuple[str | None, str]], playset: list[str],
                          clock_ms: int | None, rated: bool, kind: str, payers: Sequence[str],
                          move_s: int | None = None,
                          bot: str | None = None, match_id: str | None = None,
-                         also: Callable[[Any], None] | None = None) -> tuple[Session, dict[int, str | None]]:
+                         also: Callable[[Tx], None] | None = None) -> tuple[Session, dict[int, str | None]]:
         """Create a match whose human seats are ``seats`` ({seat: (player id or None, seat token hash)}) and
         whose other seat, if any, ``bot`` plays, paid for by the addresses ``payers``; recorded with its
         players and their names now, and ``also(conn)``, in the same transaction. Returns the session and
@@ -76,12 +78,12 @@ class Seating:
         players = {seat: pid for seat, (pid, _d) in seats.items() if pid is not None}
         names: dict[int, str | None] = {}
 
-        def with_players(conn: Any) -> None:
+        def with_players(conn: Tx) -> None:
             if also is not None:
                 also(conn)
             names.update(store.add_match_players(conn, row.id, players, rated, kind) if players else {})
 
-        session = await self.matches.store(row, ps, payers=payers, also=with_players)
+        session = await self.live.store(row, ps, payers=payers, also=with_players)
         return session, names
 
     async def claim_seat(self, player: store.Player, session: Session, seat: int) -> bool:
@@ -91,7 +93,7 @@ class Seating:
         mid = session.id
         done: list[bool] = []
 
-        def link(conn: Any) -> None:
+        def link(conn: Tx) -> None:
             done.append(store.link_seat(conn, mid, seat, player.id))
 
         try:
@@ -99,28 +101,28 @@ class Seating:
         except StorageError:
             return False
         if done and done[0]:  # the table names the player now
-            await self.matches.read_players(session)
+            await self.live.read_players(session)
             broadcast.send_meta(session)
         return bool(done and done[0])
 
-    async def revoke(self, fn: Callable[[Any], list[str]]) -> None:
+    async def revoke(self, fn: Callable[[Tx], list[str]]) -> None:
         """Commit ``fn``, which revokes keys to seats and returns the matches whose seats it changed (a sign-out
         everywhere); then each of those matches this process holds takes the change in, as the other
         processes do when the database tells them: the connections whose key no longer holds their seat are
         closed, with the reason."""
         try:
-            changed = await self.matches.writes.write_changing(fn)
+            changed = await self.live.writes.write_changing(fn)
         except StorageError:
             raise ProtocolError("storage", "that could not be saved now; nothing changed: try again") from None
         for match_id in changed:
-            session = self.matches.sessions.get(match_id)
+            session = self.live.sessions.get(match_id)
             if session is not None and not session.broken:
-                await self.matches.sync.refresh(session)
+                await self.live.sync.refresh(session)
 
     async def device_key(self, player: store.Player, session: Session) -> Ready:
         """A new key to the seat ``player`` plays in this match, for the device they ask from (signed in
         there: the seat's own token stays on the device that made or joined the match). Stored hashed."""
-        seats = await asyncio.to_thread(store.seats_of_player, self.matches.storage.engine, session.id, player.id)
+        seats = await asyncio.to_thread(store.seats_of_player, self.live.storage.engine, session.id, player.id)
         if not seats:
             raise ProtocolError("unauthorized", "you play no seat in this match")
         seat = seats[0]
@@ -130,11 +132,11 @@ class Seating:
         token = new_token()
         digest, mid = hash_token(token), session.id
 
-        def add(conn: Any) -> None:
+        def add(conn: Tx) -> None:
             accounts.add_seat_key(conn, mid, seat, digest)
 
         try:
-            await self.matches.writes.write(mid, add)
+            await self.live.writes.write(mid, add)
         except StorageError:
             raise ProtocolError("storage", "the seat's key could not be saved; try again") from None
         session.add_seat_key(seat, digest)

@@ -43,12 +43,11 @@ class Lobby:
         self._tasks: set[asyncio.Task[None]] = set()
         self.players = Players(cfg, engine, writer)
         self.room = Room(cfg, engine, writer, hub.life, self.spawn)
-        self.seating = Seating(hub.matches, hub.catalog, writer)
-        self.tables = Tables(cfg, engine, writer, hub.catalog, hub.budget, self.seating, self.room)
-        self.quick = QuickMatch(cfg, hub.catalog, hub.budget, hub.pool, self.seating, self.players, hub.life,
-                                self.spawn)
+        self.seating = Seating(hub.live, hub.catalog, writer)
+        self.tables = Tables(cfg, writer, self.seating, self.room)
+        self.quick = QuickMatch(cfg, self.players, self.seating, hub.pool, hub.life, self.spawn)
         hub.writes.finish_hooks.append(rate_on_finish)
-        hub.matches.bot_ratings.update(BOT_RATINGS)  # (the table shows a bot's fixed rating)
+        hub.live.bot_ratings.update(BOT_RATINGS)  # (the table shows a bot's fixed rating)
 
     def leave(self, conn: LobbyConnection) -> None:
         """A lobby page's connection closed: out of the queue (if it was the page that waited) and the room."""

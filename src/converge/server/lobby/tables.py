@@ -8,34 +8,28 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
-
-from sqlalchemy import Engine
 
 from converge.server.config import ServerConfig
 from converge.server.lobby.room import Room
 from converge.server.lobby.seating import Ready, Seating
-from converge.server.play.budget import MatchBudget
-from converge.server.play.catalog import Catalog
 from converge.server.protocol.answers import TableOpened
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.limits import KeyedRateLimit
 from converge.server.security.tokens import hash_token, new_match_id, new_token
 from converge.server.storage import lobby_store as store
 from converge.server.storage.database import StorageError, pause_point
-from converge.server.storage.writer import Writer
+from converge.server.storage.writer import Tx, Writer
 
 
 class Tables:
     """Opening, joining and closing the lobby's tables."""
 
-    def __init__(self, config: ServerConfig, engine: Engine, writer: Writer, catalog: Catalog, budget: MatchBudget,
-                 seating: Seating, room: Room) -> None:
+    def __init__(self, config: ServerConfig, writer: Writer, seating: Seating, room: Room) -> None:
         self.config = config
-        self.engine = engine
+        self.engine = writer.storage.engine
         self.writer = writer
-        self.catalog = catalog
-        self.budget = budget
+        self.catalog = seating.catalog
+        self.budget = seating.budget
         self.seating = seating
         self.room = room
         #: Tables opened per client address.
@@ -68,7 +62,7 @@ class Tables:
             out["invite_url"] = f"/m/{table_id}#token={invite}"
             return out
 
-        def add(conn: Any) -> None:
+        def add(conn: Tx) -> None:
             store.add_table(conn, table_id=table_id, host_id=player.id, host_seat=settings.seat,
                             host_token_hash=hash_token(token), playset=settings.playset,
                             clock_ms=settings.clock_ms, move_s=settings.move_s, rated=rated, private=False)
@@ -100,7 +94,7 @@ class Tables:
                  host_seat: (str(table["host_id"]), str(table["host_token_hash"])),
                  1 - host_seat: (player.id, hash_token(token))}
 
-        def claim(conn: Any) -> None:
+        def claim(conn: Tx) -> None:
             store.claim_table(conn, table_id, player.id)
             pause_point("table_join")  # (tests: a crash here must leave the table open)
 
@@ -119,7 +113,7 @@ class Tables:
         """Close one of ``player``'s open tables."""
         done: list[bool] = []
 
-        def close(conn: Any) -> None:
+        def close(conn: Tx) -> None:
             done.append(store.close_table(conn, table_id, player.id))
 
         await self.writer.write(close)

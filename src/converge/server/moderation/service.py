@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import Engine
@@ -33,7 +34,7 @@ from converge.server.storage import lobby_store
 from converge.server.storage import moderation_store as store
 from converge.server.storage.database import Refused, StorageError
 from converge.server.storage.match_store import delete_matches
-from converge.server.storage.writer import Writer
+from converge.server.storage.writer import Tx, Writer
 
 log = logging.getLogger("converge.server.moderation")
 
@@ -101,11 +102,11 @@ class Moderation:
         except Exception:  # (a text no name could be: it is looked up as an id only)
             return frozenset()
 
-    async def _record(self, actor: str, action: str, target: str, reason: str, detail: dict[str, Any],
+    async def _record(self, actor: str, action: str, target: str, reason: str, detail: Mapping[str, object],
                       change: Any = None) -> HostActionDone:
         """Write ``change(conn)`` (if any) and the audit entry in one transaction."""
 
-        def write(conn: Any) -> None:
+        def write(conn: Tx) -> None:
             if change is not None:
                 change(conn)
             store.audit(conn, actor, action, target, reason, detail)
@@ -117,7 +118,7 @@ class Moderation:
         except StorageError:
             raise ProtocolError("storage", "the change could not be saved; nothing was done") from None
         log.info("host action: %s %s by %s", action, target, actor)
-        return {"action": action, "target": target, "detail": detail}
+        return {"action": action, "target": target, "detail": dict(detail)}
 
     # ------------------------------------------------------------------ the hosts' actions
 
@@ -129,9 +130,9 @@ class Moderation:
         if new is not None and await asyncio.to_thread(lobby_store.name_taken, self.engine, new, player["id"]):
             raise ProtocolError("name_taken", "another player has that name, or one that looks the same")
         at = time.time()
-        detail: dict[str, Any] = {"from": player["name"], "to": None if new is None else new.name}
+        detail: dict[str, object] = {"from": player["name"], "to": None if new is None else new.name}
 
-        def change(conn: Any) -> None:
+        def change(conn: Tx) -> None:
             store.rename_by_host(conn, player["id"], new, at)
 
         return await self._record(actor, "rename", player["id"], reason, detail, change)
@@ -145,12 +146,12 @@ class Moderation:
         playing = await asyncio.to_thread(lobby_store.in_progress, self.engine, pid, 1000)
         closed: list[str] = []
 
-        def change(conn: Any) -> None:
+        def change(conn: Tx) -> None:
             if not store.set_ban(conn, pid, reason, at):
                 raise _Refused(ProtocolError("malformed", "the player is banned already"))
             closed.extend(store.open_tables_of(conn, pid, at))
 
-        detail: dict[str, Any] = {"name": player["name"], "matches_in_progress": [m for m, _ in playing],
+        detail: dict[str, object] = {"name": player["name"], "matches_in_progress": [m for m, _ in playing],
                                   "tables_closed": closed}
         done = await self._record(actor, "ban", pid, reason, detail, change)
         self.lobby.quick.drop_player(pid)
@@ -161,7 +162,7 @@ class Moderation:
         ended, failed = [], []
         for match_id, seat in dict.fromkeys([*playing, *later]):
             try:
-                session = await self.hub.matches.get(match_id)
+                session = await self.hub.live.get(match_id)
                 if session is None:
                     raise ProtocolError("not_found", "no such match")
                 await self.hub.matches.resign(session, seat, reason="banned")
@@ -176,7 +177,7 @@ class Moderation:
         player = await self._one(ref)
         pid = player["id"]
 
-        def change(conn: Any) -> None:
+        def change(conn: Tx) -> None:
             if not store.set_ban(conn, pid, None, time.time()):
                 raise _Refused(ProtocolError("malformed", "the player is not banned"))
 
@@ -188,7 +189,7 @@ class Moderation:
             raise ProtocolError("table_gone", "no open table has that id")
         host: list[str | None] = []
 
-        def change(conn: Any) -> None:
+        def change(conn: Tx) -> None:
             host.append(store.close_any_table(conn, table_id, time.time()))
             if host[0] is None:
                 raise _Refused(ProtocolError("table_gone", "no open table has that id"))
@@ -201,12 +202,12 @@ class Moderation:
         """Delete a match and its record; its pages are told it is gone (a match in progress ends with it)."""
         if not MATCH_ID_RE.match(match_id):
             raise ProtocolError("not_found", "no such match")
-        session = await self.hub.matches.get(match_id)
+        session = await self.hub.live.get(match_id)
         if session is None:
             raise ProtocolError("not_found", "no such match")
-        detail: dict[str, Any] = {"status": session.row.status, "actions": session.row.n_actions}
+        detail: dict[str, object] = {"status": session.row.status, "actions": session.row.n_actions}
 
-        def change(conn: Any) -> None:
+        def change(conn: Tx) -> None:
             delete_matches(conn, [match_id])
 
         done = await self._record(actor, "delete_match", match_id, reason, detail, change)
@@ -220,7 +221,7 @@ class Moderation:
         if not MATCH_ID_RE.match(report_id):
             raise ProtocolError("not_found", "no open report has that id")
 
-        def change(conn: Any) -> None:
+        def change(conn: Tx) -> None:
             if not store.close_report(conn, report_id, time.time()):
                 raise _Refused(ProtocolError("not_found", "no open report has that id"))
 

@@ -8,22 +8,18 @@ import asyncio
 import logging
 import random
 import time
-from typing import Any
 
 from converge.bots.hint import HintAnswer
-from converge.server.config import ServerConfig
-from converge.server.play import broadcast
 from converge.server.play.botpool import BotPool
 from converge.server.play.catalog import default_bot
-from converge.server.play.clocks import Clocks
-from converge.server.play.lifecycle import Lifecycle
+from converge.server.play.commits import Commits
+from converge.server.play.ground import Ground
 from converge.server.play.moves import Moves
 from converge.server.play.session import BOTS, Session
-from converge.server.play.writes import MatchWrites
 from converge.server.protocol.errors import ProtocolError
 from converge.server.protocol.messages import HintResult
-from converge.server.storage.database import StorageError
 from converge.server.storage.match_store import Storage
+from converge.server.storage.writer import Tx
 
 log = logging.getLogger("converge.server")
 
@@ -31,12 +27,11 @@ log = logging.getLogger("converge.server")
 class Bots:
     """Plays the bot seats of the matches this process owns."""
 
-    def __init__(self, config: ServerConfig, pool: BotPool, moves: Moves, clocks: Clocks, life: Lifecycle) -> None:
-        self.config = config
+    def __init__(self, ground: Ground, pool: BotPool, moves: Moves) -> None:
+        self.config = ground.config
+        self.life = ground.life
         self.pool = pool
         self.moves = moves
-        self.clocks = clocks
-        self.life = life
 
     def kick(self, session: Session) -> None:
         """Start playing the bot seats if a bot is to decide (and none is playing already)."""
@@ -86,19 +81,17 @@ class Bots:
                     if failures >= 3:
                         return
                     continue
-                failures = 0
-                self.clocks.schedule(session)  # (the next decision's clock; this task plays on if it is a bot's)
-                broadcast.send_state(session)
+                failures = 0  # (this task plays on if the next decision is a bot's too)
                 self.moves.meter.action("bot", kind, time.perf_counter() - arrived)
 
 
 class Hints:
     """The strong bot's options for a player's decision, and who allows them in a friend match."""
 
-    def __init__(self, config: ServerConfig, pool: BotPool, writes: MatchWrites) -> None:
-        self.config = config
+    def __init__(self, ground: Ground, pool: BotPool, commits: Commits) -> None:
+        self.config = ground.config
         self.pool = pool
-        self.writes = writes
+        self.commits = commits
         #: One search at a time (each takes a CPU for a while).
         self.slot = asyncio.Semaphore(1)
 
@@ -115,15 +108,11 @@ class Hints:
                 return
             match_id = session.id
 
-            def write(conn: Any) -> None:
+            def write(conn: Tx) -> None:
                 Storage.set_hints(conn, match_id, bits)
 
-            try:
-                await self.writes.write(match_id, write)
-            except StorageError:
-                raise ProtocolError("storage", "the setting could not be saved; try again") from None
-            session.set_hints(bits)
-            broadcast.send_meta(session)
+            await self.commits.commit(session, write, lambda: session.set_hints(bits), "hints",
+                                      what="hints allowed", failed="the setting could not be saved; try again")
 
     async def hint(self, session: Session, seat: int) -> HintResult:
         """The strong bot's options for ``seat``'s decision, each with its estimated chance to win the

@@ -6,6 +6,7 @@ spectators (with the events the connection already has left out), plus public me
 from __future__ import annotations
 
 from converge.engine.schema import Observation
+from converge.server.play.events import Committed
 from converge.server.play.session import Session
 from converge.server.protocol.errors import CLOSE_UNAUTHORIZED, ProtocolError
 from converge.server.protocol.messages import Ack, MatchMeta, RematchMade, State
@@ -47,6 +48,24 @@ def send_state(session: Session, ack: tuple[Connection, Ack] | None = None) -> N
             conn.send(text)
         conn.events_sent = got[1]
     session.turns_sent()
+
+
+def committed(event: Committed) -> None:
+    """Tell every connection of a change this process committed: a move or an end as each one's new view (the
+    mover's connection acknowledged — in a message of its own first, if it asked for acknowledgements apart),
+    who plays a seat or allows hints as the match's public facts."""
+    session = event.session
+    if event.change == "seat" or event.change == "hints":
+        send_meta(session)
+        return
+    if event.reply is None:
+        send_state(session)
+        return
+    source, aid = event.reply
+    ack: Ack = {"seq": session.seq, "action": aid}
+    if source.acks:
+        source.send({"type": "ack", **ack})
+    send_state(session, None if source.acks else (source, ack))
 
 
 def send_meta(session: Session, skip: Connection | None = None) -> None:

@@ -7,17 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
-from converge.server.play import broadcast
-from converge.server.play.coordination import LocalCoordinator
-from converge.server.play.lifecycle import Lifecycle
-from converge.server.play.moves import CatchUp
+from converge.server.play.commits import Commits
+from converge.server.play.ground import Ground
 from converge.server.play.session import CLOCK, Session
-from converge.server.play.wallclock import WallClock
 from converge.server.play.writes import MatchWrites
-from converge.server.storage.database import StorageError
+from converge.server.protocol.errors import ProtocolError
 from converge.server.storage.match_store import Storage
+from converge.server.storage.writer import Tx
 
 log = logging.getLogger("converge.server")
 
@@ -25,13 +22,12 @@ log = logging.getLogger("converge.server")
 class Clocks:
     """The time losses of the matches of this process."""
 
-    def __init__(self, writes: MatchWrites, coord: LocalCoordinator, life: Lifecycle, catch_up: CatchUp,
-                 wall: WallClock) -> None:
+    def __init__(self, ground: Ground, writes: MatchWrites, commits: Commits) -> None:
+        self.ground = ground
+        self.life = ground.life
+        self.wall = ground.wall
         self.writes = writes
-        self.coord = coord
-        self.life = life
-        self.catch_up = catch_up
-        self.wall = wall
+        self.commits = commits
 
     def out_of_turn_time(self, session: Session) -> bool:
         """A turn-based match whose player to move has let their time per move run out."""
@@ -89,18 +85,15 @@ class Clocks:
         clock = [(seat, 0)] if reason == "time" else []
         at = self.wall()
 
-        def write(conn: Any) -> None:
+        def write(conn: Tx) -> None:
             Storage.finish(conn, match_id, winner, reason, idx, clock, at=at)
             writes.finished(conn, session, winner)
 
         try:
-            await writes.write(match_id, write)
-        except StorageError as exc:
-            if self.coord.multi and await self.catch_up(session, idx):
-                return False  # the match moved on (or ended) meanwhile, on another process
-            log.error("match %s: loss of player %d (%s) not stored: %s", match_id, seat, reason, exc)
-            return False
-        session.end_by(seat, reason)
+            await self.commits.commit(session, write, lambda: session.end_by(seat, reason), "ended",
+                                      what=f"loss of player {seat} ({reason})",
+                                      failed="the match's end could not be saved")
+        except ProtocolError:
+            return False  # the match moved on (or ended) meanwhile on another process, or the database is away
         log.info("match %s: player %d lost (%s)", match_id, seat, reason)
-        broadcast.send_state(session)
         return True

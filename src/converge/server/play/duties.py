@@ -1,12 +1,12 @@
 """What the process that owns a match does by itself for it — its clock, its bots' moves, stand-ins for
-players who left — started again whenever the match changes or this process takes the match over (told by
-:mod:`.events`)."""
+players who left — started again whenever the match changes, is made live here, or this process takes it
+over (told by :mod:`.events`)."""
 
 from __future__ import annotations
 
 from converge.server.play.bots import Bots
 from converge.server.play.clocks import Clocks
-from converge.server.play.events import CaughtUp, PlayEvents, SeatsElsewhere
+from converge.server.play.events import CaughtUp, Committed, Opened, PlayEvents, SeatsElsewhere
 from converge.server.play.session import Session
 from converge.server.play.standins import StandIns
 
@@ -18,17 +18,35 @@ class Duties:
         self.clocks = clocks
         self.bots = bots
         self.standins = standins
+        events.committed.subscribe(self.committed)
+        events.opened.subscribe(self.opened)
         events.moved.subscribe(lambda e: self.after_change(e.session))
         events.caught_up.subscribe(self.caught_up)
         events.seats_elsewhere.subscribe(self.seats_elsewhere)
         events.taken_over.subscribe(lambda e: self.take_over(e.session))
 
     def after_change(self, session: Session) -> None:
-        """The match moved on (or was made or loaded): a new decision began; its clock runs, and a bot plays it
-        if it is a bot's."""
+        """The match moved on (or was made): a new decision began; its clock runs, and a bot plays it if it
+        is a bot's."""
         session.restart_clock()
         self.clocks.schedule(session)
         self.bots.kick(session)
+
+    def committed(self, event: Committed) -> None:
+        """A move or a change of seat starts the decision's time again; an end stops the clock; who allows
+        hints changes nothing here."""
+        if event.change in ("moved", "seat"):
+            self.after_change(event.session)
+        elif event.change == "ended":
+            self.clocks.schedule(event.session)
+
+    def opened(self, event: Opened) -> None:
+        """A match made here starts its first decision now; one read from the database goes on where it was
+        (its decision's time since its last action), with stand-ins for the players who are away."""
+        if event.loaded:
+            self.take_over(event.session)
+        else:
+            self.after_change(event.session)
 
     def caught_up(self, event: CaughtUp) -> None:
         """The match was read again and changed: its clock and its bots follow what it is now."""

@@ -1,15 +1,17 @@
 """What happens to a live match that other play units act on, told as typed events to whoever subscribed: the
 unit that saw it publishes, and does not need to know who reacts (the owner's duties: clocks, bots,
-stand-ins). Subscribers run at once, in the order they subscribed, inside the publisher's step (under the
-match's lock where the publisher holds it), so an event changes nothing of the order things happened in."""
+stand-ins; the send path; the eviction from memory). Subscribers run at once, in the order they subscribed,
+inside the publisher's step (under the match's lock where the publisher holds it), so an event changes nothing
+of the order things happened in."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, Literal, TypeVar
 
 from converge.server.play.session import Session
+from converge.server.transport.connections import Connection
 
 E = TypeVar("E")
 
@@ -26,6 +28,30 @@ class Topic(Generic[E]):
     def publish(self, event: E) -> None:
         for subscriber in list(self.subscribers):
             subscriber(event)
+
+
+#: What a commit of this process changed: an action was applied, the match ended outside the engine (time,
+#: resignation, a ban), who plays a seat, or who allows hints.
+Change = Literal["moved", "ended", "seat", "hints"]
+
+
+@dataclass(frozen=True)
+class Committed:
+    """This process committed a change to the match, and its session took it in
+    (:class:`~converge.server.play.commits.Commits`)."""
+
+    session: Session
+    change: Change
+    #: The connection whose action this was and the action: acknowledged with the new state.
+    reply: tuple[Connection, int] | None = None
+
+
+@dataclass(frozen=True)
+class Opened:
+    """The match is live in this process: made now (``loaded`` False) or read from the database."""
+
+    session: Session
+    loaded: bool
 
 
 @dataclass(frozen=True)
@@ -62,6 +88,8 @@ class TakenOver:
 class PlayEvents:
     """The topics of one server process's play units."""
 
+    committed: Topic[Committed] = field(default_factory=Topic)
+    opened: Topic[Opened] = field(default_factory=Topic)
     moved: Topic[Moved] = field(default_factory=Topic)
     caught_up: Topic[CaughtUp] = field(default_factory=Topic)
     seats_elsewhere: Topic[SeatsElsewhere] = field(default_factory=Topic)

@@ -7,17 +7,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
 
-from converge.server.config import ServerConfig
-from converge.server.play.coordination import LocalCoordinator
-from converge.server.play.lifecycle import Lifecycle, Periodic
+from converge.server.play.ground import Ground
+from converge.server.play.lifecycle import Periodic
 from converge.server.play.session import BOTS, EVICT, INBOX, Session, stand_in
 from converge.server.play.sessions import Sessions
 from converge.server.protocol.errors import CLOSE_RECONNECT, ProtocolError
 from converge.server.storage.match_store import Storage
 from converge.server.storage.rows import Retention
-from converge.server.storage.writer import Writer
+from converge.server.storage.writer import Tx, Writer
 from converge.server.transport.connections import dumps
 
 log = logging.getLogger("converge.server")
@@ -32,14 +30,15 @@ def in_use(session: Session) -> bool:
 class Housekeeping:
     """Eviction from memory and the retention clean-up of one server process."""
 
-    def __init__(self, config: ServerConfig, sessions: Sessions, writer: Writer, coord: LocalCoordinator,
-                 life: Lifecycle) -> None:
-        self.config = config
+    def __init__(self, ground: Ground, sessions: Sessions, writer: Writer) -> None:
+        self.config = ground.config
+        self.coord = ground.coord
+        self.life = ground.life
         self.sessions = sessions
         self.writer = writer
-        self.coord = coord
-        self.life = life
-        self._periodic = Periodic("retention", "retention clean-up", config.retention_every_s, self.sweep, life)
+        self._periodic = Periodic("retention", "retention clean-up", self.config.retention_every_s, self.sweep,
+                                  self.life)
+        ground.events.opened.subscribe(lambda e: self.schedule_evict(e.session))
 
     # ------------------------------------------------------------------ memory
 
@@ -88,7 +87,7 @@ class Housekeeping:
             keep = sorted({s.id for s in self.sessions if in_use(s)} | self.sessions.loading())
             deleted: list[str] = []
 
-            def write(conn: Any, keep: list[str] = keep, deleted: list[str] = deleted) -> None:
+            def write(conn: Tx, keep: list[str] = keep, deleted: list[str] = deleted) -> None:
                 deleted.extend(Storage.delete_expired(conn, at, policy, keep, batch))
 
             await self.writer.write(write)

@@ -1,7 +1,8 @@
 """The hub: one server process's live matches and the units that serve them, each with its own job and
 state, composed here.
 
-* :class:`~converge.server.play.matches.Matches` — create, load, act, rematch, record, replay;
+* :class:`~converge.server.play.live.Live` — matches made live: stored new, or loaded;
+* :class:`~converge.server.play.matches.Matches` — create, act, resign, rematch, record, replay;
 * :class:`~converge.server.play.reception.Reception` — connections: admitted, welcomed, leaving (and
   :mod:`~converge.server.play.broadcast`, the send path: each connection its own view);
 * :class:`~converge.server.play.duties.Duties` — what the owner does by itself: clocks
@@ -10,7 +11,8 @@ state, composed here.
 * :class:`~converge.server.play.sync.Sync` — keeping in step with the other processes on one PostgreSQL;
 * :class:`~converge.server.play.housekeeping.Housekeeping` — eviction from memory, the retention clean-up;
 * under them: the sessions (:mod:`~converge.server.play.session`, :mod:`~converge.server.play.sessions`),
-  the commits (:mod:`~converge.server.play.writes`, :mod:`~converge.server.play.moves`), the catalog of
+  the commits (:mod:`~converge.server.play.writes`, :mod:`~converge.server.play.commits`,
+  :mod:`~converge.server.play.moves`), the events by which units hear of each other, the catalog of
   decks and settings, the hourly match budget;
 * :class:`~converge.server.play.reviews.Reviews` — the reviews of finished matches;
 * :class:`~converge.server.play.turns.Turns` — turn-based matches' players who ran out of time."""
@@ -25,16 +27,20 @@ from typing import Any
 from converge.server.config import ServerConfig
 from converge.server.ops.jobs import Backoff, Jobs
 from converge.server.ops.meter import Meter
+from converge.server.play import broadcast
 from converge.server.play.botpool import BotPool
 from converge.server.play.bots import Bots, Hints
 from converge.server.play.budget import MatchBudget
 from converge.server.play.catalog import Catalog
 from converge.server.play.clocks import Clocks
+from converge.server.play.commits import Commits
 from converge.server.play.coordination import LocalCoordinator, coordinator_for
 from converge.server.play.duties import Duties
 from converge.server.play.events import PlayEvents
+from converge.server.play.ground import Ground
 from converge.server.play.housekeeping import Housekeeping
 from converge.server.play.lifecycle import Lifecycle
+from converge.server.play.live import Live
 from converge.server.play.matches import Matches
 from converge.server.play.moves import Moves
 from converge.server.play.reception import Reception
@@ -74,24 +80,25 @@ class Hub:
                                                        storage.engine.dialect.name, config.coordination_interval,
                                                        self.life.jobs)
         self.writes = MatchWrites(writer, self.coord)
+        #: What happens to a live match that other units act on (:mod:`.events`): the units that make it
+        #: publish, the duties, the send path and the eviction subscribe.
+        self.events = PlayEvents()
         #: The wall clock of what is counted in days (turn-based matches' deadlines).
         self.wall = WallClock()
-        self.housekeeping = Housekeeping(config, self.sessions, writer, self.coord, self.life)
-        #: What happens to a live match that other units act on: the sync publishes, the duties subscribe.
-        self.events = PlayEvents()
-        self.sync = Sync(storage, self.coord, self.sessions, self.housekeeping, self.life, self.events)
-        catch_up = self.sync.caught_up
-        self.moves = Moves(self.writes, self.coord, self.housekeeping, catch_up, self.wall,
-                           config.turn_mail_delay_s, meter)
-        clocks = Clocks(self.writes, self.coord, self.life, catch_up, self.wall)
-        bots = Bots(config, self.pool, self.moves, clocks, self.life)
-        standins = StandIns(config, self.writes, clocks, bots, self.coord, self.life)
-        self.duties = Duties(clocks, bots, standins, self.events)
-        self.hints = Hints(config, self.pool, self.writes)
+        ground = Ground(config, self.life, self.wall, self.coord, self.events)
+        self.ground = ground
+        self.housekeeping = Housekeeping(ground, self.sessions, writer)
+        self.sync = Sync(ground, storage, self.sessions, self.housekeeping)
+        commits = Commits(ground, self.writes, self.sync.caught_up, self.housekeeping)
+        self.moves = Moves(ground, self.writes, commits, meter)
+        clocks = Clocks(ground, self.writes, commits)
+        self.duties = Duties(clocks, Bots(ground, self.pool, self.moves), StandIns(ground, commits), self.events)
+        self.events.committed.subscribe(broadcast.committed)  # (after the duties: a bot's reply is on its way)
+        self.hints = Hints(ground, self.pool, commits)
         self.reviews = Reviews(config, self.pool, storage, self.writes)
-        self.matches = Matches(config, storage, self.catalog, self.budget, self.pool, self.writes, self.sessions,
-                               self.moves, self.duties, self.sync, self.housekeeping, self.coord, self.life)
-        self.turns = Turns(config, storage, self.matches, clocks, self.life)
+        self.live = Live(ground, storage, self.budget, self.writes, self.sessions, self.sync)
+        self.matches = Matches(ground, self.catalog, self.pool, self.live, self.moves, self.duties)
+        self.turns = Turns(ground, storage, self.live, clocks)
         self.reception = Reception(config, self.coord, self.duties, self.sync, self.housekeeping, self.life)
 
     @property

@@ -1,45 +1,32 @@
-"""Match operations: create a match, load one from the database, act in it, ask for its rematch, serve its
-record and its replay.
+"""Match operations: create a match, act in it, resign, ask for its rematch, serve its record and its replay
+(making a match live, and loading one: :mod:`converge.server.play.live`).
 
 Everything that changes a match runs under its session's lock, in this order: check the action against the
-live match, commit it to the database, apply it, then send each connection its own view."""
+live match, commit it to the database, apply it, then send each connection its own view
+(:mod:`converge.server.play.commits`)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
-from converge.engine.errors import ConvergeError
-from converge.engine.playset import Playset
 from converge.engine.seeds import new_seed
 from converge.engine.state import Match
-from converge.server.config import ServerConfig
 from converge.server.play import broadcast
 from converge.server.play.botpool import BotPool
-from converge.server.play.budget import MatchBudget
 from converge.server.play.catalog import Catalog
-from converge.server.play.coordination import LocalCoordinator, Note
 from converge.server.play.duties import Duties
-from converge.server.play.housekeeping import Housekeeping
-from converge.server.play.lifecycle import Lifecycle
+from converge.server.play.ground import Ground
+from converge.server.play.live import Live
 from converge.server.play.moves import Moves
 from converge.server.play.session import Session
-from converge.server.play.sessions import Sessions
-from converge.server.play.sync import Sync, since
 from converge.server.play.table import Scored, TurnLog
-from converge.server.play.writes import MatchWrites
 from converge.server.protocol.answers import MatchRecord, ReplayMove, ReplayStep
 from converge.server.protocol.errors import ProtocolError, restarting
-from converge.server.protocol.messages import Ack, ClockInfo
+from converge.server.protocol.messages import ClockInfo
 from converge.server.security.tokens import hash_token, new_match_id, new_token
-from converge.server.storage import lobby_store
-from converge.server.storage import outbox_store as outbox
-from converge.server.storage.database import Refused, StorageError
-from converge.server.storage.match_store import Storage
 from converge.server.storage.rows import MatchRow, SeatRow
 from converge.server.transport.connections import Connection
 
@@ -59,26 +46,17 @@ class Created:
 class Matches:
     """The operations on the matches of this process."""
 
-    def __init__(self, config: ServerConfig, storage: Storage, catalog: Catalog, budget: MatchBudget,
-                 pool: BotPool, writes: MatchWrites, sessions: Sessions, moves: Moves, duties: Duties, sync: Sync,
-                 housekeeping: Housekeeping, coord: LocalCoordinator, life: Lifecycle) -> None:
-        self.config = config
-        self.life = life
-        self.pool = pool
-        self.storage = storage
+    def __init__(self, ground: Ground, catalog: Catalog, pool: BotPool, live: Live, moves: Moves,
+                 duties: Duties) -> None:
+        self.ground = ground
+        self.life = ground.life
         self.catalog = catalog
-        self.budget = budget
-        self.writes = writes
-        self.sessions = sessions
+        self.pool = pool
+        self.live = live
         self.moves = moves
         self.duties = duties
-        self.sync = sync
-        self.housekeeping = housekeeping
-        self.coord = coord
-        #: The bots' fixed ratings by level, shown at the table (the lobby fills them in).
-        self.bot_ratings: dict[str, float] = {}
 
-    # ------------------------------------------------------------------ creating and loading
+    # ------------------------------------------------------------------ creating
 
     async def create(self, mode: object, playset: object = None, bot: object = None, seat: object = 0,
                      clock_s: object = None, move_hours: object = None, *, payer: str) -> Created:
@@ -104,101 +82,8 @@ class Matches:
         row = MatchRow(id=new_match_id(), mode=str(mode), playset=ps.names(), seed=new_seed(),
                        start="random", decks=ps.digest, bot_seed=new_seed(),
                        clock_ms=settings.clock_ms, move_s=settings.move_s, seats=seats)
-        session = await self.store(row, ps, payers=[payer])
+        session = await self.live.store(row, ps, payers=[payer])
         return Created(session, settings.seat, token, invite)
-
-    async def store(self, row: MatchRow, ps: Playset, *, payers: Sequence[str], link_from: str | None = None,
-                    also: Callable[[Any], None] | None = None) -> Session:
-        """Store a new match (and ``also(conn)`` in the same transaction), then make it live. Every new match
-        comes here, and ``payers`` (the client addresses of the players it is stored for) pay for it first.
-        A :class:`~converge.server.storage.database.Refused` from ``also`` is raised as it is: nothing was
-        stored, and the caller says why."""
-        if self.life.closing:  # (draining for a restart: the match is made by another process, or after)
-            raise restarting()
-        self.budget.charge(payers)
-        match = Match.new(ps, row.seed, row.start)
-        row.created_at = row.updated_at = self.moves.wall()
-        first = match.current_player if row.move_s is not None else None
-        row.to_move = first
-        delay = self.moves.mail_delay
-
-        def write(conn: Any) -> None:
-            Storage.create_match(conn, row)
-            if first is not None:  # a turn-based match: the first mover is told it is their turn too
-                outbox.queue(conn, row.id, 0, first, row.created_at, delay)
-            if link_from is not None:
-                Storage.link_rematch(conn, link_from, row.id)
-            if also is not None:
-                also(conn)
-
-        try:
-            await self.writes.write(link_from, write)
-        except Refused:
-            self.budget.give_back(payers)
-            raise
-        except StorageError as exc:
-            self.budget.give_back(payers)
-            log.error("could not store a new match: %s", exc)
-            raise ProtocolError("storage", "the match could not be saved; try again") from None
-        session = Session(row, match)
-        session.know_seating(False, {}, self.bot_ratings)
-        owned = await self.sync.claim(row.id)
-        session.claimed(owned)
-        if also is not None:
-            await self.read_players(session)
-        self.sessions.add(session)
-        self.duties.after_change(session)
-        self.housekeeping.schedule_evict(session)
-        return session
-
-    async def get(self, match_id: str) -> Session | None:
-        """The live session of a match, loading (replaying) it from the database on first use."""
-        return await self.sessions.load(match_id, self._load, self._loaded)
-
-    def _loaded(self, session: Session) -> None:
-        if self.coord.multi:  # what another process stored while we were reading is read now
-            self.sync.on_change(Note(session.id))
-
-    async def _load(self, match_id: str) -> Session | None:
-        try:
-            row = await asyncio.to_thread(self.storage.load, match_id)
-        except Exception as exc:  # (StorageError, or the database's own)
-            log.error("cannot load match %s: %s", match_id, exc)
-            raise ProtocolError("storage", "the match cannot be loaded now; try again") from None
-        if row is None:
-            return None
-        try:
-            match = Match.replay(row.record(), self.config.deck_dirs)
-        except ConvergeError as exc:
-            log.error("match %s does not replay: %s", match_id, exc)
-            raise ProtocolError("storage", "this match cannot be resumed by this server (its decks "
-                                           "changed)") from None
-        if row.status == "active" and match.is_terminal:  # cannot happen: the last action sets "over"
-            row.status, row.winner, row.reason = "over", match.winner, "match"
-        session = Session(row, match)
-        session.know_seating(False, {}, self.bot_ratings)
-        log.info("resumed match %s at action %d", match_id, row.n_actions)
-        owned = await self.sync.claim(match_id)
-        session.claimed(owned)
-        await self.read_players(session)
-        session.set_remote((await self.coord.present_elsewhere([match_id])).get(match_id, set()))
-        self.duties.after_change(session)
-        session.restart_clock(since(row.updated_at))  # the decision began when the last action came
-        self.housekeeping.schedule_evict(session)
-        if row.mode == "friend" and row.status == "active":
-            self.duties.standins.schedule_absent(session)
-        return session
-
-    async def read_players(self, session: Session) -> None:
-        """Read who plays the seats (names, ratings, this match's rating changes) and whether the match is
-        rated; the database away: treat it as rated (no hints) rather than fail, and show no names."""
-        try:
-            rated, players = await asyncio.to_thread(lobby_store.read_seat_players, self.storage.engine,
-                                                     session.id)
-        except Exception as exc:
-            log.warning("match %s: cannot tell who plays it, nor whether it is rated: %s", session.id, exc)
-            rated, players = True, {}
-        session.know_seating(rated, players)
 
     # ------------------------------------------------------------------ acting
 
@@ -227,12 +112,7 @@ class Matches:
                 await self.duties.clocks.flag(session, seat)
                 raise ProtocolError("over", "your time ran out")
             kind = session.match.decision_kind
-            await self.moves.commit(session, seat, aid, left)
-            self.duties.after_change(session)
-            ack: Ack = {"seq": session.seq, "action": aid}
-            if source is not None and source.acks:
-                source.send({"type": "ack", **ack})
-            broadcast.send_state(session, (source, ack) if source is not None and not source.acks else None)
+            await self.moves.commit(session, seat, aid, left, source)
             self.moves.meter.action("player", kind, time.perf_counter() - arrived)
             return session.seq
 
@@ -247,7 +127,6 @@ class Matches:
                                     else "the match is unavailable")
             if not await self.duties.clocks.lose(session, seat, reason):
                 raise ProtocolError("storage", "the match's end could not be saved; the match goes on")
-            self.duties.after_change(session)
 
     # ------------------------------------------------------------------ rematch, record, replay
 
@@ -261,7 +140,7 @@ class Matches:
             if session.row.status != "over":
                 raise ProtocolError("not_over", "a rematch can be asked for once the match is over")
             if session.row.rematch_id is not None:
-                existing = await self.get(session.row.rematch_id)
+                existing = await self.live.get(session.row.rematch_id)
                 if existing is not None:
                     return existing, False
                 session.link_rematch(None)  # deleted by the retention policy: make a new one
@@ -275,12 +154,12 @@ class Matches:
                            bot_seed=new_seed(), clock_ms=old.clock_ms, move_s=old.move_s,
                            rematch_of=old.id, seats=seats)
             try:
-                new = await self.store(row, session.match.playset, payers=[payer], link_from=old.id)
+                new = await self.live.store(row, session.match.playset, payers=[payer], link_from=old.id)
             except ProtocolError:
                 # Asked on two processes at once: the other one's rematch was stored first.
-                if self.coord.multi:
-                    await self.sync.caught_up(session, session.seq)
-                    existing = await self.get(old.rematch_id) if old.rematch_id is not None else None
+                if self.ground.coord.multi:
+                    await self.live.sync.caught_up(session, session.seq)
+                    existing = await self.live.get(old.rematch_id) if old.rematch_id is not None else None
                     if existing is not None:
                         return existing, False
                 raise
@@ -304,12 +183,12 @@ class Matches:
         total = len(rec["actions"])
         if not 0 <= step <= total:
             raise ProtocolError("malformed", f"step is 0 to {total}")
-        match = Match.replay(rec, self.config.deck_dirs, upto=step)
+        match = Match.replay(rec, self.ground.config.deck_dirs, upto=step)
         move: ReplayMove | None = None
         turns: list[Scored] = []
         log = TurnLog(match)
         if step > 0:
-            before = Match.replay(rec, self.config.deck_dirs, upto=step - 1)
+            before = Match.replay(rec, self.ground.config.deck_dirs, upto=step - 1)
             move = {"player": before.current_player, "action": before.action_to_string(rec["actions"][step - 1])}
             turns = [s for s in log.turns if s.index >= len(before.events)]
         return {"step": step, "total": total, "move": move, "observation": match.observation(viewer),

@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from typing import Any, cast
+from typing import cast
 
 from converge.bots.review import VERSION as REVIEW_VERSION
 from converge.engine.schema import RecordDoc
@@ -20,6 +20,7 @@ from converge.server.play.writes import MatchWrites
 from converge.server.protocol.answers import ReviewState
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage.match_store import Storage
+from converge.server.storage.writer import Tx
 
 log = logging.getLogger("converge.server")
 
@@ -80,7 +81,7 @@ class Reviews:
                                              cfg.hint_seed)
             text = json.dumps(doc, separators=(",", ":"))
 
-            def write(conn: Any) -> None:
+            def write(conn: Tx) -> None:
                 Storage.save_review(conn, session.id, seat, text)
 
             await self.writes.write(None, write)  # (not a change of the match: nobody is told)

@@ -6,21 +6,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
 
 from converge.bots import BOTS
-from converge.server.config import ServerConfig
-from converge.server.play import broadcast
-from converge.server.play.bots import Bots
 from converge.server.play.catalog import default_bot
-from converge.server.play.clocks import Clocks
-from converge.server.play.coordination import LocalCoordinator
-from converge.server.play.lifecycle import Lifecycle
+from converge.server.play.commits import Commits
+from converge.server.play.ground import Ground
 from converge.server.play.session import Session, stand_in
-from converge.server.play.writes import MatchWrites
 from converge.server.protocol.errors import ProtocolError
-from converge.server.storage.database import StorageError
 from converge.server.storage.match_store import Storage
+from converge.server.storage.writer import Tx
 
 log = logging.getLogger("converge.server")
 
@@ -28,14 +22,11 @@ log = logging.getLogger("converge.server")
 class StandIns:
     """The stand-ins of the matches of this process, and who plays each seat."""
 
-    def __init__(self, config: ServerConfig, writes: MatchWrites, clocks: Clocks, bots: Bots,
-                 coord: LocalCoordinator, life: Lifecycle) -> None:
-        self.config = config
-        self.writes = writes
-        self.clocks = clocks
-        self.bots = bots
-        self.coord = coord
-        self.life = life
+    def __init__(self, ground: Ground, commits: Commits) -> None:
+        self.config = ground.config
+        self.coord = ground.coord
+        self.life = ground.life
+        self.commits = commits
 
     def schedule(self, session: Session, seat: int) -> None:
         """Put a bot in ``seat`` after ``replace_after`` seconds if its player is still away then (friend
@@ -88,18 +79,12 @@ class StandIns:
         session.cancel_task(stand_in(seat))
 
     async def set_seat(self, session: Session, seat: int, bot: str | None, replaced: bool) -> None:
-        """``bot`` plays ``seat`` from now on (None: its player takes it back); ``replaced``: a stand-in."""
+        """``bot`` plays ``seat`` from now on (None: its player takes it back); ``replaced``: a stand-in (the
+        caller holds the lock)."""
         match_id = session.id
 
-        def write(conn: Any) -> None:
+        def write(conn: Tx) -> None:
             Storage.set_seat(conn, match_id, seat, bot, replaced)
 
-        try:
-            await self.writes.write(match_id, write)
-        except StorageError:
-            raise ProtocolError("storage", "the seat could not be saved; try again") from None
-        session.set_seat(seat, bot, replaced)
-        session.restart_clock()
-        self.clocks.schedule(session)
-        self.bots.kick(session)
-        broadcast.send_meta(session)
+        await self.commits.commit(session, write, lambda: session.set_seat(seat, bot, replaced), "seat",
+                                  what=f"seat {seat}", failed="the seat could not be saved; try again")

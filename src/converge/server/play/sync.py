@@ -14,9 +14,9 @@ import time
 
 from converge.server.play import broadcast
 from converge.server.play.coordination import LocalCoordinator, Note
-from converge.server.play.events import CaughtUp, Moved, PlayEvents, SeatsElsewhere, TakenOver
+from converge.server.play.events import CaughtUp, Moved, SeatsElsewhere, TakenOver
+from converge.server.play.ground import Ground
 from converge.server.play.housekeeping import Housekeeping
-from converge.server.play.lifecycle import Lifecycle
 from converge.server.play.session import INBOX, Session
 from converge.server.play.sessions import Sessions
 from converge.server.storage.match_store import Storage
@@ -32,14 +32,13 @@ def since(wall: float) -> float:
 class Sync:
     """The news of the other server processes, taken in by each match this process holds."""
 
-    def __init__(self, storage: Storage, coord: LocalCoordinator, sessions: Sessions, housekeeping: Housekeeping,
-                 life: Lifecycle, events: PlayEvents) -> None:
+    def __init__(self, ground: Ground, storage: Storage, sessions: Sessions, housekeeping: Housekeeping) -> None:
+        self.coord: LocalCoordinator = ground.coord
+        self.life = ground.life
+        self.events = ground.events
         self.storage = storage
-        self.coord = coord
         self.sessions = sessions
-        self.events = events
         self.housekeeping = housekeeping
-        self.life = life
         #: What other processes announced, per match, not yet taken in.
         self._inbox: dict[str, list[Note]] = {}
         #: The progress (seq, status) at which the database was last seen ahead of a match's copy, if it was.

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import asyncio
 
-from converge.server.config import ServerConfig
 from converge.server.play.clocks import Clocks
-from converge.server.play.lifecycle import Lifecycle, Periodic
-from converge.server.play.matches import Matches
+from converge.server.play.ground import Ground
+from converge.server.play.lifecycle import Periodic
+from converge.server.play.live import Live
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage.match_store import Storage
 
@@ -21,27 +21,26 @@ from converge.server.storage.match_store import Storage
 class Turns:
     """Ends the turn-based matches whose player to move ran out of time."""
 
-    def __init__(self, config: ServerConfig, storage: Storage, matches: Matches, clocks: Clocks,
-                 life: Lifecycle) -> None:
-        self.config = config
+    def __init__(self, ground: Ground, storage: Storage, live: Live, clocks: Clocks) -> None:
+        self.ground = ground
+        self.life = ground.life
         self.storage = storage
-        self.matches = matches
+        self.live = live
         self.clocks = clocks
-        self.life = life
-        self._periodic = Periodic("turn_check", "turn-based time check", config.turn_check_every_s, self.sweep,
-                                  life)
+        self._periodic = Periodic("turn_check", "turn-based time check", ground.config.turn_check_every_s,
+                                  self.sweep, ground.life)
 
     async def sweep(self) -> int:
-        """End every turn-based match whose player to move is out of time now (:attr:`Clocks.wall`); returns
-        how many this process ended."""
-        now = self.clocks.wall()
+        """End every turn-based match whose player to move is out of time now (on the server's wall clock);
+        returns how many this process ended."""
+        now = self.ground.wall()
         overdue = await asyncio.to_thread(self.storage.out_of_time, now)
         ended = 0
         for match_id, n_actions in overdue:
             if self.life.closing:
                 break
             try:
-                session = await self.matches.get(match_id)
+                session = await self.live.get(match_id)
             except ProtocolError:  # cannot be loaded now (logged): try again next time
                 continue
             if session is None:

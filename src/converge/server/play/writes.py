@@ -9,7 +9,7 @@ from typing import Any
 from converge.server.play.coordination import LocalCoordinator
 from converge.server.play.session import Session
 from converge.server.storage.match_store import Storage
-from converge.server.storage.writer import Writer
+from converge.server.storage.writer import Tx, Writer
 
 #: Called inside the transaction that finishes a match, as ``hook(conn, session, winner)`` (the lobby's
 #: ratings: :mod:`converge.server.lobby.service`); an exception fails that transaction.
@@ -24,7 +24,7 @@ class MatchWrites:
         self.coord = coord
         self.finish_hooks: list[FinishHook] = []
 
-    async def write(self, match_id: str | None, fn: Callable[[Any], None], payload: str | None = None,
+    async def write(self, match_id: str | None, fn: Callable[[Tx], None], payload: str | None = None,
                     driver: bool = False) -> None:
         """Commit ``fn``; when it changed a match, other server processes are told in the same transaction
         (``payload``: what to tell them, by default that the match changed). ``driver``: ``fn`` runs only
@@ -34,18 +34,18 @@ class MatchWrites:
             return
         told = payload or self.coord.payload(match_id)
 
-        def write(conn: Any) -> None:
+        def write(conn: Tx) -> None:
             fn(conn)
             Storage.announce(conn, told)
 
         await self.writer.write(write, driver)
 
-    async def write_changing(self, fn: Callable[[Any], list[str]]) -> list[str]:
+    async def write_changing(self, fn: Callable[[Tx], list[str]]) -> list[str]:
         """Commit ``fn``, which returns the matches it changed; with several server processes, each is announced
         to the others in the same transaction. Returns those matches."""
         changed: list[str] = []
 
-        def write(conn: Any) -> None:
+        def write(conn: Tx) -> None:
             changed[:] = fn(conn)
             if self.coord.multi:
                 for match_id in changed:
@@ -54,7 +54,7 @@ class MatchWrites:
         await self.writer.write(write)
         return changed
 
-    def finished(self, conn: Any, session: Session, winner: int | None) -> None:
+    def finished(self, conn: Tx, session: Session, winner: int | None) -> None:
         """Run the finish hooks, inside the transaction that ends ``session``'s match."""
         for hook in self.finish_hooks:
             hook(conn, session, winner)

@@ -55,7 +55,9 @@ class Checkpointer:
 PING_AFTER_S = 1.0
 
 T = TypeVar("T")
-WriteFn = Callable[[Connection], Any]
+#: The connection a write runs on, inside its transaction (the writes' functions take it).
+Tx = Connection
+WriteFn = Callable[[Tx], Any]
 #: A write waiting for the writer: the function, what to call when it is done, and whether it is a driver write.
 _Write = tuple[WriteFn, Callable[[BaseException | None], None], bool]
 

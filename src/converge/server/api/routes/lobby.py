@@ -137,7 +137,7 @@ async def link_seat(match_id: str, srv: Server, lobby: LobbyService, cookie: Pla
     scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ProtocolError("unauthorized", "this needs a seat token (Authorization: Bearer <token>)")
-    session = await srv.hub.matches.get(match_id) if MATCH_ID_RE.match(match_id) else None
+    session = await srv.hub.live.get(match_id) if MATCH_ID_RE.match(match_id) else None
     if session is None:
         raise ProtocolError("not_found", "no such match")
     seat = seat_of(token.strip(), session.row.seat_hashes())

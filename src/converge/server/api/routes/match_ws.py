@@ -96,7 +96,7 @@ async def _hello(srv: ServerState, ws: WebSocket, match_id: str,
     if not MATCH_ID_RE.match(match_id):
         return await refuse("not_found", "no such match", CLOSE_NOT_FOUND)
     try:
-        session = await hub.matches.get(match_id)
+        session = await hub.live.get(match_id)
     except ProtocolError as exc:
         return await refuse(exc.code, exc.message, CLOSE_POLICY)
     if session is None:

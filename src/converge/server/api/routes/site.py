@@ -19,7 +19,7 @@ router = APIRouter(prefix="/api", tags=["site"], responses=ERRORS)
 async def options(srv: Server) -> JSONResponse:
     """The bots (the levels, with their ratings), skillsets, sets and clock limits a new match may be created
     with."""
-    return json_response(srv.hub.catalog.options(level_ratings(srv.hub.matches.bot_ratings)))
+    return json_response(srv.hub.catalog.options(level_ratings(srv.hub.live.bot_ratings)))
 
 
 @router.get("/status", response_model=Status)
