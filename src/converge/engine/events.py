@@ -213,7 +213,7 @@ def to_dict(event: Event, card_ids: Sequence[str], skillsets: Sequence[str]) -> 
     """
     kind, _vis, player, card, a, b = event
     spec = SCHEMA[EventKind(kind)]
-    out: dict[str, Any] = {"kind": spec.kind.label, "player": player if player >= 0 else None,
+    out: dict[str, object] = {"kind": spec.kind.label, "player": player if player >= 0 else None,
                            "card": card_ids[card] if card >= 0 else None}
     if spec.a is not None:
         out[spec.a.name] = _value(spec.a, a, skillsets)

@@ -34,7 +34,7 @@ card, or that is impossible in play (a conversion outside a faction, a guard in 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from converge.engine.effects import STEP_NAMES, EffectState
 from converge.engine.errors import ConvergeError, PositionError, quote
@@ -130,11 +130,11 @@ def _cards(value: object, ps: Playset, where: str) -> list[int]:
     return [_card(ps, item, f"position field '{where}'") for item in value]
 
 
-def _is_player(value: object) -> bool:
+def _is_player(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value in (0, 1)
 
 
-def _object(value: object, where: str, what: str) -> dict[str, Any]:
+def _object(value: object, where: str, what: str) -> dict[str, object]:
     if not isinstance(value, dict):
         raise PositionError(f"position field '{where}' must be an object of {what}")
     return value
@@ -249,7 +249,7 @@ def _turn(doc: Mapping[str, Any]) -> TurnState:
     winner = doc.get("winner")
     over = ROUNDS_TO_WIN in wins
     if winner is not None or over:
-        if not _is_player(winner) or wins[winner] != ROUNDS_TO_WIN:  # type: ignore[index]
+        if not _is_player(winner) or wins[winner] != ROUNDS_TO_WIN:
             raise PositionError("position field 'winner' must name the player with 2 round wins (and only a "
                                 "finished match has one)")
         if "to_play" in doc:
@@ -295,7 +295,7 @@ def _round_results(doc: Mapping[str, Any], wins: list[int]) -> list[tuple[int, i
     return out
 
 
-def _decision(m: Match, doc: dict[str, Any], card: int) -> None:
+def _decision(m: Match, doc: dict[str, object], card: int) -> None:
     """The play in progress: the card chosen, and how far its effect got."""
     t, e, ps = m.turn, m.effect, m.playset
     t.active = card

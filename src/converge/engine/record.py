@@ -13,7 +13,7 @@ it is private until the match is over.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from converge.engine.actions import action_to_string
@@ -45,7 +45,7 @@ def to_record(match: Match, moves: bool = True) -> RecordDoc:
     return out
 
 
-def start_of(doc: dict[str, Any], match_type: type[Match], deck_dirs: Iterable[str] = ()) -> Match:
+def start_of(doc: Mapping[str, object], match_type: type[Match], deck_dirs: Iterable[str] = ()) -> Match:
     """The match (of ``match_type``: the engine's :class:`~converge.engine.state.Match`) a record starts
     from, before its first action."""
     try:

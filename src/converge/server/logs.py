@@ -18,7 +18,6 @@ import logging
 import re
 import sys
 import time
-from typing import Any
 
 #: What a secret looks like in a line, each with the part kept before it (group 1) and after it (group 2).
 SECRET_PATTERNS: tuple[re.Pattern[str], ...] = (
@@ -64,7 +63,7 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         # each field redacted before it is encoded: in the encoded line a message's quotes are escaped
-        doc: dict[str, Any] = {
+        doc: dict[str, object] = {
             "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
             "level": record.levelname.lower(), "logger": record.name, "message": redact(record.getMessage())}
         if record.name == "uvicorn.access" and isinstance(record.args, tuple) and len(record.args) == 5:
@@ -80,7 +79,11 @@ class JsonFormatter(logging.Formatter):
 FORMATTERS: dict[str, type[logging.Formatter]] = {"text": RedactingFormatter, "json": JsonFormatter}
 
 
-def configure_logging(level: str = "info", fmt: str = "text") -> dict[str, Any]:
+#: uvicorn's loggers: they write through the root's handler, not their own.
+UVICORN_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi")
+
+
+def configure_logging(level: str = "info", fmt: str = "text") -> dict[str, object]:
     """Send every logger's lines (the server's, uvicorn's, the libraries') through one handler on stderr in
     the format ``fmt``, at ``level`` and above; return the same configuration for uvicorn (``log_config``),
     which applies it again when it starts.
@@ -92,7 +95,7 @@ def configure_logging(level: str = "info", fmt: str = "text") -> dict[str, Any]:
         raise ValueError(f"unknown log format {fmt!r} (known: {', '.join(FORMATTERS)})")
     formatter = f"{__name__}.{FORMATTERS[fmt].__name__}"
     upper = level.upper()
-    config: dict[str, Any] = {
+    config: dict[str, object] = {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"converge": {"()": formatter}},
@@ -101,14 +104,14 @@ def configure_logging(level: str = "info", fmt: str = "text") -> dict[str, Any]:
         "root": {"handlers": ["stderr"], "level": upper},
         # uvicorn's loggers write through the root's handler, not their own
         "loggers": {name: {"handlers": [], "propagate": True, "level": upper}
-                    for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi")},
+                    for name in UVICORN_LOGGERS},
     }
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(FORMATTERS[fmt]())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(upper)
-    for name in config["loggers"]:
+    for name in UVICORN_LOGGERS:
         logger = logging.getLogger(name)
         logger.handlers[:] = []
         logger.propagate = True

@@ -397,7 +397,7 @@ def mask(secret: str) -> str:
     return urlunsplit((parts.scheme, user + host, parts.path, "***" if parts.query else "", ""))
 
 
-def load_file(path: str | Path) -> dict[str, Any]:
+def load_file(path: str | Path) -> dict[str, object]:
     """A settings file's tables; a :class:`SettingsError` naming the file (and line) when it is not TOML."""
     where = Path(path)
     try:
@@ -417,10 +417,10 @@ def _did_you_mean(word: str, known: Sequence[str]) -> str:
     return f" (did you mean {close[0]}?)" if close else ""
 
 
-def file_values(tables: Mapping[str, Any], where: str = "the settings file") -> dict[str, Any]:
+def file_values(tables: Mapping[str, Any], where: str = "the settings file") -> dict[str, object]:
     """The file's values by key (``limits.spectators``), each checked; a :class:`SettingsError` naming every
     unknown section or key and every wrong value."""
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     problems: list[str] = []
     for section, table in tables.items():
         if section not in SECTIONS:
@@ -480,7 +480,7 @@ def resolve(tables: Mapping[str, Any] | None = None, *, flags: Mapping[str, Any]
 
 def server_config(effective: Mapping[str, Value]) -> ServerConfig:
     """The :class:`ServerConfig` the effective settings make."""
-    changes: dict[str, Any] = {}
+    changes: dict[str, Any] = {}  # (each value checked against its field's type: ServerConfig(**changes))
     for value in effective.values():
         if value.setting.config_field is not None:
             changes[value.setting.config_field] = value.value

@@ -9,7 +9,6 @@ from __future__ import annotations
 import html
 import re
 from functools import lru_cache
-from typing import Any
 
 from markdown_it import MarkdownIt
 
@@ -48,7 +47,7 @@ def developer_html() -> str:
     return str(_markdown().render(developer_rules()))
 
 
-def rules_doc() -> dict[str, Any]:
+def rules_doc() -> dict[str, object]:
     """``/api/rules``: the rules for players as Markdown and HTML, and the glossary."""
     return {"markdown": how_to_play(), "html": rules_html(),
             "glossary": [{"keyword": k, "text": t, "anchor": slug(k)} for k, t in glossary()]}

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from converge.engine.observation import card_catalog
 from converge.engine.state import Match
@@ -24,7 +23,7 @@ from converge.server.play.table import TurnLog, follow_ups
 PLAYSET = ["alchemist", "mechanist", "archivist"]
 
 #: A fresh deal, fixed: player 0 (the newcomer) holds the artifact. Deck: top card first.
-POSITION: dict[str, Any] = {
+POSITION: dict[str, object] = {
     "format": "converge-position", "version": 1, "playset": PLAYSET, "seed": 7, "round": 1,
     "round_wins": [0, 0], "turn": 1, "artifact_holder": 0, "lead": 0, "to_play": 0,
     "hands": [["MEC4", "MEC6", "ALC1"], ["MEC2", "ARC5", "ALC3"]],
@@ -88,17 +87,17 @@ def _action_id(match: Match, text: str) -> int:
 
 
 @lru_cache(maxsize=1)
-def script() -> dict[str, Any]:
+def script() -> dict[str, object]:
     """The tutorial as the page plays it: the cards, and for each step the instruction, the move the
     player must make (``expect``, an action id; None for the opponent's moves and the pauses) and the
     state after the step's move, as the server would send it to player 0."""
     match = Match.from_position(POSITION)
     log = TurnLog(match)
     colors = {d.skillset: COLOR_NAMES.get(d.color, d.color) for d in match.playset.decks}
-    steps: list[dict[str, Any]] = []
+    steps: list[dict[str, object]] = []
     seq = 0
     for step in STEPS:
-        entry: dict[str, Any] = {"text": step.text, "player": step.player, "expect": None, "state": None}
+        entry: dict[str, object] = {"text": step.text, "player": step.player, "expect": None, "state": None}
         if step.action is not None:
             if match.current_player != step.player:
                 raise ValueError(f"tutorial step {step.text[:40]!r}: player {step.player} is not to play")

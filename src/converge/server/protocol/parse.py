@@ -67,7 +67,7 @@ def check_seq(seq: object) -> int | None:
     return seq
 
 
-def parse_object(raw: str | bytes, max_bytes: int, fields: dict[str, frozenset[str]]) -> dict[str, Any]:
+def parse_object(raw: str | bytes, max_bytes: int, fields: dict[str, frozenset[str]]) -> dict[str, object]:
     """One client message as a JSON object whose ``type`` is a key of ``fields`` and whose other fields are
     among that type's; raise :class:`ProtocolError` for anything else (a match's and the lobby's sockets)."""
     size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
@@ -124,6 +124,9 @@ def parse_lobby_message(raw: object, max_bytes: int) -> LobbyClientMessage:
         raise ProtocolError("malformed", "messages are JSON text")
     doc = parse_object(raw, max_bytes, LOBBY_FIELDS)
     if doc["type"] == "queue":
-        queue: QueueRequest = {"type": "queue", "clock": doc.get("clock")}
+        clock = doc.get("clock")
+        if clock is not None and (isinstance(clock, bool) or not isinstance(clock, int)):
+            raise ProtocolError("malformed", "clock is the seconds each player has (a whole number), or null")
+        queue: QueueRequest = {"type": "queue", "clock": clock}
         return queue
     return cast(LobbyClientMessage, doc)

@@ -3,6 +3,7 @@ SQLAlchemy's execution machinery cost more CPU than the statement itself."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import Connection
@@ -28,7 +29,7 @@ class OnDriver:
         self.statement = statement
         self.compiled: dict[str, tuple[str, tuple[str, ...] | None]] = {}
 
-    def __call__(self, conn: Connection | DriverTransaction, params: dict[str, Any]) -> int:
+    def __call__(self, conn: Connection | DriverTransaction, params: Mapping[str, object]) -> int:
         """Run with ``params`` (by name); returns the number of rows it changed."""
         dialect = conn.dialect
         got = self.compiled.get(dialect.name)

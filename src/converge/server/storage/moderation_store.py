@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
@@ -56,7 +57,7 @@ def find_players(engine: Engine, ref: str, keys: frozenset[str], limit: int = 20
     return [_found(row, int(row.reports)) for row in rows]
 
 
-def audit(conn: Connection, actor: str, action: str, target: str, reason: str, detail: dict[str, Any],
+def audit(conn: Connection, actor: str, action: str, target: str, reason: str, detail: Mapping[str, object],
           at: float | None = None) -> None:
     """Write one host action to the audit, in the transaction that makes it."""
     conn.execute(insert(audit_table).values(at=time.time() if at is None else at, actor=actor, action=action,
@@ -83,7 +84,7 @@ def set_ban(conn: Connection, player_id: str, reason: str | None, at: float) -> 
     p = players_table.c
     if reason is None:
         where = and_(p.id == player_id, p.banned_at.is_not(None))
-        values: dict[str, Any] = {"banned_at": None, "ban_reason": None}
+        values: dict[str, object] = {"banned_at": None, "ban_reason": None}
     else:
         where = and_(p.id == player_id, p.banned_at.is_(None))
         values = {"banned_at": at, "ban_reason": reason}
@@ -133,7 +134,7 @@ def seat_holder(engine: Engine, match_id: str, seat: int) -> tuple[str, str | No
     return None if row is None else (str(row[0]), None if row[1] is None else str(row[1]))
 
 
-def add_report(conn: Connection, values: dict[str, Any]) -> None:
+def add_report(conn: Connection, values: Mapping[str, object]) -> None:
     conn.execute(insert(reports_table).values(**values))
 
 
