@@ -417,7 +417,7 @@ def _did_you_mean(word: str, known: Sequence[str]) -> str:
     return f" (did you mean {close[0]}?)" if close else ""
 
 
-def file_values(tables: Mapping[str, Any], where: str = "the settings file") -> dict[str, object]:
+def file_values(tables: Mapping[str, object], where: str = "the settings file") -> dict[str, object]:
     """The file's values by key (``limits.spectators``), each checked; a :class:`SettingsError` naming every
     unknown section or key and every wrong value."""
     values: dict[str, object] = {}
@@ -447,7 +447,7 @@ def file_values(tables: Mapping[str, Any], where: str = "the settings file") -> 
     return values
 
 
-def resolve(tables: Mapping[str, Any] | None = None, *, flags: Mapping[str, Any] | None = None,
+def resolve(tables: Mapping[str, object] | None = None, *, flags: Mapping[str, object] | None = None,
             environ: Mapping[str, str] | None = None, where: str = "the settings file") -> dict[str, Value]:
     """Every setting's effective :class:`Value`: from ``flags`` (by :attr:`Setting.name`, the values argparse
     gave), the environment, the file's ``tables``, or the default."""
@@ -495,7 +495,7 @@ def exposed_to_others(path: str | Path) -> bool:
     return bool(Path(path).stat().st_mode & stat.S_IROTH)
 
 
-def secrets_in(tables: Mapping[str, Any]) -> list[str]:
+def secrets_in(tables: Mapping[str, object]) -> list[str]:
     """The keys of the secrets a file holds (to warn when others can read it): a token, a URL with a password;
     not an SQLite database's path."""
     return [key for key, value in file_values(tables).items() if BY_KEY[key].holds_secret(value)]
@@ -520,7 +520,7 @@ def example() -> str:
     return "\n".join(lines) + "\n"
 
 
-def _toml(value: Any) -> str:
+def _toml(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):

@@ -17,8 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from sqlalchemy import Engine
 
@@ -103,7 +102,7 @@ class Moderation:
             return frozenset()
 
     async def _record(self, actor: str, action: str, target: str, reason: str, detail: Mapping[str, object],
-                      change: Any = None) -> HostActionDone:
+                      change: Callable[[Tx], None] | None = None) -> HostActionDone:
         """Write ``change(conn)`` (if any) and the audit entry in one transaction."""
 
         def write(conn: Tx) -> None:

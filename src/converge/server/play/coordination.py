@@ -28,7 +28,7 @@ import hashlib
 import logging
 import os
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,7 +89,7 @@ class LocalCoordinator:
         #: Set when ownership and presence were lost with the lock connection (never, here).
         self.lost = asyncio.Event()
 
-    async def start(self, on_change: OnChange, on_tick: Callable[[], Any]) -> None:
+    async def start(self, on_change: OnChange, on_tick: Callable[[], Awaitable[None]]) -> None:
         return None
 
     async def close(self) -> None:
@@ -146,7 +146,7 @@ class PgCoordinator(LocalCoordinator):
         self.owned: set[str] = set()
         self.present_here: set[tuple[str, int]] = set()
         self.on_change: OnChange | None = None
-        self.on_tick: Callable[[], Any] | None = None
+        self.on_tick: Callable[[], Awaitable[None]] | None = None
         self.tasks: list[asyncio.Task[None]] = []
         self.closing = False
 
@@ -159,7 +159,7 @@ class PgCoordinator(LocalCoordinator):
         if self.locks is None or self.locks.closed:
             self.locks = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
 
-    async def start(self, on_change: OnChange, on_tick: Callable[[], Any]) -> None:
+    async def start(self, on_change: OnChange, on_tick: Callable[[], Awaitable[None]]) -> None:
         self.on_change, self.on_tick = on_change, on_tick
         await self._connect()
         loop = asyncio.get_running_loop()

@@ -9,10 +9,8 @@ import asyncio
 import contextlib
 import json
 import logging
-from typing import cast
 
 from converge.bots.review import VERSION as REVIEW_VERSION
-from converge.engine.schema import RecordDoc
 from converge.server.config import ServerConfig
 from converge.server.play.botpool import BotPool
 from converge.server.play.session import Session
@@ -76,7 +74,7 @@ class Reviews:
         cfg = self.config
         try:
             async with self.slot:
-                record = cast(RecordDoc, session.row.record())  # (the engine's record format)
+                record = session.row.record()
                 doc = await self.pool.review(record, seat, cfg.review_simulations or None, cfg.review_seconds,
                                              cfg.hint_seed)
             text = json.dumps(doc, separators=(",", ":"))

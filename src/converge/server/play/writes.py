@@ -4,7 +4,6 @@ announced to the others in its own transaction; the hooks that run in the transa
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from converge.server.play.coordination import LocalCoordinator
 from converge.server.play.session import Session
@@ -13,7 +12,7 @@ from converge.server.storage.writer import Tx, Writer
 
 #: Called inside the transaction that finishes a match, as ``hook(conn, session, winner)`` (the lobby's
 #: ratings: :mod:`converge.server.lobby.service`); an exception fails that transaction.
-FinishHook = Callable[[Any, Session, int | None], None]
+FinishHook = Callable[[Tx, Session, int | None], None]
 
 
 class MatchWrites:

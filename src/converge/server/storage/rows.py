@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlalchemy import ColumnElement, and_, or_
 
+from converge.engine.schema import RecordDoc
 from converge.server.storage.schema import matches_table
 
 
@@ -108,7 +108,7 @@ class MatchRow:
         """Each seat's hashes (:meth:`SeatRow.hashes`), for :func:`~converge.server.security.tokens.seat_of`."""
         return [s.hashes() for s in self.seats]
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> RecordDoc:
         """The match record (the engine's save and replay format). It holds the seed: server-side only
         while the match is in progress."""
         return {"format": "converge-record", "version": 1, "playset": list(self.playset), "seed": self.seed,

@@ -16,7 +16,7 @@ from converge.server.protocol.errors import CLOSE_POLICY, CLOSE_TRY_AGAIN, Proto
 from converge.server.security.limits import TokenBucket
 
 
-def dumps(doc: Any) -> str:
+def dumps(doc: object) -> str:
     """A message as the server sends it: compact JSON (UTF-8, keys that are numbers written as strings).
 
     >>> dumps({"type": "ack", "seq": 3, "next": {4: "é"}})
@@ -122,7 +122,7 @@ class Connection:
                                                     "reply").to_message())
         return True
 
-    def send(self, message: Mapping[str, Any] | str) -> None:
+    def send(self, message: Mapping[str, object] | str) -> None:
         if self.closed:
             return
         text = message if isinstance(message, str) else dumps(message)
