@@ -231,7 +231,7 @@ def _final_boards(pair: Pair, side: int) -> str:
 
 def _server_messages(pair: Pair, side: int) -> str:
     """The welcome and a state message of the viewer's seat, from a server session around the match."""
-    from converge.server.play.session import Session
+    from converge.server.play.match.session import Session
     from converge.server.storage.rows import MatchRow, SeatRow
 
     m = _match(pair, side)

@@ -20,8 +20,8 @@ pytest.importorskip("fastapi")
 
 from converge import Match
 from converge.bots import make_bot
-from converge.server.play import botpool
-from converge.server.play.botpool import MARGIN, QUEUE_PER_WORKER, SLOW_RATE, BotPool, budget, decide
+from converge.server.play.owner import botpool
+from converge.server.play.owner.botpool import MARGIN, QUEUE_PER_WORKER, SLOW_RATE, BotPool, budget, decide
 
 
 def test_a_worker_decides_as_the_bot_would_on_its_view() -> None:

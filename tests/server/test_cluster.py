@@ -1,5 +1,5 @@
-"""Several server processes on one PostgreSQL (converge.server.play.coordination): any process serves any seat,
-each action is stored once, what the server does by itself is done by one owner, handed over when it dies.
+"""Several server processes on one PostgreSQL (converge.server.play.cluster.coordination): any process serves any
+seat, each action is stored once, what the server does by itself is done by one owner, handed over when it dies.
 
 Two apps in one test process stand for two server processes: each has its own hub, database connections
 and coordinator, and they share nothing but the database. Real processes killed with SIGKILL are in
@@ -243,7 +243,7 @@ def test_serve_bench_over_three_processes_survives_a_kill(postgres_url: str) -> 
 
 
 def test_an_announced_action_reads_back_whole_and_foreign_payloads_are_ignored() -> None:
-    from converge.server.play.coordination import LocalCoordinator, Note, parse_note
+    from converge.server.play.cluster.coordination import LocalCoordinator, Note, parse_note
 
     coord = LocalCoordinator()
     payload = coord.action_payload("m1", 7, 31, 1, None, "over", 0)

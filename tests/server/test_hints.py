@@ -64,7 +64,7 @@ def test_a_hint_that_saw_hidden_cards_would_be_caught(tmp_path: Path, monkeypatc
     """The check above can fail: a hint function that peeks at the match (not the view) answers differently
     from one world to the next."""
     from converge.bots.hint import HintAnswer, Option
-    from converge.server.play import botpool
+    from converge.server.play.owner import botpool
 
     with client_for(tmp_path, **EXACT) as client:
         doc = create(client, opponent="bot", bot="greedy", seat=0, playset=["alchemist", "searcher", "healer"])

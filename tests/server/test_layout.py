@@ -16,7 +16,7 @@ MAX_LINES = 600
 MAX_METHODS = 20
 MAX_COLLABORATORS = 6
 #: The live match's session is the one writer of its row, match, tasks, clock and connections: beside its
-#: reads, a command for each change the play units make (a line or two each, see play/session.py).
+#: reads, a command for each change the play units make (a line or two each, see play/match/session.py).
 MAX_METHODS_OF = {"Session": 34}
 
 
@@ -67,7 +67,7 @@ def test_the_constructor_check_counts_every_kind_of_parameter() -> None:
     assert _wide_constructors(ast.parse(planted)) == ["Wide (7)"]
 
 
-#: The parts of a live match's session (``server/play/session.py``) and the methods that change each: the
+#: The parts of a live match's session (``server/play/match/session.py``) and the methods that change each: the
 #: session is their one writer, so that "commit, then tell" happens in one place; others read them.
 SESSION_PARTS: dict[str, frozenset[str]] = {
     "row": frozenset({"add_action", "add_seat_key", "extend_actions", "take_facts", "set_seat", "set_hints",
@@ -132,7 +132,8 @@ def _session_changes(tree: ast.AST) -> list[str]:
 
 
 def test_no_unit_but_the_session_changes_a_live_match() -> None:
-    found = [f"{p.relative_to(SERVER)}:{hit}" for p in SERVER.rglob("*.py") if p != SERVER / "play" / "session.py"
+    session = SERVER / "play" / "match" / "session.py"
+    found = [f"{p.relative_to(SERVER)}:{hit}" for p in SERVER.rglob("*.py") if p != session
              for hit in _session_changes(ast.parse(p.read_text(encoding="utf-8")))]
     assert found == []
 
@@ -200,8 +201,8 @@ def _play_units(root: object) -> dict[int, tuple[object, set[int]]]:
     calls it back), each with the units it holds: as an attribute, in a container attribute, behind a bound
     method or in a closure."""
     from converge.server.play.events import PlayEvents, Topic
-    from converge.server.play.lifecycle import Periodic
-    from converge.server.play.session import Session
+    from converge.server.play.match.session import Session
+    from converge.server.play.process.lifecycle import Periodic
 
     def is_unit(x: object) -> bool:
         return type(x).__module__.startswith("converge.server.play.") and not isinstance(

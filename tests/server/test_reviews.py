@@ -84,7 +84,7 @@ def test_a_finished_match_is_reviewed_once_for_the_asking_seat_and_kept(tmp_path
 
 
 def test_a_review_that_fails_says_so_and_can_be_asked_again(tmp_path: Path, monkeypatch: Any) -> None:
-    from converge.server.play import botpool
+    from converge.server.play.owner import botpool
 
     with client_for(tmp_path, **FAST_REVIEW) as client:
         mid, tokens, peers = _friend_match(client)

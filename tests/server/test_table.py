@@ -12,7 +12,7 @@ from typing import Any
 
 from converge import Match
 from converge.server.learning.tutorial import STEPS, script
-from converge.server.play.table import TurnLog, follow_ups
+from converge.server.play.match.turnlog import TurnLog, follow_ups
 from converge.server.storage.match_store import Storage
 from converge.server.storage.migrations.schema_4 import VERSION as SCHEMA_VERSION
 from converge.texts import glossary

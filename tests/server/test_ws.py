@@ -365,6 +365,28 @@ def test_a_player_whose_clock_runs_out_loses_the_match(tmp_path: Path) -> None:
         assert record["actions"] == [] and record["result"] == {"winner": 1 - mover, "reason": "time"}
 
 
+def test_a_clock_read_back_from_the_database_runs_out_on_time(tmp_path: Path) -> None:
+    """A match dropped from memory and loaded again goes on where its clock was: the decision's time counts from
+    the last move, so the player to move loses when their time is out, not a whole clock after the reload."""
+    with client_for(tmp_path, clock_min_s=1) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        doc = create(client, opponent="friend", seat=0, clock=3)
+        mid = doc["match_id"]
+        p0, p1 = Peer(client, mid, doc["token"]), Peer(client, mid, doc["invite_token"])
+        mover = p0.obs["current_player"]  # type: ignore[index]
+        first = p0 if mover == 0 else p1
+        assert first.act(_legal(first), first.seq)["type"] == "ack"
+        to_move = client.get(f"/api/matches/{mid}").json()["observation"]["current_player"]
+        client.portal.call(hub.housekeeping.evict, hub.sessions[mid])  # type: ignore[union-attr]
+        time.sleep(2.0)  # (of the next player's 3 s, on no server's clock)
+        reloaded = time.monotonic()
+        assert client.get(f"/api/matches/{mid}").json()["match"]["status"] == "active"
+        while client.get(f"/api/matches/{mid}").json()["match"]["status"] == "active":
+            assert time.monotonic() - reloaded < 2.5, "the time left was counted again from the reload"
+            time.sleep(0.05)
+        assert client.get(f"/api/matches/{mid}/record").json()["result"] == {"winner": 1 - to_move, "reason": "time"}
+
+
 def test_the_scan_catches_a_leak(tmp_path: Path) -> None:
     """The scan above is not vacuous: a message with the opponent's card, the seed, or a view that is not
     the viewer's observation fails it."""

@@ -8,7 +8,7 @@ import re
 
 from converge.cards.loader import COLORS, load_catalog
 from converge.server.app import web_dir
-from converge.server.play.catalog import COLOR_NAMES
+from converge.server.play.match.catalog import COLOR_NAMES
 
 CSS = (web_dir() / "style.css").read_text(encoding="utf-8")
 

@@ -23,7 +23,7 @@ from sqlalchemy import Engine
 
 from converge.server.accounts.mailer import Mail, Mailer, MailError
 from converge.server.config import ServerConfig
-from converge.server.play.lifecycle import Lifecycle, Periodic
+from converge.server.play.process.lifecycle import Lifecycle, Periodic
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage import outbox_store as outbox
 from converge.server.storage.database import StorageError

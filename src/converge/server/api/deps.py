@@ -20,7 +20,7 @@ from converge.server.config import ServerConfig
 from converge.server.lobby.identity import COOKIE
 from converge.server.lobby.service import Lobby
 from converge.server.play.hub import Hub
-from converge.server.play.session import Session
+from converge.server.play.match.session import Session
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.limits import KeyedRateLimit, address_key
 from converge.server.security.tokens import MATCH_ID_RE, seat_of

@@ -5,8 +5,8 @@ declare a goal, add a card to their faction and discard a card for its effect; t
 scoring, the artifact pass to the opponent and back, and win the round by outscoring while holding it.
 
 Every state the page shows is the engine's: :func:`script` replays the position move by move and takes
-``observation(0)`` and the table's extras (:mod:`converge.server.play.table`) after each move. The page lets the
-player take only the move the instruction asks for. Each instruction names what to press in quotes, in
+``observation(0)`` and the table's extras (:mod:`converge.server.play.match.turnlog`) after each move. The page
+lets the player take only the move the instruction asks for. Each instruction names what to press in quotes, in
 the words on the screen (a card's or a choice's label, or a button), so it can be followed to the letter.
 """
 
@@ -17,8 +17,8 @@ from functools import lru_cache
 
 from converge.engine.observation import card_catalog
 from converge.engine.state import Match
-from converge.server.play.catalog import COLOR_NAMES
-from converge.server.play.table import TurnLog, follow_ups
+from converge.server.play.match.catalog import COLOR_NAMES
+from converge.server.play.match.turnlog import TurnLog, follow_ups
 
 PLAYSET = ["alchemist", "mechanist", "archivist"]
 

@@ -16,9 +16,9 @@ from converge.server.lobby.players import Players
 from converge.server.lobby.ratings import BOT_RATINGS, closest_bot
 from converge.server.lobby.room import LobbyConnection, Spawn
 from converge.server.lobby.seating import Ready, Seating
-from converge.server.play.botpool import BotPool
-from converge.server.play.budget import BudgetExceeded
-from converge.server.play.lifecycle import Lifecycle
+from converge.server.play.match.budget import BudgetExceeded
+from converge.server.play.owner.botpool import BotPool
+from converge.server.play.process.lifecycle import Lifecycle
 from converge.server.protocol.errors import ProtocolError, restarting
 from converge.server.protocol.messages import BotOffer, Queued, Unqueued
 from converge.server.security.limits import KeyedRateLimit

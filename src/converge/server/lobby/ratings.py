@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from converge.bots import BOTS, LEVELS
 from converge.ratings import DEFAULT_VOL, Rating, update_pair
-from converge.server.play.session import Session
+from converge.server.play.match.session import Session
 from converge.server.storage import lobby_store as store
 from converge.server.storage.writer import Tx
 

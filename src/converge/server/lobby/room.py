@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from converge.server.config import ServerConfig
-from converge.server.play.lifecycle import Lifecycle
+from converge.server.play.process.lifecycle import Lifecycle
 from converge.server.protocol.errors import ProtocolError
 from converge.server.protocol.messages import LobbyWelcome, OpenTable, PlayerInfo, TableList, TableStarted
 from converge.server.security.limits import OpenCount

@@ -9,10 +9,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from converge.engine.seeds import new_seed
-from converge.server.play import broadcast
-from converge.server.play.catalog import Catalog
-from converge.server.play.live import Live
-from converge.server.play.session import Session
+from converge.server.play.match.catalog import Catalog
+from converge.server.play.match.live import Live
+from converge.server.play.match.session import Session
+from converge.server.play.viewers import broadcast
 from converge.server.protocol.answers import Seated
 from converge.server.protocol.errors import ProtocolError
 from converge.server.protocol.messages import BotOpponent, Matched, PlayerInfo

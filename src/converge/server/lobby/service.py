@@ -6,8 +6,8 @@ finishes a match (:func:`~converge.server.lobby.ratings.rate_on_finish`: exactly
   apart, counted in the database; a match records the names its players have when it starts.
 * **Tables** (:mod:`.tables`): public ones listed until someone joins, private ones with an invite link.
 * **What a match costs.** Every match stored is paid for from the hourly budget of the client address of each
-  player it is stored for (:class:`~converge.server.play.budget.MatchBudget`): a private table's host; a public
-  table's host when it is opened and its guest when they join; both players of a quick match, all or none (a
+  player it is stored for (:class:`~converge.server.play.match.budget.MatchBudget`): a private table's host; a
+  public table's host when it is opened and its guest when they join; both players of a quick match, all or none (a
   refused side is told, the other goes back to the queue in its place); the player who takes a bot offer.
 * **Live updates** (:mod:`.room`): every lobby page holds a WebSocket, sent each change of the tables.
 * **Quick match** (:mod:`.quick`): the queue lives in this process's memory.

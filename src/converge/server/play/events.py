@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeVar
 
-from converge.server.play.session import Session
+from converge.server.play.match.session import Session
 from converge.server.transport.connections import Connection
 
 E = TypeVar("E")
@@ -38,7 +38,7 @@ Change = Literal["moved", "ended", "seat", "hints"]
 @dataclass(frozen=True)
 class Committed:
     """This process committed a change to the match, and its session took it in
-    (:class:`~converge.server.play.commits.Commits`)."""
+    (:class:`~converge.server.play.commit.commits.Commits`)."""
 
     session: Session
     change: Change

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from converge.server.config import ServerConfig
-from converge.server.play.coordination import LocalCoordinator
+from converge.server.play.cluster.coordination import LocalCoordinator
 from converge.server.play.events import PlayEvents
-from converge.server.play.lifecycle import Lifecycle
-from converge.server.play.wallclock import WallClock
+from converge.server.play.process.lifecycle import Lifecycle
+from converge.server.play.process.wallclock import WallClock
 
 
 @dataclass(frozen=True)

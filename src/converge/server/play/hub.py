@@ -1,21 +1,22 @@
 """The hub: one server process's live matches and the units that serve them, each with its own job and
 state, composed here.
 
-* :class:`~converge.server.play.live.Live` — matches made live: stored new, or loaded;
-* :class:`~converge.server.play.matches.Matches` — create, act, resign, rematch, record, replay;
-* :class:`~converge.server.play.reception.Reception` — connections: admitted, welcomed, leaving (and
-  :mod:`~converge.server.play.broadcast`, the send path: each connection its own view);
-* :class:`~converge.server.play.duties.Duties` — what the owner does by itself: clocks
-  (:mod:`~converge.server.play.clocks`), bots (:mod:`~converge.server.play.bots`), stand-ins
-  (:mod:`~converge.server.play.standins`); hints beside them;
-* :class:`~converge.server.play.sync.Sync` — keeping in step with the other processes on one PostgreSQL;
-* :class:`~converge.server.play.housekeeping.Housekeeping` — eviction from memory, the retention clean-up;
-* under them: the sessions (:mod:`~converge.server.play.session`, :mod:`~converge.server.play.sessions`),
-  the commits (:mod:`~converge.server.play.writes`, :mod:`~converge.server.play.commits`,
-  :mod:`~converge.server.play.moves`), the events by which units hear of each other, the catalog of
+* :class:`~converge.server.play.match.live.Live` — matches made live: stored new, or loaded;
+* :class:`~converge.server.play.match.matches.Matches` — create, act, resign, rematch, record, replay;
+* :class:`~converge.server.play.viewers.reception.Reception` — connections: admitted, welcomed, leaving (and
+  :mod:`~converge.server.play.viewers.broadcast`, the send path: each connection its own view);
+* :class:`~converge.server.play.owner.duties.Duties` — what the owner does by itself: clocks
+  (:mod:`~converge.server.play.owner.clocks`), bots (:mod:`~converge.server.play.owner.bots`), stand-ins
+  (:mod:`~converge.server.play.owner.standins`); hints beside them;
+* :class:`~converge.server.play.cluster.sync.Sync` — keeping in step with the other processes on one PostgreSQL;
+* :class:`~converge.server.play.process.housekeeping.Housekeeping` — eviction from memory, the retention clean-up;
+* under them: the sessions (:mod:`~converge.server.play.match.session`,
+  :mod:`~converge.server.play.match.sessions`),
+  the commits (:mod:`~converge.server.play.commit.writes`, :mod:`~converge.server.play.commit.commits`,
+  :mod:`~converge.server.play.commit.moves`), the events by which units hear of each other, the catalog of
   decks and settings, the hourly match budget;
-* :class:`~converge.server.play.reviews.Reviews` — the reviews of finished matches;
-* :class:`~converge.server.play.turns.Turns` — turn-based matches' players who ran out of time."""
+* :class:`~converge.server.play.match.reviews.Reviews` — the reviews of finished matches;
+* :class:`~converge.server.play.owner.turns.Turns` — turn-based matches' players who ran out of time."""
 
 from __future__ import annotations
 
@@ -27,31 +28,31 @@ from typing import Any
 from converge.server.config import ServerConfig
 from converge.server.ops.jobs import Backoff, Jobs
 from converge.server.ops.meter import Meter
-from converge.server.play import broadcast
-from converge.server.play.botpool import BotPool
-from converge.server.play.bots import Bots, Hints
-from converge.server.play.budget import MatchBudget
-from converge.server.play.catalog import Catalog
-from converge.server.play.clocks import Clocks
-from converge.server.play.commits import Commits
-from converge.server.play.coordination import LocalCoordinator, coordinator_for
-from converge.server.play.duties import Duties
+from converge.server.play.cluster.coordination import LocalCoordinator, coordinator_for
+from converge.server.play.cluster.sync import Sync
+from converge.server.play.commit.commits import Commits
+from converge.server.play.commit.moves import Moves
+from converge.server.play.commit.writes import MatchWrites
 from converge.server.play.events import PlayEvents
 from converge.server.play.ground import Ground
-from converge.server.play.housekeeping import Housekeeping
-from converge.server.play.lifecycle import Lifecycle
-from converge.server.play.live import Live
-from converge.server.play.matches import Matches
-from converge.server.play.moves import Moves
-from converge.server.play.reception import Reception
-from converge.server.play.reviews import Reviews
-from converge.server.play.session import INBOX
-from converge.server.play.sessions import Sessions
-from converge.server.play.standins import StandIns
-from converge.server.play.sync import Sync
-from converge.server.play.turns import Turns
-from converge.server.play.wallclock import WallClock
-from converge.server.play.writes import MatchWrites
+from converge.server.play.match.budget import MatchBudget
+from converge.server.play.match.catalog import Catalog
+from converge.server.play.match.live import Live
+from converge.server.play.match.matches import Matches
+from converge.server.play.match.reviews import Reviews
+from converge.server.play.match.session import INBOX
+from converge.server.play.match.sessions import Sessions
+from converge.server.play.owner.botpool import BotPool
+from converge.server.play.owner.bots import Bots, Hints
+from converge.server.play.owner.clocks import Clocks
+from converge.server.play.owner.duties import Duties
+from converge.server.play.owner.standins import StandIns
+from converge.server.play.owner.turns import Turns
+from converge.server.play.process.housekeeping import Housekeeping
+from converge.server.play.process.lifecycle import Lifecycle
+from converge.server.play.process.wallclock import WallClock
+from converge.server.play.viewers import broadcast
+from converge.server.play.viewers.reception import Reception
 from converge.server.protocol.answers import Status
 from converge.server.protocol.errors import CLOSE_RECONNECT
 from converge.server.storage.match_store import Storage

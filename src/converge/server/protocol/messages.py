@@ -46,8 +46,8 @@ Server to client::
     {"type": "error", "code": "...", "message": "..."}
     {"type": "pong"}
 
-The table's extras (:mod:`converge.server.play.table`), each for the receiving viewer only: ``next`` maps each
-of the seat's legal actions that only opens another choice of theirs (a card, then how to play it; a card
+The table's extras (:mod:`converge.server.play.match.turnlog`), each for the receiving viewer only: ``next`` maps
+each of the seat's legal actions that only opens another choice of theirs (a card, then how to play it; a card
 to place, then the faction) to that choice (``{"kind", "prompt", "choices": [{"id", "label"}]}``), so that
 the client may hold the first and let the player take it back until the second is chosen, then send both;
 ``turns`` lists the ends of turn the action brought, each explained (``lines``), with the points per goal
@@ -175,7 +175,7 @@ Outcome = Literal["lead_wins", "artifact_passes", "artifact_stays"]
 
 
 class TurnSummary(TypedDict):
-    """One end of turn explained to one viewer (:meth:`converge.server.play.table.TurnLog.summary`)."""
+    """One end of turn explained to one viewer (:meth:`converge.server.play.match.turnlog.TurnLog.summary`)."""
 
     round: int
     turn: int

@@ -43,7 +43,7 @@ _ADVANCE_MATCH = OnDriver(
     .values(n_actions=bindparam("n"), status=bindparam("st"), winner=bindparam("w"), reason=bindparam("r"),
             updated_at=bindparam("t")))
 #: The PostgreSQL channel on which server processes announce changes to matches
-#: (:mod:`converge.server.play.coordination`).
+#: (:mod:`converge.server.play.cluster.coordination`).
 CHANNEL = "converge_matches"
 _NOTIFY = OnDriver(text("SELECT pg_notify(:channel, :payload)"))
 _SET_CLOCK = OnDriver(update(seats_table)

@@ -96,7 +96,7 @@ class Connection:
         self.close_code = 1000
         self.close_reason: str | None = None
         #: A spectator counted in the spectators of
-        #: :class:`~converge.server.play.reception.Reception` (until it leaves).
+        #: :class:`~converge.server.play.viewers.reception.Reception` (until it leaves).
         self.counted = False
         self.task: asyncio.Task[None] | None = None
         #: The sender task is writing a message: later ones queue behind it.

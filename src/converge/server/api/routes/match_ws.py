@@ -12,7 +12,7 @@ from fastapi import APIRouter, WebSocket
 
 from converge.server.api.deps import PlayerCookie, Server, ServerState, address_of
 from converge.server.play.hub import Hub
-from converge.server.play.session import Session
+from converge.server.play.match.session import Session
 from converge.server.protocol.errors import (
     CLOSE_FORBIDDEN,
     CLOSE_HELLO,

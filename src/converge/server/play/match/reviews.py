@@ -12,9 +12,9 @@ import logging
 
 from converge.bots.review import VERSION as REVIEW_VERSION
 from converge.server.config import ServerConfig
-from converge.server.play.botpool import BotPool
-from converge.server.play.session import Session
-from converge.server.play.writes import MatchWrites
+from converge.server.play.commit.writes import MatchWrites
+from converge.server.play.match.session import Session
+from converge.server.play.owner.botpool import BotPool
 from converge.server.protocol.answers import ReviewState
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage.match_store import Storage

@@ -1,17 +1,17 @@
 """Clocks: each player's time for the whole match runs down during their decisions (once every player has
 come, or the match has begun); running out loses the match. Only the process that owns a match runs its
 clock. A turn-based match has a time per move instead, counted on the wall clock from the last move
-(:mod:`converge.server.play.turns` looks for the players who ran out of it)."""
+(:mod:`converge.server.play.owner.turns` looks for the players who ran out of it)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 
-from converge.server.play.commits import Commits
+from converge.server.play.commit.commits import Commits
+from converge.server.play.commit.writes import MatchWrites
 from converge.server.play.ground import Ground
-from converge.server.play.session import CLOCK, Session
-from converge.server.play.writes import MatchWrites
+from converge.server.play.match.session import CLOCK, Session
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage.match_store import Storage
 from converge.server.storage.writer import Tx

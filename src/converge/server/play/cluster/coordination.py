@@ -6,7 +6,7 @@ catches up). What the processes tell each other, PostgreSQL carries:
 
 - **Changes**: each write to a match is followed, in its transaction, by ``NOTIFY converge_matches``
   with ``"<process>:<match>"``; every other process that holds the match in memory reads what is new
-  (:meth:`converge.server.play.sync.Sync.refresh`) and sends its connections their views.
+  (:meth:`converge.server.play.cluster.sync.Sync.refresh`) and sends its connections their views.
 - **Ownership**: what the server does by itself for a match — its bots' moves, the clock's time loss,
   a stand-in for a player who left — is done by the one process that holds the match's advisory lock
   (``pg_try_advisory_lock``, on a connection of its own). When that process dies, PostgreSQL releases
@@ -198,8 +198,8 @@ class PgCoordinator(LocalCoordinator):
 
     async def _tick(self) -> None:
         """Each round: connect again if a connection broke (ownership and presence went with it), then the
-        hub's round (:meth:`Sync.coordinate <converge.server.play.sync.Sync.coordinate>`). A round that fails,
-        whatever the error, is tried again: the rounds stop only with the process."""
+        hub's round (:meth:`Sync.coordinate <converge.server.play.cluster.sync.Sync.coordinate>`). A round that
+        fails, whatever the error, is tried again: the rounds stop only with the process."""
         delay = self.interval
         while not self.closing:
             await asyncio.sleep(delay)

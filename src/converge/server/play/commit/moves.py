@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from converge.engine.errors import ConvergeError
 from converge.server.ops.meter import Meter
-from converge.server.play.commits import Commits
+from converge.server.play.commit.commits import Commits
+from converge.server.play.commit.writes import MatchWrites
 from converge.server.play.ground import Ground
-from converge.server.play.session import Session
-from converge.server.play.writes import MatchWrites
+from converge.server.play.match.session import Session
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage import outbox_store as outbox
 from converge.server.storage.database import pause_point

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import asyncio
 
-from converge.server.play.clocks import Clocks
 from converge.server.play.ground import Ground
-from converge.server.play.lifecycle import Periodic
-from converge.server.play.live import Live
+from converge.server.play.match.live import Live
+from converge.server.play.owner.clocks import Clocks
+from converge.server.play.process.lifecycle import Periodic
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage.match_store import Storage
 

@@ -9,9 +9,9 @@ import logging
 import time
 
 from converge.server.play.ground import Ground
-from converge.server.play.lifecycle import Periodic
-from converge.server.play.session import BOTS, EVICT, INBOX, Session, stand_in
-from converge.server.play.sessions import Sessions
+from converge.server.play.match.session import BOTS, EVICT, INBOX, Session, stand_in
+from converge.server.play.match.sessions import Sessions
+from converge.server.play.process.lifecycle import Periodic
 from converge.server.protocol.errors import CLOSE_RECONNECT, ProtocolError
 from converge.server.storage.match_store import Storage
 from converge.server.storage.rows import Retention

@@ -1,14 +1,14 @@
 """What the process that owns a match does by itself for it — its clock, its bots' moves, stand-ins for
 players who left — started again whenever the match changes, is made live here, or this process takes it
-over (told by :mod:`.events`)."""
+over (told by :mod:`converge.server.play.events`)."""
 
 from __future__ import annotations
 
-from converge.server.play.bots import Bots
-from converge.server.play.clocks import Clocks
 from converge.server.play.events import CaughtUp, Committed, Opened, PlayEvents, SeatsElsewhere
-from converge.server.play.session import Session
-from converge.server.play.standins import StandIns
+from converge.server.play.match.session import Session
+from converge.server.play.owner.bots import Bots
+from converge.server.play.owner.clocks import Clocks
+from converge.server.play.owner.standins import StandIns
 
 
 class Duties:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from converge.engine.schema import Observation
 from converge.server.play.events import Committed
-from converge.server.play.session import Session
+from converge.server.play.match.session import Session
 from converge.server.protocol.errors import CLOSE_UNAUTHORIZED, ProtocolError
 from converge.server.protocol.messages import Ack, MatchMeta, RematchMade, State
 from converge.server.transport.connections import Connection, dumps

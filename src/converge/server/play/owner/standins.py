@@ -8,10 +8,10 @@ import contextlib
 import logging
 
 from converge.bots import BOTS
-from converge.server.play.catalog import default_bot
-from converge.server.play.commits import Commits
+from converge.server.play.commit.commits import Commits
 from converge.server.play.ground import Ground
-from converge.server.play.session import Session, stand_in
+from converge.server.play.match.catalog import default_bot
+from converge.server.play.match.session import Session, stand_in
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage.match_store import Storage
 from converge.server.storage.writer import Tx

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from converge.engine.observation import Observer
 from converge.engine.schema import Observation
-from converge.server.play.table import follow_ups
+from converge.server.play.match.turnlog import follow_ups
 from converge.server.protocol.messages import (
     ClockInfo,
     FollowUps,
@@ -23,7 +23,7 @@ from converge.server.protocol.messages import (
 )
 
 if TYPE_CHECKING:
-    from converge.server.play.session import Session
+    from converge.server.play.match.session import Session
 
 
 class SessionViews:

@@ -3,7 +3,7 @@ connections, its clock and the tasks that act for it. The session is the one wri
 :mod:`converge.server.play` call its methods, and read its parts (:class:`Presence`, :class:`MatchClock`,
 :class:`SessionTasks`, :class:`HintCache`, :class:`Seating`, the row and the match) but never call what
 changes them nor write them (``tests/test_architecture.py`` checks both). What its connections are sent is
-built by its ``views`` (:mod:`converge.server.play.views`)."""
+built by its ``views`` (:mod:`converge.server.play.match.views`)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ from converge.bots import bot_display_name
 from converge.bots.hint import HintAnswer
 from converge.engine.observation import card_catalog
 from converge.engine.state import Match
-from converge.server.play.catalog import COLOR_NAMES
-from converge.server.play.table import Scored, TurnLog
-from converge.server.play.views import SessionViews
+from converge.server.play.match.catalog import COLOR_NAMES
+from converge.server.play.match.turnlog import Scored, TurnLog
+from converge.server.play.match.views import SessionViews
 from converge.server.protocol.messages import (
     SeatInfo,
 )
@@ -257,7 +257,7 @@ class Session:
     @property
     def owned(self) -> bool:
         """This process owns the match: it plays its bots, runs its clock and replaces leavers
-        (:mod:`converge.server.play.coordination`; always true with one process)."""
+        (:mod:`converge.server.play.cluster.coordination`; always true with one process)."""
         return self._owned
 
     @property

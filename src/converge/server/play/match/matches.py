@@ -1,9 +1,9 @@
 """Match operations: create a match, act in it, resign, ask for its rematch, serve its record and its replay
-(making a match live, and loading one: :mod:`converge.server.play.live`).
+(making a match live, and loading one: :mod:`converge.server.play.match.live`).
 
 Everything that changes a match runs under its session's lock, in this order: check the action against the
 live match, commit it to the database, apply it, then send each connection its own view
-(:mod:`converge.server.play.commits`)."""
+(:mod:`converge.server.play.commit.commits`)."""
 
 from __future__ import annotations
 
@@ -14,15 +14,15 @@ from typing import Literal, cast
 
 from converge.engine.seeds import new_seed
 from converge.engine.state import Match
-from converge.server.play import broadcast
-from converge.server.play.botpool import BotPool
-from converge.server.play.catalog import Catalog
-from converge.server.play.duties import Duties
+from converge.server.play.commit.moves import Moves
 from converge.server.play.ground import Ground
-from converge.server.play.live import Live
-from converge.server.play.moves import Moves
-from converge.server.play.session import Session
-from converge.server.play.table import Scored, TurnLog
+from converge.server.play.match.catalog import Catalog
+from converge.server.play.match.live import Live
+from converge.server.play.match.session import Session
+from converge.server.play.match.turnlog import Scored, TurnLog
+from converge.server.play.owner.botpool import BotPool
+from converge.server.play.owner.duties import Duties
+from converge.server.play.viewers import broadcast
 from converge.server.protocol.answers import MatchRecord, ReplayMove, ReplayStep
 from converge.server.protocol.errors import ProtocolError, restarting
 from converge.server.protocol.messages import ClockInfo
@@ -62,7 +62,7 @@ class Matches:
                      clock_s: object = None, move_hours: object = None, *, payer: str) -> Created:
         """A new match against a bot or a friend; returns the creator's seat and token (and the invite's).
         ``payer``: the creator's client address (:meth:`MatchBudget.charge
-        <converge.server.play.budget.MatchBudget.charge>`), charged once the settings are checked."""
+        <converge.server.play.match.budget.MatchBudget.charge>`), charged once the settings are checked."""
         settings = self.catalog.check(mode, playset, bot, seat, clock_s, move_hours)
         if mode == "bot" and self.pool.full:
             raise ProtocolError("busy", "every bot on this server is thinking: try again in a minute, or play "

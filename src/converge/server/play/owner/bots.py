@@ -1,6 +1,6 @@
 """The server's bots and hints: a bot seat's decisions, and the strong bot's options for a player who asks.
-Both are searched by the bot workers (:mod:`converge.server.play.botpool`), off the event loop, on the deciding
-seat's view alone."""
+Both are searched by the bot workers (:mod:`converge.server.play.owner.botpool`), off the event loop, on the
+deciding seat's view alone."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import random
 import time
 
 from converge.bots.hint import HintAnswer
-from converge.server.play.botpool import BotPool
-from converge.server.play.catalog import default_bot
-from converge.server.play.commits import Commits
+from converge.server.play.commit.commits import Commits
+from converge.server.play.commit.moves import Moves
 from converge.server.play.ground import Ground
-from converge.server.play.moves import Moves
-from converge.server.play.session import BOTS, Session
+from converge.server.play.match.catalog import default_bot
+from converge.server.play.match.session import BOTS, Session
+from converge.server.play.owner.botpool import BotPool
 from converge.server.protocol.errors import ProtocolError
 from converge.server.protocol.messages import HintResult
 from converge.server.storage.match_store import Storage

@@ -1,5 +1,5 @@
 """Keeping in step with the other server processes on the same PostgreSQL (their coordination itself:
-:mod:`converge.server.play.coordination`): what they announce is taken in, in order — an announced action
+:mod:`converge.server.play.cluster.coordination`): what they announce is taken in, in order — an announced action
 that comes next is applied as it is, anything else (a gap, another change) is read from the database — and each
 round this process takes over the matches it holds that nobody owns, and learns who is connected elsewhere.
 
@@ -12,13 +12,13 @@ import contextlib
 import logging
 import time
 
-from converge.server.play import broadcast
-from converge.server.play.coordination import LocalCoordinator, Note
+from converge.server.play.cluster.coordination import LocalCoordinator, Note
 from converge.server.play.events import CaughtUp, Moved, SeatsElsewhere, TakenOver
 from converge.server.play.ground import Ground
-from converge.server.play.housekeeping import Housekeeping
-from converge.server.play.session import INBOX, Session
-from converge.server.play.sessions import Sessions
+from converge.server.play.match.session import INBOX, Session
+from converge.server.play.match.sessions import Sessions
+from converge.server.play.process.housekeeping import Housekeeping
+from converge.server.play.viewers import broadcast
 from converge.server.storage.match_store import Storage
 
 log = logging.getLogger("converge.server")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from converge.server.play.coordination import LocalCoordinator
-from converge.server.play.session import Session
+from converge.server.play.cluster.coordination import LocalCoordinator
+from converge.server.play.match.session import Session
 from converge.server.storage.match_store import Storage
 from converge.server.storage.writer import Tx, Writer
 

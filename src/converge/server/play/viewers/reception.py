@@ -4,13 +4,13 @@ and seen leaving — which is what tells the owner who is there, for clocks and 
 from __future__ import annotations
 
 from converge.server.config import ServerConfig
-from converge.server.play import broadcast
-from converge.server.play.coordination import LocalCoordinator
-from converge.server.play.duties import Duties
-from converge.server.play.housekeeping import Housekeeping
-from converge.server.play.lifecycle import Lifecycle
-from converge.server.play.session import EVICT, Session
-from converge.server.play.sync import Sync
+from converge.server.play.cluster.coordination import LocalCoordinator
+from converge.server.play.cluster.sync import Sync
+from converge.server.play.match.session import EVICT, Session
+from converge.server.play.owner.duties import Duties
+from converge.server.play.process.housekeeping import Housekeeping
+from converge.server.play.process.lifecycle import Lifecycle
+from converge.server.play.viewers import broadcast
 from converge.server.protocol.errors import CLOSE_FORBIDDEN, CLOSE_REPLACED, ProtocolError, restarting
 from converge.server.security.limits import OpenCount
 from converge.server.transport.connections import Connection

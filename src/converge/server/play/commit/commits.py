@@ -10,11 +10,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
+from converge.server.play.commit.writes import MatchWrites
 from converge.server.play.events import Change, Committed
 from converge.server.play.ground import Ground
-from converge.server.play.housekeeping import Housekeeping
-from converge.server.play.session import Session
-from converge.server.play.writes import MatchWrites
+from converge.server.play.match.session import Session
+from converge.server.play.process.housekeeping import Housekeeping
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage.database import StorageError
 from converge.server.storage.writer import Tx
@@ -24,7 +24,7 @@ log = logging.getLogger("converge.server")
 
 #: Reads what other server processes stored of a match beyond this copy and takes it in (the caller holds the
 #: session's lock); whether the match is now past action ``seq`` or over
-#: (:meth:`Sync.caught_up <converge.server.play.sync.Sync.caught_up>`).
+#: (:meth:`Sync.caught_up <converge.server.play.cluster.sync.Sync.caught_up>`).
 CatchUp = Callable[[Session, int], Awaitable[bool]]
 
 #: What a player is told when another process changed the match first.

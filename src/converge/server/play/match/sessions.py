@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 
-from converge.server.play.session import Session
+from converge.server.play.match.session import Session
 
 #: Loads a match from the database (None: there is no such match).
 Loader = Callable[[str], Awaitable[Session | None]]

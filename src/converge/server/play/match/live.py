@@ -11,14 +11,14 @@ from collections.abc import Callable, Sequence
 from converge.engine.errors import ConvergeError
 from converge.engine.playset import Playset
 from converge.engine.state import Match
-from converge.server.play.budget import MatchBudget
-from converge.server.play.coordination import Note
+from converge.server.play.cluster.coordination import Note
+from converge.server.play.cluster.sync import Sync, since
+from converge.server.play.commit.writes import MatchWrites
 from converge.server.play.events import Opened
 from converge.server.play.ground import Ground
-from converge.server.play.session import Session
-from converge.server.play.sessions import Sessions
-from converge.server.play.sync import Sync, since
-from converge.server.play.writes import MatchWrites
+from converge.server.play.match.budget import MatchBudget
+from converge.server.play.match.session import Session
+from converge.server.play.match.sessions import Sessions
 from converge.server.protocol.errors import ProtocolError, restarting
 from converge.server.storage import lobby_store
 from converge.server.storage import outbox_store as outbox
