@@ -69,7 +69,7 @@ def test_options_list_the_bots_the_skillsets_and_the_sets(tmp_path: Path) -> Non
         # fixed rating from docs/bots.md's ladder, or none where it was never measured
         assert doc["bots"] == list(LEVELS) == ["beginner", "easy", "medium", "hard", "expert"]
         assert doc["default_bot"] in LEVELS
-        assert doc["bot_ratings"] == {"beginner": 1000, "easy": 1869, "medium": 2188, "hard": 2354, "expert": None}
+        assert doc["bot_ratings"] == {"beginner": 1000, "easy": 1869, "medium": 2188, "hard": 2495, "expert": None}
         assert doc["bot_names"]["hard"] == "Hard bot" and doc["bot_names"]["ismcts"] == "ISMCTS bot"
         # the algorithms behind the levels are still accepted (tests, benchmarks), only not offered
         assert client.post("/api/matches", json={"opponent": "bot", "bot": "greedy"}).status_code == 201

@@ -23,7 +23,7 @@ async function create(body, button) {
   }
 }
 
-/** A level as the bot list offers it: "Hard bot · rating 2354", "Expert bot · not rated yet". */
+/** A level as the bot list offers it: "Hard bot · rating 2495", "Expert bot · not rated yet". */
 function botChoice(options, b) {
   const r = options.bot_ratings[b];
   return options.bot_names[b] + (r === null || r === undefined ? " · not rated yet" : " · rating " + r);
