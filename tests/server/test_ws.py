@@ -384,7 +384,8 @@ def test_a_clock_read_back_from_the_database_runs_out_on_time(tmp_path: Path) ->
         while client.get(f"/api/matches/{mid}").json()["match"]["status"] == "active":
             assert time.monotonic() - reloaded < 2.5, "the time left was counted again from the reload"
             time.sleep(0.05)
-        assert client.get(f"/api/matches/{mid}/record").json()["result"] == {"winner": 1 - to_move, "reason": "time"}
+        result = client.get(f"/api/matches/{mid}/record").json()["result"]
+        assert result == {"winner": 1 - to_move, "reason": "time"}
 
 
 def test_the_scan_catches_a_leak(tmp_path: Path) -> None:
