@@ -32,6 +32,8 @@ class Opponent:
 
     def __init__(self, spec: object) -> None:
         self.spec = spec
+        # the caller's bot or policy, duck-typed: a bot's decide() or a policy may return a NumPy integer, which
+        # a declared int would make the compiled code refuse
         self.bot: Any = None
         self.policy: Any = None
         self.name = ""
@@ -144,7 +146,7 @@ class Episode:
         return 0.0, False
 
 
-def advance_all(episodes: list[Episode], actions: list[Any], skip: list[bool], rewards: list[float],
+def advance_all(episodes: list[Episode], actions: list[object], skip: list[bool], rewards: list[float],
                 terminated: list[bool], illegal: list[int]) -> None:
     """Each episode not skipped takes its action: its reward goes to ``rewards``, whether that ended it
     to ``terminated``, and the indices of those whose action was illegal (and lost) to ``illegal``."""
@@ -159,8 +161,8 @@ def advance_all(episodes: list[Episode], actions: list[Any], skip: list[bool], r
             illegal.append(i)
 
 
-def write_all(episodes: list[Episode], tensors: Any, masks: Any, size: int, numbers: list[int],
-              done: list[bool]) -> None:
+def write_all(episodes: list[Episode], tensors: memoryview[float] | None, masks: memoryview[int] | None, size: int,
+              numbers: list[int], done: list[bool]) -> None:
     """Each episode's observation tensor into row ``i`` of ``tensors`` (a flat writable float32 buffer
     of rows of ``size`` zeros), whether it is over into ``done``, and into ``numbers``, from ``5 * i`` on:
     its seat, round wins and scores (players 0's and 1's). With ``tensors=None`` (no observation tensors
@@ -172,6 +174,7 @@ def write_all(episodes: list[Episode], tensors: Any, masks: Any, size: int, numb
         if tensors is not None:
             s0, s1 = write_observation(m, seat, seat, tensors[i * size:(i + 1) * size])
         else:
+            assert masks is not None  # (given whenever tensors is not)
             s0, s1 = m.scores()
             if e.done:
                 masks[i * NUM_ACTIONS + FINAL_ACTION] = 1

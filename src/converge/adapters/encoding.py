@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import array
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -83,6 +83,12 @@ if TYPE_CHECKING:
     from converge.engine.state import Match
 
 FloatArray = npt.NDArray[np.float32]
+#: An environment's observation (Gymnasium's and PettingZoo's): the tensor (``flat_observation``), or the
+#: tensor and the action mask; a vector environment's are the same, batched.
+EnvObservation: TypeAlias = FloatArray | dict[str, FloatArray | npt.NDArray[np.int8]]
+#: What an environment's ``render()`` returns: an RGB array, the text, or None (no render mode, or "human":
+#: printed).
+Frame: TypeAlias = npt.NDArray[np.uint8] | str | None
 
 __all__ = ["CARD_FEATURES", "DECISION_FEATURES", "DECISION_SLOTS", "EFFECT_SLOTS", "EVENT_FEATURES",
            "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE", "PRIVATE_COLUMNS",
@@ -123,7 +129,7 @@ def info_state_array(match: Match, player: int, public: bool = False) -> FloatAr
     """The information-state tensor (the observation, then the recent events the view holds)."""
     buf = _INFO_STATE_ZEROS[:]
     viewer = -1 if public else player
-    view = memoryview(buf)  # (faster item writes)
+    view: memoryview[float] = memoryview(buf)  # (faster item writes)
     write_observation(match, viewer, player, view)
     write_history(match, viewer, player, view, OBSERVATION_SIZE)
     return np.frombuffer(buf, np.float32)

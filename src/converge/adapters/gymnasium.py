@@ -43,7 +43,7 @@ Every space is listed in ``docs/spaces.md`` (generated from this code by :mod:`c
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 import gymnasium as gym
 import numpy as np
@@ -57,6 +57,8 @@ from converge.adapters.encoding import (
     INFO_STATE_SIZE,
     LEGAL_START,
     OBSERVATION_SIZE,
+    EnvObservation,
+    Frame,
     info_state_array,
     legal_array,
     observation_array,
@@ -69,7 +71,28 @@ from converge.engine.playset import Playset
 from converge.engine.schema import Observation
 from converge.engine.state import Match
 
+if TYPE_CHECKING:
+    from converge.adapters.image import TableRenderer
+
 Policy = Callable[[Observation, list[int]], int]
+
+
+class EnvOptions(TypedDict, total=False):
+    """The options of :class:`ConvergeEnv`, which :class:`ConvergeVectorEnv` passes on to each of its."""
+
+    playset: Playset | Sequence[str] | str
+    opponent: object
+    player: int | str
+    start: str | int
+    observation_type: str
+    illegal_action: str
+    render_mode: str | None
+    deck_dirs: Sequence[str]
+    reward: str
+    episode: str
+    flat_observation: bool
+
+
 DEFAULT_PLAYSET = ("alchemist", "mechanist", "archivist")
 RENDER_MODES = ("human", "ansi", "rgb_array")
 OBSERVATION_TYPES = ("observation", "info_state")
@@ -79,7 +102,7 @@ _FINAL_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
 _FINAL_MASK[FINAL_ACTION] = 1
 
 
-class ConvergeEnv(gym.Env[Any, np.int64]):
+class ConvergeEnv(gym.Env[Any, np.int64]):  # (Any: Gymnasium types a Dict space's elements as spaces)
     """One seat of a Converge match against an opponent bot (see the module's documentation)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}  # noqa: RUF012 (Gymnasium declares it)
@@ -117,7 +140,7 @@ class ConvergeEnv(gym.Env[Any, np.int64]):
             tensor_space if flat_observation
             else spaces.Dict({"observation": tensor_space, "action_mask": mask_space}))
         self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self._renderer: Any = None
+        self._renderer: TableRenderer | None = None
         self._seeded = False
 
     @property
@@ -140,7 +163,7 @@ class ConvergeEnv(gym.Env[Any, np.int64]):
     def _mask(self) -> npt.NDArray[np.int8]:
         return _FINAL_MASK.copy() if self.core.done else legal_array(self.match, self.seat)
 
-    def _obs(self) -> Any:
+    def _obs(self) -> EnvObservation:
         if self.flat_observation:
             return self._tensor()
         return {"observation": self._tensor(), "action_mask": self._mask()}
@@ -176,12 +199,12 @@ class ConvergeEnv(gym.Env[Any, np.int64]):
     # ------------------------------------------------------------------ the Gymnasium API
 
     def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+              options: dict[str, Any] | None = None) -> tuple[EnvObservation, dict[str, Any]]:
         super().reset(seed=seed)
         self._begin(reseed=seed is not None)
         return self._obs(), self._info()
 
-    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def step(self, action: object) -> tuple[EnvObservation, float, bool, bool, dict[str, Any]]:
         if isinstance(action, np.integer):
             action = int(action)
         reward, illegal = self.core.advance(action)
@@ -192,7 +215,7 @@ class ConvergeEnv(gym.Env[Any, np.int64]):
             info["illegal_action"] = True
         return self._obs(), reward, self.core.done, False, info
 
-    def render(self) -> Any:
+    def render(self) -> Frame:
         if self.render_mode is None:
             return None
         obs = self.match.observation(self.seat)
@@ -212,7 +235,7 @@ class ConvergeEnv(gym.Env[Any, np.int64]):
         """Nothing to release."""
 
 
-class ConvergeVectorEnv(VectorEnv[Any, npt.NDArray[np.int64], npt.NDArray[Any]]):
+class ConvergeVectorEnv(VectorEnv[EnvObservation, npt.NDArray[np.int64], npt.NDArray[np.generic]]):
     """``num_envs`` matches of :class:`ConvergeEnv` in one process, stepped in one loop into batched
     NumPy arrays (observations, masks, rewards and infos), with no per-match arrays, copies or info
     merging on the way.
@@ -229,7 +252,7 @@ class ConvergeVectorEnv(VectorEnv[Any, npt.NDArray[np.int64], npt.NDArray[Any]])
                 "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int = 1, *, autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
-                 **kwargs: Any) -> None:
+                 max_episode_steps: int | None = None, **kwargs: Unpack[EnvOptions]) -> None:
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         try:
@@ -238,7 +261,7 @@ class ConvergeVectorEnv(VectorEnv[Any, npt.NDArray[np.int64], npt.NDArray[Any]])
             modes = ", ".join(repr(m.value) for m in AutoresetMode)
             raise ValueError(f"autoreset_mode must be an AutoresetMode or one of {modes}, "
                              f"got {autoreset_mode!r}") from None
-        kwargs.pop("max_episode_steps", None)  # make_vec passes the spec's (none: a match always ends)
+        del max_episode_steps  # make_vec passes the spec's (none: a match always ends)
         first = ConvergeEnv(**kwargs)
         kwargs["playset"] = first.playset  # loaded and checked once
         self.envs = [first, *(ConvergeEnv(**kwargs) for _ in range(num_envs - 1))]
@@ -260,7 +283,7 @@ class ConvergeVectorEnv(VectorEnv[Any, npt.NDArray[np.int64], npt.NDArray[Any]])
 
     # ------------------------------------------------------------------ batches
 
-    def _batch(self, infos: dict[str, Any], illegal: list[int]) -> tuple[Any, dict[str, Any]]:
+    def _batch(self, infos: dict[str, Any], illegal: list[int]) -> tuple[EnvObservation, dict[str, Any]]:
         """The observations of every match, and the infos of :meth:`ConvergeEnv._info` batched as
         ``SyncVectorEnv`` batches them (``_key`` marks which matches have ``key``)."""
         n, size, envs = self.num_envs, self._size, self.envs
@@ -291,13 +314,13 @@ class ConvergeVectorEnv(VectorEnv[Any, npt.NDArray[np.int64], npt.NDArray[Any]])
             flags = np.zeros(n, dtype=np.bool_)
             flags[illegal] = True
             infos["illegal_action"], infos["_illegal_action"] = flags, flags.copy()
-        obs = tensors if self._flat else {"observation": tensors, "action_mask": masks}
+        obs: EnvObservation = tensors if self._flat else {"observation": tensors, "action_mask": masks}
         return obs, infos
 
     # ------------------------------------------------------------------ the Gymnasium vector API
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
-              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+              options: dict[str, Any] | None = None) -> tuple[EnvObservation, dict[str, Any]]:
         n = self.num_envs
         seeds: list[int | None] = (
             [None] * n if seed is None else [seed + i for i in range(n)] if isinstance(seed, int) else list(seed))
@@ -320,8 +343,8 @@ class ConvergeVectorEnv(VectorEnv[Any, npt.NDArray[np.int64], npt.NDArray[Any]])
                 infos[f"_{key}"] = mask
         return obs, infos
 
-    def step(self, actions: Any) -> tuple[Any, npt.NDArray[np.float64], npt.NDArray[np.bool_],
-                                         npt.NDArray[np.bool_], dict[str, Any]]:
+    def step(self, actions: npt.ArrayLike) -> tuple[EnvObservation, npt.NDArray[np.float64],
+                                                   npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
         n, envs = self.num_envs, self.envs
         acts = np.asarray(actions)
         if acts.shape != (n,):
@@ -361,12 +384,12 @@ class ConvergeVectorEnv(VectorEnv[Any, npt.NDArray[np.int64], npt.NDArray[Any]])
         """Every match's mask, as booleans (``num_envs`` x 26)."""
         return np.stack([env.action_masks() for env in self.envs])
 
-    def render(self) -> tuple[Any, ...] | None:
+    def render(self) -> tuple[Any, ...] | None:  # (Frames: Gymnasium's RenderFrame has no None)
         if self.render_mode is None:
             return None
         return tuple(env.render() for env in self.envs)
 
-    def close_extras(self, **kwargs: Any) -> None:
+    def close_extras(self, **kwargs: object) -> None:
         """Nothing to release."""
 
 

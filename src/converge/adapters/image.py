@@ -21,7 +21,7 @@ Needs Pillow (part of the ``rl`` extra); its built-in font, so no font file is l
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +29,9 @@ import numpy.typing as npt
 from converge import install_command
 from converge.engine.playset import Playset
 from converge.engine.schema import CardInPlay, Observation
+
+if TYPE_CHECKING:
+    from PIL.ImageDraw import ImageDraw
 
 WIDTH, HEIGHT = 720, 480
 CARD_W, CARD_H, GAP = 50, 68, 6
@@ -123,7 +126,7 @@ class TableRenderer:
             x += 84
         return np.asarray(image, dtype=np.uint8)
 
-    def _card(self, draw: Any, x: int, y: int, card: str, entry: CardInPlay | None = None) -> int:
+    def _card(self, draw: ImageDraw, x: int, y: int, card: str, entry: CardInPlay | None = None) -> int:
         """A face-up card at (x, y), coloured by its current skillset; returns the next card's x."""
         skill, rank, stars = self.printed.get(card, (0, 0, 0))
         marks = ""

@@ -41,7 +41,7 @@ import array
 import os
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 import numpy.typing as npt
@@ -171,6 +171,15 @@ class ConvergeGame(pyspiel.Game):  # type: ignore[misc]
         return ConvergeObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
+class _CoreState(TypedDict):
+    """A :class:`_Core` as pickled: the playset's names and deck folders, the start, and the history."""
+
+    playset: list[str]
+    decks: list[str]
+    start: str
+    moves: list[tuple[int, int]]
+
+
 class _Core:
     """The Python side of a state: the match and its history as ``(player, action)`` pairs.
 
@@ -229,14 +238,14 @@ class _Core:
         self.views.clear()
         self.texts.clear()
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+    def __deepcopy__(self, memo: dict[int, object]) -> _Core:
         return _Core(self.playset, self.start, self.match.clone(), self.moves[:], dict(self.logs))
 
-    def __getstate__(self) -> dict[str, Any]:
+    def __getstate__(self) -> _CoreState:
         return {"playset": self.playset.names(), "decks": list(self.playset.deck_dirs), "start": self.start,
                 "moves": self.moves}
 
-    def __setstate__(self, data: dict[str, Any]) -> None:
+    def __setstate__(self, data: _CoreState) -> None:
         self.playset = parse_playset(data["playset"], tuple(data.get("decks", ())))
         self.start = data["start"]
         self.match = Match.new(self.playset, seed=0, start=self.start, chance=True)
@@ -370,7 +379,7 @@ class ConvergeObserver:
         # an array.array the engine's compiled writers fill, seen by numpy without a copy; they write
         # through a memoryview (its item assignment costs half the array's)
         self._buffer = array.array("f", bytes(4 * size))
-        self._view = memoryview(self._buffer)
+        self._view: memoryview[float] = memoryview(self._buffer)
         if self.rows:
             pieces.append(("history", self.rows * EVENT_FEATURES, (self.rows, EVENT_FEATURES)))
         self.tensor = np.frombuffer(self._buffer, np.float32) if size else np.zeros(0, np.float32)

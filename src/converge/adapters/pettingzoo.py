@@ -33,7 +33,7 @@ people may share the screen. :func:`env` wraps :func:`raw_env` in PettingZoo's u
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict, Unpack
 
 import numpy as np
 from gymnasium import spaces
@@ -44,6 +44,8 @@ from pettingzoo.utils import wrappers
 from converge.adapters.encoding import (
     INFO_STATE_SIZE,
     OBSERVATION_SIZE,
+    EnvObservation,
+    Frame,
     info_state_array,
     legal_array,
     observation_array,
@@ -56,6 +58,9 @@ from converge.engine.errors import IllegalActionError
 from converge.engine.playset import Playset
 from converge.engine.state import Match
 
+if TYPE_CHECKING:
+    from converge.adapters.image import TableRenderer
+
 DEFAULT_PLAYSET = ("alchemist", "mechanist", "archivist")
 AGENTS = ("player_0", "player_1")
 SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
@@ -63,10 +68,23 @@ RENDER_MODES = ("human", "ansi", "rgb_array")
 OBSERVATION_TYPES = ("observation", "info_state")
 
 
-class ConvergeAECEnv(AECEnv[str, Any, int]):  # type: ignore[misc]
+class EnvOptions(TypedDict, total=False):
+    """The options of :class:`ConvergeAECEnv`, which :func:`raw_env` and :func:`env` pass on."""
+
+    playset: Playset | Sequence[str] | str
+    start: str | int
+    render_mode: str | None
+    observation_type: str
+    deck_dirs: Sequence[str]
+    reward: str
+    episode: str
+    flat_observation: bool
+
+
+class ConvergeAECEnv(AECEnv[str, EnvObservation, int]):  # type: ignore[misc]
     """The raw AEC environment (see the module's documentation)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "converge_v0", "render_modes": list(RENDER_MODES),
+    metadata: ClassVar[dict[str, object]] = {"name": "converge_v0", "render_modes": list(RENDER_MODES),
                                           "is_parallelizable": False, "render_fps": 2}
 
     def __init__(self, playset: Playset | Sequence[str] | str = DEFAULT_PLAYSET, start: str | int = "random",
@@ -91,7 +109,7 @@ class ConvergeAECEnv(AECEnv[str, Any, int]):  # type: ignore[misc]
         size = INFO_STATE_SIZE if observation_type == "info_state" else OBSERVATION_SIZE
         self.possible_agents = list(AGENTS)
         tensor_space = spaces.Box(0.0, 1.0, (size,), np.float32)
-        self.observation_spaces: dict[str, spaces.Space[Any]] = {
+        self.observation_spaces: dict[str, spaces.Box[np.float32] | spaces.Dict] = {
             a: tensor_space if flat_observation else spaces.Dict({
                 "observation": tensor_space,
                 "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
@@ -101,17 +119,17 @@ class ConvergeAECEnv(AECEnv[str, Any, int]):  # type: ignore[misc]
         self._np_random, self._np_random_seed = seeding.np_random(None)
         self.match = Match.new(self.playset, seed=0, start=self.start)
         self.agents: list[str] = []
-        self._renderer: Any = None
+        self._renderer: TableRenderer | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
+    def observation_space(self, agent: str) -> spaces.Box[np.float32] | spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space[Any]:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ the AEC API
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         if seed is not None:
             self._np_random, self._np_random_seed = seeding.np_random(seed)
         self.match = Match.new(self.playset, seed=int(self._np_random.integers(0, 2**62)), start=self.start)
@@ -139,7 +157,7 @@ class ConvergeAECEnv(AECEnv[str, Any, int]):  # type: ignore[misc]
             for a in self.agents:
                 self.infos[a]["action_mask"] = self._mask(a)
 
-    def observe(self, agent: str) -> Any:
+    def observe(self, agent: str) -> EnvObservation:
         p = SEAT[agent]
         m = self.match
         tensor = info_state_array(m, p) if self.info_state else observation_array(m, p)
@@ -169,7 +187,7 @@ class ConvergeAECEnv(AECEnv[str, Any, int]):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> Any:
+    def render(self) -> Frame:
         """The public view (no hand): text (``"ansi"``), printed (``"human"``) or an image
         (``"rgb_array"``, an array of shape (480, 720, 3))."""
         if self.render_mode is None:
@@ -191,16 +209,16 @@ class ConvergeAECEnv(AECEnv[str, Any, int]):  # type: ignore[misc]
         """Nothing to release."""
 
 
-def raw_env(**kwargs: Any) -> ConvergeAECEnv:
+def raw_env(**kwargs: Unpack[EnvOptions]) -> ConvergeAECEnv:
     """The environment without wrappers: an illegal action raises ``IllegalActionError``."""
     return ConvergeAECEnv(**kwargs)
 
 
-def env(**kwargs: Any) -> AECEnv[str, Any, int]:
+def env(**kwargs: Unpack[EnvOptions]) -> AECEnv[str, EnvObservation, int]:
     """``converge_v0`` with PettingZoo's usual wrappers: an illegal action ends the game with -1 for the
     agent that played it (and 0 for the other), out-of-range actions are asserted, and the API order is
     enforced."""
-    wrapped: AECEnv[str, Any, int] = ConvergeAECEnv(**kwargs)
+    wrapped: AECEnv[str, EnvObservation, int] = ConvergeAECEnv(**kwargs)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     wrapped = wrappers.OrderEnforcingWrapper(wrapped)

@@ -12,7 +12,7 @@ the info keys from a step of each environment.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from collections.abc import Mapping
 
 from converge.adapters import episodes
 from converge.adapters.encoding import (
@@ -35,7 +35,7 @@ _MEANING = {"discard": "play the chosen card for its discard effect (T3)",
             "theirs": "to my opponent's faction", "done": "decline the rest of an optional effect (T4)"}
 
 
-def _space(space: Any) -> str:
+def _space(space: object) -> str:
     return f"`{space!r}`".replace("|", "\\|")
 
 
@@ -67,11 +67,11 @@ def _tensors() -> list[str]:
     ]
 
 
-def _info_keys(info: dict[str, Any]) -> str:
+def _info_keys(info: Mapping[str, object]) -> str:
     return ", ".join(f"`{k}` ({_kind(v)})" for k, v in info.items())
 
 
-def _kind(value: Any) -> str:
+def _kind(value: object) -> str:
     shape = getattr(value, "shape", None)
     dtype = getattr(value, "dtype", None)
     if shape is not None:
@@ -134,6 +134,7 @@ def reference() -> str:
     _, info = ConvergeEnv(flat_observation=True).reset(seed=0)
     losing = ConvergeEnv()
     obs, plain = losing.reset(seed=0)
+    assert isinstance(obs, dict)  # (not flat: the tensor and the mask)
     *_, lost = losing.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
     zoo = ConvergeAECEnv(flat_observation=True)
     zoo.reset(seed=0)

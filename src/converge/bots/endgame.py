@@ -25,7 +25,7 @@ checks both against a brute force on constructed positions with every effect kin
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias
 
 from converge.bots.estimates import Estimate, Found, prefer
 from converge.engine import native
@@ -43,6 +43,11 @@ NODES = 300_000
 MAX_PLIES = 64
 
 
+#: An option of a decision solved: ``(action, worlds, wins, then, sure)``, ``then`` the same for each of the
+#: player's next steps of the same play (the native solver's tree, as the one here).
+Solved: TypeAlias = tuple[int, int, int, list["Solved"], int]
+
+
 class _Budget(Exception):
     """The budget of positions, or of plies, ran out."""
 
@@ -53,7 +58,7 @@ def solve(view: SearchView, depth: int = 3, nodes: int = NODES) -> Found | None:
     won (``wins``), whether it ``sure``-ly wins or loses, and the player's next steps of the same play."""
     state = view.native_state()
     if state is not None:
-        found = native.core.endgame(state, view.player, depth, nodes)
+        found: tuple[list[Solved], int, int] | None = native.core.endgame(state, view.player, depth, nodes)
         if found is None:
             return None
         tree, worlds, _ = found
@@ -69,7 +74,7 @@ def solve(view: SearchView, depth: int = 3, nodes: int = NODES) -> Found | None:
     return Found(estimates, {}, finalists, 0, worlds=worlds)
 
 
-def _estimate(item: Any) -> Estimate:
+def _estimate(item: Solved) -> Estimate:
     action, worlds, wins, then, sure = item
     return Estimate(action, worlds, float(wins), [_estimate(t) for t in then], sure)
 
@@ -77,7 +82,7 @@ def _estimate(item: Any) -> Estimate:
 # ---------------------------------------------------------------------- on the engine (the specification)
 
 
-def _solve_on_engine(view: SearchView, depth: int, nodes: int) -> tuple[list[Any], int] | None:
+def _solve_on_engine(view: SearchView, depth: int, nodes: int) -> tuple[list[Solved], int] | None:
     worlds = view.endgame_worlds()
     if not worlds:
         return None
@@ -92,7 +97,7 @@ class _Solver:
     def __init__(self, me: int, round_index: int, nodes: int) -> None:
         self.me, self.round_index, self.budget = me, round_index, nodes
         self.nodes = 0
-        self.table: dict[tuple[Any, ...], int] = {}
+        self.table: dict[tuple[int | tuple[int, ...], ...], int] = {}
 
     def _count(self) -> None:
         self.nodes += 1
@@ -157,7 +162,7 @@ class _Solver:
                 groups.setdefault(_seen(after, self.me), []).append(after)
         return all(self.every_case(g) for g in groups.values())
 
-    def level(self, worlds: list[Match], level: int, depth: int) -> list[Any]:
+    def level(self, worlds: list[Match], level: int, depth: int) -> list[Solved]:
         """``endgame_level``: ``(action, worlds, wins, then, sure)`` for each option of the worlds' decision."""
         out = []
         for a in worlds[0].legal_actions():
@@ -185,7 +190,7 @@ _IGNORED = frozenset(("known", "turn_no", "round_no", "decisions", "first_holder
 _KEPT = tuple(i for i, name in enumerate(FIELDS) if name not in _IGNORED)
 
 
-def _key(m: Match) -> tuple[Any, ...]:
+def _key(m: Match) -> tuple[int | tuple[int, ...], ...]:
     """The state of a world (its fields in the native core's form), less what cannot change how the round ends
     (what each player knows, the turn's number...): a key for the table of solved positions."""
     fields = fields_of(m)

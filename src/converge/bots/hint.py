@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, NotRequired
+from typing import TYPE_CHECKING, NotRequired
 
 from typing_extensions import TypedDict  # (pydantic reads TypedDicts from typing_extensions on Python < 3.12)
 
@@ -42,6 +42,15 @@ if TYPE_CHECKING:
 
 #: The calibration map shipped with the package (absent: the search's values are shown as they are).
 CALIBRATION_FILE = "hint_calibration.json"
+
+
+class CalibrationDoc(TypedDict):
+    """A calibration map as JSON (:meth:`Calibration.to_dict`: the file the package ships)."""
+
+    format: int
+    fitted_on: int
+    knots: list[list[float]]  # [value, chance] pairs
+    budget: dict[str, float]  # the search's Settings, field by field
 
 
 @dataclass(frozen=True)
@@ -66,12 +75,12 @@ class Calibration:
                 return y0 if x1 == x0 else y0 + (value - x0) / (x1 - x0) * (y1 - y0)
         return knots[-1][1]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CalibrationDoc:
         return {"format": 2, "fitted_on": self.fitted_on, "knots": [list(k) for k in self.knots],
                 "budget": asdict(self.budget)}
 
     @classmethod
-    def from_dict(cls, doc: dict[str, Any]) -> "Calibration":
+    def from_dict(cls, doc: CalibrationDoc) -> "Calibration":
         """A map from :meth:`to_dict`'s form; ``ValueError`` for anything else (or a map that goes down)."""
         try:
             knots = tuple((float(x), float(y)) for x, y in doc["knots"])

@@ -37,11 +37,11 @@ import math
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from converge.bots.estimates import ABSENT, Estimate, Found, prefer
 from converge.engine import native
-from converge.engine.native import SplitMix
+from converge.engine.native import NativeState, SplitMix
 from converge.engine.seeds import derive_seed
 
 if TYPE_CHECKING:
@@ -65,7 +65,14 @@ class SearchView(Protocol):
 
     def endgame_worlds(self) -> list[Match] | None: ...
 
-    def native_state(self) -> Any: ...
+    def native_state(self) -> NativeState | None: ...
+
+
+#: A root child of a search part: ``(action, visits, wins, then)``, ``then`` the same for each child that is
+#: the player's own next decision (and was simulated).
+Branch: TypeAlias = tuple[int, int, float, list["Branch"]]
+#: What a part of a search returns (the native search as this one): ``(tree, outcomes, finalists, simulations)``.
+Part: TypeAlias = tuple[list[Branch], dict[int, bytes], list[int], int]
 
 
 @dataclass(frozen=True)
@@ -120,14 +127,15 @@ def search(view: SearchView, settings: Settings, seed: int, depth: int = 3, thre
     return _merge(legal, found, depth)
 
 
-def _native_parts(state: Any, me: int, simulations: int, seeds: list[int], settings: Settings,
-                  threads: int) -> list[Any]:
-    def one(s: int) -> Any:
-        return native.core.search(state, me, simulations, s, settings.exploration, settings.greedy)
+def _native_parts(state: NativeState, me: int, simulations: int, seeds: list[int], settings: Settings,
+                  threads: int) -> list[Part]:
+    def one(s: int) -> Part:
+        part: Part = native.core.search(state, me, simulations, s, settings.exploration, settings.greedy)
+        return part
 
     if threads <= 1 or len(seeds) == 1:
         return [one(s) for s in seeds]
-    out: list[Any] = [None] * len(seeds)
+    out: dict[int, Part] = {}
     errors: list[BaseException] = []
 
     def work(i: int) -> None:
@@ -143,7 +151,7 @@ def _native_parts(state: Any, me: int, simulations: int, seeds: list[int], setti
         w.join()
     if errors:
         raise errors[0]
-    return out
+    return [out[i] for i in range(len(seeds))]
 
 
 class _Node:
@@ -157,7 +165,7 @@ class _Node:
         self.player = player
 
 
-def _part(view: SearchView, legal: list[int], simulations: int, seed: int, settings: Settings) -> Any:
+def _part(view: SearchView, legal: list[int], simulations: int, seed: int, settings: Settings) -> Part:
     """One part of a search on the engine: the specification of ``search.c``'s ``search``. Returns what the
     native search returns: ``(root, outcomes, finalists, simulations)``."""
     me = view.player
@@ -241,34 +249,45 @@ def _simulate(world: Match, root: _Node, first: int, me: int, round_index: int, 
     return won
 
 
-def _tree(root: _Node, me: int) -> list[Any]:
+def _tree(root: _Node, me: int) -> list[Branch]:
     """The root's children as the native search returns them: ``(action, visits, wins, then)``, ``then`` the
     same for each child that is the player's own next decision (and was simulated)."""
 
-    def walk(node: _Node) -> list[Any]:
+    def walk(node: _Node) -> list[Branch]:
         return [(a, ch.visits, ch.reward, walk(ch)) for a, ch in node.children.items()
                 if ch.player == me and ch.visits]
 
     return [(a, ch.visits, ch.reward, walk(ch)) for a, ch in root.children.items()]
 
 
-def _merge(legal: Sequence[int], parts: list[Any], depth: int) -> Found:
+class _Total:
+    """An action's visits and wins summed over the parts, and the same for its next steps, by action."""
+
+    __slots__ = ("then", "visits", "wins")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.wins = 0.0
+        self.then: dict[int, _Total] = {}
+
+
+def _merge(legal: Sequence[int], parts: list[Part], depth: int) -> Found:
     """The parts of a search summed: visits and wins by the same path of actions, outcomes side by side."""
-    totals: dict[int, list[Any]] = {}
+    totals: dict[int, _Total] = {}
 
-    def add(into: dict[int, list[Any]], items: list[Any]) -> None:
+    def add(into: dict[int, _Total], items: list[Branch]) -> None:
         for a, visits, wins, then in items:
-            slot = into.setdefault(a, [0, 0.0, {}])
-            slot[0] += visits
-            slot[1] += wins
-            add(slot[2], then)
+            slot = into.setdefault(a, _Total())
+            slot.visits += visits
+            slot.wins += wins
+            add(slot.then, then)
 
-    def estimate(a: int, slot: list[Any] | None, level: int) -> Estimate:
+    def estimate(a: int, slot: _Total | None, level: int) -> Estimate:
         if slot is None:
             return Estimate(a, 0, 0.0, [])
-        then = [] if level <= 1 else [estimate(b, s, level - 1) for b, s in slot[2].items()]
+        then = [] if level <= 1 else [estimate(b, s, level - 1) for b, s in slot.then.items()]
         then.sort(key=lambda e: (-e.visits, -prefer(e.action), e.action))
-        return Estimate(a, slot[0], slot[1], then)
+        return Estimate(a, slot.visits, slot.wins, then)
 
     outcomes: dict[int, bytearray] = {a: bytearray() for a in legal}
     finalists: set[int] = set()

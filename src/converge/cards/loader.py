@@ -28,7 +28,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from converge.cards.model import CardSpec, Deck, Effect, Goal
 from converge.engine.actions import RESERVED_WORDS
@@ -83,7 +82,7 @@ class _Collector:
         self.problems.append(DeckProblem(self.file, card, field, message))
 
 
-def _check_params(kind: EffectKind | GoalKind, raw: Mapping[str, Any], field: str, card: str, out: _Collector,
+def _check_params(kind: EffectKind | GoalKind, raw: Mapping[str, object], field: str, card: str, out: _Collector,
                   skillsets: set[str] | None) -> dict[str, ParamValue]:
     params: dict[str, ParamValue] = {}
     for name in raw:
@@ -113,7 +112,7 @@ def _check_params(kind: EffectKind | GoalKind, raw: Mapping[str, Any], field: st
     return params
 
 
-def _parse_card(raw: Any, index: int, skillset: str, out: _Collector,
+def _parse_card(raw: object, index: int, skillset: str, out: _Collector,
                 skillsets: set[str] | None) -> CardSpec | None:
     label = f"#{index + 1}"
     if not isinstance(raw, dict):
@@ -160,7 +159,7 @@ def did_you_mean(name: object, known: Iterable[str]) -> str:
     return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
-def _kind_name(raw: Any, field: str, label: str, table: Mapping[str, object], out: _Collector) -> str | None:
+def _kind_name(raw: object, field: str, label: str, table: Mapping[str, object], out: _Collector) -> str | None:
     if not isinstance(raw, dict):
         out.add(label, field, "must be a table with a 'kind'")
         return None
@@ -172,10 +171,10 @@ def _kind_name(raw: Any, field: str, label: str, table: Mapping[str, object], ou
     return kind
 
 
-def _parse_goal(raw: Any, label: str, skillset: str, out: _Collector,
+def _parse_goal(raw: object, label: str, skillset: str, out: _Collector,
                 skillsets: set[str] | None) -> Goal | None:
     name = _kind_name(raw, "goal", label, goal_kinds(), out)
-    if name is None:
+    if name is None or not isinstance(raw, dict):  # (a table whenever it names a kind)
         return None
     kind = goal_kinds()[name]
     stars = raw.get("stars")
@@ -185,6 +184,7 @@ def _parse_goal(raw: Any, label: str, skillset: str, out: _Collector,
     params = _check_params(kind, raw, "goal", label, out, skillsets)
     if len(out.problems) > before:
         return None
+    assert isinstance(stars, int)  # (checked above: else a problem was added)
     if params.get("skillset") == OWN:
         params["skillset"] = skillset
     elif isinstance(params.get("skillset"), str):
@@ -192,9 +192,9 @@ def _parse_goal(raw: Any, label: str, skillset: str, out: _Collector,
     return Goal(kind.name, params, int(stars))
 
 
-def _parse_effect(raw: Any, label: str, out: _Collector) -> Effect | None:
+def _parse_effect(raw: object, label: str, out: _Collector) -> Effect | None:
     name = _kind_name(raw, "effect", label, effect_kinds(), out)
-    if name is None:
+    if name is None or not isinstance(raw, dict):  # (a table whenever it names a kind)
         return None
     kind = effect_kinds()[name]
     before = len(out.problems)
@@ -235,7 +235,7 @@ def name_key(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
-def _check_deck_fields(data: Mapping[str, Any], cards: list[CardSpec], out: _Collector) -> None:
+def _check_deck_fields(data: Mapping[str, object], cards: list[CardSpec], out: _Collector) -> None:
     """The deck's own fields against its cards: the set's name, and the keyword, which names the deck's
     effect: each skillset has one keyword effect, which its six cards vary in strength (RULES.md, "Discard
     effects"), so a card whose effect is another keyword's is refused."""
@@ -287,7 +287,7 @@ def _check_one_keyword(cards: list[CardSpec], kind: str, how: str, out: _Collect
                     f"move it to a {own} deck)")
 
 
-def _check_deck(data: Mapping[str, Any], file: str, skillsets: set[str] | None) -> _Checked:
+def _check_deck(data: Mapping[str, object], file: str, skillsets: set[str] | None) -> _Checked:
     out = _Collector(file)
     for key in data:
         if key not in _DECK_KEYS:
@@ -339,7 +339,7 @@ def _check_deck(data: Mapping[str, Any], file: str, skillsets: set[str] | None) 
     return _Checked(name, cards, out.problems, deck)
 
 
-def _read_toml(path: str, text: str) -> dict[str, Any]:
+def _read_toml(path: str, text: str) -> dict[str, object]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -350,7 +350,7 @@ def _read_toml(path: str, text: str) -> dict[str, Any]:
         raise DeckError([DeckProblem(path, "", "", f"not valid TOML: {quote(str(exc), 80)}")]) from None
 
 
-def _raw_skillset(data: Mapping[str, Any]) -> str | None:
+def _raw_skillset(data: Mapping[str, object]) -> str | None:
     name = data.get("skillset")
     return name.strip().lower() if isinstance(name, str) else None
 
@@ -363,7 +363,7 @@ def load_decks(sources: Iterable[tuple[str, str]]) -> dict[str, Deck]:
     the same deck, not a second one). Raises :class:`DeckError` with every problem found.
     """
     problems: list[DeckProblem] = []
-    parsed: list[tuple[str, str, dict[str, Any]]] = []
+    parsed: list[tuple[str, str, dict[str, object]]] = []
     for path, text in sources:
         try:
             parsed.append((path, text, _read_toml(path, text)))

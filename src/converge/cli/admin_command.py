@@ -23,7 +23,7 @@ import json
 from typing import Any
 from urllib.parse import quote
 
-from converge.cli.common import UserError, add_command, path_text, positive_int
+from converge.cli.common import Subcommands, UserError, add_command, path_text, positive_int
 from converge.cli.serve_command import port_number, web_command
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
@@ -57,9 +57,10 @@ def _connection(args: argparse.Namespace) -> tuple[str, str]:
     return base.rstrip("/"), str(token)
 
 
-def _call(args: argparse.Namespace, method: str, path: str, body: dict[str, Any] | None = None,
-          params: dict[str, Any] | None = None) -> Any:
-    """One request to the hosts' API; its JSON answer, or a UserError that says what went wrong."""
+def _call(args: argparse.Namespace, method: str, path: str, body: dict[str, object] | None = None,
+          params: dict[str, str | int] | None = None) -> Any:
+    """One request to the hosts' API; its JSON answer (read by key: the hosts' API declares its shape), or a
+    UserError that says what went wrong."""
     import httpx2 as httpx
 
     base, token = _connection(args)
@@ -84,7 +85,7 @@ def _call(args: argparse.Namespace, method: str, path: str, body: dict[str, Any]
     return doc
 
 
-def _action(args: argparse.Namespace) -> dict[str, Any]:
+def _action(args: argparse.Namespace) -> dict[str, object]:
     return {"actor": args.actor or getpass.getuser() or "admin", "reason": args.reason}
 
 
@@ -92,7 +93,7 @@ def _when(at: float | None) -> str:
     return "-" if at is None else dt.datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M")
 
 
-def _print(args: argparse.Namespace, doc: Any, lines: list[str]) -> None:
+def _print(args: argparse.Namespace, doc: object, lines: list[str]) -> None:
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
@@ -181,7 +182,7 @@ def cmd_close_report(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    params: dict[str, Any] = {"limit": args.limit}
+    params: dict[str, str | int] = {"limit": args.limit}
     if args.target is not None:
         params["target"] = args.target
     doc = _call(args, "GET", "/api/admin/audit", params=params)
@@ -191,7 +192,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add ``admin`` and its actions to the ``converge`` command."""
     p = add_command(sub, "admin")
     p.add_argument("--server", metavar="URL", default=None,

@@ -17,9 +17,17 @@ import json
 import random
 import sys
 from dataclasses import asdict, replace
-from typing import Any
 
-from converge.cli.common import UserError, add_command, bot_name, path_text, positive_int, read_json_file, seed_int
+from converge.cli.common import (
+    Subcommands,
+    UserError,
+    add_command,
+    bot_name,
+    path_text,
+    positive_int,
+    read_json_file,
+    seed_int,
+)
 
 EXIT_MISSED = 1
 
@@ -65,6 +73,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             doc = read_json_file(path, "samples file")
             try:
                 samples += read_samples(doc)
+                assert isinstance(doc, dict)  # (read_samples took it: an object)
                 setting = Setting(**{**doc["setting"], "bots": tuple(doc["setting"]["bots"])})
             except (KeyError, TypeError, ValueError, AttributeError):
                 raise UserError(f"{path} is not a samples file written by converge calibrate --out") from None
@@ -117,7 +126,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0 if all(ok for _, ok in report.bars()) else EXIT_MISSED
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add ``converge calibrate`` to the command's subparsers."""
     p = add_command(sub, "calibrate", epilog="Exit code: 0 when every bar of a trustworthy hint is met, 1 when "
                                              "one is missed, 2 a usage error.")

@@ -17,13 +17,16 @@ import sys
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 from converge.bots import BOTS, LEVELS
 from converge.cards.loader import DeckError, DeckProblem, dir_sources, load_catalog
 from converge.cards.model import Deck
 from converge.engine.playset import SETS, all_playsets, catalog_order
 from converge.engine.seeds import derive_seed, new_seed
+
+if TYPE_CHECKING:
+    from converge.engine.state import Match
 
 EXIT_USAGE = 2
 
@@ -257,7 +260,7 @@ def read_text_file(path: str, what: str) -> str:
         raise UserError(f"{name} is not UTF-8 text (byte {exc.start})", path=name) from None
 
 
-def read_json_file(path: str, what: str) -> Any:
+def read_json_file(path: str, what: str) -> object:
     """A user's JSON file, parsed whole here: any problem (a missing file, bad JSON, nesting too deep, a
     number too long) is a one-line :class:`UserError` naming the file."""
     text = read_text_file(path, what)
@@ -274,7 +277,7 @@ def read_json_file(path: str, what: str) -> Any:
                         "digits", path=name) from None
 
 
-def record_start(path: str, doc: Any, deck_dirs: Sequence[str]) -> Any:
+def record_start(path: str, doc: object, deck_dirs: Sequence[str]) -> Match:
     """The match of the record ``doc`` before its first action, once the whole record is known to replay.
 
     The engine raises a :class:`ConvergeError` for a bad record (reported as it is); any other error it
@@ -372,12 +375,16 @@ def commands_help() -> str:
     return "\n".join(lines)
 
 
-def add_command(sub: Any, name: str, **kwargs: Any) -> argparse.ArgumentParser:
-    """A subcommand's parser, described by :data:`COMMANDS`."""
+#: The ``converge`` command's subparsers, to which each command's ``register`` adds its own (a string: argparse's
+#: class is generic only to type checkers).
+Subcommands: TypeAlias = "argparse._SubParsersAction[Parser]"
+
+
+def add_command(sub: Subcommands, name: str, epilog: str | None = None) -> argparse.ArgumentParser:
+    """A subcommand's parser, described by :data:`COMMANDS` (``epilog``: what its --help ends with)."""
     summary = _SUMMARIES[name]
     description = summary[:1].upper() + summary[1:] + "." + (f" {_MORE[name]}" if name in _MORE else "")
-    parser: argparse.ArgumentParser = sub.add_parser(name, description=description, **kwargs)
-    return parser
+    return sub.add_parser(name, description=description, epilog=epilog)
 
 
 def seat_number(text: str) -> int:

@@ -10,9 +10,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from converge.cli.common import UserError, add_command, path_text
+from converge.cli.common import Subcommands, UserError, add_command, path_text
 from converge.cli.serve_command import web_command
 
 
@@ -57,7 +56,7 @@ def cmd_example(_args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add ``config check`` and ``config example`` to the ``converge`` command's subparsers."""
     p = add_command(sub, "config")
     actions = p.add_subparsers(dest="config_command", metavar="ACTION", required=True)

@@ -14,14 +14,21 @@ The database is the one ``converge serve`` would use: ``--db``, else ``CONVERGE_
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
-from converge.cli.common import UserError, add_command, path_text
+from converge.cli.common import Subcommands, UserError, add_command, path_text
 from converge.cli.serve_command import web_command
 
+if TYPE_CHECKING:
+    from converge.server.storage.backup import Database
 
-def _database(args: argparse.Namespace) -> Any:
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _database(args: argparse.Namespace) -> Database:
     """The database the command works on (a :class:`~converge.server.storage.backup.Database`)."""
     from converge.server.config import ServerConfig
     from converge.server.settings import BY_KEY, SettingsError, load_file, resolve
@@ -41,11 +48,11 @@ def _database(args: argparse.Namespace) -> Any:
         raise UserError(str(exc)) from None
 
 
-def _run(fn: Any, *args: Any) -> Any:
+def _run(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     from converge.server.storage.database import StorageError
 
     try:
-        return fn(*args)
+        return fn(*args, **kwargs)
     except StorageError as exc:
         raise UserError(str(exc)) from None
 
@@ -102,7 +109,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add ``db backup``, ``db restore``, ``db upgrade`` and ``db status`` to the ``converge`` command."""
     p = add_command(sub, "db")
     actions = p.add_subparsers(dest="db_command", metavar="ACTION", required=True)

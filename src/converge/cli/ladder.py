@@ -6,11 +6,10 @@ import argparse
 import json
 import os
 import sys
-from typing import Any
 
 from converge import install_command
 from converge.bots import is_bot_name
-from converge.cli.common import BOT_NAMES, add_command, positive_int, quoted, seed_int
+from converge.cli.common import BOT_NAMES, Subcommands, add_command, positive_int, quoted, seed_int
 from converge.simulation.ladder import OPENSPIEL, run_ladder, time_summary
 
 
@@ -64,13 +63,13 @@ def cmd_ladder(args: argparse.Namespace) -> int:
                   f"95% CI [{lo:.1%}, {hi:.1%}]\n")
     out.write("\nElo (random = 1000 when it plays; 400 points = 10:1 odds)\n")
     for name, rating in sorted(result.elo().items(), key=lambda kv: -kv[1]):
-        t: dict[str, Any] = time_summary(result.times.get(name, []))
+        t = time_summary(result.times.get(name, []))
         out.write(f"  {name:>10} {rating:7.0f}   decisions {t['decisions']:>6}, "
                   f"median {t['median'] * 1000:8.1f} ms, max {t['max'] * 1000:8.1f} ms\n")
     return 0
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add ``converge ladder`` to the command's subparsers."""
     p = add_command(sub, "ladder")
     p.add_argument("--bots", type=_contestants, default=["random", "greedy", "hard"],

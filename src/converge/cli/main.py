@@ -17,7 +17,6 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from converge import DISTRIBUTION, __version__, install_command
 from converge.bots import bot_display_name, make_bot
@@ -194,6 +193,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     doc = read_json_file(args.file, "match record")
     user_catalog(args.deck_dir)
     start = record_start(args.file, doc, args.deck_dir)
+    assert isinstance(doc, dict)  # (a record that replays is an object)
     # Hands are private while a match goes on (I2, I3): a match quit mid-way may be taken up again, so its
     # replay shows only what a spectator saw; a finished one has no secret left.
     finished = Match.replay(doc, args.deck_dir).is_terminal
@@ -262,7 +262,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     bots = (make_bot(args.bot1, bot_seed(args, seed, 0)), make_bot(args.bot2, bot_seed(args, seed, 1)))
     out = sys.stdout
     delay = args.delay if args.delay is not None else (1.0 if out.isatty() else 0.0)
-    holder: dict[str, Any] = {}
+    holder: dict[str, MatchPrinter] = {}
 
     def pause() -> None:
         if delay > 0:

@@ -12,11 +12,12 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from converge.bots import bot_display_name, make_bot
 from converge.cli.common import (
     BOT_NAMES,
+    Subcommands,
     UserError,
     add_command,
     bot_seed,
@@ -162,7 +163,7 @@ def _full_screen(session: Session | None, saved: list[SavedMatch], problems: lis
     return code
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add ``converge play`` to the command's subparsers."""
     p = add_command(sub, "play", epilog=HOTSEAT_HELP)
     p.add_argument("--opponent", choices=BOT_NAMES, default=None, metavar="BOT",

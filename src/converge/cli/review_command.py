@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from converge.cli.common import (
+    Subcommands,
     UserError,
     add_command,
     deck_dir_option,
@@ -23,6 +24,14 @@ from converge.cli.common import (
     seat_number,
     user_catalog,
 )
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from converge.bots.review import Judged
+    from converge.cli.screen import CardStyle
+    from converge.engine.schema import Observation
+    from converge.engine.state import Match
 
 #: A bar of the chart per tenth of chance.
 _BARS = " ▁▂▃▄▅▆▇█"
@@ -60,6 +69,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     doc = read_json_file(args.file, "match record")
     user_catalog(args.deck_dir)
     start = record_start(args.file, doc, args.deck_dir)
+    assert isinstance(doc, dict)  # (a record that replays is an object)
     actions = list(doc["actions"])
     if not Match.replay(doc, args.deck_dir).is_terminal:
         raise UserError("this match is not finished: a review would tell what the other player could not see "
@@ -97,8 +107,9 @@ def cmd_review(args: argparse.Namespace) -> int:
     return 0
 
 
-def _practise(start: Any, actions: list[int], seat: int, marked: list[Any], style: Any, render: Any, menu: Any,
-              read: Callable[[str], str]) -> None:
+def _practise(start: Match, actions: list[int], seat: int, marked: list[Judged], style: CardStyle,
+              render: Callable[[Observation, CardStyle], RenderableType],
+              menu: Callable[[Observation, CardStyle], RenderableType], read: Callable[[str], str]) -> None:
     from rich.console import Console
 
     from converge.engine.schema import legal_actions_of
@@ -136,7 +147,7 @@ def _practise(start: Any, actions: list[int], seat: int, marked: list[Any], styl
             print(f"Type a number from 1 to {len(legal)}, or skip.")
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add ``converge review`` to the command's subparsers."""
     p = add_command(sub, "review")
     p.add_argument("file", metavar="FILE", type=path_text, help="the record of a finished match (JSON)")

@@ -20,14 +20,44 @@ from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Final
+
+from typing_extensions import TypedDict
 
 from converge.bots import is_bot_name
 from converge.cli.common import UserError, clip, read_json_file, shown_path
 from converge.engine import ConvergeError, Match
+from converge.engine.schema import RecordDoc
 
 #: The key of a saved match that says who sat where (the rest of the file is the match record).
-SITTING_KEY = "terminal"
+SITTING_KEY: Final = "terminal"
+
+
+class _Named(TypedDict):
+    name: str
+
+
+class SeatDoc(_Named, total=False):
+    """A seat as saved: who sits there (``name``), and for a bot its level and seed."""
+
+    bot: str
+    seed: int
+
+
+class SittingDoc(TypedDict):
+    """The ``"terminal"`` key of a saved match: who sat where (see the module doc)."""
+
+    seats: list[SeatDoc]
+    hotseat: bool
+    deck_dirs: list[str]
+    matches_played: int
+    over: bool
+
+
+class SavedDoc(RecordDoc):
+    """A saved match as written: its record, and who sat where."""
+
+    terminal: SittingDoc
 
 
 def default_save_dir() -> Path:
@@ -79,7 +109,7 @@ class Seat:
     bot: str | None = None
     seed: int = 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SeatDoc:
         return {"name": self.name} if self.bot is None else {"name": self.name, "bot": self.bot, "seed": self.seed}
 
 
@@ -116,16 +146,15 @@ class SavedMatch:
 
 
 def saved_doc(match: Match, seats: Sequence[Seat], hotseat: bool, deck_dirs: Iterable[str],
-              matches_played: int) -> dict[str, Any]:
+              matches_played: int) -> SavedDoc:
     """The saved match: its record, and the ``"terminal"`` key (``over``: the match has ended, which a
     listing of unfinished matches need not replay the record to know)."""
-    doc: dict[str, Any] = dict(match.record())
-    doc[SITTING_KEY] = {"seats": [s.to_json() for s in seats], "hotseat": hotseat, "deck_dirs": list(deck_dirs),
-                        "matches_played": matches_played, "over": match.is_terminal}
-    return doc
+    return {**match.record(),
+            SITTING_KEY: {"seats": [s.to_json() for s in seats], "hotseat": hotseat, "deck_dirs": list(deck_dirs),
+                          "matches_played": matches_played, "over": match.is_terminal}}
 
 
-def _seat(doc: Any, index: int) -> Seat:
+def _seat(doc: object, index: int) -> Seat:
     """One seat of the ``"terminal"`` key, checked."""
     if not isinstance(doc, dict) or not isinstance(doc.get("name"), str) or not doc["name"].strip():
         raise SaveProblem(f"seat {index + 1} has no name")
@@ -140,7 +169,7 @@ def _seat(doc: Any, index: int) -> Seat:
     return Seat(doc["name"][:40], bot, seed)
 
 
-def _read(path: Path) -> tuple[dict[str, Any], Any]:
+def _read(path: Path) -> tuple[dict[str, object], object]:
     """The document in ``path`` and its ``"terminal"`` key (None when it has none)."""
     try:
         doc = read_json_file(str(path), "saved match")
@@ -152,7 +181,7 @@ def _read(path: Path) -> tuple[dict[str, Any], Any]:
     return doc, doc.get(SITTING_KEY)
 
 
-def _replay(path: Path, doc: dict[str, Any], deck_dirs: Sequence[str]) -> Match:
+def _replay(path: Path, doc: dict[str, object], deck_dirs: Sequence[str]) -> Match:
     try:
         return Match.replay(doc, deck_dirs)
     except ConvergeError as exc:
@@ -163,7 +192,7 @@ def _replay(path: Path, doc: dict[str, Any], deck_dirs: Sequence[str]) -> Match:
         raise SaveProblem(f"{name} does not replay: it is damaged", name) from None
 
 
-def _deck_dirs(sitting: Any) -> list[str]:
+def _deck_dirs(sitting: object) -> list[str]:
     dirs = sitting.get("deck_dirs", []) if isinstance(sitting, dict) else []
     return dirs if isinstance(dirs, list) and all(isinstance(d, str) for d in dirs) else []
 
@@ -175,7 +204,7 @@ def load(path: Path) -> SavedMatch:
     return _saved(path, doc, sitting, _replay(path, doc, _deck_dirs(sitting)))
 
 
-def _saved(path: Path, doc: dict[str, Any], sitting: Any, match: Match) -> SavedMatch:
+def _saved(path: Path, doc: dict[str, object], sitting: object, match: Match) -> SavedMatch:
     name = shown_path(str(path))
     if not isinstance(sitting, dict):
         raise SaveProblem(f"{name} does not say who played it (saved by an earlier version, or by converge "

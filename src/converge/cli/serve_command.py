@@ -10,10 +10,18 @@ import functools
 import importlib.util
 import json
 from collections.abc import Callable
-from typing import Any
 
 from converge import install_command
-from converge.cli.common import BOT_NAMES, UserError, add_command, path_text, positive_int, quoted, user_catalog
+from converge.cli.common import (
+    BOT_NAMES,
+    Subcommands,
+    UserError,
+    add_command,
+    path_text,
+    positive_int,
+    quoted,
+    user_catalog,
+)
 from converge.server.config import SQLITE_SYNC, ServerConfig
 from converge.server.settings import Setting, Value
 
@@ -170,7 +178,7 @@ def cmd_serve_bench(args: argparse.Namespace) -> int:
     return 0 if result["lost"] == 0 and result["duplicated"] == 0 and result["errors"] == 0 else 1
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add ``serve`` and ``serve-bench`` to the ``converge`` command's subparsers."""
 
     p = add_command(sub, "serve")
@@ -235,14 +243,14 @@ def add_setting_flags(parser: argparse.ArgumentParser) -> None:
     parsed arguments (argparse.SUPPRESS), so that the file's value, or the default, stands."""
     from converge.server.settings import SETTINGS
 
-    groups: dict[str, Any] = {}
+    groups: dict[str, argparse._ArgumentGroup] = {}
     for setting in SETTINGS:
         if setting.flag is None:
             continue
         section = setting.key.split(".")[0]
         title = GROUPS.get("hints" if section == "reviews" else section)
         if title is None:
-            target: Any = parser
+            target: argparse._ActionsContainer = parser
         else:
             target = groups.get(title) or groups.setdefault(title, parser.add_argument_group(title))
         if setting.is_switch:
@@ -253,8 +261,8 @@ def add_setting_flags(parser: argparse.ArgumentParser) -> None:
                             choices=setting.choices or None, help=setting.help)
 
 
-def _flag_reader(setting: Setting) -> Any:
-    def read(text: str) -> Any:
+def _flag_reader(setting: Setting) -> Callable[[str], object]:
+    def read(text: str) -> object:
         try:
             return setting.read(text)
         except ValueError as exc:

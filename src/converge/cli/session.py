@@ -14,7 +14,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from converge.bots import make_bot
 from converge.bots.base import Bot
@@ -26,6 +26,9 @@ from converge.engine.observation import in_play
 from converge.engine.schema import EventDoc, FinalBoard
 from converge.engine.scoring import board_breakdown
 from converge.engine.seeds import derive_seed, new_seed
+
+if TYPE_CHECKING:
+    from converge.engine.zones import Zones
 
 #: Event kinds that end a turn or a round: what a summary is about.
 TURN_END_KINDS = ("score", "artifact", "round_end", "match_end")
@@ -347,7 +350,7 @@ def round_final_board(match: Match, round_no: int, viewer: int) -> FinalBoard | 
     observation no longer holds it. Same keys as an observation's; None if that round has not ended."""
     ps = match.playset
     tracker = PublicTracker(ps.printed_skill, ps.printed_rank)
-    last: Any = None
+    last: tuple[Zones, int, list[int]] | None = None  # the zones, deck size and hand sizes at the last scoring
     scores = (0, 0)
     for event in match.events:
         tracker.step(event)

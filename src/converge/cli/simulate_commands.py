@@ -15,10 +15,11 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from converge import install_command
 from converge.cli.common import (
+    Subcommands,
     UserError,
     add_command,
     bot_choice,
@@ -33,6 +34,13 @@ from converge.cli.common import (
 )
 from converge.engine.playset import SETS, all_playsets, catalog_order
 
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
+    from converge.cards.model import Deck
+    from converge.simulation.balance import Criteria
+    from converge.simulation.schema import Summary, Yours
+
 EXIT_FLAGGED = 1
 
 
@@ -43,8 +51,7 @@ class ProgressBar:
         self.enabled = enabled
         self.label = label
         self._live = enabled and sys.stderr.isatty()
-        self._progress: Any = None
-        self._task: Any = None
+        self._bar: tuple[Progress, TaskID] | None = None  # (the live bar, once started)
         self._next = 0.1
         self._begin = time.perf_counter()
 
@@ -52,9 +59,10 @@ class ProgressBar:
         if not self.enabled:
             return
         if self._live:
-            if self._progress is None:
-                self._start(total)
-            self._progress.update(self._task, completed=done)
+            if self._bar is None:
+                self._bar = self._start(total)
+            progress, task = self._bar
+            progress.update(task, completed=done)
             return
         if done == 0:
             self._begin = time.perf_counter()
@@ -70,43 +78,44 @@ class ProgressBar:
                              f"{per_second(speed)} matches/s, "
                              f"ETA {int(eta) // 60}:{int(eta) % 60:02d}\n")
 
-    def _start(self, total: int) -> None:
+    def _start(self, total: int) -> tuple[Progress, TaskID]:
         from rich.console import Console
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
             Progress,
             ProgressColumn,
+            Task,
             TextColumn,
             TimeElapsedColumn,
         )
         from rich.text import Text
 
-        def rate(task: Any) -> float:  # the mean since the start: steadier than a recent window
+        def rate(task: Task) -> float:  # the mean since the start: steadier than a recent window
             return float(task.completed / task.elapsed) if task.completed and task.elapsed else 0.0
 
         class Rate(ProgressColumn):
-            def render(self, task: Any) -> Text:
+            def render(self, task: Task) -> Text:
                 speed = rate(task)
                 return Text(f"{per_second(speed)} matches/s" if speed else "– matches/s", style="cyan")
 
         class Eta(ProgressColumn):
-            def render(self, task: Any) -> Text:
+            def render(self, task: Task) -> Text:
                 speed = rate(task)
-                if not speed:
+                if not speed or task.total is None:  # (the bar's task always has its total)
                     return Text("ETA -:--", style="yellow")
                 left = int((task.total - task.completed) / speed)
                 return Text(f"ETA {left // 60}:{left % 60:02d}", style="yellow")
 
-        self._progress = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(), Rate(),
-                                  TimeElapsedColumn(), Eta(), console=Console(stderr=True), transient=False)
-        self._progress.start()
-        self._task = self._progress.add_task(self.label, total=total)
+        progress = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(), Rate(),
+                            TimeElapsedColumn(), Eta(), console=Console(stderr=True), transient=False)
+        progress.start()
+        return progress, progress.add_task(self.label, total=total)
 
     def close(self) -> None:
-        if self._progress is not None:
-            self._progress.stop()
-            self._progress = None
+        if self._bar is not None:
+            self._bar[0].stop()
+            self._bar = None
 
 
 def per_second(rate: float) -> str:
@@ -122,7 +131,7 @@ def per_second(rate: float) -> str:
 # ---------------------------------------------------------------------- shared steps
 
 
-def user_skillsets(catalog: dict[str, Any]) -> list[str]:
+def user_skillsets(catalog: dict[str, Deck]) -> list[str]:
     """The skillsets of the catalogue that are not built in (those of ``--deck-dir``), in catalogue order."""
     from converge.cards.loader import load_catalog
 
@@ -130,7 +139,7 @@ def user_skillsets(catalog: dict[str, Any]) -> list[str]:
     return [k for k in catalog_order(catalog) if k not in builtin]
 
 
-def _playsets(args: argparse.Namespace, catalog: dict[str, Any], mine: list[str]) -> list[list[str]] | None:
+def _playsets(args: argparse.Namespace, catalog: dict[str, Deck], mine: list[str]) -> list[list[str]] | None:
     """The playsets asked for: every ``--playset`` and every ``--set``; when neither, those that hold one of
     the user's skillsets (``--deck-dir``), or None (all of them) with ``--all-playsets`` or no user deck."""
     chosen: list[list[str]] = [list(p) for p in args.playset or []]
@@ -144,7 +153,7 @@ def _playsets(args: argparse.Namespace, catalog: dict[str, Any], mine: list[str]
     return [list(names) for names in all_playsets(catalog) if set(mine) & set(names)]
 
 
-def _focus(playsets: list[list[str]] | None, catalog: dict[str, Any], mine: list[str]) -> dict[str, Any] | None:
+def _focus(playsets: list[list[str]] | None, catalog: dict[str, Deck], mine: list[str]) -> Yours | None:
     """What the summary says of the user's decks: their skillsets, and how many of all the playsets ran."""
     if not mine:
         return None
@@ -175,7 +184,7 @@ def _out_dir(path: str) -> Path:
     return folder
 
 
-def _criteria(args: argparse.Namespace) -> Any:
+def _criteria(args: argparse.Namespace) -> Criteria:
     from converge.simulation.balance import Criteria, parse_band
 
     try:
@@ -188,7 +197,7 @@ def _criteria(args: argparse.Namespace) -> Any:
         raise UserError(str(exc)) from None
 
 
-def _simulate(args: argparse.Namespace, criteria: Any | None) -> int:
+def _simulate(args: argparse.Namespace, criteria: Criteria | None) -> int:
     """Run the simulation of ``args``, write every output, print the summary; return the exit code."""
     from rich.console import Console
 
@@ -282,7 +291,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return _simulate(args, None)
 
 
-def _side(args: argparse.Namespace, criteria: Any, path: str, label: str) -> dict[str, Any]:
+def _summary(doc: object) -> Summary:
+    """A summary.json read from a file, as a summary; ``TypeError`` when it is not a JSON object. Its fields
+    are checked as they are read: one of the wrong shape raises (``KeyError``, ``TypeError``...), which the
+    commands report as not a summary written by ``converge simulate``."""
+    if not isinstance(doc, dict):
+        raise TypeError("a summary is a JSON object")
+    return cast("Summary", doc)  # (an object: its fields are checked as they are read, as said above)
+
+
+def _side(args: argparse.Namespace, criteria: Criteria, path: str, label: str) -> object:
     """One side of ``--compare``: a summary.json as it is, or a deck folder simulated (into OUT/label) with
     this command's options and seeds, so that both sides play the same deals where the decks agree."""
     if Path(path).is_dir():
@@ -291,11 +309,10 @@ def _side(args: argparse.Namespace, criteria: Any, path: str, label: str) -> dic
         sys.stderr.write(f"converge: {label}: simulating with the decks of {path}\n")
         _simulate(side, criteria)
         path = str(Path(side.out) / "summary.json")
-    doc: dict[str, Any] = read_json_file(path, "summary.json")
-    return doc
+    return read_json_file(path, "summary.json")
 
 
-def _compare(args: argparse.Namespace, criteria: Any) -> int:
+def _compare(args: argparse.Namespace, criteria: Criteria) -> int:
     from converge.simulation.compare import compare
 
     if args.summary is not None:
@@ -303,7 +320,7 @@ def _compare(args: argparse.Namespace, criteria: Any) -> int:
     old_path, new_path = args.compare
     old, new = _side(args, criteria, old_path, "old"), _side(args, criteria, new_path, "new")
     try:
-        comparison = compare(old, new, criteria)
+        comparison = compare(_summary(old), _summary(new), criteria)
     except (KeyError, TypeError, IndexError, AttributeError, ValueError, ArithmeticError, RecursionError):
         raise UserError(f"{old_path} and {new_path} are not two summary.json files written by converge simulate "
                         "(or two deck folders)") from None
@@ -337,8 +354,9 @@ def cmd_balance(args: argparse.Namespace) -> int:
     from converge.simulation.balance import check
     from converge.simulation.report import terminal_summary
 
-    summary = read_json_file(args.summary, "summary.json")
+    doc = read_json_file(args.summary, "summary.json")
     try:  # a summary from a user's file: any field of the wrong shape means it is not one of ours
+        summary = _summary(doc)
         report = check(summary, criteria)
         terminal_summary(summary, Console(highlight=False, file=io.StringIO()), report)  # a dry run first
     except (KeyError, TypeError, IndexError, AttributeError, ValueError, ArithmeticError, RecursionError,
@@ -414,7 +432,7 @@ def _options(p: argparse.ArgumentParser, matches: int, out: str) -> None:
     outp.add_argument("--no-report", action="store_true", help="no HTML report and no plots")
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add ``simulate`` and ``balance`` to the ``converge`` command's subparsers."""
     p = add_command(sub, "simulate", epilog="It reports starting-holder win rates, skillsets, cards, goals, "
                                             "round and match lengths.")

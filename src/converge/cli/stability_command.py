@@ -14,10 +14,9 @@ import argparse
 import json
 import random
 from dataclasses import asdict
-from typing import Any
 
 from converge.cli.calibrate_command import add_sampling_arguments
-from converge.cli.common import UserError, add_command, positive_int, read_json_file
+from converge.cli.common import Subcommands, UserError, add_command, positive_int, read_json_file
 
 EXIT_MISSED = 1
 
@@ -33,6 +32,7 @@ def cmd_stability(args: argparse.Namespace) -> int:
             doc = read_json_file(path, "samples file")
             try:
                 samples += read_samples(doc)
+                assert isinstance(doc, dict)  # (read_samples took it: an object)
                 setting = Setting(tuple(doc["setting"]["bots"]), int(doc["setting"]["presses"]),
                                   int(doc["setting"]["longer"]))
             except (KeyError, TypeError, ValueError, AttributeError):
@@ -67,7 +67,7 @@ def cmd_stability(args: argparse.Namespace) -> int:
     return 0 if all(ok for _, ok in report.bars()) else EXIT_MISSED
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     """Add ``converge stability`` to the command's subparsers."""
     p = add_command(sub, "stability", epilog="Exit code: 0 when every bar is met, 1 when one is missed, 2 a usage "
                                              "error.")

@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from rich.console import Console
 from rich.markdown import Markdown
@@ -35,6 +35,7 @@ from converge.engine.schema import EventDoc, LegalAction, legal_actions_of
 from converge.texts import how_to_play
 
 if TYPE_CHECKING:
+    from converge.bots.base import Bot
     from converge.bots.hint import Option
 
 __all__ = ["CLEAR_ALL", "QuitGame", "Seat", "TerminalGame", "choose_saved", "console_for", "default_record_path",
@@ -363,7 +364,7 @@ class TerminalGame:
         return True
 
 
-def play_json(match: Match, human: int, opponent: Any, stdin: TextIO, stdout: TextIO) -> int:
+def play_json(match: Match, human: int, opponent: Bot, stdin: TextIO, stdout: TextIO) -> int:
     """Machine play: one JSON observation per line out, one action (id or string) per line in.
 
     Errors are JSON lines ``{"error": "..."}``; the last line is the final observation.

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Final, cast
+from typing import Final, SupportsIndex, SupportsInt, cast
 
 from converge.engine.actions import DECLARE, DISCARD, MINE, THEIRS
 from converge.engine.schema import EventDoc
@@ -177,7 +177,7 @@ SCHEMA: Final[Mapping[EventKind, EventSpec]] = {spec.kind: spec for spec in (
 )}
 
 
-def _value(field: Field, value: int, skillsets: Sequence[str]) -> Any:
+def _value(field: Field, value: int, skillsets: Sequence[str]) -> str | int | None:
     if field.type == "mode":
         return MODE_NAMES[MODES.index(value)] if value in MODES else None
     if field.type == "zone":
@@ -191,18 +191,21 @@ def _value(field: Field, value: int, skillsets: Sequence[str]) -> Any:
     return value
 
 
-def _number(field: Field, value: Any, skillsets: Sequence[str]) -> int:
+def _number(field: Field, value: object, skillsets: Sequence[str]) -> int:
     if field.type == "mode":
         return MODES[MODE_NAMES.index(value)] if value in MODE_NAMES else -1
     if field.type == "zone":
         return ZONE_NAMES.index(value) if value in ZONE_NAMES else -1
     if field.type == "skillset":
-        return list(skillsets).index(value) if value in skillsets else -1
+        return list(skillsets).index(value) if isinstance(value, str) and value in skillsets else -1
     if field.type == "reason":
         return END_REASONS.index(value) if value in END_REASONS else -1
     if value is None:
         return -1
-    return int(value)
+    # what int() converts (the usual ones first: a check against a protocol is slower)
+    if isinstance(value, (int, float, str, bytes, bytearray, SupportsInt, SupportsIndex)):
+        return int(value)
+    raise TypeError(f"event field {field.name!r} must be a number, got {type(value).__name__}")
 
 
 def to_dict(event: Event, card_ids: Sequence[str], skillsets: Sequence[str]) -> EventDoc:
@@ -225,7 +228,7 @@ def to_dict(event: Event, card_ids: Sequence[str], skillsets: Sequence[str]) -> 
 _BY_LABEL: Final = {kind.label: kind for kind in EventKind}
 
 
-def from_dict(data: Mapping[str, Any], index_of: Mapping[str, int], skillsets: Sequence[str],
+def from_dict(data: Mapping[str, object], index_of: Mapping[str, int], skillsets: Sequence[str],
               visibility: int = PUBLIC) -> Event:
     """The event tuple of an observation's event dict (the inverse of :func:`to_dict`).
 

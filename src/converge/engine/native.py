@@ -18,7 +18,8 @@ True
 from __future__ import annotations
 
 from array import array
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from converge.engine.effects import EffectState, builtin_effect_kinds
 from converge.engine.goals import builtin_goal_kinds
@@ -40,6 +41,32 @@ FIELDS = ("hands0", "hands1", "factions0", "factions1", "discard", "goals", "dec
           "first_holders", "holder", "lead", "turn_step", "phase", "player", "active", "winner", "deal_holder",
           "effect_kind", "effect_card", "effect_args", "step", "remaining", "pending", "picked", "revealed",
           "decisions")
+
+#: The fields of a state, in the order of :data:`FIELDS`: lists of cards and of numbers, and numbers.
+Fields: TypeAlias = tuple[
+    list[int], list[int], list[int], list[int], list[int], list[int], list[int], int,  # hands0 .. artifact
+    list[int], list[int], list[int], list[int], list[int], list[int], int, int,  # skill .. turn_no
+    list[int], list[int], list[int], int, int, int, int, int, int, int, int,  # round_wins .. deal_holder
+    int, int, list[int], int, int, int, list[int], list[int], int]  # effect_kind .. decisions
+
+
+class NativeState(Protocol):
+    """A state in the core (``converge._native.State``, a C type without a stub): the methods used of it."""
+
+    def fields(self) -> Fields: ...
+
+    def legal_actions(self) -> list[int]: ...
+
+    def apply(self, action: int, /) -> None: ...
+
+    def copy(self) -> NativeState: ...
+
+    # a world the player cannot tell from this one, and the random state after drawing it
+    def sample(self, player: int, rng: int, /) -> tuple[NativeState, int]: ...
+
+    # play to the end of the round (as the engine's playouts); the random state after it
+    def playout(self, rng: int, greedy: float, /) -> int: ...
+
 
 #: How many of the built-in kinds the core implements (the first ones, in their canonical order).
 NATIVE_EFFECT_KINDS = 9
@@ -78,7 +105,7 @@ def available() -> bool:
     return core is not None
 
 
-def _code(kind: object, builtins: list[Any], native: int) -> int:
+def _code(kind: object, builtins: Sequence[object], native: int) -> int:
     """The core's number of a kind: its place among the built-ins, when the core has it; else -1."""
     for i, k in enumerate(builtins[:native]):
         if kind is k:
@@ -112,7 +139,7 @@ def tables(playset: Playset) -> bytes | None:
     return blob
 
 
-def fields_of(match: Match) -> tuple[Any, ...]:
+def fields_of(match: Match) -> Fields:
     """The match's state as the core's fields (see :data:`FIELDS`)."""
     z, t, e = match.zones, match.turn, match.effect
     kind = -1 if e.kind is None else _code(e.kind, builtin_effect_kinds(), NATIVE_EFFECT_KINDS)
@@ -123,17 +150,18 @@ def fields_of(match: Match) -> tuple[Any, ...]:
             e.pending, e.picked, e.revealed, e.decisions)
 
 
-def state_of(match: Match, deals: list[list[int]] | None = None, log: bool = False) -> Any:
+def state_of(match: Match, deals: list[list[int]] | None = None, log: bool = False) -> NativeState:
     """The match's state in the core (a ``converge._native.State``); ``deals``: the orders of the rounds the
     state will deal (indexed by round, from round 1), without which a round that ends waits for its deal;
     ``log``: keep the events. ``ValueError`` when the core is absent or cannot play this playset."""
     blob = tables(match.playset)
     if blob is None:
         raise ValueError("the native core cannot play this playset (or is not installed)")
-    return core.State(blob, fields_of(match), deals or [], log)
+    state: NativeState = core.State(blob, fields_of(match), deals or [], log)  # (the extension is untyped)
+    return state
 
 
-def into_match(fields: tuple[Any, ...], like: Match) -> Match:
+def into_match(fields: Fields, like: Match) -> Match:
     """A match holding the core's ``fields``, with ``like``'s playset and settings (for the tests, which compare
     it with the engine's own, and for reading a world of the core as a match)."""
     m = like.clone(history=False, events=False)

@@ -34,7 +34,7 @@ card, or that is impossible in play (a conversion outside a faction, a guard in 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, TypeGuard
 
 from converge.engine.effects import STEP_NAMES, EffectState
 from converge.engine.errors import ConvergeError, PositionError, quote
@@ -110,7 +110,7 @@ def _conversion(match: Match, c: int) -> Conversion:
     return out
 
 
-def _int(doc: Mapping[str, Any], key: str, low: int, high: int, default: int | None = None,
+def _int(doc: Mapping[str, object], key: str, low: int, high: int, default: int | None = None,
          where: str = "position") -> int:
     value = doc.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -140,7 +140,7 @@ def _object(value: object, where: str, what: str) -> dict[str, object]:
     return value
 
 
-def set_up(m: Match, doc: Any, deck_dirs: Iterable[str] = (), playset: Playset | None = None) -> None:
+def set_up(m: Match, doc: object, deck_dirs: Iterable[str] = (), playset: Playset | None = None) -> None:
     """Set up the blank match ``m`` (``Match()``) from a position document; raise :class:`PositionError` if
     it is not legal (see :meth:`~converge.engine.state.Match.from_position`).
 
@@ -239,7 +239,7 @@ def _zones(ps: Playset, zones: dict[str, list[int]]) -> Zones:
     return z
 
 
-def _turn(doc: Mapping[str, Any]) -> TurnState:
+def _turn(doc: Mapping[str, object]) -> TurnState:
     t = TurnState()
     wins = doc.get("round_wins", [0, 0])
     if (not isinstance(wins, list) or len(wins) != 2
@@ -277,7 +277,7 @@ def _turn(doc: Mapping[str, Any]) -> TurnState:
     return t
 
 
-def _round_results(doc: Mapping[str, Any], wins: list[int]) -> list[tuple[int, int]]:
+def _round_results(doc: Mapping[str, object], wins: list[int]) -> list[tuple[int, int]]:
     results = doc.get("round_results")
     if results is None:  # the rounds won, by outscoring, player 0's first
         return [(p, OUTSCORED) for p in (0, 1) for _ in range(wins[p])]
@@ -336,7 +336,7 @@ def _decision(m: Match, doc: dict[str, object], card: int) -> None:
         z.known[c] = 3 if kind.public_choice(e.step) else 1 << t.player
 
 
-def _conversions(doc: Mapping[str, Any], m: Match, seen: dict[int, str]) -> None:
+def _conversions(doc: Mapping[str, object], m: Match, seen: dict[int, str]) -> None:
     ps, z = m.playset, m.zones
     conv = _object(doc.get("conversions", {}), "conversions", "card id -> conversion")
     for cid, spec in conv.items():
@@ -361,17 +361,17 @@ def _conversions(doc: Mapping[str, Any], m: Match, seen: dict[int, str]) -> None
             raise PositionError(f"{where}.reverts_to: only a conversion until the end of the turn reverts")
 
 
-def _skill_rank(spec: Mapping[str, Any], m: Match, c: int, where: str) -> tuple[int, int]:
+def _skill_rank(spec: Mapping[str, object], m: Match, c: int, where: str) -> tuple[int, int]:
     """A skillset and rank (each defaulting to the printed card's) for a conversion."""
     ps = m.playset
     name = spec.get("skillset", ps.skillsets[ps.printed_skill[c]])
     name = name.capitalize() if isinstance(name, str) else name
-    if name not in ps.skillsets:
+    if not isinstance(name, str) or name not in ps.skillsets:
         raise PositionError(f"{where}.skillset: {quote(name)} is not in the playset (C4)")
     return ps.skillsets.index(name), _int(spec, "rank", 1, 6, ps.printed_rank[c], where)
 
 
-def _guards(doc: Mapping[str, Any], m: Match, seen: dict[int, str]) -> None:
+def _guards(doc: Mapping[str, object], m: Match, seen: dict[int, str]) -> None:
     ps = m.playset
     guards = _object(doc.get("guards", {}), "guards", "card id -> guarding player")
     for cid, who in guards.items():
@@ -384,7 +384,7 @@ def _guards(doc: Mapping[str, Any], m: Match, seen: dict[int, str]) -> None:
         m.zones.guard[c] = who
 
 
-def _knowledge(doc: Mapping[str, Any], m: Match, seen: dict[int, str]) -> None:
+def _knowledge(doc: Mapping[str, object], m: Match, seen: dict[int, str]) -> None:
     ps = m.playset
     known = _object(doc.get("known", {}), "known", "card id -> players who know its place")
     for cid, players in known.items():

@@ -14,7 +14,7 @@ it is private until the match is over.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from converge.engine.actions import action_to_string
 from converge.engine.errors import ConvergeError, IllegalActionError, RecordError, quote
@@ -65,7 +65,7 @@ def start_of(doc: Mapping[str, object], match_type: type[Match], deck_dirs: Iter
         raise RecordError(f"record does not set up a match: {exc}") from None
 
 
-def replay(doc: Any, match_type: type[Match], deck_dirs: Iterable[str] = (), upto: object = None) -> Match:
+def replay(doc: object, match_type: type[Match], deck_dirs: Iterable[str] = (), upto: object = None) -> Match:
     """Replay a record (all of it, or its first ``upto`` actions) and return the match (see :func:`start_of`)."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise RecordError(f"not a match record (expected \"format\": \"{FORMAT}\")")

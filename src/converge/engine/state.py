@@ -20,8 +20,8 @@ from __future__ import annotations
 import _random
 import operator
 import random
-from collections.abc import Iterable
-from typing import Any, Final
+from collections.abc import Callable, Iterable
+from typing import Final
 
 from converge.engine.actions import (
     DECLARE,
@@ -469,7 +469,7 @@ class Match:
         m._redeal_hidden(p, rng.random)
         return m
 
-    def _redeal_hidden(self, player: int, rand: Any) -> None:
+    def _redeal_hidden(self, player: int, rand: Callable[[], float]) -> None:
         z, t, e = self.zones, self.turn, self.effect
         if t.dealt:  # in the middle of a deal (chance mode): the cards dealt so far are nobody's to know
             order = list(range(NUM_CARDS))
@@ -897,7 +897,7 @@ class Match:
         return to_record(self, moves)
 
     @staticmethod
-    def replay(record: Any, deck_dirs: Iterable[str] = (), upto: object = None) -> Match:
+    def replay(record: object, deck_dirs: Iterable[str] = (), upto: object = None) -> Match:
         """Replay a record (see :mod:`converge.engine.record`), raising :class:`RecordError` if it fails."""
         return replay_record(record, Match, deck_dirs, upto)
 
@@ -906,7 +906,7 @@ class Match:
         return to_position(self)
 
     @staticmethod
-    def from_position(doc: Any, deck_dirs: Iterable[str] = (), playset: Playset | None = None) -> Match:
+    def from_position(doc: object, deck_dirs: Iterable[str] = (), playset: Playset | None = None) -> Match:
         """Set up a match from a position document, raising :class:`PositionError` if it is not legal.
         ``playset``: these decks, already loaded, instead of loading the document's."""
         m = Match()

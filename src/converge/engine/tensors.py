@@ -15,6 +15,7 @@ public (spectator's) view oriented to ``me``.
 from __future__ import annotations
 
 import array
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from converge.engine.actions import DISCARD, MINE, NUM_ACTIONS, SKILLSET_0, THEIRS
@@ -27,6 +28,7 @@ from converge.engine.turn import DECISION_KINDS, EFFECT, MODE, OVER, SELECT
 from converge.engine.zones import FACTION, NUM_ZONES, is_faction, is_hand
 
 if TYPE_CHECKING:
+    from converge.engine.buffers import FloatBuffer
     from converge.engine.state import Match
 
 # Card features (columns of the ``cards`` part)
@@ -140,6 +142,8 @@ def relative_zone(zone: int, me: int) -> int:
     return zone
 
 
+# ``out`` is left untyped in write_observation and write_legal: they index it with the boxed positions of
+# AT and write boxed values (ONE, share()), objects no buffer type's item assignment accepts.
 def write_observation(m: Match, viewer: int, me: int, out: Any) -> tuple[int, int]:
     """Write the observation tensor of ``viewer`` (oriented to ``me``) into ``out``, which holds zeros
     (``OBSERVATION_SIZE`` floats). Returns the scores it computed on the way, players 0's and 1's (those of
@@ -299,7 +303,7 @@ def legal_for(m: Match, me: int, out: Any) -> None:
         write_legal(m, out, 0)
 
 
-def write_history(m: Match, viewer: int, me: int, out: Any, start: int) -> None:
+def write_history(m: Match, viewer: int, me: int, out: FloatBuffer, start: int) -> None:
     """The :data:`HISTORY_EVENTS` most recent events ``viewer`` sees, oldest first, as rows of
     :data:`EVENT_FEATURES` from ``start`` (which holds zeros)."""
     rows: list[int] = []
@@ -315,7 +319,7 @@ def write_history(m: Match, viewer: int, me: int, out: Any, start: int) -> None:
         write_event(out, start + n * EVENT_FEATURES, events[rows[n]], me)
 
 
-def write_events(m: Match, viewer: int, me: int, out: Any, start: int, read: int, rows: int, capacity: int,
+def write_events(m: Match, viewer: int, me: int, out: FloatBuffer, start: int, read: int, rows: int, capacity: int,
                  private: bool = False) -> tuple[int, int]:
     """Append the events of ``m.events[read:]`` that ``viewer`` sees (``private``: only those private to
     ``viewer``) to a history at ``start`` that holds ``rows`` rows and zeros after them, one row of
@@ -351,14 +355,14 @@ class RecallRows:
     the player read last: it gets the new rows, or all of them when the player changes.
     """
 
-    def __init__(self, out: Any, capacity: int, private: bool) -> None:
+    def __init__(self, out: memoryview[float], capacity: int, private: bool) -> None:
         self.out = out
         self.capacity = capacity
         self.private = private
         width = capacity * EVENT_FEATURES
         self.buffers = [array.array("f", bytes(4 * width)), array.array("f", bytes(4 * width))]
         # rows are written through memoryviews: their item assignment costs half an array's
-        self.views = [memoryview(self.buffers[0]), memoryview(self.buffers[1])]
+        self.views: list[memoryview[float]] = [memoryview(self.buffers[0]), memoryview(self.buffers[1])]
         self.zeros = memoryview(array.array("f", bytes(4 * width)))
         self.read = [0, 0]
         self.rows = [0, 0]
@@ -370,9 +374,9 @@ class RecallRows:
 
     def update(self, m: Match, player: int, viewer: int) -> None:
         """Show ``player``'s rows of ``m`` (the events ``viewer`` sees; private: only theirs)."""
-        # typed as Any so that an event stays the object in the log: compiled, an item of a list of
-        # tuples is unpacked and boxed anew, and the identity test would never hold
-        events: Any = m.events
+        # typed as a sequence of objects so that an event stays the object in the log: compiled, an item
+        # of a list of tuples is unpacked and boxed anew, and the identity test would never hold
+        events: Sequence[object] = m.events
         read, rows = self.read[player], self.rows[player]
         cache = self.views[player]
         fresh = read > len(events) or (read > 0 and events[read - 1] is not self.last[player])
@@ -396,7 +400,7 @@ class RecallRows:
         self.shown_rows = new_rows
 
 
-def write_event(out: Any, base: int, event: Event, me: int) -> None:
+def write_event(out: FloatBuffer, base: int, event: Event, me: int) -> None:
     """One event as a row of :data:`EVENT_FEATURES` at ``base`` (which holds zeros), relative to ``me``."""
     kind, _vis, player, card, a, b = event
     out[base] = 1.0
@@ -408,7 +412,7 @@ def write_event(out: Any, base: int, event: Event, me: int) -> None:
     _field(out, base, 1, FIELD_B[kind], SCALE_B[kind], b, me)
 
 
-def _field(out: Any, base: int, slot: int, ftype: int, scale: int, value: int, me: int) -> None:
+def _field(out: FloatBuffer, base: int, slot: int, ftype: int, scale: int, value: int, me: int) -> None:
     if ftype == F_NONE or value < 0:
         return
     if ftype == F_ZONE:

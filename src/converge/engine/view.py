@@ -15,7 +15,7 @@ it looks at them: the information boundary is data, not manners.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal
 
 from converge.engine import native
 from converge.engine.effects import EffectKind
@@ -40,7 +40,7 @@ class PlayerView:
         self.match_id: int = id(match)
         self._world = match.redacted(player)
         self._observation: Observation | None = None
-        self._native: Any = False  # not made yet
+        self._native: native.NativeState | Literal[False] | None = False  # not made yet
 
     def observation(self) -> Observation:
         """``match.observation(player)``: the JSON view (computed once per view; do not modify it)."""
@@ -73,7 +73,7 @@ class PlayerView:
         :meth:`~converge.engine.state.Match.endgame_worlds`): the bot's own to solve; None before."""
         return self._world.endgame_worlds(self.player)
 
-    def native_state(self) -> Any:
+    def native_state(self) -> native.NativeState | None:
         """The view's redacted match in the native core (:mod:`converge.engine.native`), for a search to sample
         its worlds from; None where the core is absent or cannot play the playset. Made once per view."""
         if self._native is False:

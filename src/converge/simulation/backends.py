@@ -26,10 +26,13 @@ import sys
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from converge import install_command
 from converge.simulation.jobs import Chunk, ChunkResult, SimulationSpec, run_chunk
+
+if TYPE_CHECKING:
+    from ray import ObjectRef
 
 BACKENDS = ("local", "ray")
 #: Chunks in flight per worker: enough to keep every worker busy, few enough to bound memory.
@@ -168,7 +171,7 @@ class RayTasks:
         self._ray: Any = ray
         self._started = False
         if not ray.is_initialized():
-            kwargs: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.WARNING}
+            kwargs: dict[str, object] = {"include_dashboard": False, "logging_level": logging.WARNING}
             if address:
                 check_reachable(address)
                 kwargs["address"] = address
@@ -188,7 +191,7 @@ class RayTasks:
     def map(self, spec: SimulationSpec, chunks: Sequence[Chunk]) -> Iterator[ChunkResult]:
         ray = self._ray
         spec_ref = ray.put(spec)
-        window: deque[Any] = deque()
+        window: deque[ObjectRef[ChunkResult]] = deque()
         todo = iter(chunks)
         limit = self.workers * WINDOW_PER_WORKER
         for chunk in todo:

@@ -23,13 +23,16 @@ player-ends-of-turn for a goal) is listed as not judged, by name.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from statistics import NormalDist
-from typing import Any
+from typing import TYPE_CHECKING
 
 from converge.simulation.runner import wilson_interval
 from converge.simulation.stats import MODES
+
+if TYPE_CHECKING:
+    from converge.simulation.schema import CardFigures, GoalFigures, PlaysetFigures, Summary
 
 #: How a card played each way is said in a flag.
 PLAYED_AS = {"discard": "discarded", "declare": "declared", "mine": "added to its player's faction",
@@ -79,7 +82,7 @@ class Flag:
     message: str
     interval: tuple[float, float] = (0.0, 1.0)  # at the report's confidence, corrected for the items judged
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return asdict(self)
 
 
@@ -105,7 +108,7 @@ class BalanceReport:
         return (f"{j['playsets']} playsets, {j['goals']} goals, {j['cards']} cards and "
                 f"{j['ways of playing a card']} ways of playing them judged")
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         c = self.criteria
         return {"passed": self.passed, "flags": [f.to_dict() for f in self.flags],
                 "near_the_line": [f.to_dict() for f in self.near], "not_judged": self.not_judged,
@@ -133,36 +136,41 @@ def corrected_z(confidence: float, items: int) -> float:
     return NormalDist().inv_cdf(1 - (1 - confidence) / (2 * max(1, items)))
 
 
-def check(summary: Mapping[str, Any], criteria: Criteria | None = None) -> BalanceReport:
+def check(summary: Summary, criteria: Criteria | None = None) -> BalanceReport:
     """Apply the three checks to a summary (from :func:`converge.simulation.summary.summarize`)."""
     c = criteria or Criteria()
     skipped: list[str] = []
-    # what has enough observations to be judged
-    playsets, goals, cards = [], [], []
+    # what has enough observations to be judged, with the rate judged
+    playsets: list[tuple[PlaysetFigures, float]] = []
+    goals: list[tuple[GoalFigures, float]] = []
+    cards: list[tuple[CardFigures, float]] = []
     for p in summary["playsets"]:
-        if p["holder_win_rate"] is None or p["rounds"] < c.min_rounds:
+        holder = p["holder_win_rate"]
+        if holder is None or p["rounds"] < c.min_rounds:
             skipped.append(f"playset {p['playset']}: {p['rounds']} rounds (at least {c.min_rounds} needed)")
         else:
-            playsets.append(p)
+            playsets.append((p, holder))
     for g in summary["goals"]:
         samples = 2 * g["turn_ends"]
-        if g["fulfilment_rate"] is None or samples < c.min_samples:
+        fulfilment = g["fulfilment_rate"]
+        if fulfilment is None or samples < c.min_samples:
             skipped.append(f"goal {g['id']}: {samples} player-ends of turn (at least {c.min_samples} needed)")
         else:
-            goals.append(g)
+            goals.append((g, fulfilment))
     for card in summary["cards"]:
-        if card["all_win_rate"] is None or card["all_plays"] < c.min_plays:
+        after = card["all_win_rate"]
+        if after is None or card["all_plays"] < c.min_plays:
             skipped.append(f"card {card['id']}: {card['all_plays']} plays (at least {c.min_plays} needed)")
         else:
-            cards.append(card)
-    ways = [(card, mode) for card in cards for mode in MODES
-            if card.get("plays", {}).get(mode, 0) >= c.min_plays and card["win_rate"][mode] is not None]
+            cards.append((card, after))
+    ways = [(card, mode, way) for card, _ in cards for mode in MODES
+            if card.get("plays", {}).get(mode, 0) >= c.min_plays and (way := card["win_rate"][mode]) is not None]
     items = len(playsets) + len(goals) + len(cards) + len(ways)
     z = corrected_z(c.confidence, items)
-    keys = frozenset([(p["playset"], "holder_win_rate") for p in playsets]
-                     + [(g["id"], "fulfilment_rate") for g in goals]
-                     + [(card["id"], "all_win_rate") for card in cards]
-                     + [(card["id"], f"win_rate.{mode}") for card, mode in ways])
+    keys = frozenset([(p["playset"], "holder_win_rate") for p, _ in playsets]
+                     + [(g["id"], "fulfilment_rate") for g, _ in goals]
+                     + [(card["id"], "all_win_rate") for card, _ in cards]
+                     + [(card["id"], f"win_rate.{mode}") for card, mode, _ in ways])
     report = BalanceReport(c, [], skipped, {"playsets": len(playsets), "goals": len(goals), "cards": len(cards),
                                             "ways of playing a card": len(ways)}, z=z, judged_figures=keys)
 
@@ -174,8 +182,8 @@ def check(summary: Mapping[str, Any], criteria: Criteria | None = None) -> Balan
         return wilson_interval(round(rate * n), n, z)
 
     lo, hi = c.holder_band
-    for p in playsets:
-        rate, rounds = p["holder_win_rate"], p["rounds"]
+    for p, rate in playsets:
+        rounds = p["rounds"]
         if not lo <= rate <= hi:
             ci = interval(rate, rounds)
             judge(Flag("playset", p["playset"], "holder_win_rate", rate, f"{_pct(lo)}-{_pct(hi)}",
@@ -183,8 +191,8 @@ def check(summary: Mapping[str, Any], criteria: Criteria | None = None) -> Balan
                        f"({_interval_text(ci, c, items)}; {rounds} rounds); expected {_pct(lo)}-{_pct(hi)}", ci),
                   ci, lo, hi)
 
-    for g in goals:
-        rate, samples = g["fulfilment_rate"], 2 * g["turn_ends"]
+    for g, rate in goals:
+        samples = 2 * g["turn_ends"]
         deserved = c.stars_for(rate)
         if deserved != g["stars"]:
             band_lo, band_hi = c.star_band(g["stars"])
@@ -199,8 +207,8 @@ def check(summary: Mapping[str, Any], criteria: Criteria | None = None) -> Balan
                   ci, band_lo, band_hi)
 
     lo, hi = c.card_band
-    for card in cards:
-        rate, plays = card["all_win_rate"], card["all_plays"]
+    for card, rate in cards:
+        plays = card["all_plays"]
         if not lo <= rate <= hi:
             word = "never" if rate < lo else "always"
             ci = interval(rate, plays)
@@ -209,8 +217,8 @@ def check(summary: Mapping[str, Any], criteria: Criteria | None = None) -> Balan
                        f"wins {_pct(rate)} of those rounds ({_interval_text(ci, c, items)}; {plays} plays); "
                        f"expected {_pct(lo)}-{_pct(hi)}", ci),
                   ci, lo, hi)
-    for card, mode in ways:
-        rate, plays = card["win_rate"][mode], card["plays"][mode]
+    for card, mode, rate in ways:
+        plays = card["plays"][mode]
         if not lo <= rate <= hi:
             ci = interval(rate, plays)
             judge(Flag("card", card["id"], f"win_rate.{mode}", rate, f"{_pct(lo)}-{_pct(hi)}",

@@ -15,13 +15,16 @@ import statistics
 import sys
 import time
 import timeit
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import converge.engine.state as state_module
 from converge.engine.playset import SETS, Playset
 from converge.engine.state import Match
+
+if TYPE_CHECKING:
+    from converge.engine.native import NativeState
 
 #: How many different fresh deals the playouts cycle through.
 START_STATES = 8
@@ -48,7 +51,7 @@ class BenchResult:
         """The fastest path's: the native core's where it is built, else the engine's."""
         return statistics.median(self.native_runs) if self.native_runs else self.engine_rounds_per_second
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"playset": list(self.playset), "compiled_engine": self.compiled,
                 "native_core": bool(self.native_runs),
                 "rounds_per_run": self.rounds_per_run, "rounds_per_second": round(self.rounds_per_second),
@@ -80,7 +83,7 @@ def playout_run(starts: Sequence[Match], rounds: int, rng: random.Random) -> flo
     return done / (time.process_time() - begin)
 
 
-def native_playout_run(starts: Sequence[Any], rounds: int, seed: int) -> float:
+def native_playout_run(starts: Sequence[NativeState], rounds: int, seed: int) -> float:
     """The same on the native core (``starts``: native states carrying their later deals)."""
     from converge.engine.native import core
 
@@ -89,7 +92,7 @@ def native_playout_run(starts: Sequence[Any], rounds: int, seed: int) -> float:
     return float(done) / (time.process_time() - begin)
 
 
-def native_starts(matches: Sequence[Match]) -> list[Any] | None:
+def native_starts(matches: Sequence[Match]) -> list[NativeState] | None:
     """The matches in the native core, each with the deals of its later rounds (None: the core is not built)."""
     from converge.engine import native
     from converge.engine.state import shuffled_deal
@@ -99,7 +102,7 @@ def native_starts(matches: Sequence[Match]) -> list[Any] | None:
     return [native.state_of(m, deals=[shuffled_deal(m.seed, r) for r in (1, 2, 3)]) for m in matches]
 
 
-def _per_call_us(fn: Any, repeats: int, number: int) -> float:
+def _per_call_us(fn: Callable[[], object], repeats: int, number: int) -> float:
     return statistics.median(timeit.repeat(fn, number=number, repeat=repeats)) / number * 1e6
 
 

@@ -31,9 +31,8 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from converge.bots import make_bot
 from converge.bots.hint import Calibration, hint
@@ -131,7 +130,7 @@ def bar_lines(bars: Sequence[tuple[str, bool]]) -> list[str]:
     return [f"{'meets' if ok else 'MISSES'}: {text}" for text, ok in bars]
 
 
-def with_bars(doc: dict[str, Any], bars: Sequence[tuple[str, bool]]) -> dict[str, Any]:
+def with_bars(doc: dict[str, object], bars: Sequence[tuple[str, bool]]) -> dict[str, object]:
     """A report's figures (``doc``) as JSON with its bars, each met or not."""
     doc["bars"] = [{"bar": text, "met": ok} for text, ok in bars]
     return doc
@@ -213,7 +212,7 @@ class Report:
                     for k, (n, c, w) in sorted(self.by_kind.items())]
         return out + bar_lines(self.bars())
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return with_bars(asdict(self), self.bars())
 
 
@@ -377,8 +376,10 @@ def write_samples(path: str, samples: Sequence[Sample], setting: Setting) -> Non
         f.write("\n")
 
 
-def read_samples(doc: Mapping[str, Any]) -> list[Sample]:
+def read_samples(doc: object) -> list[Sample]:
     """The samples of a file written by :func:`write_samples` (``KeyError``/``TypeError`` when it is not one)."""
+    if not isinstance(doc, dict):
+        raise TypeError("a samples file holds a JSON object")
     return [Sample(int(s["seed"]), float(s["chance"]), bool(s["won"]), float(s["raw"]), int(s["options"]),
                    bool(s["best"]), str(s["kind"])) for s in doc["samples"]]
 

@@ -19,13 +19,16 @@ often in the new version is not reported fixed, nor one played more often report
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from converge.simulation.balance import BalanceReport, Criteria, check, corrected_z
 from converge.simulation.runner import wilson_interval
 from converge.simulation.stats import MODES
+
+if TYPE_CHECKING:
+    from converge.simulation.schema import Summary
 
 
 def difference_interval(wins_new: int, n_new: int, wins_old: int, n_old: int,
@@ -58,8 +61,8 @@ class Change:
                 f"({100 * (self.new - self.old):+.1f} points, interval {100 * lo:+.1f} to {100 * hi:+.1f})")
 
 
-def _figures(summary: Mapping[str, Any]) -> Iterator[tuple[str, str, float, int]]:
-    """(subject, figure, rate, observations) of each figure the checks judge."""
+def _figures(summary: Summary) -> Iterator[tuple[str, str, float | None, int]]:
+    """(subject, figure, rate, observations) of each figure the checks judge (the rate None without data)."""
     for p in summary["playsets"]:
         yield f"playset {p['playset']}", "starting holder's round win rate", p["holder_win_rate"], p["rounds"]
     for g in summary["goals"]:
@@ -115,11 +118,11 @@ class Comparison:
         return out
 
 
-def _card_texts(summary: Mapping[str, Any]) -> dict[str, str]:
+def _card_texts(summary: Summary) -> dict[str, str]:
     return {c["id"]: f"{c['name']}|{c['rank']}|{c['goal']}|{c['stars']}|{c['effect']}" for c in summary["cards"]}
 
 
-def compare(old: Mapping[str, Any], new: Mapping[str, Any], criteria: Criteria | None = None) -> Comparison:
+def compare(old: Summary, new: Summary, criteria: Criteria | None = None) -> Comparison:
     """Every judged figure of two summaries side by side, and what the new one fixed and broke."""
     criteria = criteria or Criteria()
     before = {(s, f): (r, n) for s, f, r, n in _figures(old) if r is not None and n}

@@ -18,12 +18,14 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeVar
 
 from converge.bots import BOTS, is_bot_name, make_bot
 from converge.engine.playset import all_playsets
 from converge.engine.state import Match
 from converge.simulation.runner import wilson_interval
+
+View = TypeVar("View")
 
 OPENSPIEL = "openspiel"
 
@@ -80,7 +82,7 @@ class LadderResult:
     def elo(self) -> dict[str, float]:
         return elo_ratings(self.contestants, [(p.a, p.b, p.a_wins, p.matches) for p in self.pairings])
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "contestants": self.contestants, "seed": self.seed,
             "pairings": [{"a": p.a, "b": p.b, "matches": p.matches, "a_wins": p.a_wins,
@@ -151,8 +153,8 @@ def plan(contestants: Sequence[str], n: int, seed: int, playset: Sequence[str] |
     return tasks
 
 
-def _timed(choose: Callable[[Any], int], name: str, times: dict[str, list[float]]) -> Callable[[Any], int]:
-    def run(view: Any) -> int:
+def _timed(choose: Callable[[View], int], name: str, times: dict[str, list[float]]) -> Callable[[View], int]:
+    def run(view: View) -> int:
         start = time.perf_counter()
         action = choose(view)
         times.setdefault(name, []).append(time.perf_counter() - start)

@@ -5,17 +5,22 @@ the cards and their ways of playing, how rounds end, and two versions side by si
 
 from __future__ import annotations
 
-import importlib
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Literal
 
 from converge import install_command
 from converge.simulation.balance import Criteria, check
 from converge.simulation.compare import Change, Comparison
 from converge.simulation.stats import MODES
 from converge.simulation.tables import have
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    from converge.simulation.schema import CardFigures, SkillsetFigures, Summary
 
 PLOT_FORMATS = ("png", "svg")
 NO_PLOTS = f"matplotlib is not installed, so the report has no plots ({install_command('sim')})"
@@ -32,17 +37,20 @@ FLAGGED_COLOUR, UNSURE_COLOUR, FAIR_COLOUR = "#d7301f", "#fdae61", "#2b8cbe"
 
 
 
-def _pyplot(fmt: str) -> Any:
-    """matplotlib's pyplot, drawing to files (there may be no display)."""
+def _draw_to_files(fmt: str) -> None:
+    """Check the plot format, and have matplotlib draw to files (there may be no display): before pyplot is
+    imported."""
     if fmt not in PLOT_FORMATS:
         raise ValueError(f"unknown plot format {fmt!r} (known: {', '.join(PLOT_FORMATS)})")
-    matplotlib: Any = importlib.import_module("matplotlib")
+    import matplotlib
+
     matplotlib.use("Agg")
-    return importlib.import_module("matplotlib.pyplot")
 
 
-def _image(plt: Any, fig: Any, fmt: str) -> bytes:
+def _image(fig: Figure, fmt: str) -> bytes:
     """The figure as PNG or SVG bytes (no date or version in them: the same run gives the same bytes)."""
+    from matplotlib import pyplot as plt
+
     buf = io.BytesIO()
     meta = {"Date": None} if fmt == "svg" else {"Software": None}
     fig.savefig(buf, format=fmt, dpi=110, bbox_inches="tight", metadata=meta)
@@ -53,8 +61,8 @@ def _image(plt: Any, fig: Any, fmt: str) -> bytes:
 class Plots:
     """Draws the report's figures from a summary; each figure is saved to ``folder`` and kept as bytes."""
 
-    def __init__(self, summary: Mapping[str, Any], fmt: str = "png", criteria: Criteria | None = None) -> None:
-        self.plt: Any = _pyplot(fmt)
+    def __init__(self, summary: Summary, fmt: str = "png", criteria: Criteria | None = None) -> None:
+        _draw_to_files(fmt)
         self.summary = summary
         self.fmt = fmt
         self.criteria = criteria or Criteria()
@@ -66,15 +74,15 @@ class Plots:
         judged = check(summary, self.criteria)
         self.flagged = {(f.subject, f.figure) for f in judged.flags}
 
-    def _mark_yours(self, labels: Any, yours: Sequence[bool]) -> None:
+    def _mark_yours(self, labels: Iterable[Text], yours: Iterable[bool]) -> None:
         """Set the user's tick labels in bold and the user's colour."""
         for label, mine in zip(labels, yours, strict=True):
             if mine:
                 label.set_fontweight("bold")
                 label.set_color(YOURS_COLOUR)
 
-    def _save(self, fig: Any, name: str, title: str) -> None:
-        self.figures[name] = (title, _image(self.plt, fig, self.fmt))
+    def _save(self, fig: Figure, name: str, title: str) -> None:
+        self.figures[name] = (title, _image(fig, self.fmt))
 
     def draw_all(self) -> dict[str, tuple[str, bytes]]:
         self.holder_by_playset()
@@ -86,7 +94,9 @@ class Plots:
         return self.figures
 
     def holder_by_playset(self) -> None:
-        plt = self.plt
+        from matplotlib import pyplot as plt
+        from matplotlib.transforms import offset_copy
+
         items = sorted(self.summary["playsets"], key=lambda p: p["holder_win_rate"] or 0.0)
         n = len(items)
         fig, ax = plt.subplots(figsize=(7.5, max(2.5, 0.16 * n + 1)))
@@ -114,8 +124,7 @@ class Plots:
         ax.set_xlabel("rounds won by the round's starting artifact holder (95% Wilson interval)")
         # half an inch below the axes, under the x label (the saved image grows to hold it): inside the
         # axes, it hid the lowest playsets
-        below = importlib.import_module("matplotlib.transforms").offset_copy(ax.transAxes, fig=fig, y=-0.5,
-                                                                              units="inches")
+        below = offset_copy(ax.transAxes, fig=fig, y=-0.5, units="inches")
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=below, fontsize=7,
                   frameon=False, ncol=3)
         ax.set_title("Starting-holder win rate per playset"
@@ -123,7 +132,8 @@ class Plots:
         self._save(fig, "holder_by_playset", "Starting-holder win rate per playset")
 
     def pair_heatmaps(self) -> None:
-        plt = self.plt
+        from matplotlib import pyplot as plt
+
         pairs = self.summary["pairs"]
         if len(pairs["skillsets"]) < 2:
             return
@@ -131,9 +141,10 @@ class Plots:
         names = [pairs["skillsets"][i] for i in order]
         mine = [name in self.yours for name in names]
         fig, axes = plt.subplots(1, 2, figsize=(13, 5.6))
-        panels = (("holder_win_rate", "Starting-holder win rate\n(playsets with both skillsets)", "RdBu_r"),
-                  ("play_win_rate", "Round win rate after playing a card of the row's skillset\n"
-                                    "(playsets that also hold the column's)", "PuOr_r"))
+        panels: tuple[tuple[Literal["holder_win_rate", "play_win_rate"], str, str], ...] = (
+            ("holder_win_rate", "Starting-holder win rate\n(playsets with both skillsets)", "RdBu_r"),
+            ("play_win_rate", "Round win rate after playing a card of the row's skillset\n"
+                              "(playsets that also hold the column's)", "PuOr_r"))
         for ax, (key, title, cmap) in zip(axes, panels, strict=True):
             values = [[pairs[key][i][j] for j in order] for i in order]
             grid = [[(v if v is not None else float("nan")) for v in row] for row in values]
@@ -153,7 +164,8 @@ class Plots:
         self._save(fig, "skillset_pairs", "Skillsets and pairs of skillsets")
 
     def cards(self) -> None:
-        plt = self.plt
+        from matplotlib import pyplot as plt
+
         rows = card_rows(self.summary)
         if not rows:
             return
@@ -198,26 +210,27 @@ class Plots:
         self._save(fig, "cards", "Cards: how they are played, and the round win rate after each")
 
     def goals(self) -> None:
-        plt = self.plt
-        goals = [g for g in self.summary["goals"] if g["fulfilment_rate"]]
+        from matplotlib import pyplot as plt
+
+        goals = [(g, rate) for g in self.summary["goals"] if (rate := g["fulfilment_rate"])]
         if not goals:
             return
         your_cards = {c["id"] for c in self.summary["cards"] if c["skillset"] in self.yours}
         fig, ax = plt.subplots(figsize=(9, 5.5))
         one, three = self.criteria.star_cuts
         colours = {1: "#2b8cbe", 2: "#e6a700", 3: "#d7301f"}
-        for i, g in enumerate(goals):
+        for i, (g, rate) in enumerate(goals):
             x = g["stars"] + ((i * 37) % 11 - 5) * 0.04
-            ok = self.criteria.stars_for(g["fulfilment_rate"]) == g["stars"]
+            ok = self.criteria.stars_for(rate) == g["stars"]
             flagged = (g["id"], "fulfilment_rate") in self.flagged
             mine = g["id"] in your_cards
             # flagged: a black outline; out of its band but not flagged (near the line, or too few
             # ends of turn to judge): a grey one
-            ax.scatter([x], [g["fulfilment_rate"]], color=colours.get(g["stars"], "#555"), s=22 if ok else 40,
+            ax.scatter([x], [rate], color=colours.get(g["stars"], "#555"), s=22 if ok else 40,
                        marker="D" if mine else "o", zorder=2, linewidths=1.2,
                        edgecolors="none" if ok else "black" if flagged else "#aaa")
             if not ok or mine:
-                ax.annotate(g["id"], (x, g["fulfilment_rate"]), fontsize=7, xytext=(4, 2),
+                ax.annotate(g["id"], (x, rate), fontsize=7, xytext=(4, 2),
                             textcoords="offset points", color=YOURS_COLOUR if mine else "black",
                             fontweight="bold" if mine else "normal")
         ax.axhline(one, color="#888", ls="--", lw=0.8)
@@ -235,12 +248,15 @@ class Plots:
         self._save(fig, "goals", "Goals: fulfilment rate against stars")
 
     def lengths(self) -> None:
-        plt = self.plt
+        from matplotlib import pyplot as plt
+
         o = self.summary["overall"]
         fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
-        for ax, key, title, colour in ((axes[0], "round_turns", "Round length (turns)", "#2b8cbe"),
-                                       (axes[1], "match_rounds", "Match length (rounds)", "#8c6bb1"),
-                                       (axes[2], "match_turns", "Match length (turns)", "#41ab5d")):
+        panels: tuple[tuple[Literal["round_turns", "match_rounds", "match_turns"], str, str], ...] = (
+            ("round_turns", "Round length (turns)", "#2b8cbe"),
+            ("match_rounds", "Match length (rounds)", "#8c6bb1"),
+            ("match_turns", "Match length (turns)", "#41ab5d"))
+        for ax, (key, title, colour) in zip(axes, panels, strict=True):
             hist = {int(k): v for k, v in o[key].items()}
             total = sum(hist.values()) or 1
             xs = sorted(hist)
@@ -252,7 +268,8 @@ class Plots:
         self._save(fig, "lengths", "Round and match lengths")
 
     def ends(self) -> None:
-        plt = self.plt
+        from matplotlib import pyplot as plt
+
         playsets = self.summary["playsets"]
         labels, t6, t8 = ["all"], [self.summary["overall"]["end_shares"]["outscored"] or 0.0], \
             [self.summary["overall"]["end_shares"]["hands_empty"] or 0.0]
@@ -277,7 +294,7 @@ class Plots:
         self._save(fig, "ends", "How rounds end")
 
 
-def draw_plots(summary: Mapping[str, Any], folder: Path | None, fmt: str = "png",
+def draw_plots(summary: Summary, folder: Path | None, fmt: str = "png",
                criteria: Criteria | None = None) -> dict[str, tuple[str, bytes]]:
     """Draw every plot; save them in ``folder`` (when given) as ``NAME.png`` / ``NAME.svg``."""
     figures = Plots(summary, fmt, criteria).draw_all()
@@ -308,7 +325,9 @@ def draw_comparison(comparison: Comparison, path: Path, fmt: str = "png") -> boo
     rows = comparison_rows(comparison)
     if not rows:
         return False
-    plt = _pyplot(fmt)
+    _draw_to_files(fmt)
+    from matplotlib import pyplot as plt
+
     n = len(rows)
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, ROW_INCHES * n + 1.6), sharey=True,
                                    gridspec_kw={"width_ratios": [3, 2]})
@@ -339,21 +358,21 @@ def draw_comparison(comparison: Comparison, path: Path, fmt: str = "png") -> boo
         ax.set_ylim(-0.7, n - 0.3)
         ax.grid(axis="x", color="#eee")
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(_image(plt, fig, fmt))
+    path.write_bytes(_image(fig, fmt))
     return True
 
 
 
-def your_skillsets(summary: Mapping[str, Any]) -> set[str]:
+def your_skillsets(summary: Summary) -> set[str]:
     """The names of the user's skillsets in a run with ``--deck-dir`` (empty for the built-in decks alone)."""
     return set(summary["settings"].get("yours", {}).get("skillsets", ()))
 
 
-def card_rows(summary: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any] | None, bool]]:
+def card_rows(summary: Summary) -> list[tuple[str, CardFigures | None, bool]]:
     """The rows of the cards plot, top to bottom: each skillset's heading (card None), then its cards;
     the user's skillsets first. Each row is (label, card, the user's)."""
     yours = your_skillsets(summary)
-    rows: list[tuple[str, Mapping[str, Any] | None, bool]] = []
+    rows: list[tuple[str, CardFigures | None, bool]] = []
     for deck in yours_first(summary):
         name = deck["skillset"]
         cards = [c for c in summary["cards"] if c["skillset"] == name]
@@ -365,7 +384,7 @@ def card_rows(summary: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any] |
     return rows
 
 
-def yours_first(summary: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def yours_first(summary: Summary) -> list[SkillsetFigures]:
     mine = your_skillsets(summary)
     return sorted(summary["skillsets"], key=lambda k: k["skillset"] not in mine)
 

@@ -11,11 +11,16 @@ from __future__ import annotations
 import base64
 import html
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from converge.simulation.balance import BalanceReport, Criteria, check
 from converge.simulation.plots import NO_PLOTS, card_rows, your_skillsets, yours_first
 from converge.simulation.stats import MODES
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from converge.simulation.schema import RunInfo, Summary, SummarySettings
 
 #: How many items the terminal names as not judged (the report and summary.json name them all).
 NOT_JUDGED_SHOWN = 10
@@ -23,6 +28,11 @@ NOT_JUDGED_SHOWN = 10
 
 def _pct(x: float | None) -> str:
     return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def _interval(ci: Sequence[float] | None) -> str:
+    """An interval as the tables show it (each end "–" without one)."""
+    return f"{_pct(ci[0] if ci else None)}-{_pct(ci[1] if ci else None)}"
 
 
 # ---------------------------------------------------------------------- HTML
@@ -41,7 +51,7 @@ figure { margin: 1em 0; } figure img, figure svg { max-width: 100%; height: auto
 """
 
 
-def _table(head: Sequence[str], rows: Sequence[Sequence[Any]], left: int = 1,
+def _table(head: Sequence[str], rows: Sequence[Sequence[object]], left: int = 1,
            marks: Sequence[str | None] | None = None) -> str:
     """An HTML table; ``marks`` gives each row's class (``"bad"``: flagged, ``"near"``: out of its band, not
     flagged) or None."""
@@ -67,7 +77,7 @@ def _figure(fmt: str, title: str, data: bytes) -> str:
     return f"<figure>{body}<figcaption>{html.escape(title)}</figcaption></figure>"
 
 
-def yours_line(settings: Mapping[str, Any]) -> str | None:
+def yours_line(settings: SummarySettings) -> str | None:
     """What a run with the user's decks played of them, or None for the built-in decks alone."""
     yours = settings.get("yours")
     if not yours:
@@ -77,9 +87,9 @@ def yours_line(settings: Mapping[str, Any]) -> str | None:
             f"{yours['of_playsets']} playsets played")
 
 
-def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None,
+def render_html(summary: Summary, balance: BalanceReport | None = None,
                 figures: Mapping[str, tuple[str, bytes]] | None = None, fmt: str = "png",
-                note: str | None = None, run: Mapping[str, Any] | None = None) -> str:
+                note: str | None = None, run: RunInfo | None = None) -> str:
     """The whole report as one HTML document."""
     s, o = summary["settings"], summary["overall"]
     figures = figures or {}
@@ -149,7 +159,7 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
     parts.append(_table(
         ["playset", "matches", "rounds", "holder wins", "95% CI", "T6", "T8", "turns/round", "rounds/match"],
         [[p["playset"], p["matches"], p["rounds"], _pct(p["holder_win_rate"]),
-          f"{_pct((p['holder_win_rate_ci95'] or [None])[0])}-{_pct((p['holder_win_rate_ci95'] or [0, None])[1])}",
+          _interval(p["holder_win_rate_ci95"]),
           _pct(p["end_shares"]["outscored"]), _pct(p["end_shares"]["hands_empty"]), p["mean_round_turns"],
           p["mean_match_rounds"]] for p in items],
         marks=[mark("playset", p["playset"],
@@ -203,7 +213,7 @@ def render_html(summary: Mapping[str, Any], balance: BalanceReport | None = None
 # ---------------------------------------------------------------------- terminal
 
 
-def terminal_summary(summary: Mapping[str, Any], console: Any, balance: BalanceReport | None = None) -> None:
+def terminal_summary(summary: Summary, console: Console, balance: BalanceReport | None = None) -> None:
     """A few tables for the terminal (``console`` is a rich Console)."""
     from rich.table import Table
 
@@ -255,9 +265,9 @@ def terminal_summary(summary: Mapping[str, Any], console: Any, balance: BalanceR
             for f in balance.near:
                 console.print(f"  - {f.message}", highlight=False, markup=False)
         if balance.not_judged:
-            shown = balance.not_judged[:NOT_JUDGED_SHOWN]
-            more = len(balance.not_judged) - len(shown)
-            console.print(f"not judged (too few observations; simulate more matches): {'; '.join(shown)}"
+            listed = balance.not_judged[:NOT_JUDGED_SHOWN]
+            more = len(balance.not_judged) - len(listed)
+            console.print(f"not judged (too few observations; simulate more matches): {'; '.join(listed)}"
                           + (f"; and {more} more (all in summary.json)" if more else ""),
                           highlight=False, markup=False)
 

@@ -6,7 +6,6 @@ import math
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from converge.bots import Bot, make_bot
 from converge.cards.loader import load_catalog
@@ -81,7 +80,7 @@ class SeriesResult:
         """95% Wilson interval of bot 1's match win rate."""
         return wilson_interval(self.wins[0], self.matches)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         lo, hi = self.interval
         return {
             "bots": list(self.bots), "seed": self.seed, "matches": self.matches, "wins": list(self.wins),

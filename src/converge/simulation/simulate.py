@@ -13,11 +13,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from converge.simulation.backends import make_backend
 from converge.simulation.jobs import DEFAULT_CHUNK, ChunkResult, SimulationSpec, plan_chunks, playset_key
 from converge.simulation.stats import PlaysetTally, RoundRow
+
+if TYPE_CHECKING:
+    from converge.simulation.schema import RunInfo
 
 RowSink = Callable[[list[RoundRow]], None]
 Progress = Callable[[int, int], None]  # (matches done, matches in all)
@@ -35,7 +38,7 @@ class SimulationResult:
     def matches(self) -> int:
         return sum(t.matches for t in self.tallies.values())
 
-    def run_info(self) -> dict[str, Any]:
+    def run_info(self) -> RunInfo:
         """How the job ran (not part of the results: it differs from run to run)."""
         rate = self.matches / self.seconds if self.seconds > 0 else 0.0
         return {"backend": self.backend, "workers": self.workers, "seconds": round(self.seconds, 2),

@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
 
 from converge.bots.hint import hint, shipped_calibration
 from converge.simulation.calibration import bar_lines, sampled_decision, with_bars
@@ -113,7 +112,7 @@ class Report:
             out.append(f"  {kind}: agreement {agree.text()}; inaccurate presses {inaccurate.text()}")
         return out + bar_lines(self.bars())
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return with_bars(asdict(self), self.bars())
 
 
@@ -180,9 +179,11 @@ def write_samples(path: str, samples: Sequence[Sample], setting: Setting) -> Non
         f.write("\n")
 
 
-def read_samples(doc: Mapping[str, Any]) -> list[Sample]:
+def read_samples(doc: object) -> list[Sample]:
     """The samples of a file written by :func:`write_samples` (``KeyError``/``TypeError``/``ValueError`` when it
     is not one)."""
+    if not isinstance(doc, dict):
+        raise TypeError("a samples file holds a JSON object")
     return [Sample(int(s["seed"]), str(s["kind"]), bool(s["exact"]), tuple(int(a) for a in s["picks"]),
                    tuple(int(n) for n in s["equal"]), {int(a): float(c) for a, c in s["chances"].items()})
             for s in doc["samples"]]

@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from converge.cards.model import CardSpec, Deck
@@ -28,6 +29,16 @@ from converge.engine.goals import goal_kind
 from converge.engine.playset import catalog_order
 from converge.simulation.jobs import SimulationSpec, catalog_of
 from converge.simulation.runner import wilson_interval
+from converge.simulation.schema import (
+    CardFigures,
+    GoalFigures,
+    OverallFigures,
+    PairFigures,
+    PlaysetFigures,
+    RoundFigures,
+    SkillsetFigures,
+    Summary,
+)
 from converge.simulation.stats import END_REASONS, MODES, NUM_MODES, PlaysetTally
 
 SUMMARY_FORMAT = 1
@@ -53,7 +64,7 @@ def _hist(hist: Mapping[int, int]) -> dict[str, int]:
     return {str(k): hist[k] for k in sorted(hist)}
 
 
-def _round_figures(t: PlaysetTally) -> dict[str, Any]:
+def _round_figures(t: PlaysetTally) -> RoundFigures:
     return {
         "matches": t.matches,
         "rounds": t.rounds,
@@ -79,8 +90,25 @@ def _card_ids(deck: Deck) -> list[str]:
     return [c.id for c in deck.cards]
 
 
+@dataclass
+class _CardCounts:
+    """A card's counters summed over the playsets its deck is in."""
+
+    playsets: int = 0
+    rounds: int = 0
+    plays: list[int] = field(default_factory=lambda: [0] * NUM_MODES)
+    wins: list[int] = field(default_factory=lambda: [0] * NUM_MODES)
+    rounds_played: int = 0
+    goal_turns: int = 0
+    goal_fulfilled: int = 0
+    goal_any: int = 0
+    goal_rounds_declared: int = 0
+    turn_ends: int = 0
+    goal_potential: int = 0
+
+
 def summarize(spec: SimulationSpec, tallies: Mapping[str, PlaysetTally],
-              catalog: Mapping[str, Deck] | None = None) -> dict[str, Any]:
+              catalog: Mapping[str, Deck] | None = None) -> Summary:
     """The summary document of a run (everything in it follows from the spec: no timings)."""
     catalog = catalog_of(spec.sources) if catalog is None else catalog
     order = catalog_order(catalog)
@@ -89,20 +117,16 @@ def summarize(spec: SimulationSpec, tallies: Mapping[str, PlaysetTally],
     for key in keys:
         total.merge(tallies[key])
 
-    overall = _round_figures(total)
-    overall["round_turns"] = _hist(total.round_turns)
-    overall["match_rounds"] = _hist(total.match_rounds)
-    overall["match_turns"] = _hist(total.match_turns)
+    overall: OverallFigures = {**_round_figures(total), "round_turns": _hist(total.round_turns),
+                               "match_rounds": _hist(total.match_rounds), "match_turns": _hist(total.match_turns)}
 
-    playsets = []
+    playsets: list[PlaysetFigures] = []
     for names, key in zip(spec.playsets, keys, strict=True):
-        item: dict[str, Any] = {"playset": key, "skillsets": list(names)}
-        item.update(_round_figures(tallies[key]))
-        item["round_turns"] = _hist(tallies[key].round_turns)
-        playsets.append(item)
+        playsets.append({"playset": key, "skillsets": list(names), **_round_figures(tallies[key]),
+                         "round_turns": _hist(tallies[key].round_turns)})
 
     # per card: counts over every playset the card's deck is in
-    cards: dict[str, dict[str, Any]] = {}
+    cards: dict[str, _CardCounts] = {}
     specs: dict[str, CardSpec] = {}
     for names, key in zip(spec.playsets, keys, strict=True):
         t = tallies[key]
@@ -111,38 +135,35 @@ def summarize(spec: SimulationSpec, tallies: Mapping[str, PlaysetTally],
             for c in catalog[n].cards:
                 specs[c.id] = c
         for i, cid in enumerate(ids):
-            acc = cards.setdefault(cid, {"playsets": 0, "rounds": 0, "plays": [0] * NUM_MODES,
-                                         "wins": [0] * NUM_MODES, "rounds_played": 0, "goal_turns": 0,
-                                         "goal_fulfilled": 0, "goal_any": 0, "goal_rounds_declared": 0,
-                                         "turn_ends": 0, "goal_potential": 0})
-            acc["playsets"] += 1
-            acc["rounds"] += t.rounds
+            acc = cards.setdefault(cid, _CardCounts())
+            acc.playsets += 1
+            acc.rounds += t.rounds
             for m in range(NUM_MODES):
-                acc["plays"][m] += t.card_plays[i * NUM_MODES + m]
-                acc["wins"][m] += t.card_wins[i * NUM_MODES + m]
-            acc["rounds_played"] += t.card_rounds_played[i]
-            acc["goal_turns"] += t.goal_turns[i]
-            acc["goal_fulfilled"] += t.goal_fulfilled[i]
-            acc["goal_any"] += t.goal_any[i]
-            acc["goal_rounds_declared"] += t.goal_rounds_declared[i]
-            acc["turn_ends"] += t.turn_ends
-            acc["goal_potential"] += t.goal_potential[i]
+                acc.plays[m] += t.card_plays[i * NUM_MODES + m]
+                acc.wins[m] += t.card_wins[i * NUM_MODES + m]
+            acc.rounds_played += t.card_rounds_played[i]
+            acc.goal_turns += t.goal_turns[i]
+            acc.goal_fulfilled += t.goal_fulfilled[i]
+            acc.goal_any += t.goal_any[i]
+            acc.goal_rounds_declared += t.goal_rounds_declared[i]
+            acc.turn_ends += t.turn_ends
+            acc.goal_potential += t.goal_potential[i]
 
-    card_list = []
-    goal_list = []
+    card_list: list[CardFigures] = []
+    goal_list: list[GoalFigures] = []
     for skillset in order:
         for c in catalog[skillset].cards if skillset in catalog else ():
             got = cards.get(c.id)
             if got is None:
                 continue
             acc = got
-            plays, wins, rounds = acc["plays"], acc["wins"], acc["rounds"]
+            plays, wins, rounds = acc.plays, acc.wins, acc.rounds
             n_all, w_all = sum(plays), sum(wins)
             faction_plays, faction_wins = plays[2] + plays[3], wins[2] + wins[3]
             card_list.append({
                 "id": c.id, "name": c.name, "skillset": c.skillset, "rank": c.rank,
                 "goal": c.goal.text, "stars": c.goal.stars, "effect": c.effect_text,
-                "playsets": acc["playsets"], "rounds": rounds,
+                "playsets": acc.playsets, "rounds": rounds,
                 "plays": {MODES[m]: plays[m] for m in range(NUM_MODES)},
                 "play_rate": {MODES[m]: rate(plays[m], rounds) for m in range(NUM_MODES)},
                 "share": {MODES[m]: rate(plays[m], n_all) for m in range(NUM_MODES)},
@@ -152,19 +173,19 @@ def summarize(spec: SimulationSpec, tallies: Mapping[str, PlaysetTally],
                 "all_plays": n_all,
                 "all_win_rate": rate(w_all, n_all),
                 "all_win_rate_ci95": ci95(w_all, n_all),
-                "rounds_played_rate": rate(acc["rounds_played"], rounds),
+                "rounds_played_rate": rate(acc.rounds_played, rounds),
             })
-            turns = acc["goal_turns"]
+            turns = acc.goal_turns
             goal_list.append({
                 "id": c.id, "goal": c.goal.text, "kind": c.goal.kind, "stars": c.goal.stars,
                 "single_winner": goal_kind(c.goal.kind).single_winner,
-                "rounds": rounds, "declared_rate": rate(acc["goal_rounds_declared"], rounds),
-                "turn_ends": acc["turn_ends"],
-                "fulfilment_rate": rate(acc["goal_potential"], 2 * acc["turn_ends"]),
-                "fulfilment_rate_ci95": ci95(acc["goal_potential"], 2 * acc["turn_ends"]),
+                "rounds": rounds, "declared_rate": rate(acc.goal_rounds_declared, rounds),
+                "turn_ends": acc.turn_ends,
+                "fulfilment_rate": rate(acc.goal_potential, 2 * acc.turn_ends),
+                "fulfilment_rate_ci95": ci95(acc.goal_potential, 2 * acc.turn_ends),
                 "declared_turns": turns,
-                "declared_fulfilment_rate": rate(acc["goal_fulfilled"], 2 * turns),
-                "declared_any_rate": rate(acc["goal_any"], turns),
+                "declared_fulfilment_rate": rate(acc.goal_fulfilled, 2 * turns),
+                "declared_any_rate": rate(acc.goal_any, turns),
                 "declare_win_rate": rate(wins[1], plays[1]),
             })
 
@@ -179,15 +200,15 @@ def summarize(spec: SimulationSpec, tallies: Mapping[str, PlaysetTally],
     for names, key in zip(spec.playsets, keys, strict=True):
         t = tallies[key]
         for pos, s in enumerate(names):
-            plays = sum(t.card_plays[(pos * 6) * NUM_MODES:(pos * 6 + 6) * NUM_MODES])
-            wins = sum(t.card_wins[(pos * 6) * NUM_MODES:(pos * 6 + 6) * NUM_MODES])
+            played = sum(t.card_plays[(pos * 6) * NUM_MODES:(pos * 6 + 6) * NUM_MODES])
+            won = sum(t.card_wins[(pos * 6) * NUM_MODES:(pos * 6 + 6) * NUM_MODES])
             for other in names:
                 i, j = index[s], index[other]
-                pair_plays[i][j] += plays
-                pair_play_wins[i][j] += wins
+                pair_plays[i][j] += played
+                pair_play_wins[i][j] += won
                 pair_rounds[i][j] += t.rounds
                 pair_holder[i][j] += t.holder_wins
-    skillsets = []
+    skillsets: list[SkillsetFigures] = []
     for s in present:
         i = index[s]
         deck = catalog[s]
@@ -201,7 +222,7 @@ def summarize(spec: SimulationSpec, tallies: Mapping[str, PlaysetTally],
             "play_win_rate": rate(pair_play_wins[i][i], pair_plays[i][i]),
             "play_win_rate_ci95": ci95(pair_play_wins[i][i], pair_plays[i][i]),
         })
-    pairs = {
+    pairs: PairFigures = {
         "skillsets": [catalog[s].skillset for s in present],
         "rounds": pair_rounds,
         "holder_win_rate": [[rate(pair_holder[i][j], pair_rounds[i][j]) for j in range(k)] for i in range(k)],

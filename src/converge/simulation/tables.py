@@ -50,7 +50,7 @@ class CsvRounds:
     def write(self, rows: list[RoundRow]) -> None:
         bools = self._bools
         for row in rows:
-            out: list[Any] = list(row)
+            out: list[object] = list(row)
             for i in bools:
                 out[i] = "true" if out[i] else "false"
             self._csv.writerow(out)

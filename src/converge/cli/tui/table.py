@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -95,8 +95,9 @@ class Narration(VerticalScroll):
     Narration > Static { width: 1fr; height: auto; }
     """
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None,
+                 disabled: bool = False) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.lines: list[Text] = []
         self.text = Static()
 
