@@ -17,7 +17,7 @@ import tempfile
 
 import httpx2 as httpx
 
-from converge.server.bench import cpu_seconds, wait_for_server
+from converge.server.load_bench import cpu_seconds, wait_for_server
 from converge.server.storage.pgcluster import free_port
 
 
@@ -26,7 +26,7 @@ def measure(requests: int) -> float:
     port = free_port()
     folder = tempfile.TemporaryDirectory(prefix="converge-http-cpu-")
     pinned = hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) > 1
-    command = [sys.executable, "-m", "converge.server.bench", "--serve", "--port", str(port),
+    command = [sys.executable, "-m", "converge.server.load_bench", "--serve", "--port", str(port),
                "--db", f"sqlite:///{folder.name}/http.sqlite3"] + (["--cpus", "0"] if pinned else [])
     server = subprocess.Popen(command, stderr=subprocess.DEVNULL)
     mine = os.sched_getaffinity(0) if pinned else set()

@@ -17,8 +17,8 @@ import sys
 import tempfile
 from typing import Any
 
-from converge.server.bench import cpu_seconds
 from converge.server.config import ServerConfig
+from converge.server.load_bench import cpu_seconds
 from converge.server.play.hub import Hub
 from converge.server.storage.match_store import Storage
 from converge.server.storage.writer import Writer

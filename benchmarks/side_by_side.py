@@ -15,7 +15,7 @@ same code in both versions (``SEARCH_RUN``, ``ROUNDS_RUN``): random playouts of 
 on each version's fastest path (this version's native core; the previous release's compiled engine) and on
 the engine itself, and the ``ISMCTSBot`` of each version with 3,000 simulations at the same 12 positions (one
 part: one core). ``--only engine`` skips the adapters. The adapters are driven by this version's
-:mod:`converge.adapters.bench` code in both (the previous release is measured through its own adapters).
+:mod:`converge.adapters.speed` code in both (the previous release is measured through its own adapters).
 """
 
 from __future__ import annotations

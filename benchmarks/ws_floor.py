@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 
-from converge.server.bench import cpu_seconds
+from converge.server.load_bench import cpu_seconds
 from converge.server.storage.pgcluster import free_port
 
 SERVER = r"""

@@ -47,7 +47,7 @@ def board_is_full(observation: Any) -> bool:
 async def _terminal() -> str:
     from converge import Match
     from converge.bots import bot_display_name
-    from converge.cli.session import Seat, Session
+    from converge.cli.play_session import Seat, Session
     from converge.cli.tui import GameApp
 
     match = Match.new(["alchemist", "searcher", "astropath"], seed=5, start=0)

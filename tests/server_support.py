@@ -232,15 +232,15 @@ class Server:
 
 
 class BenchServer(Server):
-    """The server process serve-bench runs (``python -m converge.server.bench --serve``): its own uvicorn
+    """The server process serve-bench runs (``python -m converge.server.load_bench --serve``): its own uvicorn
     settings must be those of ``converge serve``."""
 
     def start(self) -> None:
-        from converge.server.bench import wait_for_server
+        from converge.server.load_bench import wait_for_server
 
         self.log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "converge.server.bench", "--serve", "--port", str(self.port), "--db",
+            [sys.executable, "-m", "converge.server.load_bench", "--serve", "--port", str(self.port), "--db",
              f"sqlite:///{self.db}", *self.extra], stdout=self.log, stderr=self.log)
         wait_for_server(self.base, self.proc)
 

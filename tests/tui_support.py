@@ -12,8 +12,8 @@ from textual.pilot import Pilot
 
 from converge import Match
 from converge.bots import bot_display_name
+from converge.cli.play_session import Session
 from converge.cli.saves import Seat
-from converge.cli.session import Session
 from converge.cli.tui import GameApp
 
 SIZES = [(80, 24), (120, 40)]

@@ -282,7 +282,7 @@ def argvs(draw: st.DrawFn) -> list[str]:
 @pytest.fixture
 def light_commands(monkeypatch: pytest.MonkeyPatch, files: dict[str, Any]) -> None:
     """The long-running commands stop after their cheap checks; nothing is written outside the fuzz folder."""
-    from converge.cli import ladder, play_command, serve_command, simulate_commands
+    from converge.cli import ladder_command, play_command, serve_command, simulate_commands
 
     def checks_only(args: Any) -> int:
         if hasattr(args, "deck_dir"):
@@ -293,7 +293,8 @@ def light_commands(monkeypatch: pytest.MonkeyPatch, files: dict[str, Any]) -> No
 
     for module, name in ((play_command, "cmd_play"), (cli, "cmd_match"), (cli, "cmd_watch"), (cli, "cmd_bench"),
                          (simulate_commands, "cmd_simulate"), (simulate_commands, "cmd_balance"),
-                         (ladder, "cmd_ladder"), (serve_command, "cmd_serve"), (serve_command, "cmd_serve_bench")):
+                         (ladder_command, "cmd_ladder"), (serve_command, "cmd_serve"),
+                         (serve_command, "cmd_serve_bench")):
         monkeypatch.setattr(module, name, checks_only)
     monkeypatch.chdir(files["folder"])
 
@@ -324,7 +325,7 @@ def test_fuzz_full_screen_keys(run: int, tmp_path: Path) -> None:
     from textual import events
 
     from converge.cli import saves
-    from converge.cli.session import Session
+    from converge.cli.play_session import Session
     from converge.cli.tui import GameApp
     from tests.tui_support import make_app
 

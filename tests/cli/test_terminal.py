@@ -23,8 +23,8 @@ from rich.console import Console
 
 from converge import Match
 from converge.bots import make_bot
+from converge.cli.play_session import Session
 from converge.cli.screen import CardStyle, render
-from converge.cli.session import Session
 from converge.cli.terminal import CLEAR_ALL, QuitGame, Seat, TerminalGame, play_json
 from tests.helpers import finished_matches, setup
 

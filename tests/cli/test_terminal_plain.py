@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 
 from converge import Match
-from converge.cli.session import Session
+from converge.cli.play_session import Session
 from converge.cli.terminal import Seat, TerminalGame
 from tests.cli.test_terminal import _run_piped
 from tests.helpers import setup

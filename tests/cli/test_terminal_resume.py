@@ -32,8 +32,8 @@ from textual.widgets import Static
 from converge import Match
 from converge.bots.base import Bot
 from converge.cli import saves
+from converge.cli.play_session import Session
 from converge.cli.saves import SavedMatch, Seat
-from converge.cli.session import Session
 from converge.cli.tui import ConfirmQuit, GameApp, HelpScreen, PassScreen, RulesScreen, StartScreen
 from converge.engine.view import PlayerView
 from tests.tui_support import make_app, screen_text, settle, until

@@ -17,8 +17,8 @@ from textual.widgets import OptionList
 
 from converge import Match
 from converge.bots import bot_display_name
+from converge.cli.play_session import Session, round_final_board
 from converge.cli.saves import Seat
-from converge.cli.session import Session, round_final_board
 from converge.cli.tui import GameApp, HelpScreen, Narration, PassScreen, RulesScreen
 from converge.engine.schema import legal_actions_of
 from tests.tui_support import ALL_SIZES, SIZES, FrameRecorder, make_app, play_to_end, screen_text, settle, until

@@ -42,8 +42,8 @@ from rich.console import Console
 
 from converge import Match
 from converge.adapters.encoding import info_state_array, observation_array
+from converge.cli.play_session import round_final_board
 from converge.cli.screen import CardStyle, render
-from converge.cli.session import round_final_board
 from converge.engine import all_playsets
 from converge.engine.events import PUBLIC, ROUND_START
 from converge.engine.playset import Playset

@@ -220,7 +220,7 @@ def test_serve_bench_over_three_processes_survives_a_kill(postgres_url: str) -> 
     """The benchmark's own checks, on a small run: three real server processes, seats spread over them, one
     killed with SIGKILL mid-play; every match finishes, nothing acknowledged is lost or stored twice, the
     server's bots and clocks act exactly as the records say, and every record replays to its result."""
-    from converge.server.bench import format_bench, run_bench
+    from converge.server.load_bench import format_bench, run_bench
 
     result = run_bench(
         matches=16,

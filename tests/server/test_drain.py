@@ -170,7 +170,7 @@ def test_a_rolling_restart_of_two_processes_under_load_loses_nothing_and_doubles
         postgres_url: str) -> None:
     """The issue's bar on a small run: two real server processes on PostgreSQL, each restarted in turn with
     SIGTERM mid-play (a friend's seats on both, bots and clocks in half the matches)."""
-    from converge.server.bench import format_bench, run_bench
+    from converge.server.load_bench import format_bench, run_bench
 
     result = run_bench(matches=16, think_ms=(60, 160), seed=5, db=postgres_url, server_cores="", timeout=240,
                        servers=2, restart_after=2.0, opponent="mixed", clock_s=600, drain_seconds=10.0)

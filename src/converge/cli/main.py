@@ -1,7 +1,7 @@
 """The ``converge`` command: it builds the parser of every subcommand and runs the one asked for; the
 commands of watching (watch, replay), of the decks (cards, cards validate), of bot series (match) and the
 engine's benchmark (bench) are here, the others in their own modules (:mod:`.play_command`,
-:mod:`.serve_command`, :mod:`.simulate_commands`, :mod:`.ladder`...). What they share is in :mod:`.common`.
+:mod:`.serve_command`, :mod:`.simulate_commands`, :mod:`.ladder_command`...). What they share is in :mod:`.common`.
 
 Every mistake in the input — an unknown skillset, a bad option value, a missing or malformed file, a
 record that does not replay — ends with one line on stderr, ``converge: error: ...``, and exit code 2;
@@ -27,7 +27,7 @@ from converge.cli import (
     calibrate_command,
     config_command,
     db_command,
-    ladder,
+    ladder_command,
     play_command,
     review_command,
     serve_command,
@@ -212,7 +212,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.adapters:
         try:
-            from converge.adapters.bench import report, run_adapter_bench
+            from converge.adapters.speed import report, run_adapter_bench
         except ImportError as exc:
             raise UserError(f"the adapters' benchmark needs the rl and bench extras ({exc.name} is missing): "
                             f"{install_command('rl', 'bench')}") from None
@@ -367,7 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_match)
 
-    ladder.register(sub)
+    ladder_command.register(sub)
     calibrate_command.register(sub)
     stability_command.register(sub)
 

@@ -30,8 +30,8 @@ from converge.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from converge.cli.play_session import Session
     from converge.cli.saves import SavedMatch
-    from converge.cli.session import Session
 
 HOTSEAT_HELP = (
     "Hot-seat (--hotseat): before each player's turn a screen asks to pass the device and shows nothing of "
@@ -61,9 +61,9 @@ def full_screen_possible() -> bool:
 def cmd_play(args: argparse.Namespace) -> int:
     if args.resume is not None:
         return _resume(args)
+    from converge.cli.play_session import Session
     from converge.cli.render import SEATS
     from converge.cli.saves import Seat, default_save_dir, unfinished
-    from converge.cli.session import Session
     from converge.cli.terminal import default_record_path, play_json
     from converge.engine.playset import Playset
     from converge.engine.state import Match
@@ -104,8 +104,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _resume(args: argparse.Namespace) -> int:
     """``converge play --resume [FILE]``: take up a saved match (the one in FILE, or one of the unfinished
     matches in the data directory), where it was left."""
+    from converge.cli.play_session import Session
     from converge.cli.saves import SaveProblem, default_save_dir, load, unfinished
-    from converge.cli.session import Session
     from converge.cli.terminal import choose_saved, console_for, line_reader
 
     given = [flag for name, flag in NEW_MATCH_OPTIONS if getattr(args, name, None) not in (None, False)]

@@ -6,7 +6,7 @@ read it as it is) with one more key, ``"terminal"``, saying who sat where: each 
 its level and seed, whether the match is hot-seat, the deck folders it was played with and how many matches
 of the sitting came before it. That is all a resumed match needs to play on exactly as the original would
 have: the record replays the match, and a bot's every decision is seeded from its seat's seed and the number
-of actions played (:meth:`converge.cli.session.Session.bot_for`), never from what it decided before.
+of actions played (:meth:`converge.cli.play_session.Session.bot_for`), never from what it decided before.
 
 The file holds the match's seed (as every record does): it is written readable by its owner only.
 """
@@ -103,7 +103,7 @@ class SaveProblem(Exception):
 @dataclass(frozen=True)
 class Seat:
     """Who sits in a seat: a person (``bot`` None), or a bot by its level (a name :func:`make_bot` takes) with
-    the seed its decisions are seeded from (:meth:`converge.cli.session.Session.bot_for`)."""
+    the seed its decisions are seeded from (:meth:`converge.cli.play_session.Session.bot_for`)."""
 
     name: str
     bot: str | None = None

@@ -178,7 +178,7 @@ def board(obs: Board, style: CardStyle, viewer: int, skillsets: Sequence[str],
           other: str = "them", one_line_goals: int | None = None) -> RenderableType:
     """The public board: goals with who scores each and why, both factions, the discard pile and the deck.
 
-    ``obs`` is an observation or a round's final board (:func:`converge.cli.session.round_final_board`).
+    ``obs`` is an observation or a round's final board (:func:`converge.cli.play_session.round_final_board`).
     ``one_line_goals``: a width in columns, to give each goal one line of it (:func:`goal_lines`)."""
     me = viewer if viewer in (0, 1) else 0
     scores = obs["scores"]
@@ -229,7 +229,7 @@ def board(obs: Board, style: CardStyle, viewer: int, skillsets: Sequence[str],
 def status_line(obs: Observation, style: CardStyle, other: str = "them",
                 final: FinalBoard | None = None) -> Text:
     """``Round 2 · Artifact: you · Rounds won: you 1 : 0 them · Their hand 3``; with a round's ``final``
-    board (:func:`converge.cli.session.round_final_board`), that round's end: ``Round 1 is over · Rounds
+    board (:func:`converge.cli.play_session.round_final_board`), that round's end: ``Round 1 is over · Rounds
     won: you 1 : 0 them · Their hand 2`` (the next round, dealt already, is not on screen yet)."""
     viewer = obs["viewer"]
     me = viewer if viewer in (0, 1) else 0

@@ -153,7 +153,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_serve_bench(args: argparse.Namespace) -> int:
     from converge.bots import BOTS
-    from converge.server.bench import format_bench, run_bench
+    from converge.server.load_bench import format_bench, run_bench
 
     if args.bot not in BOTS:
         raise UserError(f"unknown bot {quoted(args.bot)} (known: {', '.join(BOT_NAMES)})")

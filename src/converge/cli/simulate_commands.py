@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     from converge.cards.model import Deck
     from converge.simulation.balance import Criteria
-    from converge.simulation.schema import Summary, Yours
+    from converge.simulation.summary_doc import Summary, Yours
 
 EXIT_FLAGGED = 1
 

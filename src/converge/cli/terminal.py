@@ -1,7 +1,7 @@
 """Play Converge in the terminal, line by line: for pipes, scripts, screen readers and ``--plain``; and the
 ``--json`` protocol for programs. (On a terminal, ``converge play`` is the full-screen game: tui.py.)
 
-The client is a thin loop around a :class:`~converge.cli.session.Session`. Everything it shows a person
+The client is a thin loop around a :class:`~converge.cli.play_session.Session`. Everything it shows a person
 comes from ``observation(player)`` of that person; bots see only their own view too.
 """
 
@@ -20,9 +20,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.text import Text
 
-from converge.cli.saves import SavedMatch, Seat, default_save_dir
-from converge.cli.screen import CardStyle, board, menu, render
-from converge.cli.session import (
+from converge.cli.play_session import (
     Session,
     UndoRefused,
     equal_scores_line,
@@ -30,6 +28,8 @@ from converge.cli.session import (
     round_final_board,
     saved_text,
 )
+from converge.cli.saves import SavedMatch, Seat, default_save_dir
+from converge.cli.screen import CardStyle, board, menu, render
 from converge.engine import ConvergeError, IllegalActionError, Match
 from converge.engine.schema import EventDoc, LegalAction, legal_actions_of
 from converge.texts import how_to_play

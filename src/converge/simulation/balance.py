@@ -32,7 +32,7 @@ from converge.simulation.runner import wilson_interval
 from converge.simulation.stats import MODES
 
 if TYPE_CHECKING:
-    from converge.simulation.schema import CardFigures, GoalFigures, PlaysetFigures, Summary
+    from converge.simulation.summary_doc import CardFigures, GoalFigures, PlaysetFigures, Summary
 
 #: How a card played each way is said in a flag.
 PLAYED_AS = {"discard": "discarded", "declare": "declared", "mine": "added to its player's faction",

@@ -28,7 +28,7 @@ from converge.simulation.runner import wilson_interval
 from converge.simulation.stats import MODES
 
 if TYPE_CHECKING:
-    from converge.simulation.schema import Summary
+    from converge.simulation.summary_doc import Summary
 
 
 def difference_interval(wins_new: int, n_new: int, wins_old: int, n_old: int,

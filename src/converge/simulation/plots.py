@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
     from matplotlib.text import Text
 
-    from converge.simulation.schema import CardFigures, SkillsetFigures, Summary
+    from converge.simulation.summary_doc import CardFigures, SkillsetFigures, Summary
 
 PLOT_FORMATS = ("png", "svg")
 NO_PLOTS = f"matplotlib is not installed, so the report has no plots ({install_command('sim')})"

@@ -20,7 +20,7 @@ from converge.simulation.stats import MODES
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from converge.simulation.schema import RunInfo, Summary, SummarySettings
+    from converge.simulation.summary_doc import RunInfo, Summary, SummarySettings
 
 #: How many items the terminal names as not judged (the report and summary.json name them all).
 NOT_JUDGED_SHOWN = 10

@@ -20,7 +20,7 @@ from converge.simulation.jobs import DEFAULT_CHUNK, ChunkResult, SimulationSpec,
 from converge.simulation.stats import PlaysetTally, RoundRow
 
 if TYPE_CHECKING:
-    from converge.simulation.schema import RunInfo
+    from converge.simulation.summary_doc import RunInfo
 
 RowSink = Callable[[list[RoundRow]], None]
 Progress = Callable[[int, int], None]  # (matches done, matches in all)

@@ -29,7 +29,8 @@ from converge.engine.goals import goal_kind
 from converge.engine.playset import catalog_order
 from converge.simulation.jobs import SimulationSpec, catalog_of
 from converge.simulation.runner import wilson_interval
-from converge.simulation.schema import (
+from converge.simulation.stats import END_REASONS, MODES, NUM_MODES, PlaysetTally
+from converge.simulation.summary_doc import (
     CardFigures,
     GoalFigures,
     OverallFigures,
@@ -39,7 +40,6 @@ from converge.simulation.schema import (
     SkillsetFigures,
     Summary,
 )
-from converge.simulation.stats import END_REASONS, MODES, NUM_MODES, PlaysetTally
 
 SUMMARY_FORMAT = 1
 

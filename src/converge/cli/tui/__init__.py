@@ -12,7 +12,7 @@ and stays until you continue; a round's summary shows its final board; the match
 offers a rematch. Hot-seat passes the device through a screen that shows nothing of either hand. Where rows
 are short, the board gives each goal one line, the hand folds, and the choices always keep their rows.
 
-Everything shown to a player comes from that player's observation (:class:`~converge.cli.session.Session`).
+Everything shown to a player comes from that player's observation (:class:`~converge.cli.play_session.Session`).
 
 The package: :mod:`.app` (the flow), :mod:`.table` (the game's screen and its layout), :mod:`.dialogs`, and
 ``tui.tcss`` (the style sheet).

@@ -18,9 +18,9 @@ from textual.worker import Worker, WorkerState
 from converge.bots.base import Bot
 from converge.bots.hint import Option as HintOption
 from converge.bots.hint import follow_on, hint, measured, verdict
+from converge.cli.play_session import Session, UndoRefused, saved_text
 from converge.cli.saves import SavedMatch
 from converge.cli.screen import CardStyle
-from converge.cli.session import Session, UndoRefused, saved_text
 from converge.cli.tui.dialogs import ConfirmQuit, DialogHost, PassScreen, StartScreen
 from converge.cli.tui.table import CHOOSING, Mode, TableScreen, decision_token
 from converge.engine.view import PlayerView

@@ -1,6 +1,6 @@
 """The game's own screen: the status line, the board, the hand, the decision (or a summary) as a menu, and
 the narration, laid out to fit the terminal. Everything on it comes from the observation of the player at
-the device (:class:`~converge.cli.session.Session`); the app (:mod:`converge.cli.tui.app`) says what to show
+the device (:class:`~converge.cli.play_session.Session`); the app (:mod:`converge.cli.tui.app`) says what to show
 next, and this screen shows it."""
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 
 from converge.bots.hint import Option as HintOption
 from converge.bots.hint import note
+from converge.cli.play_session import Session, narration_lines, round_final_board, their_move
 from converge.cli.screen import (
     CardStyle,
     board,
@@ -31,7 +32,6 @@ from converge.cli.screen import (
     option_text,
     status_line,
 )
-from converge.cli.session import Session, narration_lines, round_final_board, their_move
 from converge.cli.tui.dialogs import HelpScreen, RulesScreen
 from converge.engine.schema import Board, FinalBoard, Observation, legal_actions_of
 

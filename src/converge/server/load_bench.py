@@ -1,6 +1,6 @@
 """Load benchmark of the web server: many concurrent matches over WebSockets on loopback.
 
-``converge serve-bench`` (or ``python -m converge.server.bench``) starts the server in its own process
+``converge serve-bench`` (or ``python -m converge.server.load_bench``) starts the server in its own process
 (pinned to one CPU) with a fresh SQLite database, creates the matches over HTTP, and plays each one to
 its end from this process (pinned to the other CPU) with a WebSocket client per person. Each client is
 a random bot that sees only its own messages: it waits ``think_ms`` before each decision, sends the
@@ -412,8 +412,8 @@ def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: 
     try:
         for i in range(servers):
             port = free_port()
-            cmd = [sys.executable, "-m", "converge.server.bench", "--serve", "--port", str(port), "--db", db_url,
-                   "--bot-workers", str(bot_workers), "--sqlite-sync", sqlite_sync,
+            cmd = [sys.executable, "-m", "converge.server.load_bench", "--serve", "--port", str(port), "--db",
+                   db_url, "--bot-workers", str(bot_workers), "--sqlite-sync", sqlite_sync,
                    "--drain-seconds", str(drain_seconds)]
             if cpus:
                 cmd += ["--cpus", ",".join(map(str, sorted(cpus)))]
@@ -542,7 +542,7 @@ def _serve(port: int, db: str, cpus: str | None, bot_workers: int, sqlite_sync: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m converge.server.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m converge.server.load_bench", description=__doc__)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--cpus", default=None, help=argparse.SUPPRESS)
