@@ -150,13 +150,17 @@ def test_a_card_to_choose_stays_in_a_short_window_and_scrolling_shows_what_the_h
     m = check_layout(page)
     assert m["kind"] == "select" and m["scrollY"] == 0
     tab.shot("short-window-top-1280x520.png")
-    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-    page.wait_for_function("window.scrollY > 0")
-    tab.shot("short-window-end-1280x520.png")
-    uncovered = page.evaluate("""() => {
+    # Scrolled and probed in one script: the page may still grow a line (the log, the side panel) between two
+    # round trips, and a page that grew after the scroll is no longer at its end.
+    probe = page.evaluate("""() => {
+      window.scrollTo(0, document.documentElement.scrollHeight);
       const zone = document.querySelector('[data-testid=zone-you]').getBoundingClientRect();
-      const hit = document.elementFromPoint(zone.x + zone.width / 2, zone.y + 8);
-      return !!(hit && hit.closest('[data-testid=zone-you]'));
+      const y = Math.max(zone.top, 0) + 8;
+      const hit = document.elementFromPoint(zone.x + zone.width / 2, y);
+      return {uncovered: !!(hit && hit.closest('[data-testid=zone-you]')), scrollY: window.scrollY,
+              zoneTop: zone.top, zoneBottom: zone.bottom, hit: hit ? hit.className : null};
     }""")
-    assert uncovered, "the hand covers the player's zone even with the page scrolled to its end"
+    tab.shot("short-window-end-1280x520.png")
+    assert probe["scrollY"] > 0, probe
+    assert probe["uncovered"], f"the hand covers the player's zone even with the page scrolled to its end: {probe}"
     tab.close()
