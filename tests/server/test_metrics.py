@@ -242,3 +242,44 @@ def test_good_metrics_binds_give_their_host_and_port() -> None:
     assert parse_bind("127.0.0.1:9100") == ("127.0.0.1", 9100)
     assert parse_bind(" [::1]:9100 ") == ("::1", 9100)
     assert parse_bind("0.0.0.0:1") == ("0.0.0.0", 1)
+
+
+def test_every_refusal_is_counted_once_where_it_is_made(tmp_path: Path) -> None:
+    """Each door that refuses counts what it refuses, once: the application's checks, FastAPI's validation,
+    an unknown path, the security middleware, a socket refused at its hello (the match's and the lobby's),
+    and a connected socket's refusals. Nothing else is counted (a welcome, a state, an answer)."""
+    with client_for(tmp_path, metrics_token=TOKEN) as client:
+        doc = create(client, opponent="friend")
+        mid = doc["match_id"]
+        _, before = scrape(client)
+        sent: dict[str, int] = {}
+
+        def refused(code: str, got: str) -> None:
+            assert got == code, (code, got)
+            sent[code] = sent.get(code, 0) + 1
+
+        # HTTP: the application's own check, validation, routing, the middleware's size and origin checks
+        refused("not_found", client.get("/api/matches/" + "Q" * len(mid)).json()["error"]["code"])
+        refused("malformed", client.post("/api/matches", json={"seat": "first"}).json()["error"]["code"])
+        refused("not_found", client.get("/no/such/page").json()["error"]["code"])
+        refused("too_large", client.post("/api/matches", content=b"{" + b" " * 20000 + b"}",
+                                         headers={"content-type": "application/json"}).json()["error"]["code"])
+        refused("bad_origin", client.post("/api/matches", json={"opponent": "friend"},
+                                          headers={"origin": "https://elsewhere.example"}).json()["error"]["code"])
+        assert client.get("/api/options").status_code == 200  # (an answer, not a refusal)
+        # Sockets: refused at the hello (the match's, the lobby's), then a connected seat's refusals
+        for path in (f"/ws/{mid}", "/ws/lobby"):
+            with client.websocket_connect(path) as ws:
+                ws.send_text(json.dumps({"type": "ping"}))
+                refused("hello_required", json.loads(ws.receive_text())["code"])
+        peer = Peer(client, mid, doc["token"])
+        while peer.obs is None:
+            peer.until(lambda m: m["type"] == "state")
+        refused("malformed", peer.act(NUM_ACTIONS)["code"])
+        peer.close()
+
+        _, after = scrape(client)
+        counted = {code: total(after, "converge_errors_total", code=code)
+                   - total(before, "converge_errors_total", code=code) for code in sent}
+        assert counted == sent
+        assert total(after, "converge_errors_total") - total(before, "converge_errors_total") == sum(sent.values())

@@ -65,7 +65,7 @@ from converge.server.config import ServerConfig, parse_bind
 from converge.server.lobby.rekey import names_at_open
 from converge.server.lobby.service import Lobby
 from converge.server.moderation.service import Moderation
-from converge.server.ops.metrics import CountErrors, Metrics
+from converge.server.ops.metrics import Metrics
 from converge.server.ops.readiness import DatabasePing, Readiness
 from converge.server.play.hub import Hub
 from converge.server.security.middleware import SecurityMiddleware
@@ -145,16 +145,16 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     app.state.lobby = finding
     app.state.accounts = signing
     app.state.config = cfg
-    app.state.server = ServerState.build(hub, finding, signing, cfg)
+    app.state.server = ServerState.build(hub, finding, signing, cfg, metrics)
     app.state.metrics = metrics
     app.state.readiness = readiness
     app.state.drain = drain
     app.state.moderation = Moderation(hub, finding)
-    app.add_middleware(SecurityMiddleware, max_body=cfg.max_body, origins=OriginPolicy(cfg.allowed_origins))
+    app.add_middleware(SecurityMiddleware, max_body=cfg.max_body, origins=OriginPolicy(cfg.allowed_origins),
+                       meter=metrics)
     if cfg.proxy_headers:  # outside the origin check: it reads the host the proxy says the browser used
         app.add_middleware(ForwardedHeaders, trusted=cfg.forwarded_allow_ips)
-    app.add_middleware(CountErrors, metrics=metrics)  # (outermost: it sees every refusal, whoever wrote it)
-    errors.install(app)
+    errors.install(app, metrics)
     # the lobby's socket first: /ws/lobby before the matches' /ws/{match_id}
     for router in (lobby_ws.router, lobby.router, accounts.router, pages.router, site.router, matches.router,
                    match_ws.router, ops.router, admin.router, admin.reports_router):

@@ -19,6 +19,7 @@ from converge.server.accounts.service import AccountService
 from converge.server.config import ServerConfig
 from converge.server.lobby.identity import COOKIE
 from converge.server.lobby.service import Lobby
+from converge.server.ops.meter import Meter
 from converge.server.play.hub import Hub
 from converge.server.play.match.session import Session
 from converge.server.protocol.errors import ProtocolError
@@ -48,13 +49,15 @@ class ServerState:
                                                                                  WRONG_SECRETS_BURST))
     #: The hints being worked out for the match sockets.
     tasks: set[Any] = field(default_factory=set)
+    #: Counts the refusals where they are made (the sockets' connections, the error handlers).
+    meter: Meter = field(default_factory=Meter)
 
     @classmethod
-    def build(cls, hub: Hub, lobby: Lobby, accounts: AccountService, cfg: ServerConfig) -> ServerState:
+    def build(cls, hub: Hub, lobby: Lobby, accounts: AccountService, cfg: ServerConfig,
+              meter: Meter) -> ServerState:
         # (the matches an address may store in an hour are the hub's budget, whatever the door)
         return cls(hub, lobby, accounts, cfg, KeyedRateLimit(cfg.create_rate, cfg.create_burst),
-                   KeyedRateLimit(cfg.rate, cfg.burst))
-
+                   KeyedRateLimit(cfg.rate, cfg.burst), meter=meter)
     def limit(self, address: str, limiter: KeyedRateLimit, what: str) -> None:
         """Refuse (``rate_limited``) a client address that has no request of this kind left now."""
         if not limiter.allow(address):

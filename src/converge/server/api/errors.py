@@ -9,6 +9,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from converge.server.ops.meter import Meter
 from converge.server.protocol.errors import ErrorCode, ProtocolError
 
 _PLACES = {"query": "query parameter", "path": "path parameter", "header": "header", "cookie": "cookie",
@@ -54,20 +55,23 @@ def validation_message(exc: RequestValidationError) -> str:
     return f"{place} {name!r} {expected}{more}" if name else f"{place} {expected}{more}"
 
 
-def install(app: FastAPI) -> None:
-    """Answer every error of ``app`` in the API's shape."""
+def install(app: FastAPI, meter: Meter) -> None:
+    """Answer every error of ``app`` in the API's shape, each counted by ``meter``."""
 
     @app.exception_handler(ProtocolError)
     async def _protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
+        meter.error(exc.code)
         return error_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        meter.error("malformed")
         return error_response(ProtocolError("malformed", validation_message(exc)))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = _HTTP_CODES.get(exc.status_code, "malformed")
+        meter.error(code)
         message = {"not_found": "no such page or API endpoint",
                    "method_not_allowed": "this method is not allowed here"}.get(code, str(exc.detail)[:120])
         response = error_response(ProtocolError(code, message), dict(exc.headers or {}))

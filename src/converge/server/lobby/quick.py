@@ -115,7 +115,7 @@ class QuickMatch:
             for e in (a, b):
                 if e.player_id in refused:  # out of the queue, told why
                     e.conn.send(UNQUEUED)
-                    e.conn.send(refused[e.player_id].to_message())
+                    e.conn.refuse(refused[e.player_id])
                 elif not e.conn.closed:  # the other waits on, in their place
                     self.queue.join(e)
             self._ensure_running()
@@ -134,7 +134,7 @@ class QuickMatch:
             for e in (a, b):
                 if e.conn.address in exc.refused:  # out of the queue: told why
                     e.conn.send(UNQUEUED)
-                    e.conn.send(exc.to_message())
+                    e.conn.refuse(exc)
                 elif not e.conn.closed:  # unharmed: back in the queue in its place, nothing to tell
                     self.queue.join(e)
             self._ensure_running()
@@ -143,8 +143,8 @@ class QuickMatch:
             for e in (a, b):  # back in the queue, in their places
                 if not e.conn.closed:
                     self.queue.join(e)
-                    e.conn.send(ProtocolError(exc.code, "the match could not be created; you are still in the "
-                                                        "queue").to_message())
+                    e.conn.refuse(ProtocolError(exc.code, "the match could not be created; you are still in the "
+                                                          "queue"))
             self._ensure_running()
             return
         for me, them in ((a, b), (b, a)):

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from converge.server.config import ServerConfig
+from converge.server.ops.meter import Meter
 from converge.server.play.process.lifecycle import Lifecycle
 from converge.server.protocol.errors import ProtocolError
 from converge.server.protocol.messages import LobbyWelcome, OpenTable, PlayerInfo, TableList, TableStarted
@@ -32,8 +33,8 @@ class LobbyConnection(Connection):
     player, and the hash of the cookie that named them (which a sign-out may since have revoked)."""
 
     def __init__(self, ws: WebSocketLike, config: ServerConfig, address: str, player: store.Player | None,
-                 cookie_hash: str | None = None) -> None:
-        super().__init__(ws, -1, config, address)
+                 cookie_hash: str | None = None, meter: Meter | None = None) -> None:
+        super().__init__(ws, -1, config, address, meter)
         self.player = player
         self.cookie_hash = cookie_hash
 

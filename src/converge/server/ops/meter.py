@@ -18,3 +18,8 @@ class Meter:
 
     def decision(self, think: float, wait: float) -> None:
         """A bot decided after ``wait`` seconds waiting for a worker and ``think`` seconds thinking."""
+
+    def error(self, code: str) -> None:
+        """A refusal with ``code`` was answered: an HTTP error, a socket's error message (counted where it is
+        made: the exception handlers, the middleware, :meth:`Connection.refuse
+        <converge.server.transport.connections.Connection.refuse>`)."""

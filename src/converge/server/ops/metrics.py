@@ -1,9 +1,10 @@
 """The server's Prometheus metrics: every series is defined here, in one registry per application (never the
 library's global one: a process may hold several applications, as the tests do).
 
-What happens is counted as it happens (:class:`Metrics` is the hub's :class:`~converge.server.ops.meter.Meter`;
-errors are counted from the answers as they go out, by :class:`CountErrors`); what is held — matches,
-connections, the bots' queue, the quick-match queue — is read when Prometheus scrapes (:class:`_Held`).
+What happens is counted as it happens (:class:`Metrics` is the hub's :class:`~converge.server.ops.meter.Meter`,
+and refusals are counted where they are made: the error handlers, the security middleware, a socket's
+``Connection.refuse``); what is held — matches, connections, the bots' queue, the quick-match queue — is read
+when Prometheus scrapes (:class:`_Held`).
 No label names a match, a player, a token or an address: their values come from small fixed sets (the
 action's source and decision kind, the error codes of :data:`~converge.server.protocol.errors.ERROR_STATUS`,
 the kinds of connection).
@@ -15,7 +16,6 @@ Two ways out: ``GET /metrics`` on the server's own port with ``Authorization: Be
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
 from collections.abc import Iterator
@@ -30,7 +30,6 @@ from converge.engine.turn import DECISION_KINDS
 from converge.server.config import parse_bind
 from converge.server.ops.meter import Meter
 from converge.server.protocol.errors import ERROR_STATUS
-from converge.server.transport.asgi import ASGIApp, Message, Receive, Scope, Send
 
 if TYPE_CHECKING:
     from converge.server.lobby.service import Lobby
@@ -185,49 +184,3 @@ class _Held:
             failing.add_metric([job.name], 1 if job.failing else 0)
             failures.add_metric([job.name], job.failures_total)
         yield from (held, owned, conns, queued, workers, missed, waiting, failing, failures)
-
-
-#: How a socket's error message starts (``to_message`` as orjson and as json write it), and where its code is.
-_WS_ERROR = ('{"type":"error"', '{"type": "error"')
-_HTTP_ERROR = b'{"error":'
-_CODE = re.compile(r'"code": ?"([a-z_]{1,40})"')
-
-
-class CountErrors:
-    """Pure ASGI middleware, outermost: counts every refusal the application answers, an HTTP error body
-    (``{"error": {"code": ...}}``, whichever layer wrote it) or a socket's error message, by its code."""
-
-    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
-        self.app = app
-        self.metrics = metrics
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-        failing = False
-        metrics = self.metrics
-
-        async def counting(message: Message) -> None:
-            nonlocal failing
-            kind = message["type"]
-            if kind == "websocket.send":
-                text = message.get("text")
-                if text is not None and text.startswith(_WS_ERROR):
-                    _count(metrics, text[:80])
-            elif kind in ("http.response.start", "websocket.http.response.start"):
-                failing = int(message.get("status", 200)) >= 400
-            elif failing and kind in ("http.response.body", "websocket.http.response.body"):
-                failing = False
-                body = bytes(message.get("body", b""))
-                if body.startswith(_HTTP_ERROR):
-                    _count(metrics, body[:80].decode("utf-8", "replace"))
-            await send(message)
-
-        await self.app(scope, receive, counting)
-
-
-def _count(metrics: Metrics, head: str) -> None:
-    found = _CODE.search(head)
-    if found is not None:
-        metrics.error(found.group(1))

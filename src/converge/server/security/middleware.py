@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from converge.server.ops.meter import Meter
 from converge.server.protocol.errors import CLOSE_POLICY, ProtocolError
 from converge.server.security.headers import SECURITY_HEADERS, error_head
 from converge.server.security.origins import SAFE_METHODS, OriginPolicy
@@ -20,15 +21,18 @@ class SecurityMiddleware:
     bodies over ``max_body`` bytes, or without a length, with 413 / 411; and every HTTP response gets the
     security headers."""
 
-    def __init__(self, app: ASGIApp, max_body: int = 16384, origins: OriginPolicy | None = None) -> None:
+    def __init__(self, app: ASGIApp, max_body: int = 16384, origins: OriginPolicy | None = None,
+                 meter: Meter | None = None) -> None:
         self.app = app
         self.max_body = max_body
         self.origins = origins or OriginPolicy()
+        #: Counts the refusals this middleware answers.
+        self.meter = meter or Meter()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
             if self.origins.foreign(scope):
-                await _refuse_websocket(receive, send, scope, _bad_origin())
+                await _refuse_websocket(receive, send, scope, self._refused(_bad_origin()))
                 return
             await self.app(scope, receive, send)
             return
@@ -36,14 +40,15 @@ class SecurityMiddleware:
             await self.app(scope, receive, send)
             return
         if scope["method"] not in SAFE_METHODS and self.origins.foreign(scope):
-            await _error(send, _bad_origin())
+            await _error(send, self._refused(_bad_origin()))
             return
         if scope["method"] in ("POST", "PUT", "PATCH"):
             headers = dict(scope.get("headers") or [])
             length = headers.get(b"content-length")
             if length is None:
                 if headers.get(b"transfer-encoding"):
-                    await _error(send, ProtocolError("length_required", "send the body with a Content-Length"))
+                    await _error(send, self._refused(ProtocolError("length_required",
+                                                                   "send the body with a Content-Length")))
                     return
             else:
                 try:
@@ -51,8 +56,8 @@ class SecurityMiddleware:
                 except ValueError:
                     size = -1
                 if size < 0 or size > self.max_body:
-                    await _error(send, ProtocolError("too_large",
-                                                     f"the request body is limited to {self.max_body} bytes"))
+                    await _error(send, self._refused(ProtocolError(
+                        "too_large", f"the request body is limited to {self.max_body} bytes")))
                     return
 
         api = str(scope.get("path", "")).startswith("/api/")
@@ -67,6 +72,10 @@ class SecurityMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+    def _refused(self, error: ProtocolError) -> ProtocolError:
+        self.meter.error(error.code)
+        return error
 
 
 def _bad_origin() -> ProtocolError:

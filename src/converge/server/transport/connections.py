@@ -12,6 +12,7 @@ from typing import Any, Protocol
 import orjson
 
 from converge.server.config import ServerConfig
+from converge.server.ops.meter import Meter
 from converge.server.protocol.errors import CLOSE_POLICY, CLOSE_TRY_AGAIN, ProtocolError
 from converge.server.security.limits import TokenBucket
 
@@ -29,6 +30,15 @@ class WebSocketLike(Protocol):
     async def send_text(self, data: str) -> None: ...
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+async def refuse_before_connected(ws: WebSocketLike, error: ProtocolError, close: int, meter: Meter) -> None:
+    """Send ``error`` and close, on a socket refused before it became a :class:`Connection` (its hello, the
+    lobby's limits), counting the refusal as :meth:`Connection.refuse` does."""
+    meter.error(error.code)
+    with contextlib.suppress(Exception):
+        await ws.send_text(dumps(error.to_message()))
+        await ws.close(close)
 
 
 class _Unfinished:
@@ -72,9 +82,12 @@ class Connection:
 
     _opened = itertools.count()
 
-    def __init__(self, ws: WebSocketLike, view: int, config: ServerConfig, address: str = "?") -> None:
+    def __init__(self, ws: WebSocketLike, view: int, config: ServerConfig, address: str = "?",
+                 meter: Meter | None = None) -> None:
         self.ws = ws
         self.view = view
+        #: Counts the refusals this connection is sent (:meth:`refuse`).
+        self.meter = meter or Meter()
         #: A seat's connection: the hash of the token (the seat's or one of its keys) it holds the seat with;
         #: once that no longer holds the seat (revoked by a sign-out everywhere) the connection is closed.
         self.key: str | None = None
@@ -117,10 +130,16 @@ class Connection:
             self.close(CLOSE_POLICY, "too many messages")
         elif not self.throttled:
             self.throttled = True
-            self.send(ProtocolError("rate_limited", f"too many messages (at most {rate:g} a second): this one and "
-                                                    "the next ones over the limit are ignored, without a "
-                                                    "reply").to_message())
+            self.refuse(ProtocolError("rate_limited", f"too many messages (at most {rate:g} a second): this one "
+                                                      "and the next ones over the limit are ignored, without a "
+                                                      "reply"))
         return True
+
+    def refuse(self, error: ProtocolError) -> None:
+        """Send ``error`` as the socket's error message, and count it: every refusal a socket is sent goes
+        through here."""
+        self.meter.error(error.code)
+        self.send(error.to_message())
 
     def send(self, message: Mapping[str, object] | str) -> None:
         if self.closed:

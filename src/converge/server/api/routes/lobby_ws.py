@@ -20,18 +20,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 
 from fastapi import APIRouter, WebSocket
 
-from converge.server.api.deps import LobbyService, PlayerCookie, address_of
+from converge.server.api.deps import PlayerCookie, Server, address_of
 from converge.server.lobby.identity import token_hash_of
 from converge.server.lobby.quick import UNQUEUED
 from converge.server.lobby.room import LobbyConnection
 from converge.server.lobby.service import Lobby
+from converge.server.ops.meter import Meter
 from converge.server.protocol.errors import CLOSE_HELLO, CLOSE_POLICY, ProtocolError
 from converge.server.protocol.messages import Pong
 from converge.server.protocol.parse import parse_lobby_message
+from converge.server.transport.connections import refuse_before_connected
 
 PONG: Pong = {"type": "pong"}
 
@@ -39,29 +40,23 @@ router = APIRouter()
 
 
 @router.websocket("/ws/lobby")
-async def lobby_ws(ws: WebSocket, lobby: LobbyService, cookie: PlayerCookie = None) -> None:
+async def lobby_ws(ws: WebSocket, srv: Server, cookie: PlayerCookie = None) -> None:
     """A lobby page's live connection: the tables as they change, the quick-match queue, its match ready."""
-    address = address_of(ws)
+    lobby, address = srv.lobby, address_of(ws)
     try:
         lobby.room.admit(address)  # counted from now on, before its hello: a silent socket holds a place too
     except ProtocolError as exc:
         await ws.accept()
-        await _refuse(ws, exc, CLOSE_POLICY)
+        await refuse_before_connected(ws, exc, CLOSE_POLICY, srv.meter)
         return
     try:
         await ws.accept()
-        await _connected(ws, lobby, address, cookie)
+        await _connected(ws, lobby, address, cookie, srv.meter)
     finally:
         lobby.room.let_out(address)
 
 
-async def _refuse(ws: WebSocket, exc: ProtocolError, close: int) -> None:
-    with contextlib.suppress(Exception):
-        await ws.send_text(json.dumps(exc.to_message()))
-        await ws.close(close)
-
-
-async def _connected(ws: WebSocket, lobby: Lobby, address: str, cookie: str | None) -> None:
+async def _connected(ws: WebSocket, lobby: Lobby, address: str, cookie: str | None, meter: Meter) -> None:
     """An accepted lobby socket: its hello, then its messages until it closes."""
     cfg = lobby.room.config
     try:
@@ -78,9 +73,9 @@ async def _connected(ws: WebSocket, lobby: Lobby, address: str, cookie: str | No
             raise ProtocolError("hello_required", "the first message must be {\"type\": \"hello\"}")
         player = await lobby.players.player_of(cookie)
     except ProtocolError as exc:
-        await _refuse(ws, exc, CLOSE_HELLO)
+        await refuse_before_connected(ws, exc, CLOSE_HELLO, meter)
         return
-    conn = LobbyConnection(ws, cfg, address, player, token_hash_of(cookie))
+    conn = LobbyConnection(ws, cfg, address, player, token_hash_of(cookie), meter)
     conn.start()
     try:
         await lobby.room.welcome(conn)
@@ -117,4 +112,4 @@ async def _serve(ws: WebSocket, lobby: Lobby, conn: LobbyConnection) -> None:
                 ready = await lobby.quick.accept_bot(conn)
                 conn.send(ready.message({"name": None, "bot": True}))
         except ProtocolError as exc:
-            conn.send(exc.to_message())
+            conn.refuse(exc)

@@ -4,8 +4,6 @@ in, the match's views out. The messages are declared in :mod:`converge.server.pr
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import logging
 
 from fastapi import APIRouter, WebSocket
@@ -26,7 +24,7 @@ from converge.server.protocol.errors import (
 from converge.server.protocol.messages import HintMessage, Pong, RematchMade
 from converge.server.protocol.parse import parse_message
 from converge.server.security.tokens import MATCH_ID_RE, hash_token, seat_of
-from converge.server.transport.connections import Connection
+from converge.server.transport.connections import Connection, refuse_before_connected
 
 log = logging.getLogger("converge.server")
 
@@ -43,13 +41,13 @@ async def websocket(ws: WebSocket, match_id: str, srv: Server, cookie: PlayerCoo
     session, view, acks, key = await _hello(srv, ws, match_id, cookie)
     if session is None:
         return
-    conn = Connection(ws, view, cfg, address_of(ws))
+    conn = Connection(ws, view, cfg, address_of(ws), srv.meter)
     conn.acks, conn.key = acks, key
     conn.start()
     try:
         await hub.reception.welcome(session, conn)
     except ProtocolError as exc:
-        conn.send(exc.to_message())
+        conn.refuse(exc)
         # (the match is being reloaded, or this process restarts: the client comes back, here or elsewhere)
         conn.close(CLOSE_RECONNECT if exc.code in ("storage", "restarting") else CLOSE_POLICY)
         await conn.drain()
@@ -69,9 +67,7 @@ async def _hello(srv: ServerState, ws: WebSocket, match_id: str,
     cfg, hub = srv.config, srv.hub
 
     async def refuse(code: ErrorCode, message: str, close: int) -> tuple[None, int, bool, None]:
-        with contextlib.suppress(Exception):
-            await ws.send_text(json.dumps(ProtocolError(code, message).to_message()))
-            await ws.close(close)
+        await refuse_before_connected(ws, ProtocolError(code, message), close, srv.meter)
         return None, -1, True, None
 
     try:
@@ -121,10 +117,10 @@ async def _send_hint(hub: Hub, session: Session, conn: Connection) -> None:
         message: HintMessage = {"type": "hint", **found}
         conn.send(message)
     except ProtocolError as exc:
-        conn.send(exc.to_message())
+        conn.refuse(exc)
     except Exception as exc:  # the search failed: say so, never a traceback
         log.error("match %s: hint failed: %s", session.id, exc)
-        conn.send(ProtocolError("busy", "no hint could be worked out; try again").to_message())
+        conn.refuse(ProtocolError("busy", "no hint could be worked out; try again"))
     finally:
         conn.hinting = False
 
@@ -172,5 +168,5 @@ async def _serve(srv: ServerState, ws: WebSocket, session: Session, conn: Connec
                     made: RematchMade = {"type": "rematch", "match_id": new.id}
                     conn.send(made)
         except ProtocolError as exc:
-            conn.send(exc.to_message())
+            conn.refuse(exc)
 

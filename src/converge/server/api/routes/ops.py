@@ -35,12 +35,13 @@ async def metrics(request: Request, authorization: str | None = Header(default=N
                   accept: str | None = Header(default=None)) -> Response:
     """The Prometheus metrics, for ``Authorization: Bearer <metrics_token>`` only (not served without a
     token configured)."""
+    found: Metrics = request.app.state.metrics
     try:
         require_secret(request, authorization, request.app.state.config.metrics_token, "metrics token")
     except ProtocolError as exc:
         if exc.code != "unauthorized":
             raise
+        found.error(exc.code)
         return error_response(exc, {"www-authenticate": "Bearer"})  # (how a scraper learns the scheme)
-    found: Metrics = request.app.state.metrics
     body, content_type = found.render(accept)
     return Response(body, media_type=content_type, headers={"cache-control": "no-store"})

@@ -16,7 +16,6 @@ from converge.server.protocol.errors import CLOSE_RECONNECT, ProtocolError
 from converge.server.storage.match_store import Storage
 from converge.server.storage.rows import Retention
 from converge.server.storage.writer import Tx, Writer
-from converge.server.transport.connections import dumps
 
 log = logging.getLogger("converge.server")
 
@@ -62,9 +61,9 @@ class Housekeeping:
         if self.coord.multi and not self.life.closing:
             self.life.spawn(self.coord.release(session.id))
         session.cancel_tasks(but=(INBOX,))  # (taking in news ends by itself: the session is broken)
-        text = dumps(ProtocolError("storage", "the match is being reloaded; reconnect").to_message())
+        error = ProtocolError("storage", "the match is being reloaded; reconnect")
         for conn in list(session.presence.conns):
-            conn.send(text)
+            conn.refuse(error)
             conn.close(CLOSE_RECONNECT)
 
     # ------------------------------------------------------------------ the database

@@ -92,6 +92,6 @@ def shut_out_revoked(session: Session) -> int:
     gone = [c for c in session.presence.conns
             if c.view >= 0 and not c.closed and c.key not in session.row.seats[c.view].hashes()]
     for conn in gone:
-        conn.send(error.to_message())
+        conn.refuse(error)
         conn.close(CLOSE_UNAUTHORIZED, "this device was signed out")
     return len(gone)

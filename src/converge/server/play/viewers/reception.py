@@ -53,8 +53,8 @@ class Reception:
                 mine = presence.of_view(conn.view)
                 for old in mine[:max(0, len(mine) - self.config.max_connections_per_seat + 1)]:
                     session.leave(old)
-                    old.send(ProtocolError("replaced", "this seat connected again elsewhere; this older "
-                                                       "connection is closed").to_message())
+                    old.refuse(ProtocolError("replaced", "this seat connected again elsewhere; this older "
+                                                         "connection is closed"))
                     old.close(CLOSE_REPLACED, "replaced by a newer connection of this seat")
             session.cancel_task(EVICT)
             if conn.view >= 0:
@@ -81,7 +81,7 @@ class Reception:
         watch, not to play); how many there were."""
         conns = session.presence.of_view(seat)
         for conn in conns:
-            conn.send(error.to_message())
+            conn.refuse(error)
             conn.close(CLOSE_FORBIDDEN, "this player may not play on this server")
         return len(conns)
 
