@@ -30,20 +30,25 @@ class Topic(Generic[E]):
             subscriber(event)
 
 
-#: What a commit of this process changed: an action was applied, the match ended outside the engine (time,
-#: resignation, a ban), who plays a seat, or who allows hints.
+#: What a commit changed: an action was applied, the match ended outside the engine (time, resignation, a ban),
+#: who plays a seat (or, read from the database, any other public fact: who is connected, a rematch), or who
+#: allows hints.
 Change = Literal["moved", "ended", "seat", "hints"]
 
 
 @dataclass(frozen=True)
 class Committed:
-    """This process committed a change to the match, and its session took it in
-    (:class:`~converge.server.play.commit.commits.Commits`)."""
+    """A change to the match was committed and its session took it in: by this process
+    (:class:`~converge.server.play.commit.commits.Commits`), or by another one, whose news this process's copy
+    took in (:class:`~converge.server.play.cluster.sync.Sync`, ``elsewhere``)."""
 
     session: Session
     change: Change
     #: The connection whose action this was and the action: acknowledged with the new state.
     reply: tuple[Connection, int] | None = None
+    #: Taken in from another process's announcement or read again from the database, rather than committed
+    #: here: the copy's clock was already set from what was read.
+    elsewhere: bool = False
 
 
 @dataclass(frozen=True)
@@ -52,21 +57,6 @@ class Opened:
 
     session: Session
     loaded: bool
-
-
-@dataclass(frozen=True)
-class Moved:
-    """An action another process committed was applied to this process's copy: a new decision began."""
-
-    session: Session
-
-
-@dataclass(frozen=True)
-class CaughtUp:
-    """This process's copy of the match was read again from the database and changed (it moved on, ended, or
-    its seats or settings changed)."""
-
-    session: Session
 
 
 @dataclass(frozen=True)
@@ -90,7 +80,5 @@ class PlayEvents:
 
     committed: Topic[Committed] = field(default_factory=Topic)
     opened: Topic[Opened] = field(default_factory=Topic)
-    moved: Topic[Moved] = field(default_factory=Topic)
-    caught_up: Topic[CaughtUp] = field(default_factory=Topic)
     seats_elsewhere: Topic[SeatsElsewhere] = field(default_factory=Topic)
     taken_over: Topic[TakenOver] = field(default_factory=Topic)

@@ -13,7 +13,7 @@ import logging
 import time
 
 from converge.server.play.cluster.coordination import LocalCoordinator, Note
-from converge.server.play.events import CaughtUp, Moved, SeatsElsewhere, TakenOver
+from converge.server.play.events import Change, Committed, SeatsElsewhere, TakenOver
 from converge.server.play.ground import Ground
 from converge.server.play.match.session import INBOX, Session
 from converge.server.play.match.sessions import Sessions
@@ -86,10 +86,10 @@ class Sync:
                 read = True
                 continue
             session.apply(seat, aid, clock, status, winner)
-            self.events.moved.publish(Moved(session))
             applied = True
-        if applied:
-            broadcast.send_state(session)
+        if applied:  # (a new decision began with the news)
+            session.restart_clock()
+            self.events.committed.publish(Committed(session, "moved", elsewhere=True))
         if read or presence:
             await self.caught_up(session, session.seq, presence)
 
@@ -119,11 +119,8 @@ class Sync:
         if caught.moved:
             session.start_clock(since(stored.updated_at))
         if caught.moved or caught.ended or changed:
-            self.events.caught_up.publish(CaughtUp(session))
-            if caught.moved or caught.ended:
-                broadcast.send_state(session)
-            else:
-                broadcast.send_meta(session)
+            change: Change = "moved" if caught.moved else "ended" if caught.ended else "seat"  # (the public facts)
+            self.events.committed.publish(Committed(session, change, elsewhere=True))
         if caught.rematch is not None:
             broadcast.send_rematch(session, caught.rematch)
         return stored.n_actions > seq or stored.status != "active"

@@ -4,7 +4,7 @@ over (told by :mod:`converge.server.play.events`)."""
 
 from __future__ import annotations
 
-from converge.server.play.events import CaughtUp, Committed, Opened, PlayEvents, SeatsElsewhere
+from converge.server.play.events import Committed, Opened, PlayEvents, SeatsElsewhere
 from converge.server.play.match.session import Session
 from converge.server.play.owner.bots import Bots
 from converge.server.play.owner.clocks import Clocks
@@ -20,8 +20,6 @@ class Duties:
         self.standins = standins
         events.committed.subscribe(self.committed)
         events.opened.subscribe(self.opened)
-        events.moved.subscribe(lambda e: self.after_change(e.session))
-        events.caught_up.subscribe(self.caught_up)
         events.seats_elsewhere.subscribe(self.seats_elsewhere)
         events.taken_over.subscribe(lambda e: self.take_over(e.session))
 
@@ -33,9 +31,13 @@ class Duties:
         self.bots.kick(session)
 
     def committed(self, event: Committed) -> None:
-        """A move or a change of seat starts the decision's time again; an end stops the clock; who allows
-        hints changes nothing here."""
-        if event.change in ("moved", "seat"):
+        """A move or a change of seat made here starts the decision's time again; an end stops the clock; who
+        allows hints changes nothing here. A change taken in from elsewhere set the copy's clock from what was
+        read: the clock and the bots follow what the match is now."""
+        if event.elsewhere:
+            self.clocks.schedule(event.session)
+            self.bots.kick(event.session)
+        elif event.change in ("moved", "seat"):
             self.after_change(event.session)
         elif event.change == "ended":
             self.clocks.schedule(event.session)
@@ -47,11 +49,6 @@ class Duties:
             self.take_over(event.session)
         else:
             self.after_change(event.session)
-
-    def caught_up(self, event: CaughtUp) -> None:
-        """The match was read again and changed: its clock and its bots follow what it is now."""
-        self.clocks.schedule(event.session)
-        self.bots.kick(event.session)
 
     def seats_elsewhere(self, event: SeatsElsewhere) -> None:
         """Seats connected elsewhere need no stand-in; the clock starts once everyone came."""
