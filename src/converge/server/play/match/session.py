@@ -18,6 +18,7 @@ from converge.bots.hint import HintAnswer
 from converge.engine.observation import card_catalog
 from converge.engine.state import Match
 from converge.server.play.match.catalog import COLOR_NAMES
+from converge.server.play.match.single_flight import SingleFlight
 from converge.server.play.match.turnlog import Scored, TurnLog
 from converge.server.play.match.views import SessionViews
 from converge.server.protocol.messages import (
@@ -146,7 +147,7 @@ class HintCache:
 
     def __init__(self) -> None:
         self._done: dict[tuple[int, int], HintAnswer] = {}
-        self._pending: dict[tuple[int, int], asyncio.Future[HintAnswer]] = {}
+        self._searching: SingleFlight[tuple[int, int], HintAnswer] = SingleFlight()
 
     async def once(self, key: tuple[int, int], search: Callable[[], Awaitable[HintAnswer]]) -> HintAnswer:
         """The hint for ``key``: the one kept, the one being worked out (waited for), or ``search()``'s now,
@@ -154,22 +155,14 @@ class HintCache:
         options = self._done.get(key)
         if options is not None:
             return options
-        pending = self._pending.get(key)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        pending = self._pending[key] = asyncio.get_running_loop().create_future()
-        try:
-            options = await search()
+
+        async def search_and_keep() -> HintAnswer:
+            found = await search()
             self._done = {k: v for k, v in self._done.items() if k[1] >= key[1]}
-            self._done[key] = options
-            pending.set_result(options)
-            return options
-        except BaseException as exc:
-            pending.set_exception(exc)
-            pending.exception()  # mark it retrieved
-            raise
-        finally:
-            self._pending.pop(key, None)
+            self._done[key] = found
+            return found
+
+        return await self._searching.run(key, search_and_keep)
 
     def clear(self) -> None:
         """Forget the hints worked out (the next asks search again)."""

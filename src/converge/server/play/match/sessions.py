@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 
 from converge.server.play.match.session import Session
+from converge.server.play.match.single_flight import SingleFlight
 
 #: Loads a match from the database (None: there is no such match).
 Loader = Callable[[str], Awaitable[Session | None]]
@@ -16,7 +16,7 @@ class Sessions:
 
     def __init__(self) -> None:
         self._live: dict[str, Session] = {}
-        self._loading: dict[str, asyncio.Future[Session | None]] = {}
+        self._loading: SingleFlight[str, Session | None] = SingleFlight()
 
     def __getitem__(self, match_id: str) -> Session:
         return self._live[match_id]
@@ -43,7 +43,7 @@ class Sessions:
 
     def loading(self) -> set[str]:
         """The matches being loaded now."""
-        return set(self._loading)
+        return self._loading.running()
 
     async def load(self, match_id: str, loader: Loader, loaded: Callable[[Session], None]) -> Session | None:
         """The live session of ``match_id``, loaded by ``loader`` if it is not held (the callers that ask
@@ -51,21 +51,12 @@ class Sessions:
         session = self._live.get(match_id)
         if session is not None:
             return session
-        pending = self._loading.get(match_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        fut: asyncio.Future[Session | None] = asyncio.get_running_loop().create_future()
-        self._loading[match_id] = fut
-        try:
-            session = await loader(match_id)
-            if session is not None:
-                self._live[match_id] = session
-                loaded(session)
-            fut.set_result(session)
-            return session
-        except BaseException as exc:
-            fut.set_exception(exc)
-            fut.exception()  # mark it retrieved
-            raise
-        finally:
-            del self._loading[match_id]
+
+        async def load_and_hold() -> Session | None:
+            made = await loader(match_id)
+            if made is not None:
+                self._live[match_id] = made
+                loaded(made)
+            return made
+
+        return await self._loading.run(match_id, load_and_hold)
