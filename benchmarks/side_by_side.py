@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 ADAPTERS = ("pettingzoo", "gymnasium", "connect_four_v3", "tictactoe_v3")
-BENCH_SOURCE = Path(__file__).resolve().parents[1] / "src" / "converge" / "adapters" / "bench.py"
+BENCH_SOURCE = Path(__file__).resolve().parents[1] / "src" / "converge" / "adapters" / "speed.py"
 
 # Run in each interpreter: this version's adapter runners against whichever converge is installed there.
 ADAPTER_RUN = """

@@ -124,3 +124,15 @@ def test_versus_previous_keeps_each_match_and_plays_only_the_missing_ones_when_r
     assert sorted(json.loads(line)["match"] for line in log.read_text().splitlines()) == [0, 1, 2, 3]
     wins = sum(json.loads(line)["won"] for line in log.read_text().splitlines())
     assert f"random (this version) vs random (previous): {wins}/4 = " in again.stdout
+
+
+def test_side_by_side_measures_every_subject_in_both_versions() -> None:
+    """The script docs/benchmarks.md takes its ratios from, run small against this version as its own previous
+    release: every subject measured in both, ratios of one."""
+    command = [sys.executable, str(BENCHMARKS / "side_by_side.py"), "--previous", sys.executable, "--repeats", "1",
+               "--rounds", "30", "--steps", "200", "--simulations", "40"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    assert {row.split(" | ")[0][2:] for row in rows} >= {"search simulations/s", "pettingzoo", "gymnasium"}
+    assert all(float(row.split(" | ")[1].replace(",", "")) > 0 for row in rows), done.stdout

@@ -20,9 +20,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from converge.cards.model import CardSpec, Deck
 from converge.engine.goals import goal_kind
@@ -242,11 +241,4 @@ def summarize(spec: SimulationSpec, tallies: Mapping[str, PlaysetTally],
     }
 
 
-def worst(items: Sequence[Mapping[str, Any]], key: str, target: float = 0.5,
-          n: int = 5) -> list[Mapping[str, Any]]:
-    """The ``n`` items whose ``key`` is furthest from ``target``."""
-    have = [it for it in items if it.get(key) is not None]
-    return sorted(have, key=lambda it: -abs(float(it[key]) - target))[:n]
-
-
-__all__ = ["SUMMARY_FORMAT", "ci95", "rate", "summarize", "worst"]
+__all__ = ["SUMMARY_FORMAT", "ci95", "rate", "summarize"]
