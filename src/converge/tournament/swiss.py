@@ -105,9 +105,10 @@ def pair_round(entrants: Sequence[Entrant], games: Sequence[Game], round_no: int
                                      max_byes_per_player=1)
         except Exception as exc:
             raise PairingError(f"round {round_no} cannot be paired: {exc}") from None
-    if sum(1 for table in made if table.get("black_id") is None) > len(order) % 2:
+    byes = [history[int(table["white_id"])] for table in made if table.get("black_id") is None]
+    if len(byes) > len(order) % 2 or any(h.byes for h in byes):  # (the library's way out when none is legal)
         raise PairingError(f"round {round_no} cannot be paired: every way of pairing the players would pair two "
-                           "of them again or break the rules of who moves first")
+                           "of them again, give one a second bye or break the rules of who moves first")
     tables: list[Pairing] = []
     for table in sorted(made, key=lambda p: int(p["table"])):
         a, b = history[int(table["white_id"])], table.get("black_id")
