@@ -59,7 +59,18 @@ from fastapi.staticfiles import StaticFiles
 from converge.server.accounts.service import AccountService
 from converge.server.api import errors
 from converge.server.api.deps import ServerState
-from converge.server.api.routes import accounts, admin, lobby, lobby_ws, match_ws, matches, ops, pages, site
+from converge.server.api.routes import (
+    accounts,
+    admin,
+    lobby,
+    lobby_ws,
+    match_ws,
+    matches,
+    ops,
+    pages,
+    site,
+    tournaments,
+)
 from converge.server.api.routes.pages import web_dir
 from converge.server.config import ServerConfig, parse_bind
 from converge.server.lobby.rekey import names_at_open
@@ -73,6 +84,8 @@ from converge.server.security.origins import OriginPolicy
 from converge.server.storage.backup import AtOpen
 from converge.server.storage.match_store import Storage
 from converge.server.storage.writer import Writer
+from converge.server.tournaments.director import Director, record_result
+from converge.server.tournaments.service import Tournaments
 from converge.server.transport.serving import ForwardedHeaders
 
 log = logging.getLogger("converge.server")
@@ -100,6 +113,9 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     hub = Hub(cfg, storage, writer, metrics)
     finding = Lobby(hub)
     signing = AccountService(hub, finding)
+    directing = Director(cfg, writer, finding.seating, hub.life)
+    events = Tournaments(finding.players, finding.seating, writer, cfg.tournament_max_players, directing)
+    hub.writes.finish_hooks.append(record_result)  # (a tournament game's result, in the match's last commit)
     metrics.watch(hub, finding)
     readiness = Readiness()  # (more checks: app.state.readiness.add(name, check))
     readiness.add("database", DatabasePing(storage.engine))
@@ -127,6 +143,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
                 raise
         await hub.start()
         signing.start()
+        directing.start()
         try:
             yield
         finally:
@@ -145,7 +162,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     app.state.lobby = finding
     app.state.accounts = signing
     app.state.config = cfg
-    app.state.server = ServerState.build(hub, finding, signing, cfg, metrics)
+    app.state.server = ServerState.build(hub, finding, signing, events, metrics)
     app.state.metrics = metrics
     app.state.readiness = readiness
     app.state.drain = drain
@@ -157,7 +174,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     errors.install(app, metrics)
     # the lobby's socket first: /ws/lobby before the matches' /ws/{match_id}
     for router in (lobby_ws.router, lobby.router, accounts.router, pages.router, site.router, matches.router,
-                   match_ws.router, ops.router, admin.router, admin.reports_router):
+                   match_ws.router, tournaments.router, ops.router, admin.router, admin.reports_router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web_dir()), name="static")
     return app

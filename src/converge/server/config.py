@@ -160,6 +160,10 @@ class ServerConfig:
     #: process made), and seconds a host's open tables stay listed after their last lobby page closed.
     lobby_poll_s: float = 2.0
     table_grace_s: float = 30.0
+    #: Tournaments (:mod:`converge.server.tournaments`): seconds between two looks of the director at the
+    #: events (start the due ones, pair the next round once one is over), and the most players of one event.
+    tournament_tick_s: float = 2.0
+    tournament_max_players: int = 256
     #: Accounts (:mod:`converge.server.accounts`). The SMTP server that mail goes through
     #: (``smtp://user:password@host:587``, ``smtps://...``; None: mails are written to the log), the sender,
     #: and this server's address as players reach it (``https://play.example.org``: the start of the links in

@@ -88,6 +88,9 @@ export const ERROR = Object.freeze({
   WOULD_LEAVE: "would_leave",  // HTTP 409
   SIGNED_OUT: "signed_out",  // HTTP 401
   BANNED: "banned",  // HTTP 403
+  NOT_HOST: "not_host",  // HTTP 403
+  TOURNAMENT_CLOSED: "tournament_closed",  // HTTP 409
+  TOURNAMENT_FULL: "tournament_full",  // HTTP 409
 });
 
 /** WebSocket close codes (4000-4999 are the server's own). */

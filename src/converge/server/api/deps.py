@@ -25,6 +25,7 @@ from converge.server.play.match.session import Session
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.limits import KeyedRateLimit, address_key
 from converge.server.security.tokens import MATCH_ID_RE, seat_of
+from converge.server.tournaments.service import Tournaments
 
 #: Wrong host tokens one client address may send in a row, then how many a second.
 WRONG_SECRETS_BURST = 10
@@ -40,6 +41,7 @@ class ServerState:
     lobby: Lobby
     accounts: AccountService
     config: ServerConfig
+    tournaments: Tournaments
     create_limit: KeyedRateLimit
     #: HTTP actions and rematches, per client address.
     post_limit: KeyedRateLimit
@@ -53,10 +55,11 @@ class ServerState:
     meter: Meter = field(default_factory=Meter)
 
     @classmethod
-    def build(cls, hub: Hub, lobby: Lobby, accounts: AccountService, cfg: ServerConfig,
+    def build(cls, hub: Hub, lobby: Lobby, accounts: AccountService, tournaments: Tournaments,
               meter: Meter) -> ServerState:
         # (the matches an address may store in an hour are the hub's budget, whatever the door)
-        return cls(hub, lobby, accounts, cfg, KeyedRateLimit(cfg.create_rate, cfg.create_burst),
+        cfg = hub.config
+        return cls(hub, lobby, accounts, cfg, tournaments, KeyedRateLimit(cfg.create_rate, cfg.create_burst),
                    KeyedRateLimit(cfg.rate, cfg.burst), meter=meter)
     def limit(self, address: str, limiter: KeyedRateLimit, what: str) -> None:
         """Refuse (``rate_limited``) a client address that has no request of this kind left now."""

@@ -121,6 +121,42 @@ class TableIn(Strict):
     rated: StrictBool = True
 
 
+class TournamentIn(Strict):
+    """``POST /api/tournaments``: an event to host."""
+
+    name: Annotated[StrictStr, Field(max_length=200)]
+    format: Literal["swiss", "arena", "round_robin"]
+    rounds: StrictInt | None = Field(None, description="a Swiss's rounds")
+    minutes: StrictInt | None = Field(None, description="an arena's length")
+    clock: StrictInt | None = Field(None, description="seconds per player for each match")
+    move_hours: StrictInt | None = Field(None, description="or hours per move (turn-based)")
+    rated: StrictBool = True
+    playset: list[Name32] | Name32 = Field("sets", description='three skillsets, a set name, or drawn each '
+                                                               'round from the sets ("sets") or all ("all")')
+    starts_at: float | None = Field(None, description="when it starts (Unix time); none: when its host starts it")
+    max_players: StrictInt = 64
+    private: StrictBool = Field(False, description="a club's event: joined by its link only")
+
+
+class TournamentLink(Strict):
+    """The link token of a club's event, where one is needed."""
+
+    link: Annotated[StrictStr, Field(max_length=64)] | None = None
+
+
+class TournamentPause(Strict):
+    """``POST /api/tournaments/{id}/pause``: pause a running event, or let it go on."""
+
+    paused: StrictBool
+
+
+class TournamentBots(Strict):
+    """``POST /api/tournaments/{id}/bots``: bots as entrants of an unrated event."""
+
+    level: Name32
+    count: StrictInt = 1
+
+
 #: The error responses every API route may give (documented once, in /openapi.json).
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorResponse} for status in (400, 401, 404, 409, 413, 429, 503)}

@@ -57,12 +57,12 @@ class Seating:
     async def make_match(self, *, seats: dict[int, tuple[str | None, str]], playset: list[str],
                          clock_ms: int | None, rated: bool, kind: str, payers: Sequence[str],
                          move_s: int | None = None,
-                         bot: str | None = None, match_id: str | None = None,
+                         bot: str | None = None, match_id: str | None = None, start: str = "random",
                          also: Callable[[Tx], None] | None = None) -> tuple[Session, dict[int, str | None]]:
         """Create a match whose human seats are ``seats`` ({seat: (player id or None, seat token hash)}) and
-        whose other seat, if any, ``bot`` plays, paid for by the addresses ``payers``; recorded with its
-        players and their names now, and ``also(conn)``, in the same transaction. Returns the session and
-        those names by seat."""
+        whose other seats, if any, ``bot`` plays, paid for by the addresses ``payers``; recorded with its
+        players and their names now, and ``also(conn)``, in the same transaction. ``start``: who holds the
+        artifact first (0, 1 or "random"). Returns the session and those names by seat."""
         ps = self.catalog.playset(playset)
         vacation = self.catalog.vacation_s if move_s is not None else None
         rows = [SeatRow(0, None, None, False, clock_ms, vacation_left_s=vacation),
@@ -73,7 +73,7 @@ class Seating:
             if r.token_hash is None:
                 r.bot = bot
         row = MatchRow(id=match_id or new_match_id(), mode="bot" if bot else "friend", playset=ps.names(),
-                       seed=new_seed(), start="random", decks=ps.digest,
+                       seed=new_seed(), start=start, decks=ps.digest,
                        bot_seed=new_seed(), clock_ms=clock_ms, move_s=move_s, seats=rows)
         players = {seat: pid for seat, (pid, _d) in seats.items() if pid is not None}
         names: dict[int, str | None] = {}

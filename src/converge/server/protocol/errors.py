@@ -14,7 +14,8 @@ ErrorCode = Literal[
     "stale", "illegal", "over", "not_over", "not_found", "storage", "busy", "replaced", "hints_off",
     "method_not_allowed", "length_required", "bad_origin", "bad_request", "uri_too_long", "headers_too_large",
     "request_timeout", "bad_name", "name_taken", "no_player", "table_gone", "own_table", "too_many_tables",
-    "no_offer", "bad_email", "bad_sign_in", "restarting", "banned", "would_leave", "signed_out",
+    "no_offer", "bad_email", "bad_sign_in", "restarting", "banned", "would_leave", "signed_out", "not_host",
+    "tournament_closed", "tournament_full",
 ]
 
 #: Every error code, with the HTTP status the API answers it with.
@@ -59,6 +60,10 @@ ERROR_STATUS: Final[dict[ErrorCode, int]] = {
     "signed_out": 401,
     # moderation (converge.server.moderation)
     "banned": 403,
+    # tournaments (converge.server.tournaments)
+    "not_host": 403,
+    "tournament_closed": 409,
+    "tournament_full": 409,
 }
 
 

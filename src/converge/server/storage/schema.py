@@ -198,7 +198,7 @@ match_players_table = Table(
     Column("seat", Integer, primary_key=True),
     Column("player_id", String(32), nullable=False, index=True),
     Column("rated", Boolean, nullable=False),
-    Column("kind", String(8), nullable=False),  # how the match was found: "table", "quick", "invite"
+    Column("kind", String(8), nullable=False),  # how the match was found: "table", "quick", "invite", "event"
     Column("name", String(64), nullable=True),  # the player's name when the match started (None: anonymous)
 )
 
@@ -254,4 +254,62 @@ audit_table = Table(
     Column("target", String(64), nullable=False),  # the player, table, match or report
     Column("reason", String(500), nullable=False),
     Column("detail", Text, nullable=False),  # JSON: what it changed (the old name, the matches ended...)
+)
+
+
+# ---------------------------------------------------------------------- tournaments
+
+#: An event: its format and rules, who hosts it, where it is (``round``: the round being played, 0 before).
+tournaments_table = Table(
+    "converge_tournaments", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("format", String(12), nullable=False),  # "swiss", "arena", "round_robin"
+    Column("status", String(10), nullable=False),  # "upcoming", "running", "paused", "finished", "cancelled"
+    Column("host_id", String(32), nullable=False, index=True),
+    Column("rounds", Integer, nullable=True),  # a Swiss's rounds (a round robin's follow from its players)
+    Column("duration_s", Integer, nullable=True),  # an arena's
+    Column("clock_ms", Integer, nullable=True),  # a live clock per player
+    Column("move_s", Integer, nullable=True),  # turn-based: seconds per move
+    Column("rated", Boolean, nullable=False),
+    Column("playset", String(256), nullable=False),  # JSON: a list of skillsets, or "sets"/"all" drawn per round
+    Column("starts_at", Float, nullable=True),  # None: when the host starts it
+    Column("max_players", Integer, nullable=False),
+    Column("link_hash", String(64), nullable=True),  # a club's event: joined by its link only
+    Column("round", Integer, nullable=False),
+    Column("first_mover", String(8), nullable=False),  # the Swiss's initial colour, drawn when it starts
+    Column("created_at", Float, nullable=False),
+    Column("started_at", Float, nullable=True),
+    Column("ended_at", Float, nullable=True),
+)
+tournaments_status_index = Index("converge_tournaments_status", tournaments_table.c.status,
+                                 tournaments_table.c.starts_at)
+
+#: Who plays an event: a player, or a bot (``player_id`` "bot:<level>:<n>", unrated events only).
+tournament_entrants_table = Table(
+    "converge_tournament_entrants", metadata,
+    Column("tournament_id", String(32), primary_key=True),
+    Column("player_id", String(64), primary_key=True),
+    Column("joined", Integer, nullable=False),  # order of joining (seeding's last key)
+    Column("joined_at", Float, nullable=False),
+    Column("rating", Float, nullable=False),  # at joining: the seeding
+    Column("name", String(64), nullable=True),
+    Column("status", String(10), nullable=False),  # "in", "paused" (an arena's), "withdrawn"
+)
+
+#: Each round's tables: a match between two entrants, or a bye; its result written in the transaction that
+#: ends the match.
+tournament_games_table = Table(
+    "converge_tournament_games", metadata,
+    Column("tournament_id", String(32), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("first_id", String(64), nullable=False),
+    Column("second_id", String(64), nullable=True),  # None: a bye
+    Column("match_id", String(32), nullable=True, unique=True),
+    Column("outcome", String(8), nullable=False),  # "pending", "first", "second", "drawn"
+    Column("forfeit", Boolean, nullable=False),
+    Column("playset", String(256), nullable=True),  # JSON: the match's skillsets (None: a bye, a forfeit)
+    Column("paired_at", Float, nullable=False),
+    Column("ended_at", Float, nullable=True),
 )

@@ -1,0 +1,250 @@
+"""What players and hosts do with events: create one, join and withdraw, start, pause and cancel (its host),
+add bots to an unrated one; and what anyone reads of them: the list, an event's standings and rounds, and a
+player's next match. Nothing private reaches a reader: entrants are named as the table names them, never by
+their ids; a club's event is reached only by its link."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+
+from converge.server.lobby.players import Players
+from converge.server.lobby.ratings import BOT_RATINGS, OFFERED_BOTS
+from converge.server.lobby.seating import Seating
+from converge.server.play.match.catalog import Catalog
+from converge.server.protocol.errors import ProtocolError
+from converge.server.security.tokens import hash_token, new_match_id, new_token
+from converge.server.storage import tournament_store as store
+from converge.server.storage.database import StorageError
+from converge.server.storage.tournament_store import EntrantRow, GameRow, PlaysetRule, TournamentRow
+from converge.server.storage.writer import Tx, Writer
+from converge.server.tournaments import director
+from converge.tournament import round_robin
+from converge.tournament.standings import Format, standings
+
+#: The bounds of a Swiss's rounds and an arena's minutes.
+MAX_ROUNDS = 15
+ARENA_MINUTES = (5, 720)
+
+
+class Tournaments:
+    """The events of one server process (their director runs beside)."""
+
+    def __init__(self, players: Players, seating: Seating, writer: Writer, max_players: int,
+                 directing: director.Director) -> None:
+        self.players = players
+        self.catalog: Catalog = seating.catalog
+        self.writer = writer
+        self.engine = players.engine
+        self.max_players = max_players
+        self.director = directing
+
+    # ------------------------------------------------------------------ hosts
+
+    async def create(self, cookie: str | None, *, name: str, fmt: Format, rounds: int | None,
+                     minutes: int | None, clock: int | None, move_hours: int | None, rated: bool,
+                     playset: object, starts_at: float | None, max_players: int,
+                     private: bool) -> tuple[str, str | None]:
+        """A new event hosted by the caller: its id, and the link token of a club's (private) event."""
+        host = await self.players.may_play(cookie)
+        if host.name is None:
+            raise ProtocolError("no_player", "choose a name before you host an event: its players see it")
+        title = " ".join(name.split())[:64]
+        if not title:
+            raise ProtocolError("malformed", "an event needs a name")
+        rule: PlaysetRule
+        if playset in ("sets", "all"):
+            rule = "sets" if playset == "sets" else "all"
+            settings = self.catalog.check("friend", None, None, 0, clock, move_hours)
+        else:
+            settings = self.catalog.check("friend", playset, None, 0, clock, move_hours)
+            rule = settings.playset
+        if fmt == "swiss":
+            if rounds is None or not 1 <= rounds <= MAX_ROUNDS:
+                raise ProtocolError("malformed", f"a Swiss has 1 to {MAX_ROUNDS} rounds (\"rounds\")")
+        elif fmt == "arena":
+            lo, hi = ARENA_MINUTES
+            if minutes is None or not lo <= minutes <= hi:
+                raise ProtocolError("malformed", f"an arena lasts {lo} to {hi} minutes (\"minutes\")")
+            if settings.move_s is not None:
+                raise ProtocolError("malformed", "an arena is played on a live clock, not days a move")
+        cap = round_robin.MAX_PLAYERS if fmt == "round_robin" else self.max_players
+        if not 2 <= max_players <= cap:
+            raise ProtocolError("malformed", f"\"max_players\" is 2 to {cap} for this format")
+        if settings.clock_ms is None and settings.move_s is None:
+            raise ProtocolError("malformed", "an event's matches have a clock (\"clock\") or a time per move "
+                                             "(\"move_hours\"): a player who leaves must not stop the event")
+        now = time.time()
+        if starts_at is not None and starts_at < now - 60:
+            raise ProtocolError("malformed", "\"starts_at\" is in the past")
+        link = new_token() if private else None
+        row = TournamentRow(
+            id=new_match_id(), name=title, format=fmt, status="upcoming", host_id=host.id,
+            rounds=rounds if fmt == "swiss" else None, duration_s=None if minutes is None else minutes * 60,
+            clock_ms=settings.clock_ms, move_s=settings.move_s, rated=rated, playset=rule, starts_at=starts_at,
+            max_players=max_players, link_hash=None if link is None else hash_token(link),
+            round=0, first_mover="top" if secrets.randbelow(2) else "other", created_at=now)
+        await self._write(lambda conn: store.create(conn, row))
+        return row.id, link
+
+    async def start(self, cookie: str | None, tournament_id: str) -> None:
+        """The host starts the event now."""
+        event = await self._hosted(cookie, tournament_id)
+        started: list[bool] = []
+        await self._write(lambda conn: started.append(director.start_now(conn, event.id, time.time())))
+        if not started[0]:
+            raise ProtocolError("tournament_closed", "the event can start once it has two players, and only once")
+        await self.director.step(event.id)
+
+    async def cancel(self, cookie: str | None, tournament_id: str) -> None:
+        """The host cancels an event that has not finished (its matches in play go on, unscored)."""
+        event = await self._hosted(cookie, tournament_id)
+        if event.status in ("finished", "cancelled"):
+            raise ProtocolError("tournament_closed", "the event is over")
+        await self._write(lambda conn: store.set_status(conn, event.id, "cancelled", time.time()))
+
+    async def pause(self, cookie: str | None, tournament_id: str, paused: bool) -> None:
+        """The host pauses a running event (no new round is paired) or lets it go on."""
+        event = await self._hosted(cookie, tournament_id)
+        if event.status not in (("running",) if paused else ("paused",)):
+            raise ProtocolError("tournament_closed", "only a running event can be paused, and only a paused one "
+                                                     "resumed")
+        await self._write(lambda conn: store.set_status(conn, event.id, "paused" if paused else "running",
+                                                        time.time()))
+
+    async def add_bots(self, cookie: str | None, tournament_id: str, level: str, count: int) -> None:
+        """The host adds ``count`` bots of ``level`` to an unrated event that has not started."""
+        event = await self._hosted(cookie, tournament_id)
+        if event.rated:
+            raise ProtocolError("malformed", "bots play only in unrated events")
+        if level not in OFFERED_BOTS:
+            raise ProtocolError("malformed", f"\"level\" is one of {', '.join(OFFERED_BOTS)}")
+        if not 1 <= count <= event.max_players:
+            raise ProtocolError("malformed", f"\"count\" is 1 to {event.max_players}")
+        self._open(event)
+        now = time.time()
+
+        def add(conn: Tx) -> None:
+            have = sum(1 for e in store.entrants(conn, event.id) if e.bot is not None)
+            for n in range(have + 1, have + count + 1):
+                store.join(conn, event.id, f"bot:{level}:{n}", None, BOT_RATINGS[level], now)
+
+        await self._write(add)
+
+    # ------------------------------------------------------------------ players
+
+    async def join(self, cookie: str | None, tournament_id: str, link: str | None) -> None:
+        player = await self.players.may_play(cookie)
+        event = await self._event(tournament_id, link)
+        self._open(event)
+        if event.rated and player.name is None:
+            raise ProtocolError("no_player", "a rated event is for named players: choose a name first")
+        await self._write(lambda conn: store.join(conn, event.id, player.id, player.name, player.rating.r,
+                                                  time.time()))
+
+    async def withdraw(self, cookie: str | None, tournament_id: str) -> None:
+        """Out of the event: before it starts, as if never in; after, no more pairings (a round robin counts
+        the games left as lost)."""
+        player = await self.players.need_player(cookie)
+        event = await self._event(tournament_id, None, any_link=True)
+        if event.status in ("finished", "cancelled"):
+            raise ProtocolError("tournament_closed", "the event is over")
+        if event.status == "upcoming":
+            await self._write(lambda conn: store.leave(conn, event.id, player.id))
+        else:
+            await self._write(lambda conn: store.set_entrant(conn, event.id, player.id, "withdrawn"))
+
+    # ------------------------------------------------------------------ readers
+
+    async def listing(self) -> dict[str, list[dict[str, object]]]:
+        rows = await asyncio.to_thread(store.listing, self.engine, ("upcoming", "running", "paused", "finished"))
+        out: dict[str, list[dict[str, object]]] = {"upcoming": [], "running": [], "finished": []}
+        for event, players in rows:
+            key = "running" if event.status == "paused" else event.status
+            out[key].append({**_summary(event), "players": players})
+        return out
+
+    async def view(self, cookie: str | None, tournament_id: str, link: str | None) -> dict[str, object]:
+        """An event as anyone with its link (or any event open to all) reads it: settings, standings, rounds;
+        and for the caller, whether they are in and their match now."""
+        event = await self._event(tournament_id, link, any_link=False)
+        found = await asyncio.to_thread(store.read, self.engine, event.id)
+        assert found is not None
+        event, entrants, games = found
+        player = await self.players.player_of(cookie)
+        return view_doc(event, entrants, games, None if player is None else player.id)
+
+    # ------------------------------------------------------------------ helpers
+
+    async def _event(self, tournament_id: str, link: str | None, any_link: bool = False) -> TournamentRow:
+        found = await asyncio.to_thread(store.read_event, self.engine, tournament_id)
+        if found is None or (found.link_hash is not None and not any_link
+                             and (link is None or hash_token(link) != found.link_hash)):
+            raise ProtocolError("not_found", "no such event (a club's event is reached by its link)")
+        return found
+
+    async def _hosted(self, cookie: str | None, tournament_id: str) -> TournamentRow:
+        player = await self.players.need_player(cookie)
+        event = await self._event(tournament_id, None, any_link=True)
+        if event.host_id != player.id:
+            raise ProtocolError("not_host", "only the event's host may do that")
+        return event
+
+    @staticmethod
+    def _open(event: TournamentRow) -> None:
+        joinable = event.status == "upcoming" or (event.status == "running" and event.format != "round_robin")
+        if not joinable:
+            raise ProtocolError("tournament_closed", "the event takes no more players")
+
+    async def _write(self, fn: Callable[[Tx], object]) -> None:
+        try:
+            await self.writer.write(fn)
+        except store.Full as exc:
+            raise ProtocolError("tournament_full", str(exc)) from None
+        except StorageError:
+            raise ProtocolError("storage", "that could not be saved now; nothing changed: try again") from None
+
+
+def _summary(event: TournamentRow) -> dict[str, object]:
+    return {"id": event.id, "name": event.name, "format": event.format, "status": event.status,
+            "rounds": event.rounds, "minutes": None if event.duration_s is None else event.duration_s // 60,
+            "clock_s": None if event.clock_ms is None else event.clock_ms // 1000,
+            "move_hours": None if event.move_s is None else event.move_s // 3600, "rated": event.rated,
+            "playset": event.playset, "starts_at": event.starts_at, "max_players": event.max_players,
+            "round": event.round, "private": event.link_hash is not None}
+
+
+def display_name(entrant: EntrantRow) -> str:
+    if entrant.bot is not None:
+        return f"Bot ({entrant.bot.capitalize()}) {entrant.player_id.rsplit(':', 1)[1]}"
+    return entrant.name or "Anonymous"
+
+
+def view_doc(event: TournamentRow, entrants: list[EntrantRow], games: list[GameRow],
+             me: str | None) -> dict[str, object]:
+    """The event as its page shows it: entrants by their number in the table (never their ids)."""
+    number = {e.player_id: n for n, e in enumerate(entrants, 1)}
+    rows = standings(event.format, [e.entrant() for e in entrants], [g.game() for g in games])
+    by_id = {e.player_id: e for e in entrants}
+    table = [{"rank": r.rank, "player": number[r.ident], "name": display_name(by_id[r.ident]),
+              "points": r.points, "played": r.played, "won": r.won, "buchholz": r.buchholz,
+              "sonneborn_berger": r.sonneborn_berger, "direct": r.direct,
+              "withdrawn": by_id[r.ident].status == "withdrawn"} for r in rows]
+    rounds: dict[int, list[dict[str, object]]] = {}
+    for g in games:
+        rounds.setdefault(g.round, []).append(
+            {"board": g.board, "first": number[g.first_id], "second": None if g.second_id is None
+             else number[g.second_id], "outcome": g.outcome, "forfeit": g.forfeit, "match_id": g.match_id})
+    mine = None
+    if me is not None and me in number:
+        live = [g for g in games if g.outcome == "pending" and me in (g.first_id, g.second_id)]
+        mine = {"player": number[me], "status": by_id[me].status,
+                "match_id": live[-1].match_id if live else None,
+                "seat": None if not live else (0 if live[-1].first_id == me else 1)}
+    return {**_summary(event), "standings": table,
+            "rounds": [{"round": n, "games": rounds[n]} for n in sorted(rounds)], "you": mine}
+
+
+__all__ = ["Tournaments", "view_doc"]

@@ -1,0 +1,232 @@
+"""Tournaments on the server (issue 41), through the API: a Swiss of bots run by the director to its end with
+the pairing rules kept; players who join, play their match from the event's page and see the standings move;
+the hosts' and players' refusals."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("caissify_pairings")
+
+from fastapi.testclient import TestClient
+
+from tests.server.test_accounts import Device
+from tests.server.test_limits import assert_error
+from tests.server_support import client_for, hang_guard  # noqa: F401 (a fixture)
+
+FAST_EVENTS = {"tournament_tick_s": 0.05}
+
+
+def _named(client: TestClient, name: str) -> Device:
+    device = Device(client)
+    assert device.put("/api/me", json={"name": name}).status_code == 200
+    return device
+
+
+def _until_status(device: Device, tid: str, status: str, seconds: float = 240.0) -> dict[str, Any]:
+    end = time.monotonic() + seconds
+    while True:
+        doc: dict[str, Any] = device.get(f"/api/tournaments/{tid}").json()
+        if doc["status"] == status:
+            return doc
+        assert time.monotonic() < end, doc["status"]
+        time.sleep(0.05)
+
+
+def test_a_swiss_of_sixteen_bots_runs_five_rounds_by_itself_and_keeps_the_pairing_rules(tmp_path: Path) -> None:
+    with client_for(tmp_path, **FAST_EVENTS) as client:
+        host = _named(client, "Host")
+        made = host.post("/api/tournaments", json={"name": "Friday Swiss", "format": "swiss", "rounds": 5,
+                                                   "clock": 300, "rated": False, "playset": "sets",
+                                                   "max_players": 16})
+        assert made.status_code == 201, made.text
+        tid = made.json()["id"]
+        added = host.post(f"/api/tournaments/{tid}/bots", json={"level": "beginner", "count": 16})
+        assert added.status_code == 200, added.text
+        listed = host.get("/api/tournaments").json()
+        assert [e["id"] for e in listed["upcoming"]] == [tid] and listed["upcoming"][0]["players"] == 16
+        assert host.post(f"/api/tournaments/{tid}/start").status_code == 200
+        doc = _until_status(host, tid, "finished")
+        rounds = doc["rounds"]
+        assert [r["round"] for r in rounds] == [1, 2, 3, 4, 5]
+        met: set[frozenset[int]] = set()
+        firsts: Counter[int] = Counter()
+        points: Counter[int] = Counter()
+        for r in rounds:
+            seated = [p for g in r["games"] for p in (g["first"], g["second"])]
+            assert sorted(seated) == list(range(1, 17)), r  # everyone once a round; 16 players: no bye
+            for g in r["games"]:
+                pair = frozenset((g["first"], g["second"]))
+                assert pair not in met, (r["round"], pair)
+                met.add(pair)
+                assert g["outcome"] in ("first", "second") and g["match_id"], g
+                firsts[g["first"]] += 1
+                points[g["first"] if g["outcome"] == "first" else g["second"]] += 1
+        assert all(abs(2 * firsts[p] - 5) == 1 for p in range(1, 17)), firsts  # first moves 3-2 or 2-3
+        table = {row["player"]: row["points"] for row in doc["standings"]}
+        assert table == {p: float(points[p]) for p in range(1, 17)}  # the standings, recomputed from the games
+        assert [row["points"] for row in doc["standings"]] == sorted(table.values(), reverse=True)
+        match = client.get(f"/api/matches/{rounds[0]['games'][0]['match_id']}").json()
+        assert match["match"]["status"] == "over"  # each game is a real match, with its record and replay
+
+
+def test_players_join_play_their_match_from_the_event_and_see_the_standings_move(tmp_path: Path) -> None:
+    with client_for(tmp_path, **FAST_EVENTS) as client:
+        ada, grace, host = _named(client, "Ada"), _named(client, "Grace"), _named(client, "Host")
+        tid, link = _club(host)
+        assert_error(ada.post(f"/api/tournaments/{tid}/join", json={}), 404, "not_found")  # a club's: by its link
+        assert_error(ada.get(f"/api/tournaments/{tid}"), 404, "not_found")
+        assert tid not in {e["id"] for e in ada.get("/api/tournaments").json()["upcoming"]}
+        for player in (ada, grace):
+            assert player.post(f"/api/tournaments/{tid}/join", json={"link": link}).status_code == 200
+        assert_error(ada.post(f"/api/tournaments/{tid}/start"), 403, "not_host")
+        assert host.post(f"/api/tournaments/{tid}/start").status_code == 200
+        assert_error(_named(client, "Late").post(f"/api/tournaments/{tid}/join", json={"link": link}), 409,
+                     "tournament_closed")  # (a round robin's table is fixed when it starts)
+        view = _until_match(ada, tid, link)
+        assert [row["points"] for row in view["standings"]] == [0.0, 0.0]
+        mid, seat = view["you"]["match_id"], view["you"]["seat"]
+        tokens = {seat: ada.post(f"/api/matches/{mid}/seat").json()["token"],
+                  1 - seat: grace.post(f"/api/matches/{mid}/seat").json()["token"]}
+        while (state := client.get(f"/api/matches/{mid}").json())["match"]["status"] == "active":
+            mover = state["observation"]["current_player"]
+            bearer = {"Authorization": f"Bearer {tokens[mover]}"}
+            mine = client.get(f"/api/matches/{mid}", headers=bearer).json()
+            action = mine["observation"]["decision"]["legal_actions"][0]["id"]
+            done = client.post(f"/api/matches/{mid}/actions", json={"action": action}, headers=bearer)
+            assert done.status_code == 200, done.text
+        after = _until_status(ada, tid + f"?link={link}", "finished", 30)  # (two players: one round)
+        assert sorted(row["points"] for row in after["standings"]) == [0.0, 1.0]
+        game = after["rounds"][0]["games"][0]
+        assert game["match_id"] == mid and game["outcome"] in ("first", "second") and not game["forfeit"]
+        winner = game["first"] if game["outcome"] == "first" else game["second"]
+        assert after["standings"][0]["player"] == winner and after["you"]["match_id"] is None
+
+
+def _club(host: Device) -> tuple[str, str]:
+    made = host.post("/api/tournaments", json={"name": "Club", "format": "round_robin", "clock": 600,
+                                               "rated": False, "playset": "catalysts", "max_players": 4,
+                                               "private": True}).json()
+    return made["id"], made["link"]
+
+
+def _until_match(device: Device, tid: str, link: str, seconds: float = 30.0) -> dict[str, Any]:
+    end = time.monotonic() + seconds
+    while True:
+        doc: dict[str, Any] = device.get(f"/api/tournaments/{tid}?link={link}").json()
+        if doc["you"] and doc["you"]["match_id"]:
+            return doc
+        assert time.monotonic() < end, doc
+        time.sleep(0.05)
+
+
+def test_hosts_and_players_are_refused_what_the_event_does_not_allow(tmp_path: Path) -> None:
+    with client_for(tmp_path, **FAST_EVENTS) as client:
+        anonymous = Device(client)
+        assert anonymous.put("/api/me", json={"name": None}).status_code == 200
+        assert_error(anonymous.post("/api/tournaments", json={"name": "x", "format": "swiss", "rounds": 3,
+                                                              "clock": 300}), 401, "no_player")
+        host = _named(client, "Host")
+        bad = [({"format": "swiss", "rounds": 0, "clock": 300}, "rounds"),
+               ({"format": "arena", "minutes": 1, "clock": 300}, "minutes"),
+               ({"format": "swiss", "rounds": 3}, "clock"),
+               ({"format": "round_robin", "clock": 300, "max_players": 11}, "max_players")]
+        for body, word in bad:
+            r = host.post("/api/tournaments", json={"name": "Bad", **body})
+            assert r.status_code == 400 and word in r.json()["error"]["message"], (body, r.text)
+        rated = host.post("/api/tournaments", json={"name": "Rated", "format": "swiss", "rounds": 3,
+                                                    "clock": 300, "max_players": 2}).json()["id"]
+        assert_error(host.post(f"/api/tournaments/{rated}/bots", json={"level": "easy"}), 400, "malformed")
+        for name in ("Alan", "Beth"):
+            assert _named(client, name).post(f"/api/tournaments/{rated}/join").status_code == 200
+        assert_error(_named(client, "Cleo").post(f"/api/tournaments/{rated}/join"), 409, "tournament_full")
+        assert_error(host.get("/api/tournaments/nosuch"), 404, "not_found")
+        assert host.post(f"/api/tournaments/{rated}/cancel").status_code == 200
+        assert_error(host.post(f"/api/tournaments/{rated}/start"), 409, "tournament_closed")
+
+
+def _check_swiss(doc: dict[str, Any], players: int, rounds: int) -> None:
+    """Every round paired once: each player at one table, no pair twice, every game with its result."""
+    assert doc["status"] == "finished" and [r["round"] for r in doc["rounds"]] == list(range(1, rounds + 1))
+    met: set[frozenset[int]] = set()
+    for r in doc["rounds"]:
+        seated = [p for g in r["games"] for p in (g["first"], g["second"]) if p is not None]
+        assert sorted(seated) == list(range(1, players + 1)), r
+        for g in r["games"]:
+            assert g["outcome"] != "pending", g
+            pair = frozenset((g["first"], g["second"]))
+            assert pair not in met, (r["round"], pair)
+            met.add(pair)
+
+
+def _bot_swiss(device: Any, players: int, rounds: int) -> str:
+    made = device.post("/api/tournaments", json={"name": "Cluster Swiss", "format": "swiss", "rounds": rounds,
+                                                 "clock": 300, "rated": False, "playset": "sets",
+                                                 "max_players": players})
+    assert made.status_code == 201, made.text
+    tid: str = made.json()["id"]
+    assert device.post(f"/api/tournaments/{tid}/bots", json={"level": "beginner", "count": players}).status_code \
+        == 200
+    return tid
+
+
+def test_two_processes_direct_one_swiss_and_pair_each_round_once(postgres_url: str) -> None:
+    """Both processes' directors look at the event all the time: the event's row, locked while a step pairs,
+    lets one pair each round; the other finds it paired."""
+    pytest.importorskip("psycopg")
+    from tests.server.test_cluster import processes
+
+    with processes(postgres_url, 2, **FAST_EVENTS) as (a, b):
+        host = _named(a, "Host")
+        tid = _bot_swiss(host, 12, 4)
+        assert host.post(f"/api/tournaments/{tid}/start").status_code == 200
+        end = time.monotonic() + 240
+        while (doc := Device(b).get(f"/api/tournaments/{tid}").json())["status"] != "finished":
+            assert time.monotonic() < end, doc["status"]
+            time.sleep(0.1)
+        _check_swiss(doc, 12, 4)
+
+
+def test_a_swiss_survives_kill_9_of_either_process_and_loses_no_result(postgres_url: str, tmp_path: Path) -> None:
+    """Two real server processes on PostgreSQL; each killed with SIGKILL at a random moment of the event and
+    started again: the event finishes, no result is lost (each game's result is its match's), nobody is
+    paired twice in a round."""
+    import random
+
+    import httpx2
+
+    from tests.server_support import Server
+
+    rng = random.Random()
+    servers = [Server(postgres_url, None, "--bot-delay", "0", log_dir=tmp_path / f"s{i}") for i in range(2)]
+    for i, server in enumerate(servers):
+        (tmp_path / f"s{i}").mkdir()
+        server.start()
+    try:
+        web = httpx2.Client(base_url=servers[0].base, timeout=30)
+        assert web.put("/api/me", json={"name": "Host"}).status_code == 200
+        tid = _bot_swiss(web, 16, 5)
+        assert web.post(f"/api/tournaments/{tid}/start").status_code == 200
+        for victim in rng.sample([0, 1], 2):
+            time.sleep(rng.uniform(0.2, 3.0))
+            servers[victim].kill()
+            servers[victim].start()
+        end = time.monotonic() + 300
+        reader = httpx2.Client(base_url=servers[1].base, timeout=30)
+        while (doc := reader.get(f"/api/tournaments/{tid}").json())["status"] != "finished":
+            assert time.monotonic() < end, doc["status"]
+            time.sleep(0.2)
+        _check_swiss(doc, 16, 5)
+        for r in doc["rounds"]:
+            for g in r["games"]:
+                meta = reader.get(f"/api/matches/{g['match_id']}").json()["match"]
+                assert meta["status"] == "over"
+                assert meta["result"]["winner"] == (0 if g["outcome"] == "first" else 1), (g, meta)
+    finally:
+        for server in servers:
+            server.stop()
