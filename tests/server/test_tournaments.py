@@ -52,7 +52,7 @@ def test_a_swiss_of_sixteen_bots_runs_five_rounds_by_itself_and_keeps_the_pairin
         assert [e["id"] for e in listed["upcoming"]] == [tid] and listed["upcoming"][0]["players"] == 16
         assert host.post(f"/api/tournaments/{tid}/start").status_code == 200
         doc = _until_status(host, tid, "finished")
-        rounds = doc["rounds"]
+        rounds = doc["pairings"]
         assert [r["round"] for r in rounds] == [1, 2, 3, 4, 5]
         met: set[frozenset[int]] = set()
         firsts: Counter[int] = Counter()
@@ -102,7 +102,7 @@ def test_players_join_play_their_match_from_the_event_and_see_the_standings_move
             assert done.status_code == 200, done.text
         after = _until_status(ada, tid + f"?link={link}", "finished", 30)  # (two players: one round)
         assert sorted(row["points"] for row in after["standings"]) == [0.0, 1.0]
-        game = after["rounds"][0]["games"][0]
+        game = after["pairings"][0]["games"][0]
         assert game["match_id"] == mid and game["outcome"] in ("first", "second") and not game["forfeit"]
         winner = game["first"] if game["outcome"] == "first" else game["second"]
         assert after["standings"][0]["player"] == winner and after["you"]["match_id"] is None
@@ -152,9 +152,9 @@ def test_hosts_and_players_are_refused_what_the_event_does_not_allow(tmp_path: P
 
 def _check_swiss(doc: dict[str, Any], players: int, rounds: int) -> None:
     """Every round paired once: each player at one table, no pair twice, every game with its result."""
-    assert doc["status"] == "finished" and [r["round"] for r in doc["rounds"]] == list(range(1, rounds + 1))
+    assert doc["status"] == "finished" and [r["round"] for r in doc["pairings"]] == list(range(1, rounds + 1))
     met: set[frozenset[int]] = set()
-    for r in doc["rounds"]:
+    for r in doc["pairings"]:
         seated = [p for g in r["games"] for p in (g["first"], g["second"]) if p is not None]
         assert sorted(seated) == list(range(1, players + 1)), r
         for g in r["games"]:
@@ -222,7 +222,7 @@ def test_a_swiss_survives_kill_9_of_either_process_and_loses_no_result(postgres_
             assert time.monotonic() < end, doc["status"]
             time.sleep(0.2)
         _check_swiss(doc, 16, 5)
-        for r in doc["rounds"]:
+        for r in doc["pairings"]:
             for g in r["games"]:
                 meta = reader.get(f"/api/matches/{g['match_id']}").json()["match"]
                 assert meta["status"] == "over"

@@ -11,12 +11,16 @@ import { showHome } from "./home.js";
 import { showHistory, showLeaderboard } from "./pages.js";
 import { installRules } from "./rules.js";
 import { showMatch, showTutorial } from "./table.js";
+import { showTournament, showTournaments } from "./tournaments.js";
 
 function start() {
   installRules();
   watchInput();
   const m = /^\/m\/([A-Za-z0-9_-]{1,32})\/?$/.exec(location.pathname);
+  const t = /^\/t\/([A-Za-z0-9_-]{1,32})\/?$/.exec(location.pathname);
   if (m) showMatch(m[1]);
+  else if (t) showTournament(t[1]);
+  else if (location.pathname === "/tournaments") showTournaments();
   else if (location.pathname === "/tutorial") showTutorial();
   else if (location.pathname === "/leaderboard") showLeaderboard();
   else if (location.pathname === "/history") showHistory();

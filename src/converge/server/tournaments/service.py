@@ -244,7 +244,8 @@ def view_doc(event: TournamentRow, entrants: list[EntrantRow], games: list[GameR
                 "match_id": live[-1].match_id if live else None,
                 "seat": None if not live else (0 if live[-1].first_id == me else 1)}
     return {**_summary(event), "standings": table,
-            "rounds": [{"round": n, "games": rounds[n]} for n in sorted(rounds)], "you": mine}
+            "pairings": [{"round": n, "games": rounds[n]} for n in sorted(rounds)], "you": mine,
+            "host": me is not None and me == event.host_id}
 
 
 __all__ = ["Tournaments", "view_doc"]

@@ -1,5 +1,5 @@
 """The pages: the browser client's one page (``/``, ``/m/{id}``, ``/tutorial``, ``/leaderboard``,
-``/history``: the client draws each), the rules rendered on the server (:mod:`converge.server.learning.rulebook`),
+``/history``, ``/tournaments``, ``/t/{id}``: the client draws each), the rules rendered on the server (:mod:`converge.server.learning.rulebook`),
 the favicon. They answer HEAD as well as GET (monitors, link checkers...)."""
 
 from __future__ import annotations
@@ -38,6 +38,16 @@ async def index() -> FileResponse:
 
 @router.api_route("/m/{match_id}", methods=GET_HEAD)
 async def match_page(match_id: str) -> FileResponse:
+    return _client_page()
+
+
+@router.api_route("/tournaments", methods=GET_HEAD)
+async def tournaments_page() -> FileResponse:
+    return _client_page()
+
+
+@router.api_route("/t/{tournament_id}", methods=GET_HEAD)
+async def tournament_page(tournament_id: str) -> FileResponse:
     return _client_page()
 
 

@@ -1,0 +1,151 @@
+// Tournaments: the list of events (upcoming, running, finished) with a form to host one, and an event's page —
+// its standings and rounds, joining and withdrawing, "your match is ready", and its host's controls. Read from
+// the API and read again every few seconds while the event is on (docs/tournaments.md).
+
+import { appRoot, el, toast } from "./dom.js";
+import { clockSelect, playsetPicker, timeControl } from "./forms.js";
+import { api } from "./transport.js";
+
+const FORMATS = { swiss: "Swiss", arena: "Arena", round_robin: "Round robin" };
+const STATUS = { upcoming: "Upcoming", running: "Running", paused: "Paused", finished: "Finished", cancelled: "Cancelled" };
+const REFRESH_MS = 3000;
+
+function shell(title, testid, ...children) {
+  document.title = title + " — Converge";
+  appRoot().replaceChildren(el("div", { class: "page-list", data: { testid } },
+    el("p", { class: "page-nav" }, el("a", { href: "/" }, "Play"), " · ", el("a", { href: "/tournaments" }, "Tournaments"),
+      " · ", el("a", { href: "/leaderboard" }, "Leaderboard"), " · ", el("a", { href: "/history" }, "My matches")),
+    el("h1", { text: title }), ...children));
+}
+
+/** What an event is, in a line: "Swiss, 5 rounds · 5 minutes each · rated · up to 16 players". */
+function settingsLine(e) {
+  const what = e.format === "swiss" ? "Swiss, " + e.rounds + " rounds" : e.format === "arena" ? "Arena, " + e.minutes + " minutes" : "Round robin";
+  const clock = e.clock_s ? Math.round(e.clock_s / 60) + " minutes each" : e.move_hours + " hours a move";
+  const playset = Array.isArray(e.playset) ? e.playset.join(", ") : e.playset === "sets" ? "a set drawn each round" : "any playset, drawn each round";
+  return [what, clock, playset, e.rated ? "rated" : "unrated", "up to " + e.max_players + " players"].join(" · ");
+}
+
+export async function showTournaments() {
+  let doc;
+  try { doc = await api("GET", "/api/tournaments"); } catch (e) { shell("Tournaments", "tournaments", el("p", { text: e.message })); return; }
+  const section = (title, items, empty) => [el("h2", { text: title }), items.length ?
+    el("ul", { class: "event-list" }, ...items.map((e) => el("li", { data: { testid: "event-row" } },
+      el("a", { href: "/t/" + e.id, text: e.name }), " ", el("span", { class: "muted", text: settingsLine(e) + " · " + e.players + (e.players === 1 ? " player" : " players") })))) :
+    el("p", { class: "muted", text: empty })];
+  shell("Tournaments", "tournaments",
+    el("p", { class: "muted", text: "Events bring players together: a Swiss pairs players of equal score each round, an arena pairs whoever is free for a set time, a round robin has everyone meet everyone." }),
+    ...section("Running", doc.running, "No event is running now."),
+    ...section("Upcoming", doc.upcoming, "No event is announced."),
+    ...section("Finished", doc.finished, "No event has finished yet."),
+    await hostForm());
+}
+
+async function hostForm() {
+  const options = await api("GET", "/api/options");
+  const name = el("input", { id: "event-name", data: { testid: "event-name" }, maxlength: "64", required: true });
+  const format = el("select", { id: "event-format", data: { testid: "event-format" } },
+    ...Object.entries(FORMATS).map(([k, v]) => el("option", { value: k, text: v })));
+  const rounds = el("input", { id: "event-rounds", data: { testid: "event-rounds" }, type: "number", min: "1", max: "15", value: "5" });
+  const minutes = el("input", { id: "event-minutes", data: { testid: "event-minutes" }, type: "number", min: "5", max: "720", value: "60" });
+  const clock = clockSelect("event-clock", [3, 5, 10], [1, 3]);
+  clock.querySelector("option[value='']").remove();
+  const playset = playsetPicker(options, "event");
+  playset.node.querySelector("option[value='random']").textContent = "A random playset, drawn each round";
+  const rated = el("input", { id: "event-rated", type: "checkbox", data: { testid: "event-rated" } });
+  const priv = el("input", { id: "event-private", type: "checkbox", data: { testid: "event-private" } });
+  const cap = el("input", { id: "event-cap", data: { testid: "event-cap" }, type: "number", min: "2", max: "256", value: "16" });
+  const error = el("p", { class: "form-error", role: "alert", data: { testid: "event-error" } });
+  const roundsField = el("div", { class: "field" }, el("label", { for: "event-rounds", text: "Rounds" }), rounds);
+  const minutesField = el("div", { class: "field", hidden: true }, el("label", { for: "event-minutes", text: "Minutes" }), minutes);
+  format.addEventListener("change", () => { roundsField.hidden = format.value !== "swiss"; minutesField.hidden = format.value !== "arena"; });
+  const submit = async (ev) => {
+    ev.preventDefault();
+    error.textContent = "";
+    const body = { name: name.value, format: format.value, rated: rated.checked, private: priv.checked,
+                   max_players: Number(cap.value), ...timeControl(clock),
+                   playset: playset.value() === "random" ? "all" : playset.value() };
+    if (format.value === "swiss") body.rounds = Number(rounds.value);
+    if (format.value === "arena") body.minutes = Number(minutes.value);
+    try {
+      const made = await api("POST", "/api/tournaments", body);
+      location.assign(made.url);
+    } catch (e) { error.textContent = e.message; }
+  };
+  return el("form", { class: "panel", data: { testid: "host-form" }, onsubmit: submit },
+    el("h2", { text: "Host an event" }),
+    el("div", { class: "field" }, el("label", { for: "event-name", text: "Name" }), name),
+    el("div", { class: "field" }, el("label", { for: "event-format", text: "Format" }), format),
+    roundsField, minutesField,
+    el("div", { class: "field" }, el("label", { for: "event-clock", text: "Clock" }), clock),
+    playset.node,
+    el("div", { class: "field" }, el("label", { for: "event-cap", text: "Most players" }), cap),
+    el("div", { class: "field inline" }, rated, el("label", { for: "event-rated", text: "Rated" })),
+    el("div", { class: "field inline" }, priv, el("label", { for: "event-private", text: "A club's event: joined by its link only" })),
+    error,
+    el("button", { type: "submit", class: "primary", data: { testid: "host-event" }, text: "Host it" }),
+    el("p", { class: "muted", text: "You start it from its page once its players are in." }));
+}
+
+/** An event's page: `/t/<id>`, or `/t/<id>#link=<token>` for a club's event. */
+export async function showTournament(id) {
+  const link = new URLSearchParams(location.hash.slice(1)).get("link");
+  const path = "/api/tournaments/" + id + (link ? "?link=" + encodeURIComponent(link) : "");
+  let timer = null;
+  const act = async (what, body) => {
+    try { await api("POST", "/api/tournaments/" + id + "/" + what, body); } catch (e) { toast(e.message); }
+    await draw();
+  };
+  const play = async (matchId) => {
+    try {
+      const key = await api("POST", "/api/matches/" + matchId + "/seat");
+      location.assign("/m/" + matchId + "#token=" + key.token);
+    } catch (e) { toast(e.message); }
+  };
+  async function draw() {
+    clearTimeout(timer);
+    let e;
+    try { e = await api("GET", path); } catch (err) { shell("Tournament", "tournament", el("p", { text: err.message })); return; }
+    const you = e.you;
+    const open = e.status === "upcoming" || (e.status === "running" && e.format !== "round_robin");
+    const controls = [];
+    if (!you || you.status === "withdrawn") {
+      if (open) controls.push(el("button", { class: "primary", data: { testid: "join" }, text: "Join", onclick: () => act("join", { link }) }));
+    } else if (e.status !== "finished" && e.status !== "cancelled") {
+      controls.push(el("button", { data: { testid: "withdraw" }, text: "Withdraw", onclick: () => act("withdraw") }));
+    }
+    if (you && you.match_id) {
+      controls.unshift(el("button", { class: "primary", data: { testid: "play-event-match" }, text: "Your match is ready: play",
+                                      onclick: () => play(you.match_id) }));
+    }
+    if (e.host) {
+      if (e.status === "upcoming") controls.push(el("button", { data: { testid: "start" }, text: "Start now", onclick: () => act("start") }));
+      if (e.status === "running") controls.push(el("button", { data: { testid: "pause" }, text: "Pause", onclick: () => act("pause", { paused: true }) }));
+      if (e.status === "paused") controls.push(el("button", { data: { testid: "resume" }, text: "Resume", onclick: () => act("pause", { paused: false }) }));
+      if (e.status !== "finished" && e.status !== "cancelled") controls.push(el("button", { data: { testid: "cancel" }, text: "Cancel the event", onclick: () => act("cancel") }));
+    }
+    const swiss = e.format === "swiss";
+    const heads = ["#", "Player", "Points", "Played", ...(swiss ? ["Buchholz", "S-B"] : [])];
+    const standing = e.standings.map((r) => el("tr", { data: { testid: "standing-row" }, class: you && you.player === r.player ? "me" : null },
+      el("td", { text: String(r.rank) }), el("th", { scope: "row", text: r.name + (r.withdrawn ? " (withdrew)" : "") }),
+      el("td", { class: "num", data: { testid: "standing-points" }, text: String(r.points) }), el("td", { class: "num", text: String(r.played) }),
+      ...(swiss ? [el("td", { class: "num", text: String(r.buchholz) }), el("td", { class: "num", text: String(r.sonneborn_berger) })] : [])));
+    const names = Object.fromEntries(e.standings.map((r) => [r.player, r.name]));
+    const result = (g) => (g.second === null ? "bye" : g.outcome === "pending" ? "playing" : g.outcome === "first" ? "1–0" : g.outcome === "second" ? "0–1" : "½–½") + (g.forfeit ? " (forfeit)" : "");
+    const rounds = e.pairings.slice().reverse().map((r) => el("section", { class: "event-round", data: { testid: "event-round" } },
+      el("h3", { text: (e.format === "arena" ? "Wave " : "Round ") + r.round }),
+      el("ul", { class: "event-games" }, ...r.games.map((g) => el("li", {},
+        names[g.first] + (g.second === null ? "" : " – " + names[g.second]) + " · " + result(g),
+        g.match_id ? [" · ", el("a", { href: "/m/" + g.match_id + (g.outcome === "pending" ? "" : "#replay"), text: g.outcome === "pending" ? "watch" : "replay" })] : [])))));
+    shell(e.name, "tournament",
+      el("p", { class: "muted", data: { testid: "event-settings" }, text: STATUS[e.status] + (e.round ? " · round " + e.round : "") + " · " + settingsLine(e) }),
+      el("div", { class: "row event-controls" }, ...controls),
+      el("h2", { text: "Standings" }),
+      e.standings.length ? el("table", { class: "list-table", data: { testid: "standings" } },
+        el("thead", {}, el("tr", {}, ...heads.map((h) => el("th", { scope: "col", text: h })))), el("tbody", {}, ...standing)) :
+        el("p", { class: "muted", text: "Nobody has joined yet." }),
+      ...(rounds.length ? [el("h2", { text: "Rounds" }), ...rounds] : []));
+    if (e.status === "upcoming" || e.status === "running" || e.status === "paused") timer = setTimeout(draw, REFRESH_MS);
+  }
+  await draw();
+}
