@@ -1,6 +1,7 @@
 """The pages: the browser client's one page (``/``, ``/m/{id}``, ``/tutorial``, ``/leaderboard``,
-``/history``, ``/tournaments``, ``/t/{id}``: the client draws each), the rules rendered on the server (:mod:`converge.server.learning.rulebook`),
-the favicon. They answer HEAD as well as GET (monitors, link checkers...)."""
+``/history``, ``/tournaments``, ``/t/{id}``: the client draws each), the rules rendered on the server
+(:mod:`converge.server.learning.rulebook`), the favicon. They answer HEAD as well as GET (monitors, link
+checkers...)."""
 
 from __future__ import annotations
 
