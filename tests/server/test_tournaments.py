@@ -230,3 +230,20 @@ def test_a_swiss_survives_kill_9_of_either_process_and_loses_no_result(postgres_
     finally:
         for server in servers:
             server.stop()
+
+
+def test_a_banned_player_is_taken_out_of_the_events_they_were_in(tmp_path: Path) -> None:
+    with client_for(tmp_path, admin_token="admin-secret-for-the-test", **FAST_EVENTS) as client:
+        host, mallory, ada = _named(client, "Host"), _named(client, "Mallory"), _named(client, "Ada")
+        made = host.post("/api/tournaments", json={"name": "Open Swiss", "format": "swiss", "rounds": 3,
+                                                   "clock": 300, "max_players": 8}).json()
+        for player in (mallory, ada):
+            assert player.post(f"/api/tournaments/{made['id']}/join").status_code == 200
+        client.cookies.clear()
+        banned = client.post("/api/admin/players/Mallory/ban", json={"actor": "Tess", "reason": "cheating"},
+                             headers={"Authorization": "Bearer admin-secret-for-the-test"})
+        assert banned.status_code == 200, banned.text
+        assert banned.json()["detail"]["tournaments_left"] == [made["id"]]
+        names = [row["name"] for row in ada.get(f"/api/tournaments/{made['id']}").json()["standings"]]
+        assert names == ["Ada"]
+        assert_error(mallory.post(f"/api/tournaments/{made['id']}/join"), 403, "banned")

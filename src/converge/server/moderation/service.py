@@ -29,7 +29,7 @@ from converge.server.play.hub import Hub
 from converge.server.protocol.answers import AuditEntry, FoundPlayer, HostActionDone, ReportEntry, ReportMade
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.tokens import MATCH_ID_RE, new_match_id
-from converge.server.storage import lobby_store
+from converge.server.storage import lobby_store, tournament_store
 from converge.server.storage import moderation_store as store
 from converge.server.storage.database import Refused, StorageError
 from converge.server.storage.match_store import delete_matches
@@ -137,21 +137,24 @@ class Moderation:
         return await self._record(actor, "rename", player["id"], reason, detail, change)
 
     async def ban(self, actor: str, ref: str, reason: str) -> HostActionDone:
-        """Ban a player: stored at once, their open tables closed, their matches in progress ended as losses."""
+        """Ban a player: stored at once, their open tables closed, out of the tournaments they were in, their
+        matches in progress ended as losses."""
         player = await self._one(ref)
         if player["banned"]:
             raise ProtocolError("malformed", f"{player['name'] or player['id']} is banned already")
         pid, at = player["id"], time.time()
         playing = await asyncio.to_thread(lobby_store.in_progress, self.engine, pid, 1000)
         closed: list[str] = []
+        events: list[str] = []
 
         def change(conn: Tx) -> None:
             if not store.set_ban(conn, pid, reason, at):
                 raise _Refused(ProtocolError("malformed", "the player is banned already"))
             closed.extend(store.open_tables_of(conn, pid, at))
+            events.extend(tournament_store.withdraw_everywhere(conn, pid))
 
         detail: dict[str, object] = {"name": player["name"], "matches_in_progress": [m for m, _ in playing],
-                                  "tables_closed": closed}
+                                  "tables_closed": closed, "tournaments_left": events}
         done = await self._record(actor, "ban", pid, reason, detail, change)
         self.lobby.quick.drop_player(pid)
         if closed:

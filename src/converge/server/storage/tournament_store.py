@@ -176,6 +176,23 @@ def join(conn: Tx, tournament_id: str, player_id: str, name: str | None, rating:
     return True
 
 
+def withdraw_everywhere(conn: Tx, player_id: str) -> list[str]:
+    """Take a player out of every event not over (a banned player): out of those not started, withdrawn from
+    the others. The events they were in."""
+    t, e = tournaments_table.c, tournament_entrants_table.c
+    joined = tournament_entrants_table.join(tournaments_table, t.id == e.tournament_id)
+    not_over = t.status.in_(("upcoming", "running", "paused"))
+    mine = (e.player_id == player_id) & (e.status != "withdrawn")
+    q = select(t.id, t.status).select_from(joined).where(mine, not_over)
+    events = [(str(tid), str(status)) for tid, status in conn.execute(q)]
+    for tid, status in events:
+        if status == "upcoming":
+            leave(conn, tid, player_id)
+        else:
+            set_entrant(conn, tid, player_id, "withdrawn")
+    return [tid for tid, _status in events]
+
+
 def set_entrant(conn: Tx, tournament_id: str, player_id: str, status: EntrantStatus) -> bool:
     """Change an entrant's status; False if they are not an entrant."""
     e = tournament_entrants_table.c
