@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 from starlette.testclient import WebSocketDenialResponse
 
 from converge.server.app import create_app
+from converge.server.lobby.identity import COOKIE
 from converge.server.protocol.errors import ERROR_STATUS
 from tests.engine.test_properties import known_cards
 from tests.fuzz_support import (
@@ -70,6 +71,9 @@ class World:
     mid: str = ""
     tokens: dict[int, str] = field(default_factory=dict)
     peers: dict[int, Peer] = field(default_factory=dict)
+    #: The tournaments' doors: a named player's cookie, and an event they host.
+    host_cookie: str = ""
+    event: str = ""
     rng: random.Random = field(default_factory=lambda: random.Random(11))
 
     def new_match(self) -> None:
@@ -297,6 +301,73 @@ def test_fuzz_moderation_doors(world: World, data: st.DataObject) -> None:
         assert after == before[0]
     else:
         assert after[0] == before[0][0] + 1  # one audit entry per change
+
+
+def _tournament_rows(world: World) -> tuple[object, ...]:
+    from sqlalchemy import select
+
+    from converge.server.storage.schema import (
+        tournament_entrants_table,
+        tournament_games_table,
+        tournaments_table,
+    )
+
+    with world.hub.storage.engine.connect() as conn:
+        return tuple(tuple(map(tuple, conn.execute(select(t)).all()))
+                     for t in (tournaments_table, tournament_entrants_table, tournament_games_table))
+
+
+TOURNAMENT_FIELDS = ["name", "format", "rounds", "minutes", "clock", "move_hours", "rated", "playset", "starts_at",
+                     "max_players", "private", "link", "paused", "level", "count"]
+TOURNAMENT_BASE = {"name": "Fuzz Open", "format": "swiss", "rounds": 3, "clock": 300, "rated": False,
+                   "playset": "sets", "max_players": 8}
+
+
+@fuzz_settings()
+@given(data=st.data())
+def test_fuzz_tournament_doors(world: World, data: st.DataObject) -> None:
+    """Every door of the tournaments' API, with any body, any event id and any (or no) player: a refusal is the
+    API's error shape and changes no event, entrant or game; what succeeds is what its caller may do."""
+    if not world.event:
+        world.client.cookies.clear()
+        world.host_cookie = str(world.client.put("/api/me", json={"name": "Fuzzhost"}).cookies.get(COOKIE))
+        made = world.client.post("/api/tournaments", json=TOURNAMENT_BASE,
+                                 headers={"cookie": f"{COOKIE}={world.host_cookie}"})
+        world.event = made.json()["id"]
+        world.client.cookies.clear()
+    door = data.draw(st.sampled_from(["create", "list", "view", "join", "withdraw", "start", "pause", "cancel",
+                                      "bots"]), label="door")
+    kind = data.draw(st.sampled_from(["value", "mutated", "text"]), label="kind")
+    if kind == "value":
+        body = dumps(data.draw(json_values, label="body"))
+    elif kind == "mutated":
+        body = dumps(mutate(dict(TOURNAMENT_BASE), data, TOURNAMENT_FIELDS))
+    else:
+        body = data.draw(hostile_json_texts, label="body")
+    event = data.draw(st.one_of(st.just(world.event), texts), label="event")
+    who = data.draw(st.sampled_from(["host", "none", "garbage"]), label="who")
+    headers = {"content-type": "application/json"}
+    if who == "host":
+        headers["cookie"] = f"{COOKIE}={world.host_cookie}"
+    elif who == "garbage":
+        headers["cookie"] = f"{COOKIE}=" + data.draw(st.text(alphabet="abcXYZ019_-", max_size=50), label="cookie")
+    ref = urllib.parse.quote(event, safe="")
+    doors = {"create": ("POST", "/api/tournaments"), "list": ("GET", "/api/tournaments"),
+             "view": ("GET", f"/api/tournaments/{ref}")}
+    method, path = doors.get(door, ("POST", f"/api/tournaments/{ref}/{door}"))
+    world.client.cookies.clear()
+    before = _tournament_rows(world)
+    r = world.client.request(method, path, content=body.encode("utf-8", "surrogatepass"), headers=headers)
+    world.client.cookies.clear()
+    count("HTTP tournaments' doors")
+    if r.status_code >= 400:
+        assert_http_error(r)
+        assert _tournament_rows(world) == before  # a refusal changes nothing
+        return
+    if method == "GET":
+        assert _tournament_rows(world) == before
+        return
+    assert who == "host", (door, r.status_code, r.text)  # nothing changes for a caller who is no player
 
 
 @fuzz_settings()
