@@ -247,3 +247,43 @@ def test_a_banned_player_is_taken_out_of_the_events_they_were_in(tmp_path: Path)
         names = [row["name"] for row in ada.get(f"/api/tournaments/{made['id']}").json()["standings"]]
         assert names == ["Ada"]
         assert_error(mallory.post(f"/api/tournaments/{made['id']}/join"), 403, "banned")
+
+
+def test_the_servers_hosts_list_start_pause_and_cancel_any_event_with_converge_admin(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import httpx2
+
+    from tests.helpers import assert_user_error, run
+    from tests.server_support import Server
+
+    token = "admin-token-of-the-test-0123456789"
+    server = Server(tmp_path / "matches.sqlite3", None, "--bot-delay", "0.2", env={"CONVERGE_ADMIN_TOKEN": token})
+    server.start()
+    monkeypatch.setenv("CONVERGE_ADMIN_TOKEN", token)
+    try:
+        web = httpx2.Client(base_url=server.base, timeout=30)
+        assert web.put("/api/me", json={"name": "Clubhost"}).status_code == 200
+        made = web.post("/api/tournaments", json={"name": "Thursday club", "format": "swiss", "rounds": 3,
+                                                  "clock": 300, "rated": False, "private": True, "max_players": 4})
+        tid = made.json()["id"]
+        assert web.post(f"/api/tournaments/{tid}/bots", json={"level": "beginner", "count": 4}).status_code == 200
+        admin = ("admin", "--server", server.base, "--as", "Tess")
+        code, out, err = run(capsys, *admin, "tournaments")
+        assert code == 0 and f"{tid}  Thursday club: Swiss of 3 rounds, a club's (by link); upcoming" in out, err
+        code, out, err = run(capsys, *admin, "tournament", "start", tid, "--reason", "the host is away")
+        assert code == 0 and f"start: Thursday club ({tid})" in out, err
+        code, out, err = run(capsys, *admin, "tournament", "pause", tid, "--reason", "a storm")
+        assert code == 0, err
+        assert web.get(f"/api/tournaments/{tid}?link={made.json()['link']}").json()["status"] == "paused"
+        code, out, err = run(capsys, *admin, "tournament", "resume", tid, "--reason", "calm again")
+        assert code == 0, err
+        code, out, err = run(capsys, *admin, "tournament", "cancel", tid, "--reason", "the hall closed")
+        assert code == 0, err
+        code, _out, err = run(capsys, *admin, "tournament", "cancel", tid, "--reason", "again")
+        assert_user_error(code, err, "the event is over")
+        code, _out, err = run(capsys, *admin, "tournament", "start", "nosuchevent", "--reason", "x")
+        assert_user_error(code, err, "no such event")
+        code, out, err = run(capsys, *admin, "audit")
+        assert code == 0 and all(f"Tess: {verb}_event" in out for verb in ("start", "pause", "resume", "cancel"))
+    finally:
+        server.stop()

@@ -132,6 +132,25 @@ def _done(args: argparse.Namespace, doc: Any, what: str) -> int:
     return 0
 
 
+def cmd_tournaments(args: argparse.Namespace) -> int:
+    doc = _call(args, "GET", "/api/admin/tournaments")
+    lines = []
+    for e in doc["tournaments"]:
+        kind = {"swiss": f"Swiss of {e['rounds']} rounds", "arena": f"arena of {e['minutes']} minutes",
+                "round_robin": "round robin"}[e["format"]]
+        club = ", a club's (by link)" if e["private"] else ""
+        lines.append(f"{e['id']}  {e['name']}: {kind}{club}; {e['status']}, round {e['round']}, "
+                     f"{e['players']} of {e['max_players']} players")
+    _print(args, doc, lines or ["no event yet"])
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    doc = _call(args, "POST", f"/api/admin/tournaments/{quote(args.tournament, safe='')}/{args.what}",
+                _action(args))
+    return _done(args, doc, f"{args.what}: {doc['detail']['name']} ({doc['target']})")
+
+
 def cmd_rename(args: argparse.Namespace) -> int:
     if (args.name is None) == (not args.anonymous):
         raise UserError("give the new NAME, or --anonymous")
@@ -244,6 +263,13 @@ def register(sub: Subcommands) -> None:
     q.add_argument("report", metavar="REPORT")
     reason(q)
     q.set_defaults(func=web_command(cmd_close_report))
+    q = actions.add_parser("tournaments", help="every event, a club's too")
+    q.set_defaults(func=web_command(cmd_tournaments))
+    q = actions.add_parser("tournament", help="start, pause, resume or cancel an event, whoever hosts it")
+    q.add_argument("what", choices=("start", "pause", "resume", "cancel"))
+    q.add_argument("tournament", metavar="EVENT", help="the event's id (`converge admin tournaments`)")
+    reason(q)
+    q.set_defaults(func=web_command(cmd_tournament))
     q = actions.add_parser("audit", help="every host action, newest first")
     q.add_argument("--limit", type=positive_int, default=100, metavar="N", help="at most N entries (100)")
     q.add_argument("--target", default=None, metavar="ID", help="only the actions on this player, table...")

@@ -166,7 +166,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     app.state.metrics = metrics
     app.state.readiness = readiness
     app.state.drain = drain
-    app.state.moderation = Moderation(hub, finding)
+    app.state.moderation = Moderation(hub, finding, events)
     app.add_middleware(SecurityMiddleware, max_body=cfg.max_body, origins=OriginPolicy(cfg.allowed_origins),
                        meter=metrics)
     if cfg.proxy_headers:  # outside the origin check: it reads the host the proxy says the browser used

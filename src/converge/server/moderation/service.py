@@ -34,6 +34,7 @@ from converge.server.storage import moderation_store as store
 from converge.server.storage.database import Refused, StorageError
 from converge.server.storage.match_store import delete_matches
 from converge.server.storage.writer import Tx, Writer
+from converge.server.tournaments.service import HostVerb, Tournaments
 
 log = logging.getLogger("converge.server.moderation")
 
@@ -66,9 +67,10 @@ def _text(value: object, what: str, limit: int, *, required: bool = True) -> str
 class Moderation:
     """The hosts' actions and the players' reports (see the module doc)."""
 
-    def __init__(self, hub: Hub, lobby: Lobby) -> None:
+    def __init__(self, hub: Hub, lobby: Lobby, events: Tournaments) -> None:
         self.hub = hub
         self.lobby = lobby
+        self.events = events
         self.engine: Engine = hub.storage.engine
         self.writer: Writer = hub.writer
 
@@ -174,6 +176,16 @@ class Moderation:
                 log.warning("ban of %s: match %s not ended (%s)", pid, match_id, exc.message)
                 failed.append(match_id)
         return {**done, "detail": {**detail, "ended": ended, "not_ended": failed}}
+
+    async def tournaments(self) -> list[dict[str, object]]:
+        """Every event, a club's too."""
+        return await self.events.listing_for_hosts()
+
+    async def tournament(self, actor: str, tournament_id: str, what: HostVerb, reason: str) -> HostActionDone:
+        """Start, pause, resume or cancel an event, whoever hosts it; then the audit entry."""
+        event = await self.events.event(tournament_id)
+        await self.events.act(event, what)
+        return await self._record(actor, f"{what}_event", event.id, reason, {"name": event.name})
 
     async def unban(self, actor: str, ref: str, reason: str) -> HostActionDone:
         player = await self._one(ref)

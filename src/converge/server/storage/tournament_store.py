@@ -123,13 +123,17 @@ def read(engine: Engine, tournament_id: str) -> tuple[TournamentRow, list[Entran
         return row, entrants(conn, tournament_id), games(conn, tournament_id)
 
 
-def listing(engine: Engine, statuses: tuple[Status, ...], limit: int = 100) -> list[tuple[TournamentRow, int]]:
-    """Events in ``statuses`` (clubs' events by link left out), soonest first, with how many entrants each."""
+def listing(engine: Engine, statuses: tuple[Status, ...], limit: int = 100,
+            clubs: bool = False) -> list[tuple[TournamentRow, int]]:
+    """Events in ``statuses`` (clubs' events, reached by their link, only with ``clubs``), soonest first, with
+    how many entrants each."""
     t, e = tournaments_table.c, tournament_entrants_table.c
     count = (select(func.count()).where(e.tournament_id == t.id, e.status != "withdrawn")
              .correlate(tournaments_table).scalar_subquery())
-    q = (select(tournaments_table, count.label("players")).where(t.status.in_(statuses), t.link_hash.is_(None))
-         .order_by(t.starts_at.is_(None), t.starts_at, t.created_at).limit(limit))
+    q = select(tournaments_table, count.label("players")).where(t.status.in_(statuses))
+    if not clubs:
+        q = q.where(t.link_hash.is_(None))
+    q = q.order_by(t.starts_at.is_(None), t.starts_at, t.created_at).limit(limit)
     with engine.connect() as conn:
         return [(_tournament(r), int(r.players)) for r in conn.execute(q)]
 

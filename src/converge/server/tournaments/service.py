@@ -9,6 +9,7 @@ import asyncio
 import secrets
 import time
 from collections.abc import Callable
+from typing import Literal
 
 from converge.server.lobby.players import Players
 from converge.server.lobby.ratings import BOT_RATINGS, OFFERED_BOTS
@@ -24,6 +25,10 @@ from converge.server.tournaments import director
 from converge.tournament import round_robin
 from converge.tournament.standings import Format, standings
 
+#: What an event's host (or the server's hosts) may do to it.
+HostVerb = Literal["start", "pause", "resume", "cancel"]
+#: What each of them but the start makes of the event.
+AFTER: dict[str, store.Status] = {"pause": "paused", "resume": "running", "cancel": "cancelled"}
 #: The bounds of a Swiss's rounds and an arena's minutes.
 MAX_ROUNDS = 15
 ARENA_MINUTES = (5, 720)
@@ -89,30 +94,29 @@ class Tournaments:
         await self._write(lambda conn: store.create(conn, row))
         return row.id, link
 
-    async def start(self, cookie: str | None, tournament_id: str) -> None:
-        """The host starts the event now."""
-        event = await self._hosted(cookie, tournament_id)
-        started: list[bool] = []
-        await self._write(lambda conn: started.append(director.start_now(conn, event.id, time.time())))
-        if not started[0]:
-            raise ProtocolError("tournament_closed", "the event can start once it has two players, and only once")
-        await self.director.step(event.id)
+    async def host_action(self, cookie: str | None, tournament_id: str, what: HostVerb) -> None:
+        """The event's host starts, pauses, resumes or cancels it."""
+        await self.act(await self._hosted(cookie, tournament_id), what)
 
-    async def cancel(self, cookie: str | None, tournament_id: str) -> None:
-        """The host cancels an event that has not finished (its matches in play go on, unscored)."""
-        event = await self._hosted(cookie, tournament_id)
-        if event.status in ("finished", "cancelled"):
-            raise ProtocolError("tournament_closed", "the event is over")
-        await self._write(lambda conn: store.set_status(conn, event.id, "cancelled", time.time()))
-
-    async def pause(self, cookie: str | None, tournament_id: str, paused: bool) -> None:
-        """The host pauses a running event (no new round is paired) or lets it go on."""
-        event = await self._hosted(cookie, tournament_id)
-        if event.status not in (("running",) if paused else ("paused",)):
-            raise ProtocolError("tournament_closed", "only a running event can be paused, and only a paused one "
-                                                     "resumed")
-        await self._write(lambda conn: store.set_status(conn, event.id, "paused" if paused else "running",
-                                                        time.time()))
+    async def act(self, event: TournamentRow, what: HostVerb) -> None:
+        """Start the event now, pause it (no new round is paired; the matches in play go on), resume it, or
+        cancel it (its matches in play go on, unscored): for its host, or for the server's hosts."""
+        now = time.time()
+        if what == "start":
+            started: list[bool] = []
+            await self._write(lambda conn: started.append(director.start_now(conn, event.id, now)))
+            if not started[0]:
+                raise ProtocolError("tournament_closed", "the event can start once it has two players, and only "
+                                                         "once")
+            await self.director.step(event.id)
+            return
+        allowed = {"pause": ("running",), "resume": ("paused",), "cancel": ("upcoming", "running", "paused")}[what]
+        if event.status not in allowed:
+            raise ProtocolError("tournament_closed", {
+                "pause": "only a running event can be paused", "resume": "only a paused event can be resumed",
+                "cancel": "the event is over"}[what])
+        status = AFTER[what]
+        await self._write(lambda conn: store.set_status(conn, event.id, status, now))
 
     async def add_bots(self, cookie: str | None, tournament_id: str, level: str, count: int) -> None:
         """The host adds ``count`` bots of ``level`` to an unrated event that has not started."""
@@ -177,6 +181,16 @@ class Tournaments:
         return view_doc(event, entrants, games, None if player is None else player.id)
 
     # ------------------------------------------------------------------ helpers
+
+    async def listing_for_hosts(self) -> list[dict[str, object]]:
+        """Every event, a club's too (the server's hosts see them all), with its id."""
+        statuses: tuple[store.Status, ...] = ("upcoming", "running", "paused", "finished", "cancelled")
+        rows = await asyncio.to_thread(store.listing, self.engine, statuses, 500, True)
+        return [{**_summary(event), "players": players} for event, players in rows]
+
+    async def event(self, tournament_id: str) -> TournamentRow:
+        """An event by its id, a club's too (for the server's hosts)."""
+        return await self._event(tournament_id, None, any_link=True)
 
     async def _event(self, tournament_id: str, link: str | None, any_link: bool = False) -> TournamentRow:
         found = await asyncio.to_thread(store.read_event, self.engine, tournament_id)

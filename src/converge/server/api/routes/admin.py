@@ -12,13 +12,15 @@ public OpenAPI schema, and the nginx examples keep ``/api/admin/`` off the inter
     GET  /api/admin/reports[?all=true]              the players' reports, open ones unless all
     POST /api/admin/reports/{id}/close              {"actor", "reason"}
     GET  /api/admin/audit[?limit=100&target=ID]     every host action, newest first
+    GET  /api/admin/tournaments                     every event, a club's too
+    POST /api/admin/tournaments/{id}/{start|pause|resume|cancel}   {"actor", "reason"}
 
     POST /api/matches/{id}/report                   (a seat's token, and the player cookie) {"reason", "note"}
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
@@ -119,3 +121,14 @@ async def report(match_id: str, body: ReportIn, srv: Server, lobby: LobbyService
     moderation: Moderation = request.app.state.moderation
     made = await moderation.report(reporter, session.id, seat, body.reason, body.note)
     return json_response(made, 201 if made["new"] else 200)
+
+
+@router.get("/tournaments")
+async def tournaments(mod: Host) -> JSONResponse:
+    return json_response({"tournaments": await mod.tournaments()})
+
+
+@router.post("/tournaments/{tournament_id}/{what}")
+async def tournament(tournament_id: str, what: Literal["start", "pause", "resume", "cancel"], body: HostAction,
+                     mod: Host) -> JSONResponse:
+    return _done(await mod.tournament(body.actor, tournament_id, what, body.reason))

@@ -83,20 +83,20 @@ async def withdraw(tournament_id: str, events: Events, cookie: PlayerCookie = No
 
 @router.post("/{tournament_id}/start")
 async def start(tournament_id: str, events: Events, cookie: PlayerCookie = None) -> JSONResponse:
-    await events.start(cookie, _checked(tournament_id))
+    await events.host_action(cookie, _checked(tournament_id), "start")
     return json_response({"status": "running"})
 
 
 @router.post("/{tournament_id}/pause")
 async def pause(tournament_id: str, body: TournamentPause, events: Events,
                 cookie: PlayerCookie = None) -> JSONResponse:
-    await events.pause(cookie, _checked(tournament_id), body.paused)
+    await events.host_action(cookie, _checked(tournament_id), "pause" if body.paused else "resume")
     return json_response({"status": "paused" if body.paused else "running"})
 
 
 @router.post("/{tournament_id}/cancel")
 async def cancel(tournament_id: str, events: Events, cookie: PlayerCookie = None) -> JSONResponse:
-    await events.cancel(cookie, _checked(tournament_id))
+    await events.host_action(cookie, _checked(tournament_id), "cancel")
     return json_response({"status": "cancelled"})
 
 
