@@ -287,3 +287,46 @@ def test_the_servers_hosts_list_start_pause_and_cancel_any_event_with_converge_a
         assert code == 0 and all(f"Tess: {verb}_event" in out for verb in ("start", "pause", "resume", "cancel"))
     finally:
         server.stop()
+
+
+def test_an_arena_pairs_whoever_waits_within_seconds_and_its_standings_are_its_stored_results(
+        tmp_path: Path) -> None:
+    """A 12-bot arena of one minute (the shortest a test may ask): every time a player was free while another
+    was, they were paired within 10 s (the time from the end of their last game, or the start, to their next
+    pairing, read from the stored games); the standings are the arena's points recomputed from those games."""
+    from sqlalchemy import select
+
+    from converge.server.storage.schema import tournament_games_table, tournaments_table
+    from converge.tournament import arena
+    from converge.tournament.games import Game
+
+    with client_for(tmp_path, arena_min_minutes=1, **FAST_EVENTS) as client:
+        host = _named(client, "Host")
+        made = host.post("/api/tournaments", json={"name": "Lunch arena", "format": "arena", "minutes": 1,
+                                                   "clock": 60, "rated": False, "playset": "all",
+                                                   "max_players": 12})
+        assert made.status_code == 201, made.text
+        tid = made.json()["id"]
+        added = host.post(f"/api/tournaments/{tid}/bots", json={"level": "beginner", "count": 12})
+        assert added.status_code == 200, added.text
+        assert host.post(f"/api/tournaments/{tid}/start").status_code == 200
+        doc = _until_status(host, tid, "finished", 240)
+        engine = client.app.state.hub.storage.engine  # type: ignore[attr-defined]
+        with engine.connect() as conn:
+            started = conn.execute(select(tournaments_table.c.started_at)
+                                   .where(tournaments_table.c.id == tid)).scalar_one()
+            rows = conn.execute(select(tournament_games_table).where(tournament_games_table.c.tournament_id == tid)
+                                .order_by(tournament_games_table.c.paired_at)).mappings().all()
+        assert len(rows) >= 12, len(rows)  # (a minute of fast bots: several waves)
+        waits = []
+        for who in {r["first_id"] for r in rows} | {r["second_id"] for r in rows}:
+            mine = [r for r in rows if who in (r["first_id"], r["second_id"])]
+            free_since = started
+            for r in mine:
+                waits.append(r["paired_at"] - free_since)
+                free_since = r["ended_at"]
+        assert max(waits) <= 10.0, max(waits)
+        games = [Game(r["round"], r["first_id"], r["second_id"], r["outcome"], r["forfeit"]) for r in rows]
+        by_number = {row["player"]: row["points"] for row in doc["standings"]}  # (numbered as they joined)
+        assert by_number == {n: float(arena.points(f"bot:beginner:{n}", games)) for n in range(1, 13)}
+        assert [row["points"] for row in doc["standings"]] == sorted(by_number.values(), reverse=True)

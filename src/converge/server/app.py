@@ -114,7 +114,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     finding = Lobby(hub)
     signing = AccountService(hub, finding)
     directing = Director(cfg, writer, finding.seating, hub.life)
-    events = Tournaments(finding.players, finding.seating, writer, cfg.tournament_max_players, directing)
+    events = Tournaments(finding.players, finding.seating, writer, directing)
     hub.writes.finish_hooks.append(record_result)  # (a tournament game's result, in the match's last commit)
     metrics.watch(hub, finding)
     readiness = Readiness()  # (more checks: app.state.readiness.add(name, check))

@@ -164,6 +164,8 @@ class ServerConfig:
     #: events (start the due ones, pair the next round once one is over), and the most players of one event.
     tournament_tick_s: float = 2.0
     tournament_max_players: int = 256
+    #: The shortest arena, in minutes (a test's may be shorter).
+    arena_min_minutes: int = 5
     #: Accounts (:mod:`converge.server.accounts`). The SMTP server that mail goes through
     #: (``smtp://user:password@host:587``, ``smtps://...``; None: mails are written to the log), the sender,
     #: and this server's address as players reach it (``https://play.example.org``: the start of the links in

@@ -31,19 +31,19 @@ HostVerb = Literal["start", "pause", "resume", "cancel"]
 AFTER: dict[str, store.Status] = {"pause": "paused", "resume": "running", "cancel": "cancelled"}
 #: The bounds of a Swiss's rounds and an arena's minutes.
 MAX_ROUNDS = 15
-ARENA_MINUTES = (5, 720)
+ARENA_MAX_MINUTES = 720
 
 
 class Tournaments:
     """The events of one server process (their director runs beside)."""
 
-    def __init__(self, players: Players, seating: Seating, writer: Writer, max_players: int,
-                 directing: director.Director) -> None:
+    def __init__(self, players: Players, seating: Seating, writer: Writer, directing: director.Director) -> None:
         self.players = players
         self.catalog: Catalog = seating.catalog
         self.writer = writer
         self.engine = players.engine
-        self.max_players = max_players
+        self.max_players = self.catalog.config.tournament_max_players
+        self.arena_minutes = (self.catalog.config.arena_min_minutes, ARENA_MAX_MINUTES)
         self.director = directing
 
     # ------------------------------------------------------------------ hosts
@@ -70,7 +70,7 @@ class Tournaments:
             if rounds is None or not 1 <= rounds <= MAX_ROUNDS:
                 raise ProtocolError("malformed", f"a Swiss has 1 to {MAX_ROUNDS} rounds (\"rounds\")")
         elif fmt == "arena":
-            lo, hi = ARENA_MINUTES
+            lo, hi = self.arena_minutes
             if minutes is None or not lo <= minutes <= hi:
                 raise ProtocolError("malformed", f"an arena lasts {lo} to {hi} minutes (\"minutes\")")
             if settings.move_s is not None:
