@@ -28,6 +28,17 @@ def _named(client: TestClient, name: str) -> Device:
     return device
 
 
+def _bot_event(device: Any, players: int, **settings: Any) -> str:
+    """An unrated event of ``players`` beginner bots (``settings``: its format and the rest), not started."""
+    made = device.post("/api/tournaments", json={"name": "Bots' event", "clock": 300, "rated": False,
+                                                 "playset": "sets", "max_players": players, **settings})
+    assert made.status_code == 201, made.text
+    tid: str = made.json()["id"]
+    added = device.post(f"/api/tournaments/{tid}/bots", json={"level": "beginner", "count": players})
+    assert added.status_code == 200, added.text
+    return tid
+
+
 def _until_status(device: Device, tid: str, status: str, seconds: float = 240.0) -> dict[str, Any]:
     end = time.monotonic() + seconds
     while True:
@@ -41,13 +52,7 @@ def _until_status(device: Device, tid: str, status: str, seconds: float = 240.0)
 def test_a_swiss_of_sixteen_bots_runs_five_rounds_by_itself_and_keeps_the_pairing_rules(tmp_path: Path) -> None:
     with client_for(tmp_path, **FAST_EVENTS) as client:
         host = _named(client, "Host")
-        made = host.post("/api/tournaments", json={"name": "Friday Swiss", "format": "swiss", "rounds": 5,
-                                                   "clock": 300, "rated": False, "playset": "sets",
-                                                   "max_players": 16})
-        assert made.status_code == 201, made.text
-        tid = made.json()["id"]
-        added = host.post(f"/api/tournaments/{tid}/bots", json={"level": "beginner", "count": 16})
-        assert added.status_code == 200, added.text
+        tid = _bot_event(host, 16, format="swiss", rounds=5)
         listed = host.get("/api/tournaments").json()
         assert [e["id"] for e in listed["upcoming"]] == [tid] and listed["upcoming"][0]["players"] == 16
         assert host.post(f"/api/tournaments/{tid}/start").status_code == 200
@@ -164,17 +169,6 @@ def _check_swiss(doc: dict[str, Any], players: int, rounds: int) -> None:
             met.add(pair)
 
 
-def _bot_swiss(device: Any, players: int, rounds: int) -> str:
-    made = device.post("/api/tournaments", json={"name": "Cluster Swiss", "format": "swiss", "rounds": rounds,
-                                                 "clock": 300, "rated": False, "playset": "sets",
-                                                 "max_players": players})
-    assert made.status_code == 201, made.text
-    tid: str = made.json()["id"]
-    assert device.post(f"/api/tournaments/{tid}/bots", json={"level": "beginner", "count": players}).status_code \
-        == 200
-    return tid
-
-
 def test_two_processes_direct_one_swiss_and_pair_each_round_once(postgres_url: str) -> None:
     """Both processes' directors look at the event all the time: the event's row, locked while a step pairs,
     lets one pair each round; the other finds it paired."""
@@ -183,7 +177,7 @@ def test_two_processes_direct_one_swiss_and_pair_each_round_once(postgres_url: s
 
     with processes(postgres_url, 2, **FAST_EVENTS) as (a, b):
         host = _named(a, "Host")
-        tid = _bot_swiss(host, 12, 4)
+        tid = _bot_event(host, 12, format="swiss", rounds=4)
         assert host.post(f"/api/tournaments/{tid}/start").status_code == 200
         end = time.monotonic() + 240
         while (doc := Device(b).get(f"/api/tournaments/{tid}").json())["status"] != "finished":
@@ -210,7 +204,7 @@ def test_a_swiss_survives_kill_9_of_either_process_and_loses_no_result(postgres_
     try:
         web = httpx2.Client(base_url=servers[0].base, timeout=30)
         assert web.put("/api/me", json={"name": "Host"}).status_code == 200
-        tid = _bot_swiss(web, 16, 5)
+        tid = _bot_event(web, 16, format="swiss", rounds=5)
         assert web.post(f"/api/tournaments/{tid}/start").status_code == 200
         for victim in rng.sample([0, 1], 2):
             time.sleep(rng.uniform(0.2, 3.0))
@@ -302,13 +296,7 @@ def test_an_arena_pairs_whoever_waits_within_seconds_and_its_standings_are_its_s
 
     with client_for(tmp_path, arena_min_minutes=1, **FAST_EVENTS) as client:
         host = _named(client, "Host")
-        made = host.post("/api/tournaments", json={"name": "Lunch arena", "format": "arena", "minutes": 1,
-                                                   "clock": 60, "rated": False, "playset": "all",
-                                                   "max_players": 12})
-        assert made.status_code == 201, made.text
-        tid = made.json()["id"]
-        added = host.post(f"/api/tournaments/{tid}/bots", json={"level": "beginner", "count": 12})
-        assert added.status_code == 200, added.text
+        tid = _bot_event(host, 12, format="arena", minutes=1, clock=60, playset="all")
         assert host.post(f"/api/tournaments/{tid}/start").status_code == 200
         doc = _until_status(host, tid, "finished", 240)
         engine = client.app.state.hub.storage.engine  # type: ignore[attr-defined]
