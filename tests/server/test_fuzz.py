@@ -335,8 +335,8 @@ def test_fuzz_tournament_doors(world: World, data: st.DataObject) -> None:
                                  headers={"cookie": f"{COOKIE}={world.host_cookie}"})
         world.event = made.json()["id"]
         world.client.cookies.clear()
-    door = data.draw(st.sampled_from(["create", "list", "view", "join", "withdraw", "start", "pause", "cancel",
-                                      "bots"]), label="door")
+    door = data.draw(st.sampled_from(["create", "list", "view", "join", "withdraw", "break", "start", "pause",
+                                      "cancel", "bots"]), label="door")
     kind = data.draw(st.sampled_from(["value", "mutated", "text"]), label="kind")
     if kind == "value":
         body = dumps(data.draw(json_values, label="body"))

@@ -318,3 +318,27 @@ def test_an_arena_pairs_whoever_waits_within_seconds_and_its_standings_are_its_s
         by_number = {row["player"]: row["points"] for row in doc["standings"]}  # (numbered as they joined)
         assert by_number == {n: float(arena.points(f"bot:beginner:{n}", games)) for n in range(1, 13)}
         assert [row["points"] for row in doc["standings"]] == sorted(by_number.values(), reverse=True)
+
+
+def test_a_player_of_an_arena_pauses_and_is_paired_again_when_back(tmp_path: Path) -> None:
+    with client_for(tmp_path, arena_min_minutes=1, **FAST_EVENTS) as client:
+        host, ada = _named(client, "Host"), _named(client, "Ada")
+        tid = _bot_event(host, 3, format="arena", minutes=1, clock=60, max_players=4)
+        assert ada.post(f"/api/tournaments/{tid}/join").status_code == 200
+        assert_error(_named(client, "Stranger").post(f"/api/tournaments/{tid}/break", json={"paused": True}), 404,
+                     "not_found")
+        assert ada.post(f"/api/tournaments/{tid}/break", json={"paused": True}).status_code == 200
+        assert host.post(f"/api/tournaments/{tid}/start").status_code == 200
+        end = time.monotonic() + 3
+        while time.monotonic() < end:  # the bots play on; Ada, paused, is paired with nobody
+            doc = ada.get(f"/api/tournaments/{tid}").json()
+            assert doc["you"]["status"] == "paused" and doc["you"]["match_id"] is None
+            time.sleep(0.1)
+        assert sum(len(r["games"]) for r in doc["pairings"]) >= 1
+        assert ada.post(f"/api/tournaments/{tid}/break", json={"paused": False}).status_code == 200
+        end = time.monotonic() + 30
+        while ada.get(f"/api/tournaments/{tid}").json()["you"]["match_id"] is None:
+            assert time.monotonic() < end, "never paired again"
+            time.sleep(0.05)
+        swiss = _bot_event(host, 2, format="swiss", rounds=1)
+        assert_error(ada.post(f"/api/tournaments/{swiss}/break", json={"paused": True}), 409, "tournament_closed")

@@ -112,6 +112,11 @@ export async function showTournament(id) {
     if (!you || you.status === "withdrawn") {
       if (open) controls.push(el("button", { class: "primary", data: { testid: "join" }, text: "Join", onclick: () => act("join", { link }) }));
     } else if (e.status !== "finished" && e.status !== "cancelled") {
+      if (e.format === "arena") {
+        controls.push(you.status === "paused" ?
+          el("button", { data: { testid: "come-back" }, text: "Back: pair me again", onclick: () => act("break", { paused: false }) }) :
+          el("button", { data: { testid: "take-break" }, text: "Pause: no new games for me", onclick: () => act("break", { paused: true }) }));
+      }
       controls.push(el("button", { data: { testid: "withdraw" }, text: "Withdraw", onclick: () => act("withdraw") }));
     }
     if (you && you.match_id) {

@@ -145,7 +145,8 @@ class TournamentLink(Strict):
 
 
 class TournamentPause(Strict):
-    """``POST /api/tournaments/{id}/pause``: pause a running event, or let it go on."""
+    """``POST /api/tournaments/{id}/pause`` (its host: the event) or ``/break`` (a player of an arena: their
+    own pairings): pause, or go on."""
 
     paused: StrictBool
 

@@ -160,6 +160,23 @@ class Tournaments:
         else:
             await self._write(lambda conn: store.set_entrant(conn, event.id, player.id, "withdrawn"))
 
+    async def take_break(self, cookie: str | None, tournament_id: str, paused: bool) -> None:
+        """A player of an arena pauses (they are paired no more until they come back) or comes back."""
+        player = await self.players.may_play(cookie)
+        event = await self._event(tournament_id, None, any_link=True)
+        if event.format != "arena" or event.status in ("finished", "cancelled"):
+            raise ProtocolError("tournament_closed", "only a player of an arena that is not over may pause")
+        done: list[bool] = []
+
+        def change(conn: Tx) -> None:
+            mine = [e for e in store.entrants(conn, event.id) if e.player_id == player.id]
+            if mine and mine[0].status != "withdrawn":
+                done.append(store.set_entrant(conn, event.id, player.id, "paused" if paused else "in"))
+
+        await self._write(change)
+        if not done:
+            raise ProtocolError("not_found", "you are not in this event")
+
     # ------------------------------------------------------------------ readers
 
     async def listing(self) -> dict[str, list[dict[str, object]]]:

@@ -5,6 +5,7 @@
     GET    /api/tournaments/{id}[?link=]       an event: settings, standings, rounds, your match
     POST   /api/tournaments/{id}/join          {"link"} for a club's event
     POST   /api/tournaments/{id}/withdraw
+    POST   /api/tournaments/{id}/break         a player of an arena: {"paused": true|false}
     POST   /api/tournaments/{id}/start         its host: now
     POST   /api/tournaments/{id}/pause         its host: {"paused": true|false}
     POST   /api/tournaments/{id}/cancel        its host
@@ -79,6 +80,14 @@ async def join(tournament_id: str, events: Events, body: TournamentLink | None =
 async def withdraw(tournament_id: str, events: Events, cookie: PlayerCookie = None) -> JSONResponse:
     await events.withdraw(cookie, _checked(tournament_id))
     return json_response({"joined": False})
+
+
+@router.post("/{tournament_id}/break")
+async def take_break(tournament_id: str, body: TournamentPause, events: Events,
+                     cookie: PlayerCookie = None) -> JSONResponse:
+    """A player of an arena: ``{"paused": true}`` to be paired no more for now, false to come back."""
+    await events.take_break(cookie, _checked(tournament_id), body.paused)
+    return json_response({"paused": body.paused})
 
 
 @router.post("/{tournament_id}/start")
