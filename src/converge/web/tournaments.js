@@ -149,6 +149,7 @@ export async function showTournament(id) {
       e.standings.length ? el("table", { class: "list-table", data: { testid: "standings" } },
         el("thead", {}, el("tr", {}, ...heads.map((h) => el("th", { scope: "col", text: h })))), el("tbody", {}, ...standing)) :
         el("p", { class: "muted", text: "Nobody has joined yet." }),
+      swiss && e.standings.length ? el("p", { class: "muted", text: "Ties are broken by Buchholz (the points of everyone you met), then S-B, Sonneborn–Berger (the points of the players you beat)." }) : null,
       ...(rounds.length ? [el("h2", { text: "Rounds" }), ...rounds] : []));
     if (e.status === "upcoming" || e.status === "running" || e.status === "paused") timer = setTimeout(draw, REFRESH_MS);
   }
