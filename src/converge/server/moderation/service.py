@@ -26,7 +26,14 @@ from converge.server.lobby.players import banned
 from converge.server.lobby.service import Lobby
 from converge.server.moderation import REPORT_REASONS
 from converge.server.play.hub import Hub
-from converge.server.protocol.answers import AuditEntry, FoundPlayer, HostActionDone, ReportEntry, ReportMade
+from converge.server.protocol.answers import (
+    AuditEntry,
+    FoundPlayer,
+    HostActionDone,
+    ListedEvent,
+    ReportEntry,
+    ReportMade,
+)
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.tokens import MATCH_ID_RE, new_match_id
 from converge.server.storage import lobby_store, tournament_store
@@ -177,7 +184,7 @@ class Moderation:
                 failed.append(match_id)
         return {**done, "detail": {**detail, "ended": ended, "not_ended": failed}}
 
-    async def tournaments(self) -> list[dict[str, object]]:
+    async def tournaments(self) -> list[ListedEvent]:
         """Every event, a club's too."""
         return await self.events.listing_for_hosts()
 

@@ -397,3 +397,118 @@ class HostActionDone(TypedDict):
     action: str
     target: str
     detail: dict[str, object]
+
+
+# ---------------------------------------------------------------------- tournaments
+
+
+class EventSummary(TypedDict):
+    """An event's settings and where it is (:mod:`converge.server.tournaments`)."""
+
+    id: str
+    name: str
+    format: Literal["swiss", "arena", "round_robin"]
+    status: Literal["upcoming", "running", "paused", "finished", "cancelled"]
+    rounds: int | None  #: a Swiss's rounds
+    minutes: int | None  #: an arena's length
+    clock_s: int | None  #: each player's time in each match
+    move_hours: int | None  #: or a turn-based event's time per move
+    rated: bool
+    playset: list[str] | Literal["sets", "all"]  #: every match's skillsets, or drawn each round
+    starts_at: float | None  #: None: when its host starts it
+    max_players: int
+    round: int  #: the round (an arena's wave) being played; 0 before the first
+    private: bool  #: a club's event, reached by its link only
+
+
+class ListedEvent(EventSummary):
+    players: int
+
+
+class EventList(TypedDict):
+    """``GET /api/tournaments``: the events open to all."""
+
+    upcoming: list[ListedEvent]
+    running: list[ListedEvent]  #: (a paused event too)
+    finished: list[ListedEvent]
+
+
+class HostsEvents(TypedDict):
+    """``GET /api/admin/tournaments``: every event, a club's too."""
+
+    tournaments: list[ListedEvent]
+
+
+class EventCreated(TypedDict):
+    """``POST /api/tournaments``: the new event, its page, and a club's event's link token (given once)."""
+
+    id: str
+    url: str
+    link: str | None
+
+
+class StandingRow(TypedDict):
+    rank: int
+    player: int  #: the entrant's number in the event (never their id)
+    name: str
+    points: float
+    played: int
+    won: int
+    buchholz: float
+    sonneborn_berger: float
+    direct: float
+    withdrawn: bool
+
+
+class EventGame(TypedDict):
+    board: int
+    first: int  #: who moves first (starts with the artifact), by number
+    second: int | None  #: None: a bye
+    outcome: Literal["pending", "first", "second", "drawn"]
+    forfeit: bool
+    match_id: str | None
+
+
+class EventRound(TypedDict):
+    round: int
+    games: list[EventGame]
+
+
+class YourPlace(TypedDict):
+    """The caller's place in an event they entered: their number, status and match in play (if any)."""
+
+    player: int
+    status: Literal["in", "paused", "withdrawn"]
+    match_id: str | None
+    seat: int | None
+
+
+class EventView(EventSummary):
+    """``GET /api/tournaments/{id}``: the event as its page shows it."""
+
+    standings: list[StandingRow]
+    pairings: list[EventRound]
+    you: YourPlace | None
+    host: bool  #: the caller hosts it
+
+
+class EventJoined(TypedDict):
+    """``POST /api/tournaments/{id}/join`` and ``/withdraw``: whether the caller is in now."""
+
+    joined: bool
+
+
+class EventStatus(TypedDict):
+    """A host's ``start``, ``pause`` or ``cancel``: the event's status now."""
+
+    status: Literal["running", "paused", "cancelled"]
+
+
+class EventBreak(TypedDict):
+    """``POST /api/tournaments/{id}/break``: whether the caller is paused now."""
+
+    paused: bool
+
+
+class BotsAdded(TypedDict):
+    added: int

@@ -15,6 +15,16 @@ from converge.server.lobby.players import Players
 from converge.server.lobby.ratings import BOT_RATINGS, OFFERED_BOTS
 from converge.server.lobby.seating import Seating
 from converge.server.play.match.catalog import Catalog
+from converge.server.protocol.answers import (
+    EventGame,
+    EventList,
+    EventRound,
+    EventSummary,
+    EventView,
+    ListedEvent,
+    StandingRow,
+    YourPlace,
+)
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.tokens import hash_token, new_match_id, new_token
 from converge.server.storage import tournament_store as store
@@ -179,15 +189,16 @@ class Tournaments:
 
     # ------------------------------------------------------------------ readers
 
-    async def listing(self) -> dict[str, list[dict[str, object]]]:
+    async def listing(self) -> EventList:
         rows = await asyncio.to_thread(store.listing, self.engine, ("upcoming", "running", "paused", "finished"))
-        out: dict[str, list[dict[str, object]]] = {"upcoming": [], "running": [], "finished": []}
+        out: EventList = {"upcoming": [], "running": [], "finished": []}
         for event, players in rows:
-            key = "running" if event.status == "paused" else event.status
-            out[key].append({**_summary(event), "players": players})
+            part = out["upcoming"] if event.status == "upcoming" else out["finished"] \
+                if event.status == "finished" else out["running"]
+            part.append(_listed(event, players))
         return out
 
-    async def view(self, cookie: str | None, tournament_id: str, link: str | None) -> dict[str, object]:
+    async def view(self, cookie: str | None, tournament_id: str, link: str | None) -> EventView:
         """An event as anyone with its link (or any event open to all) reads it: settings, standings, rounds;
         and for the caller, whether they are in and their match now."""
         event = await self._event(tournament_id, link, any_link=False)
@@ -199,11 +210,11 @@ class Tournaments:
 
     # ------------------------------------------------------------------ helpers
 
-    async def listing_for_hosts(self) -> list[dict[str, object]]:
+    async def listing_for_hosts(self) -> list[ListedEvent]:
         """Every event, a club's too (the server's hosts see them all), with its id."""
         statuses: tuple[store.Status, ...] = ("upcoming", "running", "paused", "finished", "cancelled")
         rows = await asyncio.to_thread(store.listing, self.engine, statuses, 500, True)
-        return [{**_summary(event), "players": players} for event, players in rows]
+        return [_listed(event, players) for event, players in rows]
 
     async def event(self, tournament_id: str) -> TournamentRow:
         """An event by its id, a club's too (for the server's hosts)."""
@@ -238,7 +249,7 @@ class Tournaments:
             raise ProtocolError("storage", "that could not be saved now; nothing changed: try again") from None
 
 
-def _summary(event: TournamentRow) -> dict[str, object]:
+def _summary(event: TournamentRow) -> EventSummary:
     return {"id": event.id, "name": event.name, "format": event.format, "status": event.status,
             "rounds": event.rounds, "minutes": None if event.duration_s is None else event.duration_s // 60,
             "clock_s": None if event.clock_ms is None else event.clock_ms // 1000,
@@ -247,35 +258,38 @@ def _summary(event: TournamentRow) -> dict[str, object]:
             "round": event.round, "private": event.link_hash is not None}
 
 
+def _listed(event: TournamentRow, players: int) -> ListedEvent:
+    return {**_summary(event), "players": players}
+
+
 def display_name(entrant: EntrantRow) -> str:
     if entrant.bot is not None:
         return f"Bot ({entrant.bot.capitalize()}) {entrant.player_id.rsplit(':', 1)[1]}"
     return entrant.name or "Anonymous"
 
 
-def view_doc(event: TournamentRow, entrants: list[EntrantRow], games: list[GameRow],
-             me: str | None) -> dict[str, object]:
+def view_doc(event: TournamentRow, entrants: list[EntrantRow], games: list[GameRow], me: str | None) -> EventView:
     """The event as its page shows it: entrants by their number in the table (never their ids)."""
     number = {e.player_id: n for n, e in enumerate(entrants, 1)}
     rows = standings(event.format, [e.entrant() for e in entrants], [g.game() for g in games])
     by_id = {e.player_id: e for e in entrants}
-    table = [{"rank": r.rank, "player": number[r.ident], "name": display_name(by_id[r.ident]),
-              "points": r.points, "played": r.played, "won": r.won, "buchholz": r.buchholz,
-              "sonneborn_berger": r.sonneborn_berger, "direct": r.direct,
-              "withdrawn": by_id[r.ident].status == "withdrawn"} for r in rows]
-    rounds: dict[int, list[dict[str, object]]] = {}
+    table: list[StandingRow] = [
+        {"rank": r.rank, "player": number[r.ident], "name": display_name(by_id[r.ident]), "points": r.points,
+         "played": r.played, "won": r.won, "buchholz": r.buchholz, "sonneborn_berger": r.sonneborn_berger,
+         "direct": r.direct, "withdrawn": by_id[r.ident].status == "withdrawn"} for r in rows]
+    rounds: dict[int, list[EventGame]] = {}
     for g in games:
         rounds.setdefault(g.round, []).append(
-            {"board": g.board, "first": number[g.first_id], "second": None if g.second_id is None
-             else number[g.second_id], "outcome": g.outcome, "forfeit": g.forfeit, "match_id": g.match_id})
-    mine = None
+            {"board": g.board, "first": number[g.first_id],
+             "second": None if g.second_id is None else number[g.second_id], "outcome": g.outcome,
+             "forfeit": g.forfeit, "match_id": g.match_id})
+    mine: YourPlace | None = None
     if me is not None and me in number:
         live = [g for g in games if g.outcome == "pending" and me in (g.first_id, g.second_id)]
-        mine = {"player": number[me], "status": by_id[me].status,
-                "match_id": live[-1].match_id if live else None,
+        mine = {"player": number[me], "status": by_id[me].status, "match_id": live[-1].match_id if live else None,
                 "seat": None if not live else (0 if live[-1].first_id == me else 1)}
-    return {**_summary(event), "standings": table,
-            "pairings": [{"round": n, "games": rounds[n]} for n in sorted(rounds)], "you": mine,
+    pairings: list[EventRound] = [{"round": n, "games": rounds[n]} for n in sorted(rounds)]
+    return {**_summary(event), "standings": table, "pairings": pairings, "you": mine,
             "host": me is not None and me == event.host_id}
 
 

@@ -37,7 +37,7 @@ from converge.server.api.deps import (
 )
 from converge.server.api.models import ERRORS, HostAction, HostRename, ReportIn
 from converge.server.moderation.service import Moderation
-from converge.server.protocol.answers import Audit, FoundPlayers, HostActionDone, ReportMade, Reports
+from converge.server.protocol.answers import Audit, FoundPlayers, HostActionDone, HostsEvents, ReportMade, Reports
 
 
 async def host(request: Request, authorization: Authorization = None) -> Moderation:
@@ -125,7 +125,8 @@ async def report(match_id: str, body: ReportIn, srv: Server, lobby: LobbyService
 
 @router.get("/tournaments")
 async def tournaments(mod: Host) -> JSONResponse:
-    return json_response({"tournaments": await mod.tournaments()})
+    doc: HostsEvents = {"tournaments": await mod.tournaments()}
+    return json_response(doc)
 
 
 @router.post("/tournaments/{tournament_id}/{what}")

@@ -24,6 +24,15 @@ from starlette.requests import HTTPConnection
 
 from converge.server.api.deps import PlayerCookie, json_response, server
 from converge.server.api.models import ERRORS, TournamentBots, TournamentIn, TournamentLink, TournamentPause
+from converge.server.protocol.answers import (
+    BotsAdded,
+    EventBreak,
+    EventCreated,
+    EventJoined,
+    EventList,
+    EventStatus,
+    EventView,
+)
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.tokens import MATCH_ID_RE
 from converge.server.tournaments.service import Tournaments
@@ -45,72 +54,79 @@ def _checked(tournament_id: str) -> str:
     return tournament_id
 
 
-@router.get("")
+@router.get("", response_model=EventList)
 async def listing(events: Events) -> JSONResponse:
     """The events open to all: upcoming, running and finished."""
     return json_response(await events.listing())
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, response_model=EventCreated)
 async def create(body: TournamentIn, events: Events, cookie: PlayerCookie = None) -> JSONResponse:
     """Host an event; a club's (private) event's link is given once, here."""
     tid, link = await events.create(cookie, name=body.name, fmt=body.format, rounds=body.rounds,
                                     minutes=body.minutes, clock=body.clock, move_hours=body.move_hours,
                                     rated=body.rated, playset=body.playset, starts_at=body.starts_at,
                                     max_players=body.max_players, private=body.private)
-    url = f"/t/{tid}" + (f"#link={link}" if link else "")
-    return json_response({"id": tid, "url": url, "link": link}, 201)
+    doc: EventCreated = {"id": tid, "url": f"/t/{tid}" + (f"#link={link}" if link else ""), "link": link}
+    return json_response(doc, 201)
 
 
-@router.get("/{tournament_id}")
+@router.get("/{tournament_id}", response_model=EventView)
 async def view(tournament_id: str, events: Events, link: Annotated[str | None, Query(max_length=64)] = None,
                cookie: PlayerCookie = None) -> JSONResponse:
     """An event: its settings, standings and rounds, and the caller's place in it."""
     return json_response(await events.view(cookie, _checked(tournament_id), link))
 
 
-@router.post("/{tournament_id}/join")
+@router.post("/{tournament_id}/join", response_model=EventJoined)
 async def join(tournament_id: str, events: Events, body: TournamentLink | None = None,
                cookie: PlayerCookie = None) -> JSONResponse:
     await events.join(cookie, _checked(tournament_id), None if body is None else body.link)
-    return json_response({"joined": True})
+    doc: EventJoined = {"joined": True}
+    return json_response(doc)
 
 
-@router.post("/{tournament_id}/withdraw")
+@router.post("/{tournament_id}/withdraw", response_model=EventJoined)
 async def withdraw(tournament_id: str, events: Events, cookie: PlayerCookie = None) -> JSONResponse:
     await events.withdraw(cookie, _checked(tournament_id))
-    return json_response({"joined": False})
+    doc: EventJoined = {"joined": False}
+    return json_response(doc)
 
 
-@router.post("/{tournament_id}/break")
+@router.post("/{tournament_id}/break", response_model=EventBreak)
 async def take_break(tournament_id: str, body: TournamentPause, events: Events,
                      cookie: PlayerCookie = None) -> JSONResponse:
     """A player of an arena: ``{"paused": true}`` to be paired no more for now, false to come back."""
     await events.take_break(cookie, _checked(tournament_id), body.paused)
-    return json_response({"paused": body.paused})
+    doc: EventBreak = {"paused": body.paused}
+    return json_response(doc)
 
 
-@router.post("/{tournament_id}/start")
+@router.post("/{tournament_id}/start", response_model=EventStatus)
 async def start(tournament_id: str, events: Events, cookie: PlayerCookie = None) -> JSONResponse:
     await events.host_action(cookie, _checked(tournament_id), "start")
-    return json_response({"status": "running"})
+    doc: EventStatus = {"status": "running"}
+    return json_response(doc)
 
 
-@router.post("/{tournament_id}/pause")
+@router.post("/{tournament_id}/pause", response_model=EventStatus)
 async def pause(tournament_id: str, body: TournamentPause, events: Events,
                 cookie: PlayerCookie = None) -> JSONResponse:
     await events.host_action(cookie, _checked(tournament_id), "pause" if body.paused else "resume")
-    return json_response({"status": "paused" if body.paused else "running"})
+    doc: EventStatus = {"status": "paused" if body.paused else "running"}
+    return json_response(doc)
 
 
-@router.post("/{tournament_id}/cancel")
+@router.post("/{tournament_id}/cancel", response_model=EventStatus)
 async def cancel(tournament_id: str, events: Events, cookie: PlayerCookie = None) -> JSONResponse:
     await events.host_action(cookie, _checked(tournament_id), "cancel")
-    return json_response({"status": "cancelled"})
+    doc: EventStatus = {"status": "cancelled"}
+    return json_response(doc)
 
 
-@router.post("/{tournament_id}/bots")
+@router.post("/{tournament_id}/bots", response_model=BotsAdded)
 async def bots(tournament_id: str, body: TournamentBots, events: Events,
                cookie: PlayerCookie = None) -> JSONResponse:
     await events.add_bots(cookie, _checked(tournament_id), body.level, body.count)
-    return json_response({"added": body.count})
+    doc: BotsAdded = {"added": body.count}
+    return json_response(doc)
