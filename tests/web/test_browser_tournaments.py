@@ -37,8 +37,11 @@ def test_a_swiss_made_joined_and_played_in_the_browser_moves_its_standings(serve
     url = page.url
     assert "/t/" in url and page.locator("[data-testid=event-settings]").inner_text().startswith("Upcoming")
 
+    ada.page.goto(url)
+    bob.page.goto(server.base + "/")  # (on a phone, from the home page: the header has no room for it)
+    bob.page.click("[data-testid=home-tournaments]")
+    bob.page.click("[data-testid=event-row] a:text-is('Friday club Swiss')")
     for tab in (ada, bob):
-        tab.page.goto(url)
         tab.page.click("[data-testid=join]")
         tab.page.wait_for_selector("[data-testid=withdraw]")
     bob.shot("tournament-joined-390x844.png", full_page=True)
