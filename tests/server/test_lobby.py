@@ -417,7 +417,7 @@ def test_a_table_is_listed_live_joined_played_rated_and_in_both_histories(client
         [row] = hist[who]["matches"]
         assert row["opponent"] == {"kind": "human", "name": other, "display": other}
         assert row["result"] == ("won" if winner == seat else "lost") and row["rated"]
-        assert row["rating_before"] == 1500 and row["replay_url"] == f"/m/{mid}"
+        assert row["rating_before"] == 1500 and row["replay_url"] == f"/m/{mid}" and row["event"] is None
         assert (row["rating_change"] > 0) == (winner == seat)
         assert hist[who]["player"]["games"] == 1
     board = client.get("/api/leaderboard").json()

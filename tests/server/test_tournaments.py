@@ -4,6 +4,7 @@ the hosts' and players' refusals."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter
 from pathlib import Path
@@ -20,6 +21,8 @@ from tests.server.test_limits import assert_error
 from tests.server_support import client_for, hang_guard  # noqa: F401 (a fixture)
 
 FAST_EVENTS = {"tournament_tick_s": 0.05}
+#: The arena test's length (``make fuzz``: the issue's 10 minutes).
+ARENA_MINUTES = int(os.environ.get("CONVERGE_ARENA_MINUTES", "1"))
 
 
 def _named(client: TestClient, name: str) -> Device:
@@ -111,6 +114,8 @@ def test_players_join_play_their_match_from_the_event_and_see_the_standings_move
         assert game["match_id"] == mid and game["outcome"] in ("first", "second") and not game["forfeit"]
         winner = game["first"] if game["outcome"] == "first" else game["second"]
         assert after["standings"][0]["player"] == winner and after["you"]["match_id"] is None
+        played = ada.get("/api/me/history").json()["matches"]  # the event on the player's history
+        assert [(m["match_id"], m["event"]) for m in played] == [(mid, {"id": tid, "name": "Club"})]
 
 
 def _club(host: Device) -> tuple[str, str]:
@@ -285,9 +290,10 @@ def test_the_servers_hosts_list_start_pause_and_cancel_any_event_with_converge_a
 
 def test_an_arena_pairs_whoever_waits_within_seconds_and_its_standings_are_its_stored_results(
         tmp_path: Path) -> None:
-    """A 12-bot arena of one minute (the shortest a test may ask): every time a player was free while another
-    was, they were paired within 10 s (the time from the end of their last game, or the start, to their next
-    pairing, read from the stored games); the standings are the arena's points recomputed from those games."""
+    """A 12-bot arena of ``CONVERGE_ARENA_MINUTES`` (1 in ``make test``, the shortest a test may ask; 10 in
+    ``make fuzz``): every time a player was free while another was, they were paired within 10 s (the time from
+    the end of their last game, or the start, to their next pairing, read from the stored games); the standings
+    are the arena's points recomputed from those games."""
     from sqlalchemy import select
 
     from converge.server.storage.schema import tournament_games_table, tournaments_table
@@ -296,9 +302,9 @@ def test_an_arena_pairs_whoever_waits_within_seconds_and_its_standings_are_its_s
 
     with client_for(tmp_path, arena_min_minutes=1, **FAST_EVENTS) as client:
         host = _named(client, "Host")
-        tid = _bot_event(host, 12, format="arena", minutes=1, clock=60, playset="all")
+        tid = _bot_event(host, 12, format="arena", minutes=ARENA_MINUTES, clock=60, playset="all")
         assert host.post(f"/api/tournaments/{tid}/start").status_code == 200
-        doc = _until_status(host, tid, "finished", 240)
+        doc = _until_status(host, tid, "finished", ARENA_MINUTES * 60 + 180)
         engine = client.app.state.hub.storage.engine  # type: ignore[attr-defined]
         with engine.connect() as conn:
             started = conn.execute(select(tournaments_table.c.started_at)

@@ -65,7 +65,8 @@ export async function showHistory() {
   const change = (m) => (m.rating_change === null ? "unrated" : (m.rating_change >= 0 ? "+" : "−") + Math.abs(m.rating_change) + " (" + m.rating_after + ")");
   const opp = (m) => (m.opponent.kind === "bot" ? m.opponent.display || "a bot" : m.opponent.name || "Anonymous");
   const rows = doc.matches.map((m) => el("tr", { data: { testid: "history-row", match: m.match_id } },
-    el("td", { text: fmt(m.finished_at) }), el("th", { scope: "row", text: opp(m) }),
+    el("td", { text: fmt(m.finished_at) }), el("th", { scope: "row" }, opp(m),
+      m.event ? el("span", { class: "muted" }, " · ", el("a", { href: "/t/" + m.event.id, data: { testid: "history-event" } }, m.event.name)) : null),
     el("td", { class: m.result === "won" ? "won" : "lost", text: resultText(m) }),
     el("td", { class: "num", data: { testid: "history-change" }, text: change(m) }),
     el("td", { class: "links" }, el("a", { href: m.replay_url + "#replay", data: { testid: "replay-link" }, "aria-label": "Replay the match against " + opp(m) }, "Replay"),

@@ -290,6 +290,13 @@ class Opponent(TypedDict):
     display: str  #: as players read it: the name, "Anonymous", or the bot's ("Hard bot")
 
 
+class EventLink(TypedDict):
+    """The tournament a match was played for: its page is ``/t/{id}``."""
+
+    id: str
+    name: str
+
+
 class Played(TypedDict):
     """A finished match in a player's history."""
 
@@ -306,6 +313,7 @@ class Played(TypedDict):
     rating_after: int | None
     rating_change: int | None
     replay_url: str
+    event: EventLink | None  #: the tournament it was played for, if any
 
 
 class History(TypedDict):

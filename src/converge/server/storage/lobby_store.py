@@ -54,6 +54,8 @@ from converge.server.storage.schema import (
     rating_changes_table,
     seats_table,
     settings_table,
+    tournament_games_table,
+    tournaments_table,
 )
 
 log = logging.getLogger("converge.server.lobby")
@@ -487,19 +489,23 @@ def history(engine: Engine, player_id: str, limit: int = 50) -> list[Played]:
     m = matches_table.c
     rc = rating_changes_table.c
     s = seats_table.alias("oseat")
+    g, t = tournament_games_table.c, tournaments_table.c
     q = (select(m.id, m.updated_at, m.winner, m.reason, m.playset, mine.c.seat, mine.c.rated, mine.c.kind,
-                other.c.name, other.c.player_id, s.c.bot, rc.r_before, rc.r_after)
+                other.c.name, other.c.player_id, s.c.bot, rc.r_before, rc.r_after, t.id, t.name)
          .select_from(mine.join(matches_table, matches_table.c.id == mine.c.match_id)
                       .outerjoin(other, and_(other.c.match_id == mine.c.match_id, other.c.seat != mine.c.seat))
                       .outerjoin(s, and_(s.c.match_id == mine.c.match_id, s.c.seat != mine.c.seat))
                       .outerjoin(rating_changes_table, and_(rc.match_id == mine.c.match_id,
-                                                            rc.player_id == mine.c.player_id)))
+                                                            rc.player_id == mine.c.player_id))
+                      .outerjoin(tournament_games_table, g.match_id == mine.c.match_id)
+                      .outerjoin(tournaments_table, t.id == g.tournament_id))
          .where(mine.c.player_id == player_id, m.status == "over")
          .order_by(m.updated_at.desc()).limit(limit))
     with engine.connect() as conn:
         rows = conn.execute(q).all()
     out: list[Played] = []
-    for mid, at, winner, reason, playset, seat, rated, kind, opp_name, opp_id, bot, r_before, r_after in rows:
+    for (mid, at, winner, reason, playset, seat, rated, kind, opp_name, opp_id, bot, r_before, r_after, event_id,
+         event_name) in rows:
         opponent: Opponent = ({"kind": "human", "name": opp_name, "display": opp_name or "Anonymous"}
                               if opp_id is not None or bot is None else
                               {"kind": "bot", "name": bot, "display": bot_display_name(bot)})
@@ -510,7 +516,8 @@ def history(engine: Engine, player_id: str, limit: int = 50) -> list[Played]:
                     "rating_before": None if r_before is None else round(r_before),
                     "rating_after": None if r_after is None else round(r_after),
                     "rating_change": None if r_before is None else round(r_after) - round(r_before),
-                    "replay_url": f"/m/{mid}"})
+                    "replay_url": f"/m/{mid}",
+                    "event": None if event_id is None else {"id": event_id, "name": event_name}})
     return out
 
 
