@@ -138,8 +138,8 @@ class FinalBoard(Board):
     final: bool
 
 
-class PrintedCard(TypedDict):
-    """A card of the playset as printed (public: everyone knows the decks in play)."""
+class CardFace(TypedDict):
+    """What is printed on a card: its id, name, skillset, rank, goal with its stars, and effect keyword."""
 
     id: str
     name: str
@@ -148,6 +148,11 @@ class PrintedCard(TypedDict):
     goal: str
     stars: int
     effect: str
+
+
+class PrintedCard(CardFace):
+    """A card of the playset as printed (public: everyone knows the decks in play)."""
+
     keyword: str
     text: str
 
@@ -236,5 +241,5 @@ def legal_actions_of(observation: Observation) -> list[LegalAction]:
     return decision.get("legal_actions", []) if decision is not None else []
 
 
-__all__ = ["Board", "CardInPlay", "Decision", "EventDoc", "FinalBoard", "GoalScore", "KnownDeckCard",
+__all__ = ["Board", "CardFace", "CardInPlay", "Decision", "EventDoc", "FinalBoard", "GoalScore", "KnownDeckCard",
            "LegalAction", "Observation", "PrintedCard", "RecordDoc", "RoundResult", "legal_actions_of"]

@@ -9,6 +9,8 @@ A summary read back from a file is read as one of these: a field of the wrong sh
 # annotations (as in converge.engine.schema).
 from typing import NotRequired, TypedDict
 
+from converge.engine.schema import CardFace
+
 
 class RoundFigures(TypedDict):
     """The round and match figures of some playsets (all of them, or one); a rate is None without data."""
@@ -72,16 +74,9 @@ class PairFigures(TypedDict):
     play_win_rate: list[list[float | None]]
 
 
-class CardFigures(TypedDict):
+class CardFigures(CardFace):
     """One card: what it is, and how it was played (by way of playing: converge.simulation.stats.MODES)."""
 
-    id: str
-    name: str
-    skillset: str
-    rank: int
-    goal: str
-    stars: int
-    effect: str
     playsets: int
     rounds: int
     plays: dict[str, int]
