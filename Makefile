@@ -90,7 +90,7 @@ fuzz: $(TEST_STAMP)
 	CONVERGE_PAIRS=100000 CONVERGE_PAIRS_SEED=$$(date +%s) $(BIN)/python -m pytest tests/engine/test_indistinguishable.py
 	CONVERGE_OUTAGE_S=70 CONVERGE_JOB_RETRY_LONGEST_S=30 CONVERGE_ROLLING_RESTARTS=10 $(BIN)/python -m pytest \
 	    tests/server/test_jobs.py tests/test_deploy.py
-	CONVERGE_ARENA_MINUTES=10 CONVERGE_TEST_HANG_S=1500 $(BIN)/python -m pytest tests/server/test_tournaments.py -k arena_pairs
+	CONVERGE_ARENA_MINUTES=10 CONVERGE_TEST_HANG_S=1500 $(BIN)/python -m pytest tests/server/test_tournaments.py -k arena_pairs -rP
 	CONVERGE_NATIVE_ROUNDS=1000000 CONVERGE_FUZZ_SEED=$$(date +%s) $(BIN)/python -m pytest -p tests.fuzz_support \
 	    tests/engine/test_native.py -k many_rounds
 

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from tests.server.test_accounts import Device
 from tests.server.test_limits import assert_error
-from tests.server_support import client_for, hang_guard  # noqa: F401 (a fixture)
+from tests.server_support import Peer, client_for, hang_guard  # noqa: F401 (a fixture)
 
 FAST_EVENTS = {"tournament_tick_s": 0.05}
 #: The arena test's length (``make fuzz``: the issue's 10 minutes).
@@ -319,6 +319,8 @@ def test_an_arena_pairs_whoever_waits_within_seconds_and_its_standings_are_its_s
             for r in mine:
                 waits.append(r["paired_at"] - free_since)
                 free_since = r["ended_at"]
+        print(f"arena of {ARENA_MINUTES} min: {len(rows)} games; waits for a pairing: longest {max(waits):.2f} s, "
+              f"median {sorted(waits)[len(waits) // 2]:.2f} s over {len(waits)}")  # (make fuzz shows it)
         assert max(waits) <= 10.0, max(waits)
         games = [Game(r["round"], r["first_id"], r["second_id"], r["outcome"], r["forfeit"]) for r in rows]
         by_number = {row["player"]: row["points"] for row in doc["standings"]}  # (numbered as they joined)
@@ -348,3 +350,84 @@ def test_a_player_of_an_arena_pauses_and_is_paired_again_when_back(tmp_path: Pat
             time.sleep(0.05)
         swiss = _bot_event(host, 2, format="swiss", rounds=1)
         assert_error(ada.post(f"/api/tournaments/{swiss}/break", json={"paused": True}), 409, "tournament_closed")
+
+
+def test_a_player_who_never_comes_forfeits_after_the_events_wait_unrated_and_is_withdrawn(tmp_path: Path) -> None:
+    """A rated Swiss of two players, live: Ada plays her part; Grace neither comes nor moves. The event's
+    page states the wait; once it is over Grace loses by forfeit ("absent"), is withdrawn (her page offers
+    Join again), the forfeit changes no rating and counts as no game played, and the event goes on (to its
+    end: nobody is left to pair)."""
+    with client_for(tmp_path, no_show_s=1.5, **FAST_EVENTS) as client:
+        host, ada, grace = _named(client, "Host"), _named(client, "Ada"), _named(client, "Grace")
+        tid = host.post("/api/tournaments", json={"name": "Evening", "format": "swiss", "rounds": 2,
+                                                  "clock": 300, "playset": "catalysts",
+                                                  "max_players": 8}).json()["id"]
+        for player in (ada, grace):
+            assert player.post(f"/api/tournaments/{tid}/join").status_code == 200
+        assert host.get(f"/api/tournaments/{tid}").json()["no_show_s"] == 2  # (1.5, stated in whole seconds)
+        assert host.post(f"/api/tournaments/{tid}/start").status_code == 200
+        view = _until_match(ada, tid, "")
+        mid, seat = view["you"]["match_id"], view["you"]["seat"]
+        bearer = {"Authorization": f"Bearer {ada.post(f'/api/matches/{mid}/seat').json()['token']}"}
+        while (mine := client.get(f"/api/matches/{mid}", headers=bearer).json())["match"]["status"] == "active" \
+                and mine["observation"]["current_player"] == seat:  # (Ada plays until it is Grace's turn)
+            action = mine["observation"]["decision"]["legal_actions"][0]["id"]
+            assert client.post(f"/api/matches/{mid}/actions", json={"action": action},
+                               headers=bearer).status_code == 200
+        before = {who: who.get("/api/me").json()["player"] for who in (ada, grace)}
+        done = _until_status(ada, tid, "finished", 30)
+        game = done["pairings"][0]["games"][0]
+        assert game["forfeit"] and done["standings"][0]["name"] == "Ada" and done["standings"][0]["points"] == 1.0
+        assert done["standings"][0]["played"] == 0  # (a forfeit is no game played)
+        assert grace.get(f"/api/tournaments/{tid}").json()["you"]["status"] == "withdrawn"
+        ended = client.get(f"/api/matches/{mid}").json()["match"]
+        assert ended["status"] == "over" and ended["result"] == {"winner": seat, "reason": "absent"}
+        after = {who: who.get("/api/me").json()["player"] for who in (ada, grace)}
+        assert after == before  # (neither rating nor the count of games moved)
+        assert [m["reason"] for m in grace.get("/api/me/history").json()["matches"]] == ["absent"]
+
+
+def test_a_player_who_came_is_no_no_show_and_the_match_waits_for_neither(tmp_path: Path) -> None:
+    """Both players at the table (their sockets open) past the wait: nobody forfeits; the match is theirs."""
+    with client_for(tmp_path, no_show_s=0.5, **FAST_EVENTS) as client:
+        host, ada, grace = _named(client, "Host"), _named(client, "Ada"), _named(client, "Grace")
+        tid = host.post("/api/tournaments", json={"name": "Evening", "format": "swiss", "rounds": 1,
+                                                  "clock": 300, "playset": "catalysts", "rated": False,
+                                                  "max_players": 8}).json()["id"]
+        for player in (ada, grace):
+            assert player.post(f"/api/tournaments/{tid}/join").status_code == 200
+        assert host.post(f"/api/tournaments/{tid}/start").status_code == 200
+        mid = _until_match(ada, tid, "")["you"]["match_id"]
+        peers = [Peer(client, mid, who.post(f"/api/matches/{mid}/seat").json()["token"]) for who in (ada, grace)]
+        assert all(p.welcome is not None and p.welcome["type"] == "welcome" for p in peers)
+        time.sleep(1.5)
+        assert client.get(f"/api/matches/{mid}").json()["match"]["status"] == "active"
+        for p in peers:
+            p.close()
+        assert ada.get(f"/api/tournaments/{tid}").json()["you"]["status"] == "in"
+
+
+def test_a_late_joiner_enters_a_swiss_until_more_than_half_its_rounds_have_started(tmp_path: Path) -> None:
+    """A Swiss of four rounds among six bots: a seventh joins while round one is played (the host paused the
+    event, so that round two waits) and is paired in every round after, with nothing for the round missed;
+    once round three has started, joining is refused, and the event's page says so."""
+    with client_for(tmp_path, **FAST_EVENTS) as client:
+        host = _named(client, "Host")
+        tid = _bot_event(host, 6, format="swiss", rounds=4, clock=600, max_players=8)
+        assert_error(host.post(f"/api/tournaments/{tid}/pause", json={"paused": True}), 409, "tournament_closed")
+        assert host.post(f"/api/tournaments/{tid}/start").status_code == 200
+        assert host.post(f"/api/tournaments/{tid}/pause", json={"paused": True}).status_code == 200
+        assert host.get(f"/api/tournaments/{tid}").json()["joinable"]  # (round one is on; round two waits)
+        added = host.post(f"/api/tournaments/{tid}/bots", json={"level": "beginner", "count": 1})
+        assert added.status_code == 200, added.text  # (a late joiner who plays: a bot)
+        assert host.post(f"/api/tournaments/{tid}/pause", json={"paused": False}).status_code == 200
+        end = time.monotonic() + 120
+        while (doc := host.get(f"/api/tournaments/{tid}").json())["round"] < 3:
+            assert time.monotonic() < end
+            time.sleep(0.02)
+        assert not doc["joinable"] and doc["status"] == "running"
+        assert_error(_named(client, "Later").post(f"/api/tournaments/{tid}/join"), 409, "tournament_closed")
+        done = _until_status(host, tid, "finished", 180)
+        rounds_of_late = [r["round"] for r in done["pairings"] for g in r["games"]
+                          if 7 in (g["first"], g["second"])]
+        assert rounds_of_late == [2, 3, 4], rounds_of_late

@@ -230,3 +230,42 @@ def test_a_turn_mail_the_smtp_server_refuses_is_tried_again_then_given_up(tmp_pa
         assert row()["outcome"] == "failed"
         wall.advance(4000)
         assert _send(client) == 0 and refusing.tries == len(RETRY_S) + 1  # given up
+
+
+def test_a_turn_based_events_next_match_is_mailed_to_both_players_once(tmp_path: Path,
+                                                                       smtp: tuple[str, Inbox]) -> None:
+    """A turn-based Swiss: once its round is paired, the player who moves first is mailed that their match is
+    ready and it is their turn, the other that it is ready and who moves first; each once, with a working
+    link, naming the event and its round and no card."""
+    import time
+
+    inbox = smtp[1]
+    with client_for(tmp_path, **_settings(smtp, **MAIL, tournament_tick_s=0.05)) as client:
+        ada, grace = _players(client, inbox)
+        tid = ada.post("/api/tournaments", json={"name": "Club Swiss", "format": "swiss", "rounds": 1,
+                                                 "move_hours": 24, "rated": False, "playset": "catalysts",
+                                                 "max_players": 4}).json()["id"]
+        for player in (ada, grace):
+            assert player.post(f"/api/tournaments/{tid}/join").status_code == 200
+        before = len(inbox.mails)
+        assert ada.post(f"/api/tournaments/{tid}/start").status_code == 200
+        game = ada.get(f"/api/tournaments/{tid}").json()["pairings"][0]["games"][0]
+        mid, first = game["match_id"], ["Ada", "Grace"][game["first"] - 1]
+        end = time.monotonic() + 10
+        while _send(client) == 0:  # (the match is made just after its round is paired)
+            assert time.monotonic() < end
+        sent = inbox.mails[before:]
+        assert _send(client) == 0 and len(inbox.mails) == before + 2
+        by_name = {"ada@example.org": "Ada", "grace@example.org": "Grace"}
+        for mail in sent:
+            me = by_name[mail["To"]]
+            other = "Grace" if me == "Ada" else "Ada"
+            body = mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+            assert f"{PUBLIC}/m/{mid}" in body and not CARD_CODE.search(body)
+            if me == first:
+                assert mail["Subject"] == "Your match in round 1 of Club Swiss is ready: your turn — Converge"
+                assert f"against {other} is ready: it is your turn, 23 hours" in body
+            else:
+                assert mail["Subject"] == "Your match in round 1 of Club Swiss is ready — Converge"
+                assert f"against {other} is ready: {other} moves first" in body
+        assert client.get(f"/m/{mid}").status_code == 200

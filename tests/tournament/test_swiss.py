@@ -170,3 +170,34 @@ def test_sixteen_players_five_rounds_keep_score_groups_and_balance_first_moves()
             seconds = sum(1 for g in games if g.second == e.ident and g.played)
             unbalanced += abs(firsts - seconds) > 1
     assert unbalanced <= 40 * 16 // 20, unbalanced  # (the last round's top scores may take a third in a row)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_late_joiner_is_paired_from_the_round_after_with_nothing_for_the_rounds_missed(seed: int) -> None:
+    """Someone who joins a 6-round Swiss after its first two rounds (the server lets them in until more than
+    half the rounds have started) is paired in every round after, among the players of their score; they
+    score nothing for the rounds they missed, and the rules hold for everyone (no rematch, one bye each)."""
+    rng = random.Random(seed)
+    entrants, games, _made, unpaired = _play(9, 2, rng)
+    assert not unpaired
+    late = Entrant("late", 1800, 9)
+    everyone = [*entrants, late]
+    made: list[list[Pairing]] = []
+    for rnd in range(3, 7):
+        pairs = pair_round(everyone, games, rnd, 6)
+        made.append(pairs)
+        assert any("late" in (p.first, p.second) for p in pairs)  # (paired, or their bye)
+        for p in pairs:
+            won = "first" if p.second is None or rng.random() < 0.5 else "second"
+            games.append(Game(rnd, p.first, p.second, won))
+    missed = [g for g in games if g.round < 3 and "late" in (g.first, g.second)]
+    assert missed == []
+    met = Counter(frozenset((g.first, g.second)) for g in games if g.second is not None)
+    assert max(met.values()) == 1, met.most_common(1)
+    byes = Counter(g.first for g in games if g.second is None)
+    assert max(byes.values()) == 1, byes
+    third = made[0]
+    before = scores(everyone, [g for g in games if g.round < 3])
+    partner = next(p.second if p.first == "late" else p.first for p in third if "late" in (p.first, p.second))
+    if partner is not None:  # (paired within the lowest scores, or the bye: the foot of the table)
+        assert before[partner] <= sorted(before.values())[len(before) // 2], (before[partner], before)

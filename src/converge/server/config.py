@@ -164,6 +164,9 @@ class ServerConfig:
     #: events (start the due ones, pair the next round once one is over), and the most players of one event.
     tournament_tick_s: float = 2.0
     tournament_max_players: int = 256
+    #: Seconds after an event's live match is made by which a player who has neither come to it nor moved
+    #: forfeits it (the event's page states it); 0: never (the match waits for them).
+    no_show_s: float = 60.0
     #: The shortest arena, in minutes (a test's may be shorter).
     arena_min_minutes: int = 5
     #: Accounts (:mod:`converge.server.accounts`). The SMTP server that mail goes through

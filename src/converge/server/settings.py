@@ -256,6 +256,9 @@ SETTINGS: tuple[Setting, ...] = (
             metavar="SECONDS"),
     Setting("bots.replacement", _bot, "the bot that stands in for a player who left (default: the middle level)",
             "--replacement-bot", "replacement_bot", metavar="NAME"),
+    Setting("tournaments.no_show_wait", number(), "a player who has neither come to their match in a live "
+            f"tournament nor moved this long after it was made loses it; 0: never (default {_D.no_show_s:g})",
+            "--no-show-wait", "no_show_s", metavar="SECONDS"),
     Setting("network.proxy_headers", switch, "take the client's address, scheme and host from a reverse proxy's "
             "X-Forwarded-For, -Proto and -Host (per-client limits, the origin check)", "--proxy-headers",
             "proxy_headers", is_switch=True),

@@ -44,6 +44,7 @@ function resultText(m) {
   const won = m.result === "won";
   if (m.reason === "resign") return won ? "Won (they resigned)" : "Lost (you resigned)";
   if (m.reason === "banned") return won ? "Won (they were banned)" : "Lost (banned)";
+  if (m.reason === "absent") return won ? "Won (they never came)" : "Lost (you never came)";
   return (won ? "Won" : "Lost") + (m.reason === "time" ? " on time" : "");
 }
 

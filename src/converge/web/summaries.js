@@ -98,6 +98,10 @@ export function overBanner() {
     text = mine ? (won ? playerName(loser) + " was banned by this server's hosts: you won the match." :
       "This server's hosts banned you: " + playerName(result.winner) + " won the match.") :
       playerName(loser) + " was banned: " + playerName(result.winner) + " won the match.";
+  } else if (result.reason === "absent") {
+    text = mine ? (won ? playerName(loser) + " never came to the match: you won it by forfeit." :
+      "You did not come to the match in time: " + playerName(result.winner) + " won it by forfeit.") :
+      playerName(loser) + " never came: " + playerName(result.winner) + " won the match by forfeit.";
   } else {
     const how = result.reason === "time" ? " on time" : "";
     text = mine ? (won ? "You won the match" + how + "!" : "You lost the match" + how + ".") : playerName(result.winner) + " won the match" + how + ".";

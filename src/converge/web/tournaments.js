@@ -26,6 +26,19 @@ function settingsLine(e) {
   return [what, clock, playset, e.rated ? "rated" : "unrated", "up to " + e.max_players + " players"].join(" · ");
 }
 
+/** What a player must know before joining: when a match is lost by not coming, and who may still join. */
+function rulesLine(e) {
+  const wait = e.no_show_s === null ?
+    "Each move has its time from the moment the match is made: a player who lets it run out loses the match." :
+    "Come to your match within " + (e.no_show_s >= 120 && e.no_show_s % 60 === 0 ? e.no_show_s / 60 + " minutes" : e.no_show_s + " seconds") +
+    " of its pairing, or you lose it by forfeit" + (e.format === "arena" ? " and are paused until you press Back." :
+      e.format === "swiss" ? " and are withdrawn until you join again." : ".");
+  const late = e.format === "swiss" && e.status !== "finished" && e.status !== "cancelled" ?
+    (e.joinable ? " Players may join until more than half the rounds have started, with no points for the rounds they missed." :
+      " More than half the rounds have started: the event takes no more players.") : "";
+  return wait + late;
+}
+
 export async function showTournaments() {
   let doc;
   try { doc = await api("GET", "/api/tournaments"); } catch (e) { shell("Tournaments", "tournaments", el("p", { text: e.message })); return; }
@@ -107,10 +120,9 @@ export async function showTournament(id) {
     let e;
     try { e = await api("GET", path); } catch (err) { shell("Tournament", "tournament", el("p", { text: err.message })); return; }
     const you = e.you;
-    const open = e.status === "upcoming" || (e.status === "running" && e.format !== "round_robin");
     const controls = [];
     if (!you || you.status === "withdrawn") {
-      if (open) controls.push(el("button", { class: "primary", data: { testid: "join" }, text: "Join", onclick: () => act("join", { link }) }));
+      if (e.joinable) controls.push(el("button", { class: "primary", data: { testid: "join" }, text: "Join", onclick: () => act("join", { link }) }));
     } else if (e.status !== "finished" && e.status !== "cancelled") {
       if (e.format === "arena") {
         controls.push(you.status === "paused" ?
@@ -144,6 +156,7 @@ export async function showTournament(id) {
         g.match_id ? [" · ", el("a", { href: "/m/" + g.match_id + (g.outcome === "pending" ? "" : "#replay"), text: g.outcome === "pending" ? "watch" : "replay" })] : [])))));
     shell(e.name, "tournament",
       el("p", { class: "muted", data: { testid: "event-settings" }, text: STATUS[e.status] + (e.round ? " · round " + e.round : "") + " · " + settingsLine(e) }),
+      el("p", { class: "muted", data: { testid: "event-rules" }, text: rulesLine(e) }),
       el("div", { class: "row event-controls" }, ...controls),
       el("h2", { text: "Standings" }),
       e.standings.length ? el("table", { class: "list-table", data: { testid: "standings" } },

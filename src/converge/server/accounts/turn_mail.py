@@ -116,22 +116,41 @@ class TurnMails:
     async def _mail(self, player_id: str, email: str, mails: list[outbox.TurnMail], now: float) -> Mail:
         base = (self.config.public_url or "").rstrip("/")
         stop = f"{base}/unsubscribe#p={player_id}&t={unsubscribe_token(await self.secret(), player_id)}"
-        footer = ("\n\nYou get this mail because you asked to be told when it is your turn in a turn-based match. "
-                  f"To stop these mails (no sign-in needed): {stop}\n")
+        footer = ("\n\nYou get this mail because you asked to be told when it is your turn in a turn-based match "
+                  f"(and when your next match of a turn-based event is ready). To stop these mails (no sign-in "
+                  f"needed): {stop}\n")
 
         def line(f: outbox.TurnMail) -> str:
             assert f.deadline is not None
-            return (f"against {f.opponent or 'your friend'}: {time_left(f.deadline - now)} left to move. "
-                    f"Play: {base}/m/{f.match_id}")
+            who = f.opponent or ("your opponent" if f.event else "your friend")
+            where = f" ({f.event})" if f.event else ""
+            if f.ready:
+                return (f"against {who}{where}: your match is ready; {who} moves first, and you will be told when "
+                        f"it is your turn. See it: {base}/m/{f.match_id}")
+            return f"against {who}{where}: {time_left(f.deadline - now)} left to move. Play: {base}/m/{f.match_id}"
 
         if len(mails) == 1:
-            who = mails[0].opponent or "your friend"
+            mail = mails[0]
+            who = mail.opponent or ("your opponent" if mail.event else "your friend")
+            if mail.event is not None:
+                assert mail.deadline is not None
+                link = f"{base}/m/{mail.match_id}"
+                left = time_left(mail.deadline - now)
+                body = (f"{who} moves first, and you will be told when it is your turn. See it: {link}"
+                        if mail.ready else f"it is your turn, {left} left to move. Play: {link}")
+                return Mail(email, f"Your match in {mail.event} is ready" + ("" if mail.ready else ": your turn")
+                            + " — Converge", f"Your match in {mail.event} against {who} is ready: {body}{footer}")
             return Mail(email, f"Your turn against {who} — Converge",
-                        f"It is your turn in your turn-based match {line(mails[0])}{footer}")
-        lines = "\n".join(f"- {line(f)}" for f in sorted(mails, key=lambda f: f.deadline or 0.0))
-        return Mail(email, f"Your turn in {len(mails)} matches — Converge",
-                    f"It is your turn in {len(mails)} turn-based matches, the nearest deadline first:\n\n{lines}"
-                    f"{footer}")
+                        f"It is your turn in your turn-based match {line(mail)}{footer}")
+        lines = "\n".join(f"- {line(f)}" for f in sorted(mails, key=lambda f: (f.ready, f.deadline or 0.0)))
+        turns = sum(1 for f in mails if not f.ready)
+        if not turns:
+            return Mail(email, f"{len(mails)} matches are ready — Converge",
+                        f"Your next matches of turn-based events are ready:\n\n{lines}{footer}")
+        also = "" if turns == len(mails) else ", then the matches of events that are ready"
+        return Mail(email, f"Your turn in {turns} {'match' if turns == 1 else 'matches'} — Converge",
+                    f"It is your turn in {turns} turn-based {'match' if turns == 1 else 'matches'}, the nearest "
+                    f"deadline first{also}:\n\n{lines}{footer}")
 
     async def _end(self, keys: list[tuple[str, int]], outcome: str, now: float) -> None:
         def write(conn: Tx) -> None:

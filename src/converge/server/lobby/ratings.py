@@ -50,7 +50,11 @@ def fixed_rating(bot: str, ratings: Mapping[str, float] = BOT_RATINGS) -> Rating
 
 def rate_on_finish(conn: Tx, session: Session, winner: int | None) -> None:
     """The hub's finish hook (inside the finishing transaction): rate the match if it is rated. A stand-in for
-    a player who left does not count: the result is the player's."""
+    a player who left does not count: the result is the player's. A tournament's match its loser never moved
+    in (a no-show) is no game played, and rated no more than a forfeit is in chess."""
+    if session.seating.event and winner is not None and not any(seat == 1 - winner
+                                                                 for seat, _clock in session.row.action_clocks):
+        return
     bots = {s.seat: fixed_rating(s.bot) for s in session.row.seats if s.bot is not None and not s.replaced}
     try:
         with conn.begin_nested():

@@ -46,6 +46,7 @@ from converge.server.play.owner.botpool import BotPool
 from converge.server.play.owner.bots import Bots, Hints
 from converge.server.play.owner.clocks import Clocks
 from converge.server.play.owner.duties import Duties
+from converge.server.play.owner.no_shows import NoShows
 from converge.server.play.owner.standins import StandIns
 from converge.server.play.owner.turns import Turns
 from converge.server.play.process.housekeeping import Housekeeping
@@ -93,7 +94,8 @@ class Hub:
         commits = Commits(ground, self.writes, self.sync.caught_up, self.housekeeping)
         self.moves = Moves(ground, self.writes, commits, meter)
         clocks = Clocks(ground, self.writes, commits)
-        self.duties = Duties(clocks, Bots(ground, self.pool, self.moves), StandIns(ground, commits), self.events)
+        self.duties = Duties(clocks, Bots(ground, self.pool, self.moves), StandIns(ground, commits),
+                            NoShows(ground, clocks), self.events)
         self.events.committed.subscribe(broadcast.committed)  # (after the duties: a bot's reply is on its way)
         self.hints = Hints(ground, self.pool, commits)
         self.reviews = Reviews(config, self.pool, storage, self.writes)

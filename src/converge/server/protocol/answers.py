@@ -498,6 +498,10 @@ class EventView(EventSummary):
     pairings: list[EventRound]
     you: YourPlace | None
     host: bool  #: the caller hosts it
+    joinable: bool  #: the event takes players now (a Swiss until more than half its rounds have started)
+    #: seconds after a match is made by which a player who has neither come nor moved loses it (None: its
+    #: matches are turn-based, where the time per move runs from the start, or the server has no such wait)
+    no_show_s: int | None
 
 
 class EventJoined(TypedDict):

@@ -114,7 +114,9 @@ class TurnInfo(TypedDict):
 
 class Result(TypedDict):
     winner: int | None
-    reason: str | None  #: "match" (the engine's result), "time", "resign" or "banned" (the hosts banned the loser)
+    #: "match" (the engine's result), "time", "resign", "banned" (the hosts banned the loser) or "absent" (a
+    #: tournament's match the loser never came to)
+    reason: str | None
 
 
 class HintsInfo(TypedDict):

@@ -83,6 +83,7 @@ class SeatPlayer:
     rating: int  #: the rating now
     provisional: bool
     change: int | None  #: what this match changed the rating by (None: not rated, or not yet)
+    kind: str = "table"  #: how the match was found: "table", "quick", "invite" or "event" (a tournament's)
 
 
 def _player(row: Any) -> Player:
@@ -362,17 +363,17 @@ def seat_players(conn: Connection, match_id: str) -> tuple[bool, dict[int, SeatP
     when the match started, their rating now, and what this match changed it by (once it is rated)."""
     mp, p, rc = match_players_table.c, players_table.c, rating_changes_table.c
     rows = conn.execute(
-        select(mp.seat, mp.name, mp.rated, p.r, p.rd, rc.r_before, rc.r_after)
+        select(mp.seat, mp.name, mp.rated, mp.kind, p.r, p.rd, rc.r_before, rc.r_after)
         .select_from(match_players_table.join(players_table, p.id == mp.player_id)
                      .outerjoin(rating_changes_table,
                                 and_(rc.match_id == mp.match_id, rc.player_id == mp.player_id)))
         .where(mp.match_id == match_id)).all()
     out: dict[int, SeatPlayer] = {}
     rated = False
-    for seat, name, is_rated_seat, r, rd, r_before, r_after in rows:
+    for seat, name, is_rated_seat, kind, r, rd, r_before, r_after in rows:
         rated = rated or bool(is_rated_seat)
         out[int(seat)] = SeatPlayer(name, round(r), rd > 110,
-                                    None if r_before is None else round(r_after) - round(r_before))
+                                    None if r_before is None else round(r_after) - round(r_before), str(kind))
     return rated, out
 
 

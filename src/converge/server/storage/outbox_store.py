@@ -18,10 +18,15 @@ from converge.server.storage.schema import (
     players_table,
     seats_table,
     settings_table,
+    tournament_games_table,
+    tournaments_table,
 )
 
 #: The settings key of the secret that signs unsubscribe links.
 SECRET_KEY = "mail_secret"
+#: The ``idx`` of a tournament's "your match is ready" mail to the player who does not move first (the one who
+#: does is sent the turn mail of action 0, which says the same and that it is their turn).
+READY = -1
 
 
 @dataclass(frozen=True)
@@ -33,7 +38,12 @@ class TurnMail:
     player_id: str | None  #: None: nobody to tell (no such player, no address, or no mails asked for)
     email: str | None
     opponent: str | None  #: the opponent's name at the start of the match (None: anonymous)
-    deadline: float | None  #: with the player's vacation left; None: the turn is over (moved, or the match ended)
+    #: with the player's vacation left; None: the turn is over (moved, or the match ended). A ready mail's:
+    #: the first mover's.
+    deadline: float | None
+    event: str | None = None  #: a tournament's match: "round 2 of Club Swiss" (an arena's: "Club Arena")
+    #: a tournament's "your match is ready" to the player who does not move first (:data:`READY`)
+    ready: bool = False
 
 
 def queue(conn: Connection, match_id: str, idx: int, seat: int, now: float, delay: float) -> None:
@@ -64,9 +74,14 @@ def take(conn: Connection, match_id: str, idx: int, now: float, lease_s: float) 
 def facts(engine: Engine, match_id: str, idx: int) -> TurnMail:
     """What the mail ``(match_id, idx)`` needs, read now."""
     o, m, mp, p = outbox_table.c, matches_table.c, match_players_table.c, players_table.c
+    t, g = tournaments_table.c, tournament_games_table.c
     with engine.connect() as conn:
         seat = conn.execute(select(o.seat).where(o.match_id == match_id, o.idx == idx)).scalar()
-        match = conn.execute(select(m.status, m.n_actions, m.updated_at, m.move_s).where(m.id == match_id)).first()
+        match = conn.execute(select(m.status, m.n_actions, m.updated_at, m.move_s, m.to_move)
+                             .where(m.id == match_id)).first()
+        event = conn.execute(select(t.name, t.format, g.round)
+                             .join(tournament_games_table, g.tournament_id == t.id)
+                             .where(g.match_id == match_id)).first()
         seated = {int(s): (pid, name) for s, pid, name in conn.execute(
             select(mp.seat, mp.player_id, mp.name).where(mp.match_id == match_id))}
         vacation = conn.execute(select(seats_table.c.vacation_left_s).where(
@@ -75,14 +90,17 @@ def facts(engine: Engine, match_id: str, idx: int) -> TurnMail:
         if seat is not None and int(seat) in seated:
             player = conn.execute(select(p.id, p.email, p.notify_turns)
                                   .where(p.id == seated[int(seat)][0])).first()
-    live = (match is not None and match.status == "active" and int(match.n_actions) == idx
-            and match.move_s is not None)
+    ready = idx == READY
+    live = (match is not None and match.status == "active" and match.move_s is not None
+            and (match.to_move != seat if ready else int(match.n_actions) == idx))  # (their turn: its own mail)
     asked = player is not None and player.email is not None and bool(player.notify_turns)
     other = seated.get(1 - int(seat)) if seat is not None else None
+    named = None if event is None else event.name if event.format == "arena" else \
+        f"round {event.round} of {event.name}"
     return TurnMail(match_id, idx, str(player.id) if asked and player else None,
                     str(player.email) if asked and player else None, other[1] if other else None,
-                    float(match.updated_at) + int(match.move_s) + float(vacation or 0.0)
-                    if live and match is not None else None)
+                    float(match.updated_at) + int(match.move_s) + (0.0 if ready else float(vacation or 0.0))
+                    if live and match is not None else None, named, ready)
 
 
 def done(conn: Connection, match_id: str, idx: int, outcome: str, now: float) -> None:

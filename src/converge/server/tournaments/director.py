@@ -22,6 +22,7 @@ from converge.server.play.match.session import Session
 from converge.server.play.process.lifecycle import Lifecycle, Periodic
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.tokens import hash_token, new_match_id, new_token
+from converge.server.storage import outbox_store as outbox
 from converge.server.storage import tournament_store as store
 from converge.server.storage.database import StorageError
 from converge.server.storage.tournament_store import EntrantRow, GameRow, TournamentRow
@@ -195,7 +196,9 @@ def _finish(conn: Tx, event: TournamentRow, now: float) -> list[GameRow]:
 
 def record_result(conn: Tx, session: Session, winner: int | None) -> None:
     """A match ended: if it was a tournament's game, its result, in the same transaction (the first player
-    sits at seat 0). A player who never moved in it lost by forfeit."""
+    sits at seat 0). A player who never moved in it lost by forfeit, and is paired no more until they say
+    they are back: an arena's player is paused, a Swiss's withdrawn (joining again puts them back); a round
+    robin's table keeps them."""
     found = store.game_of_match(conn, session.id)
     if found is None:
         return
@@ -204,6 +207,11 @@ def record_result(conn: Tx, session: Session, winner: int | None) -> None:
     loser = None if winner is None else 1 - winner
     forfeit = loser is not None and not any(seat == loser for seat, _clock in session.row.action_clocks)
     store.end_game(conn, tournament_id, game.round, game.board, outcome, forfeit, time.time())
+    if forfeit:
+        event = store.get(conn, tournament_id)
+        absent = game.first_id if loser == 0 else game.second_id
+        if event is not None and absent is not None and event.format != "round_robin":
+            store.set_entrant(conn, tournament_id, absent, "paused" if event.format == "arena" else "withdrawn")
 
 
 class Director:
@@ -213,6 +221,7 @@ class Director:
         self.writer = writer
         self.engine = writer.storage.engine
         self.seating = seating
+        self.turn_mail_delay_s = config.turn_mail_delay_s
         #: One step at a time in this process (the host's start and the job's tick may come together).
         self._stepping = asyncio.Lock()
         self._periodic = Periodic("tournaments", "the tournaments' pairings", config.tournament_tick_s, self.tick,
@@ -251,9 +260,16 @@ class Director:
                 seats[seat] = (entrant.player_id, hash_token(new_token()))  # (players take keys to their seats)
             else:
                 bots.append(entrant.bot)
+        match_id, delay = game.match_id, self.turn_mail_delay_s
+
+        def tell_second(conn: Tx) -> None:  # (seat 0 moves first: its turn mail tells it the match is ready)
+            outbox.queue(conn, match_id, outbox.READY, 1, time.time(), delay)
+
+        turn_based = event.move_s is not None and item.second.bot is None
         try:
             await self.seating.make_match(seats=seats, playset=game.playset, clock_ms=event.clock_ms,
                                           rated=event.rated, kind="event", payers=(), move_s=event.move_s,
-                                          bot=bots[0] if bots else None, match_id=game.match_id, start="0")
+                                          bot=bots[0] if bots else None, match_id=game.match_id, start="0",
+                                          also=tell_second if turn_based else None)
         except (StorageError, ProtocolError) as exc:  # (made by another process, or the database is away)
             log.info("tournament %s: match %s not made now: %s", event.id, game.match_id, exc)

@@ -206,7 +206,8 @@ class Tournaments:
         assert found is not None
         event, entrants, games = found
         player = await self.players.player_of(cookie)
-        return view_doc(event, entrants, games, None if player is None else player.id)
+        return view_doc(event, entrants, games, None if player is None else player.id,
+                        self.catalog.config.no_show_s)
 
     # ------------------------------------------------------------------ helpers
 
@@ -236,9 +237,9 @@ class Tournaments:
 
     @staticmethod
     def _open(event: TournamentRow) -> None:
-        joinable = event.status == "upcoming" or (event.status == "running" and event.format != "round_robin")
-        if not joinable:
-            raise ProtocolError("tournament_closed", "the event takes no more players")
+        why = closed_to_entrants(event)
+        if why is not None:
+            raise ProtocolError("tournament_closed", why)
 
     async def _write(self, fn: Callable[[Tx], object]) -> None:
         try:
@@ -247,6 +248,20 @@ class Tournaments:
             raise ProtocolError("tournament_full", str(exc)) from None
         except StorageError:
             raise ProtocolError("storage", "that could not be saved now; nothing changed: try again") from None
+
+
+def closed_to_entrants(event: TournamentRow) -> str | None:
+    """Why the event takes no more players, or None if it does: an event takes them until it starts; then a
+    Swiss until more than half its rounds have started (lichess's rule: a late joiner scores nothing for the
+    rounds they missed), an arena until its end, paused or not; a round robin's table is fixed at the start."""
+    going = event.status in ("running", "paused")  # (a paused event's players may still come and go)
+    if event.status == "upcoming" or (going and event.format == "arena"):
+        return None
+    if going and event.format == "swiss" and event.rounds is not None:
+        if event.round * 2 <= event.rounds:
+            return None
+        return "more than half of this Swiss's rounds have started: it takes no more players"
+    return "the event takes no more players"
 
 
 def _summary(event: TournamentRow) -> EventSummary:
@@ -268,8 +283,10 @@ def display_name(entrant: EntrantRow) -> str:
     return entrant.name or "Anonymous"
 
 
-def view_doc(event: TournamentRow, entrants: list[EntrantRow], games: list[GameRow], me: str | None) -> EventView:
-    """The event as its page shows it: entrants by their number in the table (never their ids)."""
+def view_doc(event: TournamentRow, entrants: list[EntrantRow], games: list[GameRow], me: str | None,
+             no_show_s: float) -> EventView:
+    """The event as its page shows it: entrants by their number in the table (never their ids), and the
+    server's no-show wait if its matches are live (``no_show_s``; 0: none)."""
     number = {e.player_id: n for n, e in enumerate(entrants, 1)}
     rows = standings(event.format, [e.entrant() for e in entrants], [g.game() for g in games])
     by_id = {e.player_id: e for e in entrants}
@@ -290,7 +307,8 @@ def view_doc(event: TournamentRow, entrants: list[EntrantRow], games: list[GameR
                 "seat": None if not live else (0 if live[-1].first_id == me else 1)}
     pairings: list[EventRound] = [{"round": n, "games": rounds[n]} for n in sorted(rounds)]
     return {**_summary(event), "standings": table, "pairings": pairings, "you": mine,
-            "host": me is not None and me == event.host_id}
+            "host": me is not None and me == event.host_id, "joinable": closed_to_entrants(event) is None,
+            "no_show_s": round(no_show_s) if no_show_s and event.move_s is None else None}
 
 
 __all__ = ["Tournaments", "view_doc"]

@@ -89,7 +89,7 @@ class MatchClock:
 
 
 #: The names of a session's tasks (:class:`SessionTasks`): each unit keeps its own.
-CLOCK, BOTS, EVICT, INBOX = "clock", "bots", "evict", "inbox"
+CLOCK, BOTS, EVICT, INBOX, NO_SHOW = "clock", "bots", "evict", "inbox", "no-show"
 
 
 def stand_in(seat: int) -> str:
@@ -176,6 +176,9 @@ class Seating:
 
     def __init__(self) -> None:
         self.rated = False
+        #: A tournament's match: its players forfeit it by not coming
+        #: (:mod:`~converge.server.play.owner.no_shows`), and no bot stands in for one who left.
+        self.event = False
         self._players: dict[int, SeatPlayer] = {}
         self._bot_ratings: dict[str, float] = {}
 
@@ -183,6 +186,7 @@ class Seating:
               bot_ratings: dict[str, float] | None = None) -> None:
         """What was read of the seats' players (and the bots' fixed ratings, by level)."""
         self.rated = rated
+        self.event = any(p.kind == "event" for p in players.values())
         self._players = dict(players)
         if bot_ratings is not None:
             self._bot_ratings = dict(bot_ratings)

@@ -1,6 +1,6 @@
 """What the process that owns a match does by itself for it — its clock, its bots' moves, stand-ins for
-players who left — started again whenever the match changes, is made live here, or this process takes it
-over (told by :mod:`converge.server.play.events`)."""
+players who left, a tournament's wait for players who never came — started again whenever the match
+changes, is made live here, or this process takes it over (told by :mod:`converge.server.play.events`)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,20 @@ from converge.server.play.events import Committed, Opened, PlayEvents, SeatsElse
 from converge.server.play.match.session import Session
 from converge.server.play.owner.bots import Bots
 from converge.server.play.owner.clocks import Clocks
+from converge.server.play.owner.no_shows import NoShows
 from converge.server.play.owner.standins import StandIns
 
 
 class Duties:
-    """The clock, the bots and the stand-ins of the matches of this process, restarted together."""
+    """The clock, the bots, the stand-ins and the no-show waits of the matches of this process, restarted
+    together."""
 
-    def __init__(self, clocks: Clocks, bots: Bots, standins: StandIns, events: PlayEvents) -> None:
+    def __init__(self, clocks: Clocks, bots: Bots, standins: StandIns, no_shows: NoShows,
+                 events: PlayEvents) -> None:
         self.clocks = clocks
         self.bots = bots
         self.standins = standins
+        self.no_shows = no_shows
         events.committed.subscribe(self.committed)
         events.opened.subscribe(self.opened)
         events.seats_elsewhere.subscribe(self.seats_elsewhere)
@@ -49,6 +53,7 @@ class Duties:
             self.take_over(event.session)
         else:
             self.after_change(event.session)
+            self.no_shows.schedule(event.session)
 
     def seats_elsewhere(self, event: SeatsElsewhere) -> None:
         """Seats connected elsewhere need no stand-in; the clock starts once everyone came."""
@@ -62,3 +67,4 @@ class Duties:
         self.clocks.schedule(session)
         self.bots.kick(session)
         self.standins.schedule_absent(session)
+        self.no_shows.schedule(session)

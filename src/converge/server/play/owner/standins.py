@@ -30,10 +30,11 @@ class StandIns:
 
     def schedule(self, session: Session, seat: int) -> None:
         """Put a bot in ``seat`` after ``replace_after`` seconds if its player is still away then (friend
-        matches this process owns, not turn-based ones, whose players come and go; nothing if one is pending
-        already)."""
+        matches this process owns, not turn-based ones, whose players come and go, nor a tournament's, where
+        the clock decides; nothing if one is pending already)."""
         after = self.config.replace_after
-        if (not after or session.row.mode != "friend" or session.row.move_s is not None or not session.active
+        if (not after or session.row.mode != "friend" or session.row.move_s is not None or session.seating.event
+                or not session.active
                 or not session.owned
                 or session.row.seats[seat].bot is not None or session.tasks.pending(stand_in(seat))
                 or session.presence.connected(seat)):
