@@ -57,6 +57,8 @@ def test_a_swiss_made_joined_and_played_in_the_browser_moves_its_standings(serve
         tab.page.wait_for_selector("[data-testid=standing-row]")
     assert points(ada) == ["0.0", "1.0"] or points(ada) == ["0", "1"], points(ada)
     assert ada.page.locator("[data-testid=event-round]").count() >= 1
+    crossed = [row.split("\t") for row in ada.page.locator("[data-testid=cross-row]").all_inner_texts()]
+    assert [cells[-1].strip() for cells in crossed] == ["W2", "L1"], crossed  # (the crosstable: round one)
     ada.shot("tournament-1280x800.png", full_page=True)
     bob.shot("tournament-390x844.png", full_page=True)
     assert bob.page.evaluate("document.documentElement.scrollWidth") <= 390

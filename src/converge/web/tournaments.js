@@ -39,6 +39,46 @@ function rulesLine(e) {
   return wait + late;
 }
 
+/** Each player's games, a row each in the standings' order: a Swiss's or a round robin's by round ("W3": won
+ *  against the player ranked 3; "*": by forfeit), an arena's points game by game (its last 30). */
+function crosstable(e) {
+  const rank = Object.fromEntries(e.standings.map((r) => [r.player, r.rank]));
+  const games = {};
+  for (const r of e.pairings) {
+    for (const g of r.games) {
+      for (const [me, them, first] of [[g.first, g.second, true], [g.second, g.first, false]]) {
+        if (me !== null) (games[me] ||= []).push({ round: r.round, them, g, won: g.outcome === (first ? "first" : "second") });
+      }
+    }
+  }
+  const arena = e.format === "arena";
+  const cell = (x) => {
+    if (x.them === null) return ["bye", "Bye", "won"];
+    if (x.g.outcome === "pending") return ["…" + rank[x.them], "Playing the player ranked " + rank[x.them], ""];
+    const how = x.g.outcome === "drawn" ? "D" : x.won ? "W" : "L";
+    const text = how + (arena ? "" : rank[x.them]) + (x.g.forfeit ? "*" : "");
+    const said = { W: "Won", L: "Lost", D: "Drawn" }[how] + " against the player ranked " + rank[x.them] + (x.g.forfeit ? ", by forfeit" : "");
+    return [text, said, how === "W" ? "won" : how === "L" ? "lost" : ""];
+  };
+  const columns = arena ? Math.min(30, Math.max(0, ...Object.values(games).map((l) => l.length))) : e.pairings.length;
+  const rows = e.standings.map((r) => {
+    const mine = (games[r.player] || []);
+    const shown = arena ? mine.slice(-columns) : e.pairings.map((p) => mine.find((x) => x.round === p.round));
+    return el("tr", { data: { testid: "cross-row" }, class: e.you && e.you.player === r.player ? "me" : null },
+      el("td", { text: String(r.rank) }), el("th", { scope: "row", text: r.name }),
+      ...Array.from({ length: columns }, (_, i) => {
+        const x = shown[i];
+        if (!x) return el("td", { class: "num muted", text: "–" });
+        const [text, title, cls] = cell(x);
+        return el("td", { class: "num " + cls, title, text });
+      }));
+  });
+  const rounds = Array.from({ length: columns }, (_, i) => el("th", { scope: "col", class: "num", text: arena ? "" : "R" + e.pairings[i].round }));
+  return el("div", { class: "table-scroll" }, el("table", { class: "list-table cross", data: { testid: "crosstable" } },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "#" }), el("th", { scope: "col", text: "Player" }), ...rounds)),
+    el("tbody", {}, ...rows)));
+}
+
 export async function showTournaments() {
   let doc;
   try { doc = await api("GET", "/api/tournaments"); } catch (e) { shell("Tournaments", "tournaments", el("p", { text: e.message })); return; }
@@ -163,6 +203,9 @@ export async function showTournament(id) {
         el("thead", {}, el("tr", {}, ...heads.map((h) => el("th", { scope: "col", text: h })))), el("tbody", {}, ...standing)) :
         el("p", { class: "muted", text: "Nobody has joined yet." }),
       swiss && e.standings.length ? el("p", { class: "muted", text: "Ties are broken by Buchholz (the points of everyone you met), then S-B, Sonneborn–Berger (the points of the players you beat)." }) : null,
+      ...(e.pairings.length && e.standings.length ? [el("h2", { text: "Crosstable" }), crosstable(e),
+        el("p", { class: "muted", text: e.format === "arena" ? "Each player's last games, the newest last: W won, L lost; * by forfeit." :
+          "W3: won against the player ranked 3, L lost, D drawn; * by forfeit; bye: a point without a game." })] : []),
       ...(rounds.length ? [el("h2", { text: "Rounds" }), ...rounds] : []));
     if (e.status === "upcoming" || e.status === "running" || e.status === "paused") timer = setTimeout(draw, REFRESH_MS);
   }
