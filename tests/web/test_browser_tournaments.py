@@ -63,6 +63,15 @@ def test_a_swiss_made_joined_and_played_in_the_browser_moves_its_standings(serve
     bob.shot("tournament-390x844.png", full_page=True)
     assert bob.page.evaluate("document.documentElement.scrollWidth") <= 390
     host.page.goto(server.base + "/tournaments")
+    host.page.fill("[data-testid=event-name]", "Saturday arena")  # (an event with a start time)
+    host.page.select_option("[data-testid=event-format]", "arena")
+    host.page.fill("[data-testid=event-minutes]", "30")
+    host.page.fill("[data-testid=event-starts]", "2031-05-17T20:30")
+    host.page.click("[data-testid=host-event]")
+    host.page.wait_for_selector("[data-testid=start]")
+    said = host.page.locator("[data-testid=event-settings]").inner_text()
+    assert said.startswith("Upcoming · Arena, 30 minutes") and "starts May 17, 2031" in said and "8:30" in said, said
+    host.page.goto(server.base + "/tournaments")
     host.page.wait_for_selector("[data-testid=event-row]")
     host.shot("tournaments-1280x800.png", full_page=True)
     for tab in (host, ada, bob):

@@ -23,7 +23,8 @@ function settingsLine(e) {
   const what = e.format === "swiss" ? "Swiss, " + e.rounds + " rounds" : e.format === "arena" ? "Arena, " + e.minutes + " minutes" : "Round robin";
   const clock = e.clock_s ? Math.round(e.clock_s / 60) + " minutes each" : e.move_hours + " hours a move";
   const playset = Array.isArray(e.playset) ? e.playset.join(", ") : e.playset === "sets" ? "a set drawn each round" : "any playset, drawn each round";
-  return [what, clock, playset, e.rated ? "rated" : "unrated", "up to " + e.max_players + " players"].join(" · ");
+  const starts = e.status === "upcoming" && e.starts_at ? ["starts " + new Date(e.starts_at * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" })] : [];
+  return [what, clock, playset, e.rated ? "rated" : "unrated", "up to " + e.max_players + " players", ...starts].join(" · ");
 }
 
 /** What a player must know before joining: when a match is lost by not coming, and who may still join. */
@@ -108,6 +109,7 @@ async function hostForm() {
   const rated = el("input", { id: "event-rated", type: "checkbox", data: { testid: "event-rated" } });
   const priv = el("input", { id: "event-private", type: "checkbox", data: { testid: "event-private" } });
   const cap = el("input", { id: "event-cap", data: { testid: "event-cap" }, type: "number", min: "2", max: "256", value: "16" });
+  const starts = el("input", { id: "event-starts", data: { testid: "event-starts" }, type: "datetime-local" });
   const error = el("p", { class: "form-error", role: "alert", data: { testid: "event-error" } });
   const roundsField = el("div", { class: "field" }, el("label", { for: "event-rounds", text: "Rounds" }), rounds);
   const minutesField = el("div", { class: "field", hidden: true }, el("label", { for: "event-minutes", text: "Minutes" }), minutes);
@@ -120,6 +122,7 @@ async function hostForm() {
                    playset: playset.value() === "random" ? "all" : playset.value() };
     if (format.value === "swiss") body.rounds = Number(rounds.value);
     if (format.value === "arena") body.minutes = Number(minutes.value);
+    if (starts.value) body.starts_at = Math.round(new Date(starts.value).getTime() / 1000);  // (the browser's local time)
     try {
       const made = await api("POST", "/api/tournaments", body);
       location.assign(made.url);
@@ -133,11 +136,12 @@ async function hostForm() {
     el("div", { class: "field" }, el("label", { for: "event-clock", text: "Clock" }), clock),
     playset.node,
     el("div", { class: "field" }, el("label", { for: "event-cap", text: "Most players" }), cap),
+    el("div", { class: "field" }, el("label", { for: "event-starts", text: "Starts at (leave empty to start it yourself)" }), starts),
     el("div", { class: "field inline" }, rated, el("label", { for: "event-rated", text: "Rated" })),
     el("div", { class: "field inline" }, priv, el("label", { for: "event-private", text: "A club's event: joined by its link only" })),
     error,
     el("button", { type: "submit", class: "primary", data: { testid: "host-event" }, text: "Host it" }),
-    el("p", { class: "muted", text: "You start it from its page once its players are in." }));
+    el("p", { class: "muted", text: "With a start time it starts by itself then (and is cancelled if fewer than two players have joined by then); either way you may start it earlier from its page." }));
 }
 
 /** An event's page: `/t/<id>`, or `/t/<id>#link=<token>` for a club's event. */
