@@ -116,6 +116,12 @@ players_table = Table(
     #: Banned by the server's hosts (``converge admin ban``): since when, and why (shown to the player).
     Column("banned_at", Float, nullable=True),
     Column("ban_reason", String(200), nullable=True),
+    #: The player's choices about other people (None: the default): their profile page hidden (default
+    #: shown); chat shown to them and theirs sent (default: on for a named player, off for an anonymous one);
+    #: challenges taken from the players they follow only (default: from anyone).
+    Column("profile_hidden", Boolean, nullable=True),
+    Column("chat_on", Boolean, nullable=True),
+    Column("friends_only", Boolean, nullable=True),
 )
 
 #: Every key of every player's name (:func:`converge.server.lobby.identity.name_keys`): two players' names
@@ -312,4 +318,54 @@ tournament_games_table = Table(
     Column("playset", String(256), nullable=True),  # JSON: the match's skillsets (None: a bye, a forfeit)
     Column("paired_at", Float, nullable=False),
     Column("ended_at", Float, nullable=True),
+)
+
+
+# ---------------------------------------------------------------------- people
+
+#: Who follows whom (a player's friends are the players they follow).
+follows_table = Table(
+    "converge_follows", metadata,
+    Column("follower_id", String(32), primary_key=True),
+    Column("followed_id", String(32), primary_key=True, index=True),
+    Column("at", Float, nullable=False),
+)
+
+#: Whom a player muted: their chat lines are not sent to the player, anywhere.
+mutes_table = Table(
+    "converge_mutes", metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("muted_id", String(32), primary_key=True),
+    Column("at", Float, nullable=False),
+)
+
+#: Chat lines, kept with their match (deleted with it) so that a report carries them; the lobby's are in
+#: room "lobby". ``room``: "lobby", or "<match id>:players" / "<match id>:spectators".
+chat_table = Table(
+    "converge_chat", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("room", String(48), nullable=False),
+    Column("match_id", String(32), nullable=True, index=True),
+    Column("player_id", String(32), nullable=False, index=True),
+    Column("name", String(64), nullable=True),  # the name it was sent under (None: anonymous)
+    Column("at", Float, nullable=False),
+    Column("text", String(500), nullable=False),
+    Column("quick", String(16), nullable=True),  # a quick message's key ("gg"...), None: typed
+)
+chat_room_index = Index("converge_chat_room", chat_table.c.room, chat_table.c.id)
+
+#: A challenge from one named player to another: the match it proposes, until it is answered or expires.
+challenges_table = Table(
+    "converge_challenges", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("from_id", String(32), nullable=False, index=True),
+    Column("to_id", String(32), nullable=False, index=True),
+    Column("playset", String(256), nullable=False),  # JSON: three skillsets
+    Column("clock_ms", Integer, nullable=True),
+    Column("move_s", Integer, nullable=True),
+    Column("rated", Boolean, nullable=False),
+    Column("status", String(10), nullable=False),  # "open", "accepted", "declined", "cancelled", "expired"
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Column("match_id", String(32), nullable=True),  # the match made when it was accepted
 )
