@@ -24,6 +24,7 @@ from fastapi.testclient import TestClient
 
 from converge import Match
 from converge.server.app import create_app
+from converge.server.lobby.identity import COOKIE
 from converge.server.storage.pgcluster import free_port
 from tests.engine.test_properties import known_cards
 
@@ -98,8 +99,11 @@ class Peer:
     """One WebSocket connection of a seat (or a spectator: no token), keeping the view as a client does."""
 
     def __init__(self, client: TestClient, match_id: str, token: str | None = None, hello: bool = True,
-                 address: str | None = None) -> None:
-        self.ctx = client.websocket_connect(f"/ws/{match_id}", headers=from_address(address) if address else {})
+                 address: str | None = None, cookie: str | None = None) -> None:
+        headers = from_address(address) if address else {}
+        if cookie is not None:  # (the player the page's cookie names: chat's sender and reader)
+            headers["cookie"] = f"{COOKIE}={cookie}"
+        self.ctx = client.websocket_connect(f"/ws/{match_id}", headers=headers)
         self.ws = self.ctx.__enter__()
         _OPEN.append(self)
         self.texts: list[str] = []

@@ -86,9 +86,11 @@ def by_type(union: Any) -> dict[str, Any]:
 def test_the_client_messages_fields_are_those_of_their_declarations() -> None:
     assert {"hello": {"type", "token", "acks"}, "action": {"type", "action", "seq"},
                                   "rematch": {"type"}, "hint": {"type"}, "hints": {"type", "allow"},
-                                  "resign": {"type"}, "ping": {"type"}} == parse.MATCH_FIELDS
+                                  "resign": {"type"}, "chat": {"type", "text", "quick"},
+                                  "ping": {"type"}} == parse.MATCH_FIELDS
     assert {"hello": {"type"}, "queue": {"type", "clock"}, "unqueue": {"type"},
-                                  "accept_bot": {"type"}, "ping": {"type"}} == parse.LOBBY_FIELDS
+                                  "accept_bot": {"type"}, "chat": {"type", "text", "quick"},
+                                  "ping": {"type"}} == parse.LOBBY_FIELDS
 
 
 def test_the_conformance_check_can_fail() -> None:
@@ -117,13 +119,18 @@ def test_every_message_of_a_match_is_as_its_type_declares(tmp_path: Path) -> Non
         peers[0].until(lambda m: m["type"] == "rematch")
         peers[0].send({"type": "ping"})
         peers[0].until(lambda m: m["type"] == "pong")
+        talker = Peer(client, mid, doc["token"], cookie=player(client, "Ada"))  # (chat needs a player)
+        talker.send({"type": "chat", "quick": "gg"})
+        peers[1].until(lambda m: m["type"] == "chat")
+        again = Peer(client, mid, doc["invite_token"])  # (a room with lines: they come after the welcome)
+        again.until(lambda m: m["type"] == "chat_lines")
         seen: set[str] = set()
-        for peer in (*peers.values(), watcher):
+        for peer in (*peers.values(), watcher, talker, again):
             for text in peer.texts:
                 msg = json.loads(text)
                 seen.add(msg["type"])
                 assert conforms(msg, kinds[msg["type"]], msg["type"]) == [], text[:300]
-        assert {"welcome", "ack", "state", "meta", "rematch", "error", "pong"} <= seen
+        assert {"welcome", "ack", "state", "meta", "rematch", "error", "pong", "chat", "chat_lines"} <= seen
         bot = create(client, opponent="bot", bot="greedy", seat=0)
         hinter = Peer(client, bot["match_id"], bot["token"])
         assert hinter.obs is not None
@@ -162,6 +169,10 @@ def test_every_message_of_the_lobby_is_as_its_type_declares(tmp_path: Path) -> N
         pages["bob"].until("unqueued")
         pages["bob"].send({"type": "ping"})
         pages["bob"].until("pong")
+        pages["bob"].send({"type": "chat", "quick": "glhf"})
+        pages["ada"].until("chat")
+        pages["cleo"] = LobbyPeer(client, player(client, "Cleo"))
+        pages["cleo"].until("chat_lines")
         seen: set[str] = set()
         for page in pages.values():
             for text in page.texts:
@@ -185,7 +196,7 @@ def test_openapi_describes_the_answer_of_every_api_route(tmp_path: Path) -> None
             if not path.startswith("/api/") or "$ref" not in schema:
                 undescribed.append(f"{method.upper()} {path}")
     assert undescribed == []
-    assert len([op for methods in spec["paths"].values() for op in methods]) == 44  # (the API, every route)
+    assert len([op for methods in spec["paths"].values() for op in methods]) == 48  # (the API, every route)
     schemas = spec["components"]["schemas"]
     assert "observation" in schemas["MatchView"]["required"] and "observation" in schemas["ReplayStep"]["required"]
     assert {"MatchMeta", "TurnSummary", "ErrorResponse"} <= set(schemas)

@@ -302,6 +302,10 @@ def test_converge_admin_against_a_running_server(tmp_path: Path, capsys: pytest.
         assert code == 0 and json.loads(out)["players"][0]["banned"] is True
         code, _out, err = run(capsys, "admin", "--server", server.base, "ban", "Spammer")
         assert code == 2 and "--reason" in err
+        code, out, err = run(capsys, "admin", "--server", server.base, "chat", "abcdefghijkl")
+        assert code == 0 and "no chat in match abcdefghijkl" in out, err
+        code, out, err = run(capsys, "admin", "--server", server.base, "chat", "not-a-match!")
+        assert_user_error(code, err, "no such match")
     finally:
         server.stop()
     code, _out, err = run(capsys, "admin", "--server", server.base, "reports")

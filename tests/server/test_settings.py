@@ -37,6 +37,7 @@ NOT_DEFAULT: dict[str, Any] = {
     "server.log_format": "json", "server.drain_seconds": 4, "server.ws_deflate": True, "bots.delay": 0.1,
     "bots.workers": 3,
     "bots.queue": 9, "bots.replace_after": 5, "bots.replacement": "hard", "tournaments.no_show_wait": 30.0,
+    "chat.per_minute": 20.0, "chat.per_address_minute": 90.0, "chat.blocked_words": ["gronk"],
     "network.proxy_headers": True,
     "network.forwarded_allow_ips": ["10.0.0.0/8"], "network.allowed_origins": ["https://play.example.org"],
     "limits.rate": 7.5, "limits.seat_connections": 2, "limits.spectators": 10, "limits.spectators_per_address": 3,

@@ -70,7 +70,8 @@ def test_a_swiss_made_joined_and_played_in_the_browser_moves_its_standings(serve
     host.page.click("[data-testid=host-event]")
     host.page.wait_for_selector("[data-testid=start]")
     said = host.page.locator("[data-testid=event-settings]").inner_text()
-    assert said.startswith("Upcoming · Arena, 30 minutes") and "starts May 17, 2031" in said and "8:30" in said, said
+    assert said.startswith("Upcoming · Arena, 30 minutes"), said
+    assert "starts May 17, 2031" in said and "8:30" in said, said
     host.page.goto(server.base + "/tournaments")
     host.page.wait_for_selector("[data-testid=event-row]")
     host.shot("tournaments-1280x800.png", full_page=True)

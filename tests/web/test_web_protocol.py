@@ -47,7 +47,7 @@ def test_it_loads_as_a_javascript_module_and_holds_the_definitions_values(tmp_pa
     assert got == {name: values(name) for name in protocol_js.constants()}
     # and those are the server's and the engine's
     assert set(got["MATCH_TO_SERVER"].values()) == {"hello", "action", "rematch", "hint", "hints",
-                                                     "resign", "ping"}
+                                                     "resign", "chat", "ping"}
     assert {"not_found", "replaced", "unauthorized", "no_player", "bad_origin"} <= set(got["ERROR"].values())
     assert got["CLOSE"] == {"GOING_AWAY": 1001, "RECONNECT": 1012, "TRY_AGAIN": 1013, "POLICY": 1008,
                             "HELLO": 4400, "UNAUTHORIZED": 4401, "FORBIDDEN": 4403, "NOT_FOUND": 4404,

@@ -191,7 +191,16 @@ def cmd_reports(args: argparse.Namespace) -> int:
                      f"{r['reporter']['name'] or r['reporter']['id']} reports {shown} ({who['id']}{now}"
                      f"{', banned' if who['banned'] else ''}) in match {r['match_id']}: {r['reason']}"
                      + (f" - {r['note']}" if r["note"] else ""))
+        lines += [f"    said {_when(s['at'])} ({s['room']}): {s['text']}" for s in r["said"]]
     _print(args, doc, lines or ["no open report" if not args.all else "no report"])
+    return 0
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    doc = _call(args, "GET", f"/api/admin/matches/{quote(args.match, safe='')}/chat")
+    lines = [f"{_when(s['at'])}  {s['room']}  {s['name'] or 'anonymous'} ({s['player']}): {s['text']}"
+             for s in doc["lines"]]
+    _print(args, doc, lines or [f"no chat in match {args.match}"])
     return 0
 
 
@@ -259,6 +268,10 @@ def register(sub: Subcommands) -> None:
     q = actions.add_parser("reports", help="the players' reports, open ones first")
     q.add_argument("--all", action="store_true", help="the closed ones too")
     q.set_defaults(func=web_command(cmd_reports))
+    q = actions.add_parser("chat", help="every chat line of a match (a reported one's), its players' and "
+                                        "its spectators'")
+    q.add_argument("match", metavar="MATCH")
+    q.set_defaults(func=web_command(cmd_chat))
     q = actions.add_parser("close-report", help="mark a report as handled")
     q.add_argument("report", metavar="REPORT")
     reason(q)

@@ -68,6 +68,7 @@ from converge.server.api.routes import (
     matches,
     ops,
     pages,
+    people,
     site,
     tournaments,
 )
@@ -78,6 +79,7 @@ from converge.server.lobby.service import Lobby
 from converge.server.moderation.service import Moderation
 from converge.server.ops.metrics import Metrics
 from converge.server.ops.readiness import DatabasePing, Readiness
+from converge.server.people.chat import Chat
 from converge.server.play.hub import Hub
 from converge.server.security.middleware import SecurityMiddleware
 from converge.server.security.origins import OriginPolicy
@@ -115,6 +117,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     signing = AccountService(hub, finding)
     directing = Director(cfg, writer, finding.seating, hub.life)
     events = Tournaments(finding.players, finding.seating, writer, directing)
+    chat = Chat(cfg, storage.engine, writer, hub.life, hub.coord.multi)
     hub.writes.finish_hooks.append(record_result)  # (a tournament game's result, in the match's last commit)
     metrics.watch(hub, finding)
     readiness = Readiness()  # (more checks: app.state.readiness.add(name, check))
@@ -144,6 +147,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
         await hub.start()
         signing.start()
         directing.start()
+        chat.start()
         try:
             yield
         finally:
@@ -162,7 +166,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     app.state.lobby = finding
     app.state.accounts = signing
     app.state.config = cfg
-    app.state.server = ServerState.build(hub, finding, signing, events, metrics)
+    app.state.server = ServerState.build(hub, finding, signing, events, chat, metrics)
     app.state.metrics = metrics
     app.state.readiness = readiness
     app.state.drain = drain
@@ -174,7 +178,8 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     errors.install(app, metrics)
     # the lobby's socket first: /ws/lobby before the matches' /ws/{match_id}
     for router in (lobby_ws.router, lobby.router, accounts.router, pages.router, site.router, matches.router,
-                   match_ws.router, tournaments.router, ops.router, admin.router, admin.reports_router):
+                   match_ws.router, tournaments.router, people.router, ops.router, admin.router,
+                   admin.reports_router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web_dir()), name="static")
     return app

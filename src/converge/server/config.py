@@ -167,6 +167,14 @@ class ServerConfig:
     #: Seconds after an event's live match is made by which a player who has neither come to it nor moved
     #: forfeits it (the event's page states it); 0: never (the match waits for them).
     no_show_s: float = 60.0
+    #: Chat (:mod:`converge.server.people.chat`): lines a player may send in a minute (and as a burst), and one
+    #: client address; words a line may not carry (shown masked); seconds between two reads of the lines other
+    #: processes stored.
+    chat_per_minute: float = 12.0
+    chat_burst: float = 5.0
+    chat_per_address_minute: float = 60.0
+    chat_blocked_words: tuple[str, ...] = ()
+    chat_poll_s: float = 1.0
     #: The shortest arena, in minutes (a test's may be shorter).
     arena_min_minutes: int = 5
     #: Accounts (:mod:`converge.server.accounts`). The SMTP server that mail goes through

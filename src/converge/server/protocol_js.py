@@ -23,6 +23,7 @@ from converge.engine.actions import DECLARE, DISCARD, DONE, MINE, NUM_ACTIONS, S
 from converge.engine.events import SCHEMA, EventKind
 from converge.engine.sizes import NUM_CARDS
 from converge.server.moderation import REPORT_REASONS
+from converge.server.people.chat import QUICK_MESSAGES
 from converge.server.protocol.errors import (
     CLOSE_FORBIDDEN,
     CLOSE_GOING_AWAY,
@@ -89,6 +90,8 @@ def constants() -> dict[str, tuple[str, list[Entry]]]:
         "EVENT": ("The kinds of the events in an observation's \"events\" (docs/events.md).",
                   [(kind.name, kind.label, SCHEMA[kind].doc + (" (private)" if SCHEMA[kind].private else ""))
                    for kind in EventKind]),
+        "QUICK_MESSAGES": ("The quick messages of chat ({\"type\": \"chat\", \"quick\": key}): each key's words.",
+                           [(key, words, "") for key, words in QUICK_MESSAGES.items()]),
         "REPORT_REASONS": ("Why a player may report another (POST /api/matches/{id}/report): each reason's code, "
                            "and what the form says of it, in the form's order.",
                            [(code, text, "") for code, text in REPORT_REASONS.items()]),

@@ -256,6 +256,12 @@ SETTINGS: tuple[Setting, ...] = (
             metavar="SECONDS"),
     Setting("bots.replacement", _bot, "the bot that stands in for a player who left (default: the middle level)",
             "--replacement-bot", "replacement_bot", metavar="NAME"),
+    Setting("chat.per_minute", number(positive=True), "chat lines one player may send in a minute "
+            f"(default {_D.chat_per_minute:g})", None, "chat_per_minute", metavar="N"),
+    Setting("chat.per_address_minute", number(positive=True), "chat lines one client address may send in a "
+            f"minute (default {_D.chat_per_address_minute:g})", None, "chat_per_address_minute", metavar="N"),
+    Setting("chat.blocked_words", text(), "a word chat lines may not carry: shown masked (***); may be repeated",
+            None, "chat_blocked_words", metavar="WORD", repeated=True),
     Setting("tournaments.no_show_wait", number(), "a player who has neither come to their match in a live "
             f"tournament nor moved this long after it was made loses it; 0: never (default {_D.no_show_s:g})",
             "--no-show-wait", "no_show_s", metavar="SECONDS"),

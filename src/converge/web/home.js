@@ -3,7 +3,7 @@
 
 import { absolute, appRoot, el, toast } from "./dom.js";
 import { clockSelect, playsetPicker, timeControl } from "./forms.js";
-import { connectLobby, lobbyPanel, playerPanel, quickPanel } from "./lobby.js";
+import { connectLobby, lobbyChat, lobbyPanel, playerPanel, quickPanel } from "./lobby.js";
 import { resumePanel } from "./resume.js";
 import { saveInvite, saveToken } from "./storage.js";
 import { playerKnown } from "./store.js";
@@ -80,6 +80,7 @@ export async function showHome() {
     playerPanel(me),
     quickPanel(),
     lobbyPanel(options),
+    lobbyChat(),
     el("section", { class: "panel", "aria-labelledby": "h-bot" },
       el("h2", { id: "h-bot", text: "Play against a bot" }),
       el("p", { text: "Choose the bot's level and the playset. Hints are on, and the match is not rated." }),

@@ -2,6 +2,7 @@
 // socket (/ws/lobby) that keeps the tables listed and carries the quick match's queue.
 
 import { accountBox } from "./account.js";
+import { chatPanel } from "./chat.js";
 import { $, absolute, cap, el, ratingText, toast } from "./dom.js";
 import { clockSelect, perMove, playsetPicker, timeControl } from "./forms.js";
 import { LOBBY_TO_CLIENT, LOBBY_TO_SERVER } from "./protocol.js";
@@ -28,6 +29,11 @@ function onLobbyClosed() {
   return true;
 }
 
+/** The lobby's chat panel. */
+export function lobbyChat() {
+  return chatPanel((doc) => lobbySend({ type: LOBBY_TO_SERVER.CHAT, ...doc }));
+}
+
 function lobbySend(doc) {
   if (socket && socket.send(doc)) return true;
   toast("Not connected to the lobby yet; try again in a moment.");
@@ -37,6 +43,7 @@ function lobbySend(doc) {
 function onLobby(msg) {
   switch (msg.type) {
     case LOBBY_TO_CLIENT.WELCOME:
+      store.chatRoom("lobby");
       if (requeue) {
         requeue = false;
         lobbySend({ type: LOBBY_TO_SERVER.QUEUE, clock: lobby().quick.clock });
@@ -62,6 +69,12 @@ function onLobby(msg) {
       break;
     case LOBBY_TO_CLIENT.TABLE_STARTED:  // someone joined my table: play it (when this browser holds its seat)
       if (loadToken(msg.match_id)) location.assign(msg.url);
+      break;
+    case LOBBY_TO_CLIENT.CHAT_LINES:
+      store.chatLines(msg.room, msg.lines);
+      break;
+    case LOBBY_TO_CLIENT.CHAT:
+      store.chatLine(msg.room, msg.line);
       break;
     case LOBBY_TO_CLIENT.ERROR:
       toast(msg.message);

@@ -3,6 +3,7 @@
 // commands; the store tells the views what changed.
 
 import { seatKey } from "./account.js";
+import { chatPanel } from "./chat.js";
 import { announce, toast } from "./dom.js";
 import { CLOSE, ERROR, EVENT, MATCH_TO_CLIENT, MATCH_TO_SERVER } from "./protocol.js";
 import { startReplay } from "./replay.js";
@@ -95,6 +96,7 @@ function onMessage(msg) {
     case MATCH_TO_CLIENT.WELCOME: {
       socket.welcomed();
       store.welcomed(msg);
+      store.chatRoom(msg.seat >= 0 ? "players" : "spectators");
       const s = match();
       if (s.autoOpen && s.meta.status === "over") {
         store.autoOpened();
@@ -112,6 +114,12 @@ function onMessage(msg) {
       break;
     case MATCH_TO_CLIENT.HINT:
       store.hintArrived(msg);
+      break;
+    case MATCH_TO_CLIENT.CHAT_LINES:
+      store.chatLines(msg.room, msg.lines);
+      break;
+    case MATCH_TO_CLIENT.CHAT:
+      store.chatLine(msg.room, msg.line);
       break;
     case MATCH_TO_CLIENT.REMATCH:
       if (match().token) {  // a seat: play the rematch (same seats, same tokens)
@@ -207,6 +215,12 @@ export function askHint() {
 }
 
 export function allowHints(allow) { send({ type: MATCH_TO_SERVER.HINTS, allow }); }
+let chatBox = null;
+/** The match's chat panel, made once (a line being typed survives the table's redraws). */
+export function matchChat() {
+  if (!chatBox) chatBox = chatPanel((doc) => send({ type: MATCH_TO_SERVER.CHAT, ...doc }));
+  return chatBox;
+}
 export function requestRematch() { send({ type: MATCH_TO_SERVER.REMATCH }); }
 /** Give up the match (the page asked first): the other player wins it. */
 export function resign() { send({ type: MATCH_TO_SERVER.RESIGN }); }

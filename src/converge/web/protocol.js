@@ -13,6 +13,7 @@ export const MATCH_TO_SERVER = Object.freeze({
   HINT: "hint",  // no field
   HINTS: "hints",  // allow
   RESIGN: "resign",  // no field
+  CHAT: "chat",  // quick, text
   PING: "ping",  // no field
 });
 
@@ -24,6 +25,8 @@ export const MATCH_TO_CLIENT = Object.freeze({
   META: "meta",
   REMATCH: "rematch",
   HINT: "hint",
+  CHAT: "chat",
+  CHAT_LINES: "chat_lines",
   ERROR: "error",
   PONG: "pong",
 });
@@ -34,6 +37,7 @@ export const LOBBY_TO_SERVER = Object.freeze({
   QUEUE: "queue",  // clock
   UNQUEUE: "unqueue",  // no field
   ACCEPT_BOT: "accept_bot",  // no field
+  CHAT: "chat",  // quick, text
   PING: "ping",  // no field
 });
 
@@ -46,6 +50,8 @@ export const LOBBY_TO_CLIENT = Object.freeze({
   BOT_OFFER: "bot_offer",
   MATCHED: "matched",
   TABLE_STARTED: "table_started",
+  CHAT: "chat",
+  CHAT_LINES: "chat_lines",
   ERROR: "error",
   PONG: "pong",
 });
@@ -91,6 +97,7 @@ export const ERROR = Object.freeze({
   NOT_HOST: "not_host",  // HTTP 403
   TOURNAMENT_CLOSED: "tournament_closed",  // HTTP 409
   TOURNAMENT_FULL: "tournament_full",  // HTTP 409
+  CHAT_OFF: "chat_off",  // HTTP 403
 });
 
 /** WebSocket close codes (4000-4999 are the server's own). */
@@ -131,10 +138,19 @@ export const EVENT = Object.freeze({
   MATCH_END: "match_end",  // the match is won (M1)
 });
 
+/** The quick messages of chat ({"type": "chat", "quick": key}): each key's words. */
+export const QUICK_MESSAGES = Object.freeze({
+  glhf: "Good luck",
+  gg: "Good game",
+  thanks: "Thanks",
+  wp: "Well played",
+});
+
 /** Why a player may report another (POST /api/matches/{id}/report): each reason's code, and what the form says of it, in the form's order. */
 export const REPORT_REASONS = Object.freeze({
   name: "an offensive or misleading name",
   abuse: "abuse or harassment",
+  chat: "offensive chat",
   cheating: "cheating",
   other: "something else",
 });

@@ -54,7 +54,14 @@ const MATCH = freeze({
   tutorial: null,          // {script, step, seen, done, waiting}
 });
 
-let state = freeze({ lobby: LOBBY, match: MATCH });
+const CHAT = freeze({
+  room: null,              // "players", "spectators" or "lobby": the room this page reads
+  lines: freeze([]),       // its last lines, oldest first
+  on: null,                // my typed chat is on (null: not known, or no player yet)
+});
+const CHAT_KEPT = 100;     // the lines a page keeps
+
+let state = freeze({ lobby: LOBBY, match: MATCH, chat: CHAT });
 const subscribers = new Set();
 
 export const getState = () => state;
@@ -71,6 +78,7 @@ function commit(change, area, fields) {
 }
 const setMatch = (change, fields) => commit(change, "match", fields);
 const setLobby = (change, fields) => commit(change, "lobby", fields);
+const setChat = (change, fields) => commit(change, "chat", fields);
 const setQuick = (change, fields) => setLobby(change, { quick: freeze({ ...state.lobby.quick, ...fields }) });
 
 // ------------------------------------------------------------------ the lobby
@@ -96,6 +104,19 @@ export const quickMatched = (opponent) => setQuick("quickMatched", {
   status: freeze({ kind: "found", name: opponent && opponent.name ? opponent.name : null }) });
 /** The lobby refused a request: Quick match may be pressed again. */
 export const lobbyRefused = () => setQuick("lobbyRefused", { searching: false });
+
+// ------------------------------------------------------------------ chat
+
+/** The room this page reads, known at the welcome (the server then sends its last lines, if it has any). */
+export const chatRoom = (room) => setChat("chatRoom", room === state.chat.room ? {} : { room, lines: freeze([]) });
+/** The room's last lines (after the welcome: a reconnection sends them again, whole). */
+export const chatLines = (room, lines) => setChat("chatLines", { room, lines: freeze(lines.slice(-CHAT_KEPT)) });
+export const chatLine = (room, line) => setChat("chatLine", {
+  room, lines: freeze([...state.chat.lines, line].slice(-CHAT_KEPT)) });
+export const chatSettings = (doc) => setChat("chatSettings", { on: doc.on });
+/** I muted the sender of `line`: their lines go (by name; an anonymous sender's, that line). */
+export const chatSenderMuted = (line) => setChat("chatSenderMuted", { lines: freeze(state.chat.lines.filter((l) =>
+  l.id !== line.id && (l.mine || line.name === null || l.name !== line.name))) });
 
 // ------------------------------------------------------------------ a match: the connection
 

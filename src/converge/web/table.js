@@ -6,7 +6,7 @@ import { $, appRoot, el, reducedMotion } from "./dom.js";
 import { board, handZone, statusBar, tickClocks } from "./board.js";
 import { focusQuietly, hideTip } from "./cards.js";
 import { decisionStrip } from "./decision.js";
-import { openMatch, takeBack } from "./match.js";
+import { matchChat, openMatch, takeBack } from "./match.js";
 import { reportButton } from "./report.js";
 import { resignButton } from "./resign.js";
 import { replayBar, replayKey } from "./replay.js";
@@ -20,7 +20,8 @@ import { openTutorial } from "./tutorial.js";
 
 /** Changes that show nothing on the table (yet): a state waits in the queue until the page shows it (a round's
  *  summary stays up meanwhile), and the page keeps what it shows while it reconnects. */
-const UNSEEN = new Set(["matchOpened", "stateQueued", "disconnected", "tokenRefused", "seatLinked", "autoOpened"]);
+const UNSEEN = new Set(["matchOpened", "stateQueued", "disconnected", "tokenRefused", "seatLinked", "autoOpened",
+                        "chatRoom", "chatLines", "chatLine", "chatSettings", "chatSenderMuted"]);  // (the chat draws itself)
 /** Changes after which the focus goes to the decision even when it looks like the one it was on. */
 const REFOCUS = new Set(["held", "letGo", "roundContinued", "tutorialLoaded", "tutorialStepped"]);
 
@@ -105,7 +106,7 @@ function render() {
   const turn = s.replay || summary ? null : turnPanel(obs);  // (a round's summary has the table itself)
   if (turn) side.append(turn);
   if (!summary) side.append(scorePanel(obs));  // (a round's summary has its own table of the points per goal)
-  if (!s.replay && !s.tutorial) side.append(settingsPanel(), sharePanel());
+  if (!s.replay && !s.tutorial) side.append(matchChat(), settingsPanel(), sharePanel());
   const matchEnd = summary && summary.match_winner !== null && summary.match_winner !== undefined;
   appRoot().replaceChildren(
     el("div", { class: "match", data: { testid: "match", seat: s.tutorial ? 0 : s.seat, status: s.tutorial ? "tutorial" : s.meta.status,
@@ -179,6 +180,7 @@ function focusDecision(force) {
     myDecision(currentObs()) ? "decision:" + s.seq + tut : s.tutorial ? "tutorial" + tut : null;
   if (!key || (!force && key === decisionKey)) return;
   decisionKey = key;
+  if (document.activeElement && document.activeElement.id === "chat-input") return;  // (a line being typed)
   const target = $("#decision [data-testid=continue]") || $("#decision [data-testid=coach-next]") ||
     $("#app [data-testid=playable-card]") || $("#decision button.choice:not([disabled])") || $("#decision button:not([disabled])");
   if (target) focusQuietly(target);

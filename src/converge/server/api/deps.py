@@ -20,6 +20,7 @@ from converge.server.config import ServerConfig
 from converge.server.lobby.identity import COOKIE
 from converge.server.lobby.service import Lobby
 from converge.server.ops.meter import Meter
+from converge.server.people.chat import Chat
 from converge.server.play.hub import Hub
 from converge.server.play.match.session import Session
 from converge.server.protocol.errors import ProtocolError
@@ -42,6 +43,7 @@ class ServerState:
     accounts: AccountService
     config: ServerConfig
     tournaments: Tournaments
+    chat: Chat
     create_limit: KeyedRateLimit
     #: HTTP actions and rematches, per client address.
     post_limit: KeyedRateLimit
@@ -55,11 +57,11 @@ class ServerState:
     meter: Meter = field(default_factory=Meter)
 
     @classmethod
-    def build(cls, hub: Hub, lobby: Lobby, accounts: AccountService, tournaments: Tournaments,
+    def build(cls, hub: Hub, lobby: Lobby, accounts: AccountService, tournaments: Tournaments, chat: Chat,
               meter: Meter) -> ServerState:
         # (the matches an address may store in an hour are the hub's budget, whatever the door)
         cfg = hub.config
-        return cls(hub, lobby, accounts, cfg, tournaments, KeyedRateLimit(cfg.create_rate, cfg.create_burst),
+        return cls(hub, lobby, accounts, cfg, tournaments, chat, KeyedRateLimit(cfg.create_rate, cfg.create_burst),
                    KeyedRateLimit(cfg.rate, cfg.burst), meter=meter)
     def limit(self, address: str, limiter: KeyedRateLimit, what: str) -> None:
         """Refuse (``rate_limited``) a client address that has no request of this kind left now."""

@@ -74,6 +74,18 @@ class MailSettings(Strict):
     turn_mails: StrictBool
 
 
+class ChatSetting(Strict):
+    """``PUT /api/me/chat``: typed chat on or off for me (the quick messages stay)."""
+
+    on: StrictBool
+
+
+class MuteIn(Strict):
+    """``POST /api/me/mutes``: mute the sender of a chat line (its ``id``, as the line came)."""
+
+    line: Annotated[StrictInt, Field(ge=1, le=2**62)]
+
+
 class Unsubscribe(Strict):
     """``POST /api/unsubscribe``: the two parts of the link at the end of a "your turn" mail."""
 

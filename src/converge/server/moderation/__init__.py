@@ -6,6 +6,7 @@ each other (:mod:`.service`)."""
 REPORT_REASONS: dict[str, str] = {
     "name": "an offensive or misleading name",
     "abuse": "abuse or harassment",
+    "chat": "offensive chat",
     "cheating": "cheating",
     "other": "something else",
 }

@@ -28,6 +28,7 @@ from converge.server.moderation import REPORT_REASONS
 from converge.server.play.hub import Hub
 from converge.server.protocol.answers import (
     AuditEntry,
+    ChatRecord,
     FoundPlayer,
     HostActionDone,
     ListedEvent,
@@ -36,7 +37,7 @@ from converge.server.protocol.answers import (
 )
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.tokens import MATCH_ID_RE, new_match_id
-from converge.server.storage import lobby_store, tournament_store
+from converge.server.storage import chat_store, lobby_store, tournament_store
 from converge.server.storage import moderation_store as store
 from converge.server.storage.database import Refused, StorageError
 from converge.server.storage.match_store import delete_matches
@@ -234,6 +235,13 @@ class Moderation:
         done = await self._record(actor, "delete_match", match_id, reason, detail, change)
         self.hub.housekeeping.forget([match_id])
         return done
+
+    async def chat(self, match_id: str) -> list[ChatRecord]:
+        """Every chat line of a match (a reported one's, say), its players' and its spectators'."""
+        if not MATCH_ID_RE.match(match_id):
+            raise ProtocolError("not_found", "no such match")
+        lines = await asyncio.to_thread(chat_store.of_matches, self.engine, [match_id])
+        return [chat_store.record(line) for line in lines]
 
     async def reports(self, include_closed: bool) -> list[ReportEntry]:
         return await asyncio.to_thread(store.reports, self.engine, include_closed)

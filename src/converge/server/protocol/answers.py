@@ -210,6 +210,20 @@ class Me(TypedDict):
     turn_mails: bool  #: the caller is mailed when it is their turn in a turn-based match
 
 
+class Muted(TypedDict):
+    """A player one muted, as one sees them: a key to unmute them by, and their name (None: anonymous)."""
+
+    key: str
+    name: str | None
+
+
+class ChatSettings(TypedDict):
+    """``GET``/``PUT /api/me/chat``, ``POST``/``DELETE /api/me/mutes``: my chat's choices."""
+
+    on: bool  #: typed chat shown to me and mine sent (off: the quick messages only)
+    muted: list[Muted]
+
+
 class Unsubscribed(TypedDict):
     """``POST /api/unsubscribe``: the player of the link gets no more "your turn" mails."""
 
@@ -365,8 +379,27 @@ class ReportedPerson(ReportPerson):
     banned: bool
 
 
+class ChatRecord(TypedDict):
+    """A chat line as the hosts read it: who said it (their id and the name they had), where and when."""
+
+    id: int
+    at: float
+    room: str  #: "players", "spectators" or "lobby"
+    player: str  #: the sender's id
+    name: str | None
+    text: str
+    quick: str | None
+
+
+class MatchChat(TypedDict):
+    """``GET /api/admin/matches/{id}/chat``: every line of a match, its players' and its spectators'."""
+
+    match_id: str
+    lines: list[ChatRecord]
+
+
 class ReportEntry(TypedDict):
-    """A player's report of another, for the hosts."""
+    """A player's report of another, for the hosts: with what the reported player said in that match."""
 
     id: str
     at: float
@@ -377,6 +410,7 @@ class ReportEntry(TypedDict):
     open: bool
     reporter: ReportPerson
     reported: ReportedPerson
+    said: list[ChatRecord]  #: the reported player's chat lines in that match
 
 
 class Reports(TypedDict):

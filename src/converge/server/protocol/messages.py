@@ -22,6 +22,7 @@ Client to server, on a match's socket (JSON objects, one per message, at most ``
     {"type": "hints", "allow": true}                allow (or not) hints in a friend match
     {"type": "resign"}                              give up: the other player wins (a rated match
                                                     counts it as a loss); the result's reason "resign"
+    {"type": "chat", "text": "..."}                 a chat line (or "quick": "gg", a quick message)
     {"type": "ping"}
 
 Server to client::
@@ -43,6 +44,10 @@ Server to client::
     {"type": "rematch", "match_id": "..."}         the rematch was created: same seats, same tokens
     {"type": "hint", "seq": 18, "options": [{"action": 3, "label": "...", "win_chance": 0.62,
      "simulations": 1800}, ...]}                   to the connection that asked; the suggestion first
+    {"type": "chat", "room": "players", "line": {...}}  a new chat line of the connection's room (a seat's:
+                                                   "players"; a spectator's: "spectators")
+    {"type": "chat_lines", "room": "players", "lines": [...]}  the room's last lines, after the welcome (if
+                                                   it has any)
     {"type": "error", "code": "...", "message": "..."}
     {"type": "pong"}
 
@@ -245,7 +250,16 @@ class Ping(TypedDict):
     type: Literal["ping"]
 
 
-ClientMessage = Hello | ActionMessage | RematchRequest | HintRequest | HintsSetting | Resign | Ping
+class ChatRequest(TypedDict):
+    """A chat line: ``text`` typed, or ``quick``, the key of a quick message (``QUICK_MESSAGES``), one of the
+    two. A seat speaks to the other seat, a spectator to the spectators, a lobby page to the lobby."""
+
+    type: Literal["chat"]
+    text: NotRequired[str]
+    quick: NotRequired[str]
+
+
+ClientMessage = Hello | ActionMessage | RematchRequest | HintRequest | HintsSetting | Resign | ChatRequest | Ping
 
 # ---------------------------------------------------------------------- a match's socket: server to client
 
@@ -310,7 +324,41 @@ class Pong(TypedDict):
     type: Literal["pong"]
 
 
-ServerMessage = Welcome | AckMessage | State | Meta | RematchMade | HintMessage | ErrorMessage | Pong
+#: Where a chat line was said: a match's players (its two seats), its spectators (whom its players do not
+#: read), or the lobby.
+ChatRoom = Literal["players", "spectators", "lobby"]
+
+
+class ChatLineInfo(TypedDict):
+    """A chat line as its readers get it: never more than its sender chose to say, and whose it is."""
+
+    id: int  #: the line's number (to mute its sender: ``POST /api/me/mutes {"line": id}``)
+    name: str | None  #: the sender's name (None: anonymous)
+    mine: bool  #: the reader sent it
+    text: str  #: as shown (a quick message's words; a blocked word masked)
+    quick: str | None  #: a quick message's key, or None: typed
+    at: float  #: when it was said (Unix time)
+
+
+class ChatMessage(TypedDict):
+    """A new line of a room the connection reads (not sent to a reader who muted its sender, nor, for a typed
+    line, to one whose chat is off)."""
+
+    type: Literal["chat"]
+    room: ChatRoom
+    line: ChatLineInfo
+
+
+class ChatLines(TypedDict):
+    """The room's last lines, after the welcome (none: the room is empty)."""
+
+    type: Literal["chat_lines"]
+    room: ChatRoom
+    lines: list[ChatLineInfo]
+
+
+ServerMessage = Welcome | AckMessage | State | Meta | RematchMade | HintMessage | ChatMessage | ChatLines | \
+    ErrorMessage | Pong
 
 # ---------------------------------------------------------------------- the lobby's socket
 
@@ -332,7 +380,7 @@ class AcceptBot(TypedDict):
     type: Literal["accept_bot"]
 
 
-LobbyClientMessage = LobbyHello | QueueRequest | Unqueue | AcceptBot | Ping
+LobbyClientMessage = LobbyHello | QueueRequest | Unqueue | AcceptBot | ChatRequest | Ping
 
 
 class PlayerInfo(TypedDict):
@@ -425,4 +473,4 @@ class TableStarted(TypedDict):
 
 
 LobbyServerMessage = LobbyWelcome | TableList | Queued | Unqueued | BotOffer | Matched | TableStarted | \
-    ErrorMessage | Pong
+    ChatMessage | ChatLines | ErrorMessage | Pong

@@ -13,6 +13,7 @@ from converge.engine.actions import NUM_ACTIONS
 from converge.server.protocol.errors import ProtocolError
 from converge.server.protocol.messages import (
     ActionMessage,
+    ChatRequest,
     ClientMessage,
     Hello,
     HintsSetting,
@@ -57,6 +58,22 @@ def check_action(action: object) -> int | str:
             raise ProtocolError("malformed", f"an action name is 1 to {MAX_ACTION_TEXT} printable characters")
         return action
     raise ProtocolError("malformed", "\"action\" must be an action id (integer) or its name (string)")
+
+
+def check_chat(doc: dict[str, object]) -> ChatRequest:
+    """A chat message's shape: a string ``text`` or a string ``quick``, one of the two (what they may say is the
+    chat's to check)."""
+    text, quick = doc.get("text"), doc.get("quick")
+    if (text is None) == (quick is None):
+        raise ProtocolError("malformed", "a chat message has \"text\" (typed) or \"quick\" (a quick message), "
+                                         "one of the two")
+    if text is not None:
+        if not isinstance(text, str):
+            raise ProtocolError("malformed", "\"text\" must be a string")
+        return {"type": "chat", "text": text}
+    if not isinstance(quick, str):
+        raise ProtocolError("malformed", "\"quick\" must be a string")
+    return {"type": "chat", "quick": quick}
 
 
 def check_seq(seq: object) -> int | None:
@@ -114,6 +131,8 @@ def parse_message(raw: str | bytes, max_bytes: int) -> ClientMessage:
             raise ProtocolError("malformed", "\"allow\" must be true or false")
         setting: HintsSetting = {"type": "hints", "allow": allow}
         return setting
+    if kind == "chat":
+        return check_chat(doc)
     return cast(ClientMessage, doc)  # (a message of its type alone: rematch, hint, resign, ping)
 
 
@@ -129,4 +148,6 @@ def parse_lobby_message(raw: object, max_bytes: int) -> LobbyClientMessage:
             raise ProtocolError("malformed", "clock is the seconds each player has (a whole number), or null")
         queue: QueueRequest = {"type": "queue", "clock": clock}
         return queue
+    if doc["type"] == "chat":
+        return check_chat(doc)
     return cast(LobbyClientMessage, doc)

@@ -26,6 +26,7 @@ from converge.server.storage.driver import DriverTransaction, OnDriver
 from converge.server.storage.rows import MatchRow, Retention, SeatRow
 from converge.server.storage.schema import (
     actions_table,
+    chat_table,
     matches_table,
     outbox_table,
     reviews_table,
@@ -282,9 +283,9 @@ class Storage:
 
 
 def delete_matches(conn: Connection, ids: Sequence[str]) -> None:
-    """Delete the matches ``ids`` with their seats, actions, reviews, seat keys and queued mails; links to them
-    from other matches (rematch of / rematch) are cleared. Who played them and the ratings they changed stay
-    (a player's rating is the sum of their matches, whatever becomes of the records)."""
+    """Delete the matches ``ids`` with their seats, actions, reviews, seat keys, queued mails and chat lines;
+    links to them from other matches (rematch of / rematch) are cleared. Who played them and the ratings they
+    changed stay (a player's rating is the sum of their matches, whatever becomes of the records)."""
     if not ids:
         return
     c = matches_table.c
@@ -292,6 +293,7 @@ def delete_matches(conn: Connection, ids: Sequence[str]) -> None:
     conn.execute(delete(reviews_table).where(reviews_table.c.match_id.in_(ids)))
     conn.execute(delete(seat_keys_table).where(seat_keys_table.c.match_id.in_(ids)))
     conn.execute(delete(outbox_table).where(outbox_table.c.match_id.in_(ids)))
+    conn.execute(delete(chat_table).where(chat_table.c.match_id.in_(ids)))
     conn.execute(delete(seats_table).where(seats_table.c.match_id.in_(ids)))
     conn.execute(update(matches_table).where(c.rematch_id.in_(ids)).values(rematch_id=None))
     conn.execute(update(matches_table).where(c.rematch_of.in_(ids)).values(rematch_of=None))

@@ -14,7 +14,8 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 
-from converge.server.protocol.answers import AuditEntry, FoundPlayer, ReportEntry
+from converge.server.protocol.answers import AuditEntry, ChatRecord, FoundPlayer, ReportEntry
+from converge.server.storage import chat_store
 from converge.server.storage.lobby_store import Named, write_name
 from converge.server.storage.schema import (
     audit_table,
@@ -168,11 +169,15 @@ def reports(engine: Engine, include_closed: bool = False, limit: int = 100) -> l
         q = q.where(r.closed_at.is_(None))
     with engine.connect() as conn:
         rows = conn.execute(q).all()
+    said: dict[tuple[str, str], list[ChatRecord]] = {}
+    for line in chat_store.of_matches(engine, sorted({row.match_id for row in rows})):
+        said.setdefault((line.match_id or "", line.player_id), []).append(chat_store.record(line))
     return [{"id": row.id, "at": round(float(row.at), 3), "match_id": row.match_id, "seat": int(row.seat),
              "reason": row.reason, "note": row.note, "open": row.closed_at is None,
              "reporter": {"id": row.reporter_id, "name": row.reporter_name},
              "reported": {"id": row.reported_id, "name": row.reported_now, "name_in_match": row.reported_name,
-                          "banned": row.banned_at is not None}} for row in rows]
+                          "banned": row.banned_at is not None},
+             "said": said.get((row.match_id, row.reported_id), [])} for row in rows]
 
 
 def close_report(conn: Connection, report_id: str, at: float) -> bool:

@@ -9,6 +9,7 @@ public OpenAPI schema, and the nginx examples keep ``/api/admin/`` off the inter
     POST /api/admin/players/{player}/unban          {"actor", "reason"}
     POST /api/admin/tables/{id}/close               {"actor", "reason"}
     POST /api/admin/matches/{id}/delete             {"actor", "reason"}
+    GET  /api/admin/matches/{id}/chat               every chat line of a match (its players' and spectators')
     GET  /api/admin/reports[?all=true]              the players' reports, open ones unless all
     POST /api/admin/reports/{id}/close              {"actor", "reason"}
     GET  /api/admin/audit[?limit=100&target=ID]     every host action, newest first
@@ -37,7 +38,15 @@ from converge.server.api.deps import (
 )
 from converge.server.api.models import ERRORS, HostAction, HostRename, ReportIn
 from converge.server.moderation.service import Moderation
-from converge.server.protocol.answers import Audit, FoundPlayers, HostActionDone, HostsEvents, ReportMade, Reports
+from converge.server.protocol.answers import (
+    Audit,
+    FoundPlayers,
+    HostActionDone,
+    HostsEvents,
+    MatchChat,
+    ReportMade,
+    Reports,
+)
 
 
 async def host(request: Request, authorization: Authorization = None) -> Moderation:
@@ -85,6 +94,12 @@ async def close_table(table_id: str, body: HostAction, mod: Host) -> JSONRespons
 @router.post("/matches/{match_id}/delete")
 async def delete_match(match_id: str, body: HostAction, mod: Host) -> JSONResponse:
     return _done(await mod.delete_match(body.actor, match_id, body.reason))
+
+
+@router.get("/matches/{match_id}/chat")
+async def match_chat(match_id: str, mod: Host) -> JSONResponse:
+    doc: MatchChat = {"match_id": match_id, "lines": await mod.chat(match_id)}
+    return json_response(doc)
 
 
 @router.get("/reports")

@@ -4,7 +4,7 @@ in all, counted from the moment they open: one more gets a ``busy`` error and th
 (declared in :mod:`converge.server.protocol.messages`)::
 
     client: {"type": "hello"}  {"type": "queue", "clock": null | seconds}  {"type": "unqueue"}
-            {"type": "accept_bot"}  {"type": "ping"}
+            {"type": "accept_bot"}  {"type": "chat", "text" | "quick"}  {"type": "ping"}
     server: {"type": "welcome", "player": {...} | null, "tables": [...], "queue": {"bot_after_s"}}
             {"type": "tables", "tables": [...]}          whenever the open tables change
             {"type": "queued", "clock_s", "rating", "bot_after_s", "waited_s"}
@@ -13,6 +13,7 @@ in all, counted from the moment they open: one more gets a ``busy`` error and th
             {"type": "matched", "match_id", "seat", "token", "url", "opponent"}   quick match: to each of
                                                          the two players, each with their own token only
             {"type": "table_started", "table_id", "match_id", "url", "opponent"}  to a table's host
+            {"type": "chat", "room": "lobby", "line"}  {"type": "chat_lines", "room": "lobby", "lines"}
             {"type": "error", "code", "message"}  {"type": "pong"}
 """
 
@@ -29,12 +30,15 @@ from converge.server.lobby.quick import UNQUEUED
 from converge.server.lobby.room import LobbyConnection
 from converge.server.lobby.service import Lobby
 from converge.server.ops.meter import Meter
+from converge.server.people.chat import Chat, room_of
 from converge.server.protocol.errors import CLOSE_HELLO, CLOSE_POLICY, ProtocolError
 from converge.server.protocol.messages import Pong
 from converge.server.protocol.parse import parse_lobby_message
 from converge.server.transport.connections import refuse_before_connected
 
 PONG: Pong = {"type": "pong"}
+#: The lobby's chat room.
+LOBBY = room_of(None)
 
 router = APIRouter()
 
@@ -51,12 +55,13 @@ async def lobby_ws(ws: WebSocket, srv: Server, cookie: PlayerCookie = None) -> N
         return
     try:
         await ws.accept()
-        await _connected(ws, lobby, address, cookie, srv.meter)
+        await _connected(ws, lobby, address, cookie, srv.meter, srv.chat)
     finally:
         lobby.room.let_out(address)
 
 
-async def _connected(ws: WebSocket, lobby: Lobby, address: str, cookie: str | None, meter: Meter) -> None:
+async def _connected(ws: WebSocket, lobby: Lobby, address: str, cookie: str | None, meter: Meter,
+                     chat: Chat) -> None:
     """An accepted lobby socket: its hello, then its messages until it closes."""
     cfg = lobby.room.config
     try:
@@ -79,13 +84,15 @@ async def _connected(ws: WebSocket, lobby: Lobby, address: str, cookie: str | No
     conn.start()
     try:
         await lobby.room.welcome(conn)
-        await _serve(ws, lobby, conn)
+        await chat.join(LOBBY, conn, None if player is None else player.id)
+        await _serve(ws, lobby, conn, chat)
     finally:
+        chat.leave(LOBBY, conn)
         lobby.leave(conn)
         await conn.drain()
 
 
-async def _serve(ws: WebSocket, lobby: Lobby, conn: LobbyConnection) -> None:
+async def _serve(ws: WebSocket, lobby: Lobby, conn: LobbyConnection, chat: Chat) -> None:
     cfg = lobby.room.config
     while not conn.closed:
         raw = await ws.receive()
@@ -99,6 +106,9 @@ async def _serve(ws: WebSocket, lobby: Lobby, conn: LobbyConnection) -> None:
                 conn.send(PONG)
             elif msg["type"] == "hello":
                 raise ProtocolError("malformed", "hello was already said on this connection")
+            elif msg["type"] == "chat":
+                await chat.say(LOBBY, None, conn.cookie_hash, conn.address, text=msg.get("text"),
+                               quick=msg.get("quick"))
             elif msg["type"] == "queue":
                 if conn.player is not None:
                     await lobby.players.still_allowed(conn.player, conn.cookie_hash)

@@ -9,6 +9,8 @@ import logging
 from fastapi import APIRouter, WebSocket
 
 from converge.server.api.deps import PlayerCookie, Server, ServerState, address_of
+from converge.server.lobby.identity import token_hash_of
+from converge.server.people.chat import room_of
 from converge.server.play.hub import Hub
 from converge.server.play.match.session import Session
 from converge.server.protocol.errors import (
@@ -24,6 +26,7 @@ from converge.server.protocol.errors import (
 from converge.server.protocol.messages import HintMessage, Pong, RematchMade
 from converge.server.protocol.parse import parse_message
 from converge.server.security.tokens import MATCH_ID_RE, hash_token, seat_of
+from converge.server.storage.lobby_store import Player
 from converge.server.transport.connections import Connection, refuse_before_connected
 
 log = logging.getLogger("converge.server")
@@ -52,11 +55,23 @@ async def websocket(ws: WebSocket, match_id: str, srv: Server, cookie: PlayerCoo
         conn.close(CLOSE_RECONNECT if exc.code in ("storage", "restarting") else CLOSE_POLICY)
         await conn.drain()
         return
+    room = room_of(session.id, conn.view)
+    player = await _player_or_none(srv, cookie)
+    await srv.chat.join(room, conn, None if player is None else player.id)
     try:
         await _serve(srv, ws, session, conn, cookie)
     finally:
+        srv.chat.leave(room, conn)
         hub.reception.leave(session, conn)
         await conn.drain()
+
+
+async def _player_or_none(srv: ServerState, cookie: str | None) -> Player | None:
+    """The player the connection's cookie names, as its chat reads it (None: none, or the database is away)."""
+    try:
+        return await srv.lobby.players.player_of(cookie)
+    except Exception:
+        return None
 
 
 async def _hello(srv: ServerState, ws: WebSocket, match_id: str,
@@ -146,6 +161,9 @@ async def _serve(srv: ServerState, ws: WebSocket, session: Session, conn: Connec
                 conn.send(PONG)
             elif msg["type"] == "hello":
                 raise ProtocolError("malformed", "hello was already said on this connection")
+            elif msg["type"] == "chat":
+                await srv.chat.say(room_of(session.id, conn.view), session.id, token_hash_of(cookie), conn.address,
+                                   text=msg.get("text"), quick=msg.get("quick"))
             elif conn.view < 0:
                 raise ProtocolError("spectator", "spectators cannot act")
             elif msg["type"] == "action":

@@ -1,0 +1,1 @@
+"""People around the table: chat, follows, challenges (issue 42)."""
