@@ -87,15 +87,17 @@ async def put_me(body: NameIn, request: Request, lobby: LobbyService, accounts: 
 
 OpponentName = Annotated[str | None, Query(min_length=1, max_length=NAME_LOOKUP_MAX,
                                       description="a player's name, or a bot's level")]
+Result = Literal["won", "lost"] | None
+Rated = Literal["true", "false"] | None
 Skillset = Annotated[str | None, Query(min_length=1, max_length=32, description="a skillset the playset holds")]
 Since = Annotated[int | None, Query(ge=0, le=TIME_MAX, description="finished at or after (Unix seconds)")]
 Until = Annotated[int | None, Query(ge=0, le=TIME_MAX, description="finished before (Unix seconds)")]
 
 
 @router.get("/api/me/history", response_model=History)
-async def my_history(lobby: LobbyService, opponent: OpponentName = None, result: Literal["won", "lost"] | None = None,
-                     rated: Literal["true", "false"] | None = None, playset: Skillset = None, since: Since = None,
-                     until: Until = None, cookie: PlayerCookie = None) -> JSONResponse:
+async def my_history(lobby: LobbyService, opponent: OpponentName = None, result: Result = None,
+                     rated: Rated = None, playset: Skillset = None, since: Since = None, until: Until = None,
+                     cookie: PlayerCookie = None) -> JSONResponse:
     """The caller's finished matches, newest first (the last 50 the filters keep): opponent, result, rating
     change, clock, playset, replay link."""
     player = await lobby.players.need_player(cookie)
