@@ -64,11 +64,13 @@ class Profiles:
 
     async def profile(self, name: str, cookie: str | None) -> Profile:
         """The profile of the player named ``name`` (whatever its case), as the caller may see it."""
+        # (the caller first, whoever is asked for: a hidden profile's refusal takes the same steps as a missing
+        # name's)
+        caller = await self.players.player_of(cookie)
         key = _lookup_key(name)
         found = None if key is None else await asyncio.to_thread(people_store.named_player, self.engine, key)
         if found is None:
             raise _nobody()
-        caller = await self.players.player_of(cookie)
         own = caller is not None and caller.id == found.id
         if found.hidden and not own:
             raise _nobody()
