@@ -74,6 +74,8 @@ class World:
     #: The tournaments' doors: a named player's cookie, and an event they host.
     host_cookie: str = ""
     event: str = ""
+    #: The profiles' doors: a named player's cookie.
+    profile_cookie: str = ""
     rng: random.Random = field(default_factory=lambda: random.Random(11))
 
     def new_match(self) -> None:
@@ -368,6 +370,86 @@ def test_fuzz_tournament_doors(world: World, data: st.DataObject) -> None:
         assert _tournament_rows(world) == before
         return
     assert who == "host", (door, r.status_code, r.text)  # nothing changes for a caller who is no player
+
+
+def _people_rows(world: World) -> tuple[object, ...]:
+    """The players (whether each hid their profile apart) and who played which match."""
+    from sqlalchemy import select
+
+    from converge.server.storage.schema import match_players_table, players_table
+
+    p = players_table.c
+    with world.hub.storage.engine.connect() as conn:
+        players = conn.execute(select(*[c for c in players_table.c if c.name != "profile_hidden"])
+                               .order_by(p.id)).all()
+        hidden = conn.execute(select(p.name, p.profile_hidden).order_by(p.id)).all()
+        seats = conn.execute(select(match_players_table)).all()
+    return tuple(map(tuple, players)), tuple(map(tuple, seats)), tuple(map(tuple, hidden))
+
+
+PROFILE_NAME = "Fuzzprofile"
+HISTORY_KEYS = ["opponent", "result", "rated", "playset", "since", "until"]
+HISTORY_VALUES = ["won", "lost", "true", "false", "alchemist", "Healer", PROFILE_NAME, "hard", "Random bot", "0",
+                  "1700000000", "99999999999", "100000000001", "-1", "1.5"]
+
+
+@fuzz_settings()
+@given(data=st.data())
+def test_fuzz_profile_and_history_doors(world: World, data: st.DataObject) -> None:
+    """A profile by any name, the history with any filters, the profile's setting with any body, by a named
+    player, nobody or a garbage cookie: a refusal is the API's error shape and changes nothing; a read changes
+    nothing; only a player's own setting changes, and only whether their profile is hidden."""
+    if not world.profile_cookie:
+        world.client.cookies.clear()
+        made = world.client.put("/api/me", json={"name": PROFILE_NAME})
+        world.profile_cookie = str(made.cookies.get(COOKIE))
+        world.client.cookies.clear()
+    door = data.draw(st.sampled_from(["profile", "history", "hide"]), label="door")
+    who = data.draw(st.sampled_from(["player", "none", "garbage"]), label="who")
+    headers = {"content-type": "application/json"}
+    if who == "player":
+        headers["cookie"] = f"{COOKIE}={world.profile_cookie}"
+    elif who == "garbage":
+        headers["cookie"] = f"{COOKIE}=" + data.draw(st.text(alphabet="abcXYZ019_-", max_size=50), label="cookie")
+    body = ""
+    if door == "profile":
+        name = data.draw(st.one_of(st.sampled_from([PROFILE_NAME, PROFILE_NAME.upper(), " fuzz profile"]), texts,
+                                   awkward_strings), label="name")
+        method, path = "GET", "/api/players/" + (urllib.parse.quote(name, safe="") or "x")
+    elif door == "history":
+        pairs = data.draw(st.lists(st.tuples(st.one_of(st.sampled_from(HISTORY_KEYS), texts),
+                                             st.one_of(st.sampled_from(HISTORY_VALUES), texts, awkward_strings)),
+                                   max_size=5), label="pairs")
+        method, path = "GET", "/api/me/history?" + urllib.parse.urlencode(pairs)
+    else:
+        kind = data.draw(st.sampled_from(["value", "mutated", "text"]), label="kind")
+        if kind == "value":
+            body = dumps(data.draw(json_values, label="body"))
+        elif kind == "mutated":
+            body = dumps(mutate({"hidden": True}, data, ["hidden"]))
+        else:
+            body = data.draw(hostile_json_texts, label="body")
+        method, path = "PUT", "/api/me/profile"
+    world.client.cookies.clear()
+    before = _people_rows(world)
+    r = world.client.request(method, path, content=body.encode("utf-8", "surrogatepass") if body else None,
+                             headers=headers)
+    world.client.cookies.clear()
+    count("HTTP profiles' and history's doors")
+    after = _people_rows(world)
+    if r.status_code >= 400:
+        assert_http_error(r)
+        assert after == before  # a refusal changes nothing
+        return
+    assert r.status_code == 200 and isinstance(r.json(), dict)
+    if method == "GET":
+        assert after == before
+        if door == "profile" and who != "player":  # (a hidden profile is its owner's only)
+            assert r.json()["hidden"] is False
+        return
+    assert who == "player", (door, r.status_code, r.text)
+    assert after[:2] == before[:2]
+    assert dict(after[2])[PROFILE_NAME] is r.json()["hidden"]
 
 
 @fuzz_settings()

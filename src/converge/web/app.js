@@ -9,17 +9,25 @@ import { showSignIn, showUnsubscribe } from "./account.js";
 import { watchInput } from "./cards.js";
 import { showHome } from "./home.js";
 import { showHistory, showLeaderboard } from "./pages.js";
+import { showProfile } from "./profile.js";
 import { installRules } from "./rules.js";
 import { showMatch, showTutorial } from "./table.js";
 import { showTournament, showTournaments } from "./tournaments.js";
+
+/** The name in a profile's address (a malformed escape is kept as it is: nobody has that name). */
+function profileName(part) {
+  try { return decodeURIComponent(part); } catch (_) { return part; }
+}
 
 function start() {
   installRules();
   watchInput();
   const m = /^\/m\/([A-Za-z0-9_-]{1,32})\/?$/.exec(location.pathname);
   const t = /^\/t\/([A-Za-z0-9_-]{1,32})\/?$/.exec(location.pathname);
+  const who = /^\/@\/([^/]{1,200})\/?$/.exec(location.pathname);
   if (m) showMatch(m[1]);
   else if (t) showTournament(t[1]);
+  else if (who) showProfile(profileName(who[1]));
   else if (location.pathname === "/tournaments") showTournaments();
   else if (location.pathname === "/tutorial") showTutorial();
   else if (location.pathname === "/leaderboard") showLeaderboard();

@@ -2,10 +2,10 @@
 // your faction, your hand. Also the board of a round that just ended (`summary`), which the next deal replaces
 // in every observation.
 
-import { cap, el, icon } from "./dom.js";
+import { cap, el, icon, profileUrl } from "./dom.js";
 import { cardRow, factionRow } from "./cards.js";
 import { timeLeftText } from "./forms.js";
-import { clockLeft, clockOf, legalCards, order, pair, seatName, turnLeft, turnOf, viewerOf, who } from "./selectors.js";
+import { clockLeft, clockOf, legalCards, order, pair, profileNameOf, ratingOf, seatName, turnLeft, turnOf, viewerOf, who } from "./selectors.js";
 import { getState } from "./store.js";
 
 function fmtClock(ms) {
@@ -73,6 +73,15 @@ export function statusBar(obs) {
   return bar;
 }
 
+/** A seat's heading ("Bob · 1512"): a named player's name opens their profile, in a new tab (the match stays). */
+function seatHeading(p, text) {
+  const name = profileNameOf(p);
+  if (!name || viewerOf() === p) return el("h2", { class: "h3", text });
+  const rating = ratingOf(p);
+  return el("h2", { class: "h3" }, el("a", { href: profileUrl(name), target: "_blank", rel: "noopener", class: "seat-link",
+    data: { testid: "seat-profile" }, "aria-label": name + "'s profile (opens in a new tab)" }, name), rating ? " · " + rating : "");
+}
+
 /** Their faction (top), the goals with the discard pile and the deck (middle), the viewer's faction (bottom). */
 export function board(obs, interactive, summary) {
   const viewer = viewerOf();
@@ -86,7 +95,7 @@ export function board(obs, interactive, summary) {
   const artifactTag = (p) => holder === p ? el("span", { class: "tag artifact-tag" }, icon("artifact", "artifact-icon"), "artifact") : null;
   const themName = seatName(top);
   const topZone = el("section", { class: "zone them", "aria-label": themName + ": faction", data: { testid: "zone-them" } },
-    el("div", { class: "zone-head" }, el("h2", { class: "h3", text: themName }), artifactTag(top),
+    el("div", { class: "zone-head" }, seatHeading(top, themName), artifactTag(top),
       el("span", { class: "note", text: handNote(top) }),
       summary ? null : el("span", { class: "backs", "aria-hidden": "true" }, ...Array.from({ length: obs.hand_sizes[top] }, () => el("span", { class: "back" })))),
     factionRow(factions[top], legal, "No card in this faction yet.", themName + "'s faction"));
@@ -100,7 +109,7 @@ export function board(obs, interactive, summary) {
   const middle = el("div", { class: "middle" }, goalZone, summary ? finalNote(summary) : pile(obs));
   const youName = seatName(bottom);
   const bottomZone = el("section", { class: "zone you", "aria-label": youName + ": faction", data: { testid: "zone-you" } },
-    el("div", { class: "zone-head" }, el("h2", { class: "h3", text: viewer >= 0 ? "Your faction" : youName }), artifactTag(bottom),
+    el("div", { class: "zone-head" }, viewer >= 0 ? el("h2", { class: "h3", text: "Your faction" }) : seatHeading(bottom, youName), artifactTag(bottom),
       viewer < 0 ? el("span", { class: "note", text: handNote(bottom) }) : null),
     factionRow(factions[bottom], legal, viewer >= 0 ? "No card in your faction yet." : "No card in this faction yet.",
       viewer >= 0 ? "Your faction" : youName + "'s faction"));

@@ -81,5 +81,7 @@ export function announce(text) {
 export const absolute = (path) => location.origin + path;
 export const lower = (s) => String(s || "").toLowerCase();
 export const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
+/** A named player's profile page (the name as they chose it: the server finds it whatever its case). */
+export const profileUrl = (name) => "/@/" + encodeURIComponent(name);
 /** A rating as players read it: a ? marks one still uncertain. */
 export const ratingText = (p) => p.rating + (p.provisional ? "?" : "");

@@ -40,6 +40,11 @@ export function timeControl(select) {
   return { clock: v ? Number(v) : null, move_hours: null };
 }
 
+/** A match's or a table's clock in words: "10 min each", "1 day a move", "no clock". */
+export function clockText(t) {
+  return t.move_hours ? perMove(t.move_hours) : t.clock_s ? Math.round(t.clock_s / 60) + " min each" : "no clock";
+}
+
 /** "1 day a move", "3 days a move", "12 hours a move". */
 export function perMove(hours) {
   if (hours % 24 === 0) return hours / 24 + (hours === 24 ? " day" : " days") + " a move";

@@ -3,8 +3,8 @@
 
 import { accountBox } from "./account.js";
 import { chatPanel } from "./chat.js";
-import { $, absolute, cap, el, ratingText, toast } from "./dom.js";
-import { clockSelect, perMove, playsetPicker, timeControl } from "./forms.js";
+import { $, absolute, cap, el, profileUrl, ratingText, toast } from "./dom.js";
+import { clockSelect, clockText, playsetPicker, timeControl } from "./forms.js";
 import { LOBBY_TO_CLIENT, LOBBY_TO_SERVER } from "./protocol.js";
 import { loadToken, saveInvite, saveToken } from "./storage.js";
 import * as store from "./store.js";
@@ -207,16 +207,17 @@ export function quickPanel() {
 
 // ------------------------------------------------------------------ the open tables
 
-const clockText = (t) => (t.move_hours ? perMove(t.move_hours) : t.clock_s ? Math.round(t.clock_s / 60) + " min each" : "no clock");
-
 function tableRow(t) {
   const mine = lobby().myTables.includes(t.id);
   const host = (t.host.name || "Anonymous") + " (" + ratingText(t.host) + ")";
   const join = mine ? el("span", { class: "muted", text: "your table" }) :
     el("button", { type: "button", class: "choice", data: { testid: "join-table", table: t.id },
       "aria-label": "Join " + host + "'s table", onclick: (e) => joinTable(t.id, e.currentTarget) }, "Join");
+  // (a named host's name opens their profile; an anonymous host has none)
+  const who = t.host.name ? [el("a", { href: profileUrl(t.host.name), data: { testid: "host-profile" } }, t.host.name),
+    " (" + ratingText(t.host) + ")"] : host;
   return el("li", { class: "table-row", data: { testid: "lobby-table", table: t.id } },
-    el("span", { class: "who", text: host }),
+    el("span", { class: "who" }, who),
     el("span", { class: "what", text: t.playset.map(cap).join(", ") + " · " + clockText(t) + (t.rated ? " · rated" : " · unrated") }),
     join);
 }

@@ -33,6 +33,14 @@ export function playerName(p) {
   return s.meta.mode === "friend" && s.seat >= 0 && p !== s.seat ? "Your friend" : "Player " + (p + 1);
 }
 
+/** The name whose profile a seat's player has: a named person in the seat (not a bot, nor a bot standing in,
+ *  nor an anonymous player); null otherwise. */
+export function profileNameOf(p) {
+  const s = match();
+  const seat = !s.tutorial && s.meta && s.meta.seats[p];
+  return seat && seat.kind === "human" && seat.name && !seat.replaced ? seat.name : null;
+}
+
 /** A seat's rating as players read it ("1512", "1500?": still uncertain), or null. */
 export function ratingOf(p) {
   const s = match();

@@ -133,6 +133,12 @@ class TableIn(Strict):
     rated: StrictBool = True
 
 
+class ProfileIn(Strict):
+    """``PUT /api/me/profile``: hide my profile from everyone but me (false: show it)."""
+
+    hidden: StrictBool
+
+
 class TournamentIn(Strict):
     """``POST /api/tournaments``: an event to host."""
 

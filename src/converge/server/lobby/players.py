@@ -12,7 +12,7 @@ from sqlalchemy import Engine
 from converge.ratings import Rating
 from converge.server.config import ServerConfig
 from converge.server.lobby.identity import issue_token, named, token_hash_of
-from converge.server.protocol.answers import MyTable, Played, Ranked
+from converge.server.protocol.answers import MyTable, Ranked
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.limits import KeyedRateLimit
 from converge.server.security.tokens import new_match_id
@@ -99,10 +99,6 @@ class Players:
         tables = await asyncio.to_thread(store.tables_of, self.engine, player.id)
         return [{"id": t["id"], "status": t["status"], "private": t["private"]} for t in tables
                 if t["status"] == "open"]
-
-    async def history(self, player: store.Player) -> list[Played]:
-        """The player's finished matches, newest first."""
-        return await asyncio.to_thread(store.history, self.engine, player.id)
 
     async def leaderboard(self) -> list[Ranked]:
         """Named players with a rated match, best first."""

@@ -11,6 +11,7 @@ finishes a match (:func:`~converge.server.lobby.ratings.rate_on_finish`: exactly
   refused side is told, the other goes back to the queue in its place); the player who takes a bot offer.
 * **Live updates** (:mod:`.room`): every lobby page holds a WebSocket, sent each change of the tables.
 * **Quick match** (:mod:`.quick`): the queue lives in this process's memory.
+* **Profiles** (:mod:`.profiles`): a named player's page, hidden if they wish; a player's history, filtered.
 
 What lobby messages hold is public (names, ratings, playsets, clocks); a seat token goes only to its own
 player's connection, in the message that tells them their match is ready.
@@ -25,6 +26,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from converge.server.lobby.players import Players
+from converge.server.lobby.profiles import Profiles
 from converge.server.lobby.quick import QuickMatch
 from converge.server.lobby.ratings import BOT_RATINGS, rate_on_finish
 from converge.server.lobby.room import LobbyConnection, Room
@@ -42,6 +44,7 @@ class Lobby:
         cfg, engine, writer = hub.config, hub.storage.engine, hub.writer
         self._tasks: set[asyncio.Task[None]] = set()
         self.players = Players(cfg, engine, writer)
+        self.profiles = Profiles(engine, writer, self.players, hub.catalog.skillsets)
         self.room = Room(cfg, engine, writer, hub.life, self.spawn)
         self.seating = Seating(hub.live, hub.catalog, writer)
         self.tables = Tables(cfg, writer, self.seating, self.room)

@@ -328,11 +328,73 @@ class Played(TypedDict):
     rating_change: int | None
     replay_url: str
     event: EventLink | None  #: the tournament it was played for, if any
+    clock_s: int | None  #: each player's time for the whole match (None: no clock, or turn-based)
+    move_hours: int | None  #: a turn-based match's time per move
 
 
 class History(TypedDict):
+    """``GET /api/me/history``: the caller's finished matches, newest first (those the filters asked for)."""
+
     player: PlayerInfo
     matches: list[Played]
+
+
+class RatingPoint(TypedDict):
+    """A player's rating after one rated match."""
+
+    at: float
+    rating: int
+
+
+class SkillsetRecord(TypedDict):
+    """A player's finished matches with one skillset in the playset, and how many they won."""
+
+    skillset: str
+    played: int
+    won: int
+
+
+class EventEntered(TypedDict):
+    """An event open to all that a player entered: its page is ``/t/{id}``."""
+
+    id: str
+    name: str
+    status: Literal["upcoming", "running", "paused", "finished", "cancelled"]
+
+
+class HeadToHead(TypedDict):
+    """The caller's finished matches against the player of a profile: the caller's wins and losses, and the
+    last few, as the caller's history shows them."""
+
+    won: int
+    lost: int
+    matches: list[Played]
+
+
+class Profile(TypedDict):
+    """``GET /api/players/{name}``: a named player as anyone may see them (a hidden profile: its owner only)."""
+
+    name: str
+    rating: int
+    rd: int
+    provisional: bool
+    games: int  #: rated matches finished
+    member_since: float
+    hidden: bool  #: the owner hid it: nobody else sees it
+    own: bool  #: the caller is this player
+    ratings: list[RatingPoint]  #: the rating after each rated match, oldest first (the last 1000)
+    #: the last 20 finished matches found in public (a public table, quick match, event open to all) or played
+    #: against a bot, newest first
+    matches: list[Played]
+    skillsets: list[SkillsetRecord]  #: those matches by skillset of their playset, the most played first
+    tournaments: list[EventEntered]  #: the events open to all the player entered, the newest first
+    head_to_head: HeadToHead | None  #: the caller against this player (None: the caller is them, or unnamed)
+
+
+class ProfileSettings(TypedDict):
+    """``PUT /api/me/profile``: whether the caller's profile is hidden now."""
+
+    hidden: bool
 
 
 class Linked(TypedDict):

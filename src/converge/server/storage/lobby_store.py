@@ -38,9 +38,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from converge.bots import bot_display_name
 from converge.ratings import DEFAULT_R, DEFAULT_RD, DEFAULT_VOL, Rating
-from converge.server.protocol.answers import Opponent, Played, Ranked
+from converge.server.protocol.answers import Ranked
 from converge.server.protocol.messages import OpenTable, PlayerInfo
 from converge.server.storage.database import Refused
 from converge.server.storage.schema import (
@@ -52,10 +51,7 @@ from converge.server.storage.schema import (
     name_keys_table,
     players_table,
     rating_changes_table,
-    seats_table,
     settings_table,
-    tournament_games_table,
-    tournaments_table,
 )
 
 log = logging.getLogger("converge.server.lobby")
@@ -479,49 +475,6 @@ def on_open(conn: Connection, at_open: Sequence[Callable[[Connection], None]] = 
         check(conn)
 
 
-# ---------------------------------------------------------------------- history
-
-
-def history(engine: Engine, player_id: str, limit: int = 50) -> list[Played]:
-    """A player's finished matches, newest first: opponent (by the name they had when the match started),
-    result, rating change, replay link."""
-    mine = match_players_table.alias("mine")
-    other = match_players_table.alias("other")
-    m = matches_table.c
-    rc = rating_changes_table.c
-    s = seats_table.alias("oseat")
-    g, t = tournament_games_table.c, tournaments_table.c
-    q = (select(m.id, m.updated_at, m.winner, m.reason, m.playset, mine.c.seat, mine.c.rated, mine.c.kind,
-                other.c.name, other.c.player_id, s.c.bot, rc.r_before, rc.r_after, t.id, t.name)
-         .select_from(mine.join(matches_table, matches_table.c.id == mine.c.match_id)
-                      .outerjoin(other, and_(other.c.match_id == mine.c.match_id, other.c.seat != mine.c.seat))
-                      .outerjoin(s, and_(s.c.match_id == mine.c.match_id, s.c.seat != mine.c.seat))
-                      .outerjoin(rating_changes_table, and_(rc.match_id == mine.c.match_id,
-                                                            rc.player_id == mine.c.player_id))
-                      .outerjoin(tournament_games_table, g.match_id == mine.c.match_id)
-                      .outerjoin(tournaments_table, t.id == g.tournament_id))
-         .where(mine.c.player_id == player_id, m.status == "over")
-         .order_by(m.updated_at.desc()).limit(limit))
-    with engine.connect() as conn:
-        rows = conn.execute(q).all()
-    out: list[Played] = []
-    for (mid, at, winner, reason, playset, seat, rated, kind, opp_name, opp_id, bot, r_before, r_after, event_id,
-         event_name) in rows:
-        opponent: Opponent = ({"kind": "human", "name": opp_name, "display": opp_name or "Anonymous"}
-                              if opp_id is not None or bot is None else
-                              {"kind": "bot", "name": bot, "display": bot_display_name(bot)})
-        out.append({"match_id": mid, "finished_at": round(float(at), 3), "seat": int(seat),
-                    "playset": json.loads(playset), "opponent": opponent,
-                    "result": "won" if winner == seat else "lost", "reason": reason, "rated": bool(rated),
-                    "kind": kind,
-                    "rating_before": None if r_before is None else round(r_before),
-                    "rating_after": None if r_after is None else round(r_after),
-                    "rating_change": None if r_before is None else round(r_after) - round(r_before),
-                    "replay_url": f"/m/{mid}",
-                    "event": None if event_id is None else {"id": event_id, "name": event_name}})
-    return out
-
-
 __all__ = [
     "Named",
     "Player",
@@ -536,7 +489,6 @@ __all__ = [
     "close_table",
     "create_player",
     "forget_name_keys",
-    "history",
     "leaderboard",
     "link_seat",
     "name_taken",

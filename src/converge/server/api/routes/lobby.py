@@ -6,7 +6,14 @@ HTTP (JSON; the player is named by the ``converge_player`` cookie, see :mod:`con
                                            "tables": [my open tables]}
     PUT    /api/me                        {"name": "Ada" | null}: choose or change a name (null: anonymous);
                                           makes the caller a player (and sets the cookie) on first use
-    GET    /api/me/history                my finished matches: opponent, result, rating change, replay link
+    GET    /api/me/history                my finished matches, newest first: opponent, result, rating change,
+                                          clock, playset, replay link; filtered by the query parameters
+                                          opponent (a name, or a bot's level), result (won|lost), rated
+                                          (true|false), playset (a skillset the playset holds), since and
+                                          until (Unix seconds, whole: finished at or after since, before until)
+    GET    /api/players/{name}            a named player's profile (its name whatever its case; a hidden
+                                          profile: 404 not_found, as a name nobody has, but to its owner)
+    PUT    /api/me/profile                {"hidden": true|false}: hide my profile from everyone but me
     GET    /api/leaderboard               named players with a rated match, best first; the bots' ratings
     GET    /api/lobby                     {"tables": [...]}: the open public tables
     POST   /api/lobby/tables              {"playset", "clock", "move_hours", "seat", "private", "rated"} -> the
@@ -22,7 +29,9 @@ Errors are ``{"error": {"code", "message"}}`` as everywhere, with the statuses o
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from converge.bots import bot_display_name
@@ -35,8 +44,9 @@ from converge.server.api.deps import (
     Server,
     json_response,
 )
-from converge.server.api.models import ERRORS, NameIn, TableIn
+from converge.server.api.models import ERRORS, NameIn, ProfileIn, TableIn
 from converge.server.api.routes.accounts import me_doc, set_player_cookie
+from converge.server.lobby.profiles import NAME_LOOKUP_MAX, TIME_MAX
 from converge.server.lobby.ratings import level_ratings
 from converge.server.protocol.answers import (
     BotRating,
@@ -45,6 +55,8 @@ from converge.server.protocol.answers import (
     Linked,
     LobbyTables,
     Me,
+    Profile,
+    ProfileSettings,
     Seated,
     TableClosed,
     TableOpened,
@@ -73,11 +85,39 @@ async def put_me(body: NameIn, request: Request, lobby: LobbyService, accounts: 
     return response
 
 
+OpponentName = Annotated[str | None, Query(min_length=1, max_length=NAME_LOOKUP_MAX,
+                                      description="a player's name, or a bot's level")]
+Result = Literal["won", "lost"] | None
+Rated = Literal["true", "false"] | None
+Skillset = Annotated[str | None, Query(min_length=1, max_length=32, description="a skillset the playset holds")]
+Since = Annotated[int | None, Query(ge=0, le=TIME_MAX, description="finished at or after (Unix seconds)")]
+Until = Annotated[int | None, Query(ge=0, le=TIME_MAX, description="finished before (Unix seconds)")]
+
+
 @router.get("/api/me/history", response_model=History)
-async def my_history(lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
-    """The caller's finished matches, newest first: opponent, result, rating change, replay link."""
+async def my_history(lobby: LobbyService, opponent: OpponentName = None, result: Result = None,
+                     rated: Rated = None, playset: Skillset = None, since: Since = None, until: Until = None,
+                     cookie: PlayerCookie = None) -> JSONResponse:
+    """The caller's finished matches, newest first (the last 50 the filters keep): opponent, result, rating
+    change, clock, playset, replay link."""
     player = await lobby.players.need_player(cookie)
-    doc: History = {"player": player.public(), "matches": await lobby.players.history(player)}
+    kept = await lobby.profiles.history_filter(opponent=opponent, result=result, rated=rated, playset=playset,
+                                               since=since, until=until)
+    doc: History = {"player": player.public(), "matches": await lobby.profiles.history(player, kept)}
+    return json_response(doc)
+
+
+@router.get("/api/players/{name}", response_model=Profile)
+async def profile(name: str, lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+    """A named player's profile: rating and its history, recent matches, skillsets, events, and the caller's
+    matches against them. A hidden one is not found, but by its owner."""
+    return json_response(await lobby.profiles.profile(name, cookie))
+
+
+@router.put("/api/me/profile", response_model=ProfileSettings)
+async def profile_settings(body: ProfileIn, lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+    """Hide the caller's profile from everyone but them (false: show it again)."""
+    doc: ProfileSettings = {"hidden": await lobby.profiles.set_hidden(cookie, body.hidden)}
     return json_response(doc)
 
 

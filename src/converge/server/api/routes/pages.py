@@ -1,6 +1,6 @@
 """The pages: the browser client's one page (``/``, ``/m/{id}``, ``/tutorial``, ``/leaderboard``,
-``/history``, ``/tournaments``, ``/t/{id}``: the client draws each), the rules rendered on the server
-(:mod:`converge.server.learning.rulebook`), the favicon. They answer HEAD as well as GET (monitors, link
+``/history``, ``/tournaments``, ``/t/{id}``, ``/@/{name}``: the client draws each), the rules rendered on the
+server (:mod:`converge.server.learning.rulebook`), the favicon. They answer HEAD as well as GET (monitors, link
 checkers...)."""
 
 from __future__ import annotations
@@ -64,6 +64,12 @@ async def leaderboard_page() -> FileResponse:
 
 @router.api_route("/history", methods=GET_HEAD)
 async def history_page() -> FileResponse:
+    return _client_page()
+
+
+@router.api_route("/@/{name}", methods=GET_HEAD)
+async def profile_page(name: str) -> FileResponse:
+    """A player's profile (the page asks the API: a hidden one is not found there)."""
     return _client_page()
 
 
