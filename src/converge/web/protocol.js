@@ -91,6 +91,8 @@ export const ERROR = Object.freeze({
   NOT_HOST: "not_host",  // HTTP 403
   TOURNAMENT_CLOSED: "tournament_closed",  // HTTP 409
   TOURNAMENT_FULL: "tournament_full",  // HTTP 409
+  FRIENDS_ONLY: "friends_only",  // HTTP 403
+  CHALLENGE_CLOSED: "challenge_closed",  // HTTP 409
 });
 
 /** WebSocket close codes (4000-4999 are the server's own). */
