@@ -2,8 +2,8 @@
 whether they are online and which of their matches in progress anyone may watch.
 
 Online means: a lobby page of theirs is open on this server process, or one of their matches in progress
-changed in the last :data:`ONLINE_WINDOW_S` seconds (a move, a join: in the database, so every process sees
-it). With several processes, a friend whose only open page is another process's lobby, and who has not moved
+changed in the last :data:`ONLINE_WINDOW_S` seconds (a move, or its end: in the database, so every process
+sees it). With several processes, a friend whose only open page is another process's lobby, and who has not moved
 lately, shows as offline: an honest "seen lately", not a socket count across processes."""
 
 from __future__ import annotations
@@ -80,13 +80,14 @@ class Follows:
         me = await self.players.need_player(cookie)
         ids = await asyncio.to_thread(store.followed, self.engine, me.id)
         people = await asyncio.to_thread(store.people_by_ids, self.engine, ids)
-        matches = await asyncio.to_thread(store.active_matches, self.engine, list(people))
-        here = {c.player.id for c in self.room.conns if c.player is not None}
         since = self.now() - ONLINE_WINDOW_S
+        matches = await asyncio.to_thread(store.matches_of, self.engine, list(people), since)
+        here = {c.player.id for c in self.room.conns if c.player is not None}
         playing: dict[str, list[str]] = {}
         lately: set[str] = set()
-        for pid, mid, updated in matches:
-            playing.setdefault(pid, []).append(mid)
+        for pid, mid, updated, active in matches:
+            if active:
+                playing.setdefault(pid, []).append(mid)
             if updated >= since:
                 lately.add(pid)
         docs = [friend_doc(p, p.id in here or p.id in lately, playing.get(p.id, []))

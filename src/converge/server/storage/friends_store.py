@@ -129,16 +129,17 @@ def follows(engine: Engine, follower_id: str, followed_id: str) -> bool:
                                                f.followed_id == followed_id)).first() is not None
 
 
-def active_matches(engine: Engine, player_ids: list[str]) -> list[tuple[str, str, float]]:
-    """The matches in progress of these players: (player id, match id, when the match last changed), newest
-    first."""
+def matches_of(engine: Engine, player_ids: list[str], since: float) -> list[tuple[str, str, float, bool]]:
+    """These players' matches in progress, and those that changed since ``since`` (just finished): (player id,
+    match id, when the match last changed, whether it is in progress), newest first."""
     if not player_ids:
         return []
     mp, m = match_players_table.c, matches_table.c
-    q = (select(mp.player_id, mp.match_id, m.updated_at).join(matches_table, m.id == mp.match_id)
-         .where(mp.player_id.in_(player_ids), m.status == "active").order_by(m.updated_at.desc()).limit(500))
+    q = (select(mp.player_id, mp.match_id, m.updated_at, m.status).join(matches_table, m.id == mp.match_id)
+         .where(mp.player_id.in_(player_ids), or_(m.status == "active", m.updated_at >= since))
+         .order_by(m.updated_at.desc()).limit(500))
     with engine.connect() as conn:
-        return [(str(p), str(i), float(t)) for p, i, t in conn.execute(q)]
+        return [(str(p), str(i), float(t), s == "active") for p, i, t, s in conn.execute(q)]
 
 
 def set_friends_only(conn: Connection, player_id: str, on: bool) -> None:
