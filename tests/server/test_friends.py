@@ -160,7 +160,8 @@ def test_declined_cancelled_and_expired_challenges(tmp_path: Path) -> None:
         cid = _challenge(ada, "Bob").json()["challenge"]["id"]  # (answered: a new one may be sent)
         assert_error(bob.post(f"/api/challenges/{cid}/cancel"), 404, "not_found")  # the challenger cancels
         assert ada.post(f"/api/challenges/{cid}/cancel").json() == {"status": "cancelled"}
-        assert bob.get("/api/challenges").json() == {"incoming": [], "outgoing": [], "answered": []}
+        assert bob.get("/api/challenges").json() == {"incoming": [], "outgoing": [], "answered": [],
+                                                     "friends_only": False}
         assert_error(bob.post(f"/api/challenges/{cid}/accept"), 409, "challenge_closed")
         # a live challenge expires after its wait; a turn-based one waits a day
         live = _challenge(ada, "Bob", clock=300).json()["challenge"]
@@ -194,6 +195,7 @@ def test_challenges_refused_to_oneself_strangers_of_friends_only_players_and_ban
         assert_error(_challenge(anonymous, "Bob"), 401, "no_player")
         # Bob takes challenges from his friends only: Ada is refused until Bob follows her
         assert bob.put("/api/me/challenges", json={"friends_only": True}).json() == {"friends_only": True}
+        assert bob.get("/api/challenges").json()["friends_only"] is True
         message = assert_error(_challenge(ada, "Bob"), 403, "friends_only")
         assert message == "Bob takes challenges only from the players they follow"
         assert bob.post("/api/me/follows", json={"name": "Ada"}).status_code == 200

@@ -53,6 +53,10 @@ def test_a_friend_followed_seen_online_challenged_and_played(server: Server, bro
     friend.wait_for()
     assert friend.get_attribute("data-online") == "true"  # (her match ended a moment ago)
     assert bob.page.locator("[data-testid=watch-friend]").count() == 0
+    with bob.page.expect_response(lambda r: r.url.endswith("/api/me/challenges") and r.ok):
+        bob.page.check("[data-testid=friends-only]")  # (Bob now takes challenges from Ada and his friends only)
+    bob.page.reload()
+    bob.page.wait_for_selector("[data-testid=friends-only]:checked")
     bob.shot("friends-after-390x844.png", full_page=True)
     assert bob.page.evaluate("document.documentElement.scrollWidth") <= 390
     for tab in (ada, bob):

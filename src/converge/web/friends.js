@@ -89,6 +89,9 @@ export function challengesPanel(options) {
   const pick = playsetPicker(options, "challenge");
   const clock = clockSelect("challenge-clock", [3, 5, 10, 20], [1, 3, 7]);
   const rated = el("input", { type: "checkbox", id: "challenge-rated", data: { testid: "challenge-rated" } });
+  const onlyFriends = el("input", { type: "checkbox", id: "friends-only", data: { testid: "friends-only" }, onchange: async () => {
+    try { await api("PUT", "/api/me/challenges", { friends_only: onlyFriends.checked }); } catch (e) { toast(e.message); onlyFriends.checked = !onlyFriends.checked; }
+  } });
   const shown = new URLSearchParams(location.hash.slice(1)).get("id");  // (a mail's link: its challenge first)
   const act = async (id, what) => {
     try {
@@ -116,7 +119,10 @@ export function challengesPanel(options) {
   async function draw() {
     let doc;
     try { doc = await api("GET", "/api/challenges"); } catch (e) { incoming.replaceChildren(el("li", { class: "muted", text: e.message })); return; }
-    if (seenAnswered === null) seenAnswered = new Set(doc.answered.filter((c) => c.status !== "accepted").map((c) => c.id));
+    if (seenAnswered === null) {  // (the first look)
+      onlyFriends.checked = doc.friends_only;
+      seenAnswered = new Set(doc.answered.filter((c) => c.status !== "accepted").map((c) => c.id));
+    }
     const news = doc.answered.filter((c) => !seenAnswered.has(c.id) && (c.status !== "accepted" || c.match_id));
     incoming.replaceChildren(...(doc.incoming.length ? doc.incoming.map(incomingRow)
       : [el("li", { class: "muted", text: "No challenge to you right now." })]));
@@ -141,7 +147,8 @@ export function challengesPanel(options) {
     send);
   const node = el("section", { class: "panel", "aria-labelledby": "h-challenges", data: { testid: "challenges-panel" } },
     el("h2", { id: "h-challenges", text: "Challenges" }),
-    incoming, outgoing, form);
+    incoming, outgoing, form,
+    el("div", { class: "check" }, onlyFriends, el("label", { for: "friends-only", text: "Take challenges only from the players I follow" })));
   draw();
   keepFresh(node, draw);
   /** Open the form with a player's name in it (the friends list's Challenge button). */

@@ -93,7 +93,9 @@ class Challenges:
         rows = await asyncio.to_thread(store.challenges_of, self.engine, me.id, now - TURN_EXPIRY_S
                                        - ANSWERED_SHOWN_S)
         names = await self._names(rows)
-        out: ChallengeList = {"incoming": [], "outgoing": [], "answered": []}
+        mine = await asyncio.to_thread(store.people_by_ids, self.engine, [me.id])
+        out: ChallengeList = {"incoming": [], "outgoing": [], "answered": [],
+                              "friends_only": me.id in mine and mine[me.id].friends_only}
         for row in rows:
             view = self._view(row, names, now)
             if view["status"] == "open":

@@ -583,6 +583,8 @@ class ChallengeList(TypedDict):
     incoming: list[ChallengeView]
     outgoing: list[ChallengeView]
     answered: list[ChallengeView]
+    #: whether the caller takes challenges from the players they follow only
+    friends_only: bool
 
 
 class ChallengeMade(TypedDict):
