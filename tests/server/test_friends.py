@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from converge.server.app import create_app
 from converge.server.lobby.identity import COOKIE, name_key
 from converge.server.people.challenges import CHALLENGES_BURST, LIVE_EXPIRY_S, TURN_EXPIRY_S
 from converge.server.people.follows import ONLINE_WINDOW_S
@@ -18,7 +19,7 @@ from converge.server.storage import friends_store
 from tests.mail_support import Inbox, smtp_fixture  # noqa: F401 (a fixture)
 from tests.server.test_accounts import PUBLIC, Device, _settings, _sign_in
 from tests.server.test_limits import assert_error
-from tests.server_support import client_for, hang_guard  # noqa: F401
+from tests.server_support import FAST, client_for, hang_guard  # noqa: F401
 
 ADMIN = {"Authorization": "Bearer admin-secret-for-the-test"}
 
@@ -258,3 +259,24 @@ def test_a_mail_that_cannot_be_sent_does_not_fail_the_challenge(tmp_path: Path, 
         made = _challenge(ada, "Bob")
         assert made.status_code == 201, made.text
         assert [c["challenger"] for c in bob.get("/api/challenges").json()["incoming"]] == ["Ada"]
+
+
+def test_friends_and_challenges_across_two_processes_on_postgresql(postgres_url: str) -> None:
+    """Two server processes on one PostgreSQL database: a challenge made on one is accepted on the other, once
+    (a second acceptance on the first process is refused), and each reads the other's follows."""
+    with TestClient(create_app(db_url=postgres_url, **FAST)) as one, \
+            TestClient(create_app(db_url=postgres_url, **FAST)) as two:
+        assert one.app.state.hub.storage.engine.dialect.name == "postgresql"  # type: ignore[attr-defined]
+        ada, bob = _named(one, "Ada"), _named(two, "Bob")
+        assert ada.post("/api/me/follows", json={"name": "Bob"}).status_code == 200
+        cid = _challenge(ada, "Bob", clock=300).json()["challenge"]["id"]
+        assert [c["id"] for c in bob.get("/api/challenges").json()["incoming"]] == [cid]
+        accepted = bob.post(f"/api/challenges/{cid}/accept")
+        assert accepted.status_code == 200, accepted.text
+        mid = accepted.json()["match_id"]
+        bob_on_one = Device(one)
+        bob_on_one.cookie = bob.cookie
+        assert_error(bob_on_one.post(f"/api/challenges/{cid}/accept"), 409, "challenge_closed")
+        friends = ada.get("/api/me/follows").json()["friends"]
+        assert [(f["name"], f["online"], f["playing"]) for f in friends] == [
+            ("Bob", True, [{"match_id": mid, "url": f"/m/{mid}"}])]  # (his match was made a moment ago)

@@ -105,7 +105,7 @@ class Challenges:
         out["answered"] = out["answered"][:20]
         return out
 
-    async def accept(self, cookie: str | None, challenge_id: str) -> ChallengeAccepted:
+    async def accept(self, cookie: str | None, challenge_id: str, address: str) -> ChallengeAccepted:
         """The challenged player accepts: the match is made (the challenger in seat 0; who holds the artifact
         first is drawn) and the challenge closed, in one transaction."""
         me = await self.players.may_play(cookie)
@@ -129,7 +129,7 @@ class Challenges:
                                                     1: (row.to_id, hash_token(new_token()))}
         try:
             await self.seating.make_match(seats=seats, playset=row.playset, clock_ms=row.clock_ms,
-                                          rated=row.rated, kind="invite", payers=(), move_s=row.move_s,
+                                          rated=row.rated, kind="invite", payers=[address], move_s=row.move_s,
                                           match_id=match_id, also=close)
         except Refused as exc:
             raise ProtocolError("challenge_closed", str(exc)) from None

@@ -47,6 +47,12 @@ async def challenges(conn: HTTPConnection) -> Challenges:
     return found
 
 
+async def _limited(conn: HTTPConnection, address: str) -> None:
+    """The address's budget of HTTP actions, as every other door that changes something pays."""
+    srv = await server(conn)
+    srv.limit(address, srv.post_limit, "requests")
+
+
 FollowsDep = Annotated[Follows, Depends(follows)]
 ChallengesDep = Annotated[Challenges, Depends(challenges)]
 ChallengeId = Annotated[str, Path(max_length=64)]
@@ -61,22 +67,22 @@ async def friends(people: FollowsDep, cookie: PlayerCookie = None) -> JSONRespon
 @router.post("/api/me/follows", response_model=Followed)
 async def follow(body: FollowIn, people: FollowsDep, address: ClientAddress, conn: HTTPConnection,
                  cookie: PlayerCookie = None) -> JSONResponse:
-    srv = await server(conn)
-    srv.limit(address, srv.post_limit, "requests")
+    await _limited(conn, address)
     return json_response(await people.follow(cookie, body.name))
 
 
 @router.delete("/api/me/follows/{name}", response_model=Followed)
 async def unfollow(name: Annotated[str, Path(max_length=200)], people: FollowsDep, address: ClientAddress,
                    conn: HTTPConnection, cookie: PlayerCookie = None) -> JSONResponse:
-    srv = await server(conn)
-    srv.limit(address, srv.post_limit, "requests")
+    await _limited(conn, address)
     return json_response(await people.unfollow(cookie, name))
 
 
 @router.put("/api/me/challenges", response_model=FriendsOnly)
-async def friends_only(body: FriendsOnlyIn, found: ChallengesDep, cookie: PlayerCookie = None) -> JSONResponse:
+async def friends_only(body: FriendsOnlyIn, found: ChallengesDep, address: ClientAddress, conn: HTTPConnection,
+                       cookie: PlayerCookie = None) -> JSONResponse:
     """Take challenges only from the players I follow (true), or from anyone (false)."""
+    await _limited(conn, address)
     await found.set_friends_only(cookie, body.friends_only)
     doc: FriendsOnly = {"friends_only": body.friends_only}
     return json_response(doc)
@@ -98,21 +104,27 @@ async def create(body: ChallengeIn, found: ChallengesDep, address: ClientAddress
 
 
 @router.post("/api/challenges/{challenge_id}/accept", response_model=ChallengeAccepted)
-async def accept(challenge_id: ChallengeId, found: ChallengesDep, cookie: PlayerCookie = None) -> JSONResponse:
-    """The challenged player accepts: the match is made; each player takes a key to their seat with
-    ``POST /api/matches/{match_id}/seat``."""
-    return json_response(await found.accept(cookie, challenge_id))
+async def accept(challenge_id: ChallengeId, found: ChallengesDep, address: ClientAddress, conn: HTTPConnection,
+                 cookie: PlayerCookie = None) -> JSONResponse:
+    """The challenged player accepts: the match is made (paid from the accepter's address's match budget);
+    each player takes a key to their seat with ``POST /api/matches/{match_id}/seat``."""
+    await _limited(conn, address)
+    return json_response(await found.accept(cookie, challenge_id, address))
 
 
 @router.post("/api/challenges/{challenge_id}/decline", response_model=ChallengeAnswered)
-async def decline(challenge_id: ChallengeId, found: ChallengesDep, cookie: PlayerCookie = None) -> JSONResponse:
+async def decline(challenge_id: ChallengeId, found: ChallengesDep, address: ClientAddress, conn: HTTPConnection,
+                  cookie: PlayerCookie = None) -> JSONResponse:
+    await _limited(conn, address)
     await found.decline(cookie, challenge_id)
     doc: ChallengeAnswered = {"status": "declined"}
     return json_response(doc)
 
 
 @router.post("/api/challenges/{challenge_id}/cancel", response_model=ChallengeAnswered)
-async def cancel(challenge_id: ChallengeId, found: ChallengesDep, cookie: PlayerCookie = None) -> JSONResponse:
+async def cancel(challenge_id: ChallengeId, found: ChallengesDep, address: ClientAddress, conn: HTTPConnection,
+                  cookie: PlayerCookie = None) -> JSONResponse:
+    await _limited(conn, address)
     await found.cancel(cookie, challenge_id)
     doc: ChallengeAnswered = {"status": "cancelled"}
     return json_response(doc)
