@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from converge.server.app import create_app
 from converge.server.lobby.identity import COOKIE, name_key
-from converge.server.people.challenges import CHALLENGES_BURST, LIVE_EXPIRY_S, TURN_EXPIRY_S
+from converge.server.people.challenges import ANSWERED_SHOWN_S, CHALLENGES_BURST, LIVE_EXPIRY_S, TURN_EXPIRY_S
 from converge.server.people.follows import ONLINE_WINDOW_S
 from converge.server.storage import friends_store
 from tests.mail_support import Inbox, smtp_fixture  # noqa: F401 (a fixture)
@@ -153,7 +153,7 @@ def test_a_challenge_accepted_is_a_match_both_play_to_its_end(tmp_path: Path) ->
 def test_declined_cancelled_and_expired_challenges(tmp_path: Path) -> None:
     with client_for(tmp_path) as client:
         ada, bob = _named(client, "Ada"), _named(client, "Bob")
-        cid = _challenge(ada, "Bob").json()["challenge"]["id"]
+        cid = declined = _challenge(ada, "Bob").json()["challenge"]["id"]
         assert_error(ada.post(f"/api/challenges/{cid}/decline"), 404, "not_found")  # the challenged declines
         assert bob.post(f"/api/challenges/{cid}/decline").json() == {"status": "declined"}
         assert_error(bob.post(f"/api/challenges/{cid}/accept"), 409, "challenge_closed")
@@ -172,6 +172,9 @@ def test_declined_cancelled_and_expired_challenges(tmp_path: Path) -> None:
         assert bob.get("/api/challenges").json()["incoming"] == []
         assert ada.get("/api/challenges").json()["answered"][0]["status"] == "expired"
         assert_error(bob.post(f"/api/challenges/{live['id']}/accept"), 409, "challenge_closed")
+        assert_error(ada.post(f"/api/challenges/{live['id']}/cancel"), 409, "challenge_closed")
+        wall.advance(ANSWERED_SHOWN_S)  # an expiry long past is no news
+        assert [c["id"] for c in ada.get("/api/challenges").json()["answered"]] == [declined]
         turns = _challenge(ada, "Bob", move_hours=24).json()["challenge"]  # (the expired one no longer counts)
         assert turns["move_hours"] == 24 and abs(turns["expires_at"] - (wall() + TURN_EXPIRY_S)) < 5
         wall.advance(TURN_EXPIRY_S - 60)

@@ -100,7 +100,8 @@ class Challenges:
             view = self._view(row, names, now)
             if view["status"] == "open":
                 out["incoming" if row.to_id == me.id else "outgoing"].append(view)
-            elif row.from_id == me.id and view["status"] in ("accepted", "declined", "expired"):
+            elif row.from_id == me.id and view["status"] != "cancelled" and (
+                    view["status"] != "expired" or row.expires_at >= now - ANSWERED_SHOWN_S):  # (old news: not)
                 out["answered"].append(view)
         out["answered"] = out["answered"][:20]
         return out
