@@ -6,6 +6,7 @@ and no player's id in any answer."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from converge.server.storage import friends_store
 from tests.mail_support import Inbox, smtp_fixture  # noqa: F401 (a fixture)
 from tests.server.test_accounts import PUBLIC, Device, _settings, _sign_in
 from tests.server.test_limits import assert_error
-from tests.server_support import FAST, client_for, hang_guard  # noqa: F401
+from tests.server_support import FAST, Peer, client_for, hang_guard  # noqa: F401
 
 ADMIN = {"Authorization": "Bearer admin-secret-for-the-test"}
 
@@ -97,6 +98,16 @@ def test_following_by_name_and_the_friends_list(tmp_path: Path) -> None:
         friends = ada.get("/api/me/follows").json()["friends"]
         assert [(f["name"], f["online"], len(f["playing"])) for f in friends] == [("Bob", False, 0),
                                                                                   ("Cyd", False, 1)]
+        # Cyd opens his match's page (its socket holds his seat): online while it is open
+        peer = Peer(client, mid, cy.post(f"/api/matches/{mid}/seat").json()["token"])
+        online = [(f["name"], f["online"]) for f in ada.get("/api/me/follows").json()["friends"]]
+        assert online == [("Cyd", True), ("Bob", False)]  # (online first)
+        peer.close()
+        deadline = time.monotonic() + 10  # (the server hears of the closed socket a moment later)
+        while (online := [(f["name"], f["online"]) for f in ada.get("/api/me/follows").json()["friends"]]) \
+                != [("Bob", False), ("Cyd", False)] and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert online == [("Bob", False), ("Cyd", False)]
         gone = ada.delete("/api/me/follows/bob")
         assert gone.json() == {"name": "Bob", "following": False}
         assert_error(ada.delete("/api/me/follows/bob"), 404, "not_found")

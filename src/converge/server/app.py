@@ -118,7 +118,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     signing = AccountService(hub, finding)
     directing = Director(cfg, writer, finding.seating, hub.life)
     events = Tournaments(finding.players, finding.seating, writer, directing)
-    following = Follows(finding.players, finding.room, writer, hub.wall)
+    following = Follows(finding.players, finding.room, hub, writer)
     challenging = Challenges(cfg, finding.players, finding.seating, following, writer, signing.links.mailer,
                              hub.wall)
     hub.writes.finish_hooks.append(record_result)  # (a tournament game's result, in the match's last commit)

@@ -73,7 +73,7 @@ export function friendsPanel(challenge) {
   } }, "Follow");
   const node = el("section", { class: "panel", "aria-labelledby": "h-friends", data: { testid: "friends-panel" } },
     el("h2", { id: "h-friends", text: "Friends" }),
-    el("p", { text: "The players you follow. A green dot: online now (a lobby page open, or a move lately)." }),
+    el("p", { text: "The players you follow. A green dot: online now (here, or playing lately)." }),
     list,
     el("div", { class: "row" }, el("label", { for: "follow-name", class: "sr-only", text: "Player to follow" }), name, follow));
   draw();

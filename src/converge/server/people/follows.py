@@ -1,25 +1,31 @@
 """Following players: a player's friends are the named players they follow. The friends list says of each
 whether they are online and which of their matches in progress anyone may watch.
 
-Online means: a lobby page of theirs is open on this server process, or one of their matches in progress
-changed in the last :data:`ONLINE_WINDOW_S` seconds (a move, or its end: in the database, so every process
-sees it). With several processes, a friend whose only open page is another process's lobby, and who has not moved
-lately, shows as offline: an honest "seen lately", not a socket count across processes."""
+Online means: a lobby page of theirs is open on this server process; or a match page of a match of theirs in
+progress holds their seat's socket on any process (this process's connections, and the other processes'
+presence locks on PostgreSQL: :mod:`converge.server.play.cluster.coordination`); or one of their matches
+changed in the last :data:`ONLINE_WINDOW_S` seconds (a move, or its end: in the database). With several
+processes, a friend whose only open page is another process's lobby, and who has not moved lately, shows as
+offline."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
 
 from converge.server.lobby.identity import name_key
 from converge.server.lobby.players import Players
 from converge.server.lobby.room import Room
+from converge.server.play.hub import Hub
 from converge.server.protocol.answers import Followed, Friend, FriendList, Watching
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage import friends_store as store
 from converge.server.storage.database import StorageError
 from converge.server.storage.writer import Tx, Writer
+
+log = logging.getLogger("converge.server.people")
 
 #: A player whose match changed this recently is online.
 ONLINE_WINDOW_S = 600.0
@@ -40,13 +46,15 @@ def _watching(match_id: str) -> Watching:
 class Follows:
     """Who follows whom, and the friends list."""
 
-    def __init__(self, players: Players, room: Room, writer: Writer, now: Callable[[], float]) -> None:
+    def __init__(self, players: Players, room: Room, hub: Hub, writer: Writer) -> None:
         self.players = players
         self.room = room
+        self.sessions = hub.sessions
+        self.coord = hub.coord
         self.writer = writer
         self.engine = players.engine
         #: The wall clock the matches' times are written with (tests move it).
-        self.now = now
+        self.now: Callable[[], float] = hub.wall
 
     async def person(self, raw: str) -> store.Person:
         """The named player called ``raw`` (any case or look-alike of their name), or not_found."""
@@ -82,18 +90,33 @@ class Follows:
         people = await asyncio.to_thread(store.people_by_ids, self.engine, ids)
         since = self.now() - ONLINE_WINDOW_S
         matches = await asyncio.to_thread(store.matches_of, self.engine, list(people), since)
-        here = {c.player.id for c in self.room.conns if c.player is not None}
+        online = {c.player.id for c in self.room.conns if c.player is not None}
+        online.update(m.player_id for m in matches if m.updated_at >= since)
         playing: dict[str, list[str]] = {}
-        lately: set[str] = set()
-        for pid, mid, updated, active in matches:
-            if active:
-                playing.setdefault(pid, []).append(mid)
-            if updated >= since:
-                lately.add(pid)
-        docs = [friend_doc(p, p.id in here or p.id in lately, playing.get(p.id, []))
+        for m in matches:
+            if m.active:
+                playing.setdefault(m.player_id, []).append(m.match_id)
+        online.update(await self._seated([m for m in matches if m.active and m.player_id not in online]))
+        docs = [friend_doc(p, p.id in online, playing.get(p.id, []))
                 for p in people.values()]
         docs.sort(key=lambda f: (not f["online"], f["name"].casefold()))
         return {"friends": docs}
+
+    async def _seated(self, matches: list[store.PlayerMatch]) -> set[str]:
+        """The players among these whose seat has a match socket open, here or on another process."""
+        found: set[str] = set()
+        elsewhere: dict[str, set[int]] = {}
+        if self.coord.multi and matches:
+            try:
+                elsewhere = await self.coord.present_elsewhere(sorted({m.match_id for m in matches}))
+            except Exception:  # (the database away: this process's sockets and the moves still say)
+                log.info("the other processes' presence could not be read now", exc_info=True)
+        for m in matches:
+            session = self.sessions.get(m.match_id)
+            if m.seat in elsewhere.get(m.match_id, ()) or (session is not None
+                                                           and session.presence.connected_here(m.seat)):
+                found.add(m.player_id)
+        return found
 
     async def _write(self, fn: Callable[[Tx], object]) -> None:
         try:

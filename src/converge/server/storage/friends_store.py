@@ -129,17 +129,30 @@ def follows(engine: Engine, follower_id: str, followed_id: str) -> bool:
                                                f.followed_id == followed_id)).first() is not None
 
 
-def matches_of(engine: Engine, player_ids: list[str], since: float) -> list[tuple[str, str, float, bool]]:
-    """These players' matches in progress, and those that changed since ``since`` (just finished): (player id,
-    match id, when the match last changed, whether it is in progress), newest first."""
+@dataclass(frozen=True)
+class PlayerMatch:
+    """A match of a player's, as the friends list reads it."""
+
+    player_id: str
+    match_id: str
+    seat: int
+    updated_at: float  #: when the match last changed (a move, its end)
+    active: bool  #: in progress
+
+
+def matches_of(engine: Engine, player_ids: list[str], since: float) -> list[PlayerMatch]:
+    """These players' matches in progress, and those that changed since ``since`` (just finished), newest
+    first."""
     if not player_ids:
         return []
     mp, m = match_players_table.c, matches_table.c
-    q = (select(mp.player_id, mp.match_id, m.updated_at, m.status).join(matches_table, m.id == mp.match_id)
+    q = (select(mp.player_id, mp.match_id, mp.seat, m.updated_at, m.status)
+         .join(matches_table, m.id == mp.match_id)
          .where(mp.player_id.in_(player_ids), or_(m.status == "active", m.updated_at >= since))
          .order_by(m.updated_at.desc()).limit(500))
     with engine.connect() as conn:
-        return [(str(p), str(i), float(t), s == "active") for p, i, t, s in conn.execute(q)]
+        return [PlayerMatch(str(p), str(i), int(seat), float(t), s == "active")
+                for p, i, seat, t, s in conn.execute(q)]
 
 
 def set_friends_only(conn: Connection, player_id: str, on: bool) -> None:
