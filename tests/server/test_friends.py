@@ -220,12 +220,14 @@ def test_challenges_refused_to_oneself_strangers_of_friends_only_players_and_ban
         assert _challenge(cy, "Bob").status_code == 201
         # a banned player neither sends nor receives, nor accepts
         cid = _challenge(cy, "Ada").json()["challenge"]["id"]
+        to_cyd = _challenge(bob, "Cyd").json()["challenge"]["id"]
         client.cookies.clear()
         assert client.post("/api/admin/players/Cyd/ban", json={"actor": "Tess", "reason": "cheating"},
                            headers=ADMIN).status_code == 200
         assert_error(_challenge(cy, "Ada", clock=300), 403, "banned")
         assert_error(_challenge(ada, "Cyd"), 403, "banned")
         assert_error(ada.post(f"/api/challenges/{cid}/accept"), 409, "challenge_closed")  # (the challenger is)
+        assert_error(cy.post(f"/api/challenges/{to_cyd}/accept"), 403, "banned")
 
 
 def test_challenges_are_rate_limited_per_player(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from typing import Literal, get_args
 
 from converge.server.accounts.mailer import Mail, Mailer, MailError
 from converge.server.config import ServerConfig
-from converge.server.lobby.players import Players, refuse_banned
+from converge.server.lobby.players import Players
 from converge.server.lobby.seating import Seating
 from converge.server.people.follows import Follows
 from converge.server.protocol.answers import ChallengeAccepted, ChallengeList, ChallengeView
@@ -118,7 +118,6 @@ class Challenges:
         challenger = people.get(row.from_id)
         if challenger is None or challenger.banned:
             raise ProtocolError("challenge_closed", "the challenger may not play now")
-        refuse_banned(me)
         match_id, now = new_match_id(), self.now()
 
         def close(conn: Tx) -> None:
