@@ -217,7 +217,9 @@ def test_challenges_refused_to_oneself_strangers_of_friends_only_players_and_ban
         assert _challenge(ada, "Bob").status_code == 201  # (Ada need not follow Bob)
         assert_error(_challenge(cy, "Bob"), 403, "friends_only")
         assert bob.put("/api/me/challenges", json={"friends_only": False}).status_code == 200
-        assert _challenge(cy, "Bob").status_code == 201
+        from_cyd = _challenge(cy, "Bob")
+        assert from_cyd.status_code == 201
+        assert bob.post(f"/api/challenges/{from_cyd.json()['challenge']['id']}/decline").status_code == 200
         # a banned player neither sends nor receives, nor accepts
         cid = _challenge(cy, "Ada").json()["challenge"]["id"]
         to_cyd = _challenge(bob, "Cyd").json()["challenge"]["id"]
