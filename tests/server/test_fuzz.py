@@ -76,6 +76,10 @@ class World:
     event: str = ""
     #: The profiles' doors: a named player's cookie.
     profile_cookie: str = ""
+    #: The people's doors: two named players' cookies (the first follows and challenges the second), and a
+    #: challenge between them.
+    people: dict[str, str] = field(default_factory=dict)
+    challenge: str = ""
     rng: random.Random = field(default_factory=lambda: random.Random(11))
 
     def new_match(self) -> None:
@@ -393,6 +397,19 @@ HISTORY_VALUES = ["won", "lost", "true", "false", "alchemist", "Healer", PROFILE
                   "1700000000", "99999999999", "100000000001", "-1", "1.5"]
 
 
+def _friends_rows(world: World) -> tuple[object, ...]:
+    from sqlalchemy import select
+
+    from converge.server.storage.schema import challenges_table, follows_table
+
+    with world.hub.storage.engine.connect() as conn:
+        return tuple(tuple(map(tuple, conn.execute(select(t)).all())) for t in (follows_table, challenges_table))
+
+
+PEOPLE_FIELDS = ["name", "playset", "clock", "move_hours", "rated", "friends_only"]
+PEOPLE_BASE = {"name": "Fuzzfriend", "playset": "catalysts", "clock": 300, "rated": False}
+
+
 @fuzz_settings()
 @given(data=st.data())
 def test_fuzz_profile_and_history_doors(world: World, data: st.DataObject) -> None:
@@ -450,6 +467,63 @@ def test_fuzz_profile_and_history_doors(world: World, data: st.DataObject) -> No
     assert who == "player", (door, r.status_code, r.text)
     assert after[:2] == before[:2]
     assert dict(after[2])[PROFILE_NAME] is r.json()["hidden"]
+
+
+@fuzz_settings()
+@given(data=st.data())
+def test_fuzz_people_doors(world: World, data: st.DataObject) -> None:
+    """Every door of follows and challenges, with any body, any name or challenge id and any (or no) player: a
+    refusal is the API's error shape and changes no follow or challenge; nothing changes for a caller who is no
+    player; no answer holds a player's id."""
+    from converge.server.lobby.identity import name_key
+    from converge.server.storage import friends_store
+
+    if not world.people:
+        for name in ("Fuzzfan", "Fuzzfriend"):
+            world.client.cookies.clear()
+            world.people[name] = str(world.client.put("/api/me", json={"name": name}).cookies.get(COOKIE))
+        world.client.cookies.clear()
+        made = world.client.post("/api/challenges", json=PEOPLE_BASE,
+                                 headers={"cookie": f"{COOKIE}={world.people['Fuzzfan']}"})
+        world.challenge = made.json()["challenge"]["id"]
+        world.client.cookies.clear()
+    engine = world.hub.storage.engine
+    ids = [p.id for p in (friends_store.person_by_key(engine, name_key(n)) for n in world.people) if p]
+    door = data.draw(st.sampled_from(["follow", "unfollow", "friends", "friends_only", "challenge", "challenges",
+                                      "accept", "decline", "cancel"]), label="door")
+    kind = data.draw(st.sampled_from(["value", "mutated", "text"]), label="kind")
+    if kind == "value":
+        body = dumps(data.draw(json_values, label="body"))
+    elif kind == "mutated":
+        body = dumps(mutate(dict(PEOPLE_BASE), data, PEOPLE_FIELDS))
+    else:
+        body = data.draw(hostile_json_texts, label="body")
+    ref = urllib.parse.quote(data.draw(st.one_of(st.just(world.challenge), st.just("Fuzzfriend"), texts),
+                                       label="ref"), safe="")
+    who = data.draw(st.sampled_from(["Fuzzfan", "Fuzzfriend", "none", "garbage"]), label="who")
+    headers = {"content-type": "application/json"}
+    if who in world.people:
+        headers["cookie"] = f"{COOKIE}={world.people[who]}"
+    elif who == "garbage":
+        headers["cookie"] = f"{COOKIE}=" + data.draw(st.text(alphabet="abcXYZ019_-", max_size=50), label="cookie")
+    method, path = {"follow": ("POST", "/api/me/follows"), "unfollow": ("DELETE", f"/api/me/follows/{ref}"),
+                    "friends": ("GET", "/api/me/follows"), "friends_only": ("PUT", "/api/me/challenges"),
+                    "challenge": ("POST", "/api/challenges"), "challenges": ("GET", "/api/challenges"),
+                    }.get(door, ("POST", f"/api/challenges/{ref}/{door}"))
+    world.client.cookies.clear()
+    before = _friends_rows(world)
+    r = world.client.request(method, path, content=body.encode("utf-8", "surrogatepass"), headers=headers)
+    world.client.cookies.clear()
+    count("HTTP people's doors")
+    assert not any(i in r.text for i in ids), r.text
+    if r.status_code >= 400:
+        assert_http_error(r)
+        assert _friends_rows(world) == before  # a refusal changes nothing
+        return
+    if method == "GET":
+        assert _friends_rows(world) == before
+        return
+    assert who in world.people, (door, r.status_code, r.text)  # nothing changes for a caller who is no player
 
 
 @fuzz_settings()

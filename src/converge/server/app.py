@@ -62,6 +62,7 @@ from converge.server.api.deps import ServerState
 from converge.server.api.routes import (
     accounts,
     admin,
+    friends,
     lobby,
     lobby_ws,
     match_ws,
@@ -79,7 +80,9 @@ from converge.server.lobby.service import Lobby
 from converge.server.moderation.service import Moderation
 from converge.server.ops.metrics import Metrics
 from converge.server.ops.readiness import DatabasePing, Readiness
+from converge.server.people.challenges import Challenges
 from converge.server.people.chat import Chat
+from converge.server.people.follows import Follows
 from converge.server.play.hub import Hub
 from converge.server.security.middleware import SecurityMiddleware
 from converge.server.security.origins import OriginPolicy
@@ -118,6 +121,9 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     directing = Director(cfg, writer, finding.seating, hub.life)
     events = Tournaments(finding.players, finding.seating, writer, directing)
     chat = Chat(cfg, storage.engine, writer, hub.life, hub.coord.multi)
+    following = Follows(finding.players, finding.room, hub, writer)
+    challenging = Challenges(cfg, finding.players, finding.seating, following, writer, signing.links.mailer,
+                             hub.wall)
     hub.writes.finish_hooks.append(record_result)  # (a tournament game's result, in the match's last commit)
     metrics.watch(hub, finding)
     readiness = Readiness()  # (more checks: app.state.readiness.add(name, check))
@@ -170,6 +176,8 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     app.state.metrics = metrics
     app.state.readiness = readiness
     app.state.drain = drain
+    app.state.follows = following
+    app.state.challenges = challenging
     app.state.moderation = Moderation(hub, finding, events)
     app.add_middleware(SecurityMiddleware, max_body=cfg.max_body, origins=OriginPolicy(cfg.allowed_origins),
                        meter=metrics)
@@ -178,7 +186,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     errors.install(app, metrics)
     # the lobby's socket first: /ws/lobby before the matches' /ws/{match_id}
     for router in (lobby_ws.router, lobby.router, accounts.router, pages.router, site.router, matches.router,
-                   match_ws.router, tournaments.router, people.router, ops.router, admin.router,
+                   match_ws.router, tournaments.router, people.router, friends.router, ops.router, admin.router,
                    admin.reports_router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web_dir()), name="static")

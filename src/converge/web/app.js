@@ -7,6 +7,7 @@
 
 import { showSignIn, showUnsubscribe } from "./account.js";
 import { watchInput } from "./cards.js";
+import { showChallenges } from "./friends.js";
 import { showHome } from "./home.js";
 import { showHistory, showLeaderboard } from "./pages.js";
 import { showProfile } from "./profile.js";
@@ -29,6 +30,7 @@ function start() {
   else if (t) showTournament(t[1]);
   else if (who) showProfile(profileName(who[1]));
   else if (location.pathname === "/tournaments") showTournaments();
+  else if (location.pathname === "/challenges") showChallenges();
   else if (location.pathname === "/tutorial") showTutorial();
   else if (location.pathname === "/leaderboard") showLeaderboard();
   else if (location.pathname === "/history") showHistory();

@@ -3,6 +3,7 @@
 
 import { absolute, appRoot, el, toast } from "./dom.js";
 import { clockSelect, playsetPicker, timeControl } from "./forms.js";
+import { peoplePanels } from "./friends.js";
 import { connectLobby, lobbyChat, lobbyPanel, playerPanel, quickPanel } from "./lobby.js";
 import { resumePanel } from "./resume.js";
 import { saveInvite, saveToken } from "./storage.js";
@@ -78,6 +79,7 @@ export async function showHome() {
         el("a", { href: "/rules", data: { testid: "rules-page-link" } }, "Read the rules"),
         el("a", { href: "/tournaments", data: { testid: "home-tournaments" } }, "Tournaments"))),
     playerPanel(me),
+    ...peoplePanels(options, me),
     quickPanel(),
     lobbyPanel(options),
     lobbyChat(),

@@ -98,6 +98,8 @@ export const ERROR = Object.freeze({
   TOURNAMENT_CLOSED: "tournament_closed",  // HTTP 409
   TOURNAMENT_FULL: "tournament_full",  // HTTP 409
   CHAT_OFF: "chat_off",  // HTTP 403
+  FRIENDS_ONLY: "friends_only",  // HTTP 403
+  CHALLENGE_CLOSED: "challenge_closed",  // HTTP 409
 });
 
 /** WebSocket close codes (4000-4999 are the server's own). */

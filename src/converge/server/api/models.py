@@ -179,3 +179,25 @@ class TournamentBots(Strict):
 #: The error responses every API route may give (documented once, in /openapi.json).
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorResponse} for status in (400, 401, 404, 409, 413, 429, 503)}
+
+
+class FollowIn(Strict):
+    """``POST /api/me/follows``: the named player to follow."""
+
+    name: Annotated[StrictStr, Field(max_length=200)]
+
+
+class ChallengeIn(Strict):
+    """``POST /api/challenges``: the named player to challenge, and the match proposed."""
+
+    name: Annotated[StrictStr, Field(max_length=200)]
+    playset: list[Name32] | Name32 | None = Field(None, description='three skillsets, a set name or "random"')
+    clock: StrictInt | None = Field(None, description="seconds per player for the whole match, or none")
+    move_hours: StrictInt | None = Field(None, description="or hours per move (turn-based)")
+    rated: StrictBool = False
+
+
+class FriendsOnlyIn(Strict):
+    """``PUT /api/me/challenges``: take challenges from the players I follow only, or from anyone."""
+
+    friends_only: StrictBool

@@ -1,1 +1,2 @@
-"""People around the table: chat, follows, challenges (issue 42)."""
+"""People around the table (issue 42): chat, the players a player follows (their friends), and challenges
+between players."""

@@ -620,3 +620,90 @@ class EventBreak(TypedDict):
 
 class BotsAdded(TypedDict):
     added: int
+
+
+# ---------------------------------------------------------------------- people around the table
+
+
+class Watching(TypedDict):
+    """A match in progress a friend plays: anyone may watch it at ``url``."""
+
+    match_id: str
+    url: str
+
+
+class Friend(TypedDict):
+    """A player the caller follows: their name, rating, whether they are online, what they play now."""
+
+    name: str
+    rating: int
+    provisional: bool
+    online: bool
+    playing: list[Watching]
+    profile: str
+
+
+class FriendList(TypedDict):
+    """``GET /api/me/follows``: the caller's friends, online ones first."""
+
+    friends: list[Friend]
+
+
+class Followed(TypedDict):
+    """``POST /api/me/follows`` and ``DELETE /api/me/follows/{name}``."""
+
+    name: str
+    following: bool
+
+
+class ChallengeView(TypedDict):
+    """A challenge as its two players read it (by name; ``expires_at``: Unix time)."""
+
+    id: str
+    challenger: str
+    challenged: str
+    playset: list[str]
+    clock: int | None
+    move_hours: int | None
+    rated: bool
+    status: Literal["open", "accepted", "declined", "cancelled", "expired"]
+    expires_at: float
+    match_id: str | None
+    url: str | None
+
+
+class ChallengeList(TypedDict):
+    """``GET /api/challenges``: the open challenges to the caller and from them; ``answered``: the caller's
+    own challenges answered (or expired) lately, so that their page learns that one was accepted."""
+
+    incoming: list[ChallengeView]
+    outgoing: list[ChallengeView]
+    answered: list[ChallengeView]
+    #: whether the caller takes challenges from the players they follow only
+    friends_only: bool
+
+
+class ChallengeMade(TypedDict):
+    """``POST /api/challenges``: the new challenge."""
+
+    challenge: ChallengeView
+
+
+class ChallengeAccepted(TypedDict):
+    """``POST /api/challenges/{id}/accept``: the match made; each player takes a key to their seat with
+    ``POST /api/matches/{match_id}/seat``."""
+
+    match_id: str
+    url: str
+
+
+class ChallengeAnswered(TypedDict):
+    """``POST /api/challenges/{id}/decline`` and ``/cancel``."""
+
+    status: Literal["declined", "cancelled"]
+
+
+class FriendsOnly(TypedDict):
+    """``PUT /api/me/challenges``."""
+
+    friends_only: bool

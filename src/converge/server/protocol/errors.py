@@ -15,7 +15,7 @@ ErrorCode = Literal[
     "method_not_allowed", "length_required", "bad_origin", "bad_request", "uri_too_long", "headers_too_large",
     "request_timeout", "bad_name", "name_taken", "no_player", "table_gone", "own_table", "too_many_tables",
     "no_offer", "bad_email", "bad_sign_in", "restarting", "banned", "would_leave", "signed_out", "not_host",
-    "tournament_closed", "tournament_full", "chat_off",
+    "tournament_closed", "tournament_full", "chat_off", "friends_only", "challenge_closed",
 ]
 
 #: Every error code, with the HTTP status the API answers it with.
@@ -66,6 +66,8 @@ ERROR_STATUS: Final[dict[ErrorCode, int]] = {
     "tournament_full": 409,
     # people around the table (converge.server.people)
     "chat_off": 403,
+    "friends_only": 403,
+    "challenge_closed": 409,
 }
 
 

@@ -1,7 +1,7 @@
 """The pages: the browser client's one page (``/``, ``/m/{id}``, ``/tutorial``, ``/leaderboard``,
-``/history``, ``/tournaments``, ``/t/{id}``, ``/@/{name}``: the client draws each), the rules rendered on the
-server (:mod:`converge.server.learning.rulebook`), the favicon. They answer HEAD as well as GET (monitors, link
-checkers...)."""
+``/history``, ``/tournaments``, ``/t/{id}``, ``/@/{name}``, ``/challenges``: the client draws each), the rules
+rendered on the server (:mod:`converge.server.learning.rulebook`), the favicon. They answer HEAD as well as GET
+(monitors, link checkers...)."""
 
 from __future__ import annotations
 
@@ -44,6 +44,12 @@ async def match_page(match_id: str) -> FileResponse:
 
 @router.api_route("/tournaments", methods=GET_HEAD)
 async def tournaments_page() -> FileResponse:
+    return _client_page()
+
+
+@router.api_route("/challenges", methods=GET_HEAD)
+async def challenges_page() -> FileResponse:
+    """A player's challenges (the link of a challenge's mail)."""
     return _client_page()
 
 

@@ -1,0 +1,63 @@
+"""Friends and challenges in a real browser (issue 42): Ada (1280×800) follows Bob (a phone, 390×844) and sees
+him online; she challenges him from her friends list; Bob accepts on his page and goes to the match; Ada's page
+notices on its next look and offers to play; both play the match to its end by clicking. Screenshots of the
+home page's panels at both sizes go to ``out/screenshots/``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tests.browser_support import Tab, browser_fixture, server_fixture  # noqa: F401 (fixtures)
+from tests.server_support import Server, hang_guard  # noqa: F401 (hang_guard is a fixture)
+from tests.web.test_browser_lobby import choose_name, play_out
+
+
+def test_a_friend_followed_seen_online_challenged_and_played(server: Server, browser: Any) -> None:
+    ada, bob = Tab(browser, 1280, 800), Tab(browser, 390, 844)
+    for tab, name in ((ada, "Ada"), (bob, "Bob")):
+        choose_name(tab, server, name)
+    page = ada.page
+    page.reload()  # (the panels are drawn for a named player)
+    page.fill("[data-testid=follow-name]", "bob")
+    page.click("[data-testid=follow]")
+    friend = page.locator("[data-testid=friend][data-name=Bob]")
+    friend.wait_for()
+    assert friend.get_attribute("data-online") == "true"  # (his home page holds a lobby socket)
+    assert friend.locator("a[href='/@/Bob']").count() == 1
+    page.click("[data-testid=challenge-friend]")
+    assert page.input_value("[data-testid=challenge-name]") == "Bob"
+    page.select_option("[data-testid=challenge-playset]", "catalysts")
+    page.select_option("[data-testid=challenge-clock]", "600")
+    page.click("[data-testid=send-challenge]")
+    page.wait_for_selector("[data-testid=outgoing-challenge]")
+    assert "Bob" in page.locator("[data-testid=outgoing-challenge]").inner_text()
+    ada.shot("friends-1280x800.png", full_page=True)
+
+    bob.page.reload()
+    bob.page.wait_for_selector("[data-testid=incoming-challenge]")
+    said = bob.page.locator("[data-testid=incoming-challenge]").inner_text()
+    assert "Ada challenges you" in said and "10 minutes each" in said, said
+    bob.shot("friends-390x844.png", full_page=True)
+    assert bob.page.evaluate("document.documentElement.scrollWidth") <= 390
+    bob.page.click("[data-testid=accept-challenge]")
+    bob.page.wait_for_selector("[data-testid=match]")
+    page.click("[data-testid=play-challenge]", timeout=30000)  # (Ada's page reads her challenges every 4 s)
+    page.wait_for_selector("[data-testid=match]")
+    play_out((ada, bob), random.Random(42))
+    # back home, Bob sees Ada as a friend once he follows her; the match is over: nothing to watch
+    bob.page.goto(server.base + "/")
+    bob.page.fill("[data-testid=follow-name]", "Ada")
+    bob.page.click("[data-testid=follow]")
+    friend = bob.page.locator("[data-testid=friend][data-name=Ada]")
+    friend.wait_for()
+    assert friend.get_attribute("data-online") == "true"  # (her match ended a moment ago)
+    assert bob.page.locator("[data-testid=watch-friend]").count() == 0
+    with bob.page.expect_response(lambda r: r.url.endswith("/api/me/challenges") and r.ok):
+        bob.page.check("[data-testid=friends-only]")  # (Bob now takes challenges from Ada and his friends only)
+    bob.page.reload()
+    bob.page.wait_for_selector("[data-testid=friends-only]:checked")
+    bob.shot("friends-after-390x844.png", full_page=True)
+    assert bob.page.evaluate("document.documentElement.scrollWidth") <= 390
+    for tab in (ada, bob):
+        tab.close()
