@@ -318,7 +318,7 @@ def test_stored_names_are_keyed_again_when_the_rules_change(tmp_path: Path,
         storage.close()
     assert names == {"p1": "Victim Bob", "p2": "Ada", "p3": None, "p4": None, "p5": None, "p6": "Grace"}
     assert keys == {"p1": "victimbob", "p2": "ada", "p3": None, "p4": None, "p5": None, "p6": "grace"}
-    assert sorted(rows) == [("ada", "p2"), ("grace", "p6"), ("victimbob", "p1"), ("vlctlmbob", "p1")]
+    assert sorted(rows) == [("ada", "p2"), ("grace", "p6"), ("victimbob", "p1")]  # (l and i: one letter)
     said = caplog.text
     assert "p3" in said and "'VICTIM BOB'" in said and "p1's 'Victim Bob'" in said
     assert "'ADMIN'" in said and "reserved for the server" in said

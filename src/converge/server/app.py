@@ -122,8 +122,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     events = Tournaments(finding.players, finding.seating, writer, directing)
     chat = Chat(cfg, storage.engine, writer, hub.life, hub.coord.multi)
     following = Follows(finding.players, finding.room, hub, writer)
-    challenging = Challenges(cfg, finding.players, finding.seating, following, writer, signing.links.mailer,
-                             hub.wall)
+    challenging = Challenges(finding.players, finding.seating, following, signing.links.mailer, hub.wall)
     hub.writes.finish_hooks.append(record_result)  # (a tournament game's result, in the match's last commit)
     metrics.watch(hub, finding)
     readiness = Readiness()  # (more checks: app.state.readiness.add(name, check))

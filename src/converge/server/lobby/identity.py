@@ -24,7 +24,8 @@
   dodged by a homoglyph or by capitals (``ADMIN``, ``MEDIUM``). No single key can do this: a case-proof
   key that kept the capitals' look-alikes would make ``h`` and ``n`` one letter (Greek ``Η`` looks like
   ``H``, its small ``η`` like ``n``). The price: ``i`` and ``l`` are one letter (``Ali`` and ``All``, whose
-  capitals ``ALI``/``ALL`` the skeleton reads alike). :func:`name_key` is the key of the case-folded form,
+  capitals ``ALI``/``ALL`` the skeleton reads alike); every key folds ``l`` to ``i``, so that no path through
+  the look-alikes and the cases keeps them apart. :func:`name_key` is the key of the case-folded form,
   the one key every case form of a name has. The keys depend on these rules and on disarm's tables:
   :data:`NAME_RULES_VERSION` names them, and the stored keys are computed again when it changes
   (:func:`converge.server.lobby.rekey.rekey_names`).
@@ -53,7 +54,7 @@ NAME_MAX = 20
 
 #: The rules and keys of names: stored names are checked and keyed again when this changes (a new rule
 #: here, or disarm's key schema or confusable tables in a new release). Bump the first part with the rules.
-NAME_RULES_VERSION = f"rules-3/disarm-key-{disarm.KEY_SCHEMA_VERSION}/unicode-{disarm.CONFUSABLES_VERSION}"
+NAME_RULES_VERSION = f"rules-4/disarm-key-{disarm.KEY_SCHEMA_VERSION}/unicode-{disarm.CONFUSABLES_VERSION}"
 
 #: Words for a bot: a name may not hold one as a word (``easy (bot)``), nor be one glued to a bot's level
 #: (``hardbot``, ``HardCPU``, ``Medium-AI``). "AI" as a word is matched by its letters, not its skeleton
@@ -73,7 +74,10 @@ _PLAYER_N = re.compile(r"(?:player|p)\d+")
 
 _ALLOWED = re.compile(r"^[\w][\w .'\-]*$")
 #: Digits that stand for letters in an imitation ("H4rd", "b0t").
-_LOOKALIKE = str.maketrans({"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b"})
+#: Digits that stand for letters, folded to them; and ``l`` to ``i``: the two are one letter in every key (see
+#: the module doc), whatever path a look-alike took to either (``ɪ`` in capitals is ``Ɪ``, whose skeleton is
+#: ``i`` where a capital ``I``'s is ``l``: a property test found ``iɪjpI`` and ``iijpl`` apart).
+_LOOKALIKE = str.maketrans({"0": "o", "1": "i", "l": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b"})
 _WORD_SPLIT = re.compile(r"[\W_]+")
 
 

@@ -18,8 +18,9 @@ from sqlalchemy import Engine
 from converge.bots import BOTS
 from converge.server.lobby.identity import name_key
 from converge.server.lobby.players import Players
-from converge.server.protocol.answers import HeadToHead, Played, Profile
+from converge.server.protocol.answers import Played
 from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.people_answers import HeadToHead, Profile
 from converge.server.storage import lobby_store, people_store
 from converge.server.storage.people_store import HistoryFilter
 from converge.server.storage.writer import Tx, Writer

@@ -15,17 +15,16 @@ from collections.abc import Callable
 from typing import Literal, get_args
 
 from converge.server.accounts.mailer import Mail, Mailer, MailError
-from converge.server.config import ServerConfig
 from converge.server.lobby.players import Players
 from converge.server.lobby.seating import Seating
 from converge.server.people.follows import Follows
-from converge.server.protocol.answers import ChallengeAccepted, ChallengeList, ChallengeView
 from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.people_answers import ChallengeAccepted, ChallengeList, ChallengeView
 from converge.server.security.limits import KeyedRateLimit
 from converge.server.security.tokens import MATCH_ID_RE, hash_token, new_match_id, new_token
 from converge.server.storage import friends_store as store
 from converge.server.storage.database import Refused, StorageError
-from converge.server.storage.writer import Tx, Writer
+from converge.server.storage.writer import Tx
 
 log = logging.getLogger("converge.server.people")
 
@@ -48,13 +47,13 @@ ANSWERED_SHOWN_S = 3600.0
 class Challenges:
     """The challenges between players."""
 
-    def __init__(self, config: ServerConfig, players: Players, seating: Seating, follows: Follows,
-                 writer: Writer, mailer: Mailer, now: Callable[[], float]) -> None:
-        self.config = config
+    def __init__(self, players: Players, seating: Seating, follows: Follows, mailer: Mailer,
+                 now: Callable[[], float]) -> None:
+        self.config = seating.catalog.config
         self.players = players
         self.seating = seating
         self.follows = follows
-        self.writer = writer
+        self.writer = players.writer
         self.engine = players.engine
         self.mailer = mailer
         #: The wall clock (the hub's: tests move it to expire challenges).

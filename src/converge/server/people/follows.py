@@ -19,8 +19,8 @@ from converge.server.lobby.identity import name_key
 from converge.server.lobby.players import Players
 from converge.server.lobby.room import Room
 from converge.server.play.hub import Hub
-from converge.server.protocol.answers import Followed, Friend, FriendList, Watching
 from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.people_answers import Followed, Friend, FriendList, Watching
 from converge.server.storage import friends_store as store
 from converge.server.storage.database import StorageError
 from converge.server.storage.writer import Tx, Writer

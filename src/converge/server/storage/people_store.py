@@ -20,7 +20,8 @@ from typing import Any, Literal, cast
 from sqlalchemy import ColumnElement, Connection, Engine, Select, and_, false, func, or_, select, update
 
 from converge.bots import bot_display_name
-from converge.server.protocol.answers import EventEntered, Opponent, Played, RatingPoint, SkillsetRecord
+from converge.server.protocol.answers import Opponent, Played
+from converge.server.protocol.people_answers import EventEntered, RatingPoint, SkillsetRecord
 from converge.server.storage.schema import (
     match_players_table,
     matches_table,

@@ -24,7 +24,7 @@ from converge.server.api.deps import ClientAddress, PlayerCookie, json_response,
 from converge.server.api.models import ERRORS, ChallengeIn, FollowIn, FriendsOnlyIn
 from converge.server.people.challenges import Challenges
 from converge.server.people.follows import Follows
-from converge.server.protocol.answers import (
+from converge.server.protocol.people_answers import (
     ChallengeAccepted,
     ChallengeAnswered,
     ChallengeList,

@@ -55,13 +55,12 @@ from converge.server.protocol.answers import (
     Linked,
     LobbyTables,
     Me,
-    Profile,
-    ProfileSettings,
     Seated,
     TableClosed,
     TableOpened,
 )
 from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.people_answers import Profile, ProfileSettings
 from converge.server.security.tokens import MATCH_ID_RE, seat_of
 
 router = APIRouter(tags=["lobby"], responses=ERRORS)

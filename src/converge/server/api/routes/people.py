@@ -17,8 +17,8 @@ from fastapi.responses import JSONResponse
 from converge.server.api.deps import LobbyService, PlayerCookie, Server, json_response
 from converge.server.api.models import ERRORS, ChatSetting, MuteIn
 from converge.server.people.chat import Chat
-from converge.server.protocol.answers import ChatSettings
 from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.people_answers import ChatSettings
 from converge.server.storage import lobby_store as store
 
 router = APIRouter(tags=["people"], responses=ERRORS)
