@@ -36,9 +36,12 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def chat(peer: Peer | LobbyPeer, doc: dict[str, Any]) -> dict[str, Any]:
-    """Send a chat message; the connection's own line back, or its error."""
+    """Send a chat message; the connection's own line back, or its error (the others' lines passed over)."""
     peer.send({"type": "chat", **doc})
-    return next_chat(peer, ("chat", "error"))
+    while True:
+        msg = next_chat(peer, ("chat", "error"))
+        if msg["type"] == "error" or msg["line"]["mine"]:
+            return msg
 
 
 def next_chat(peer: Peer | LobbyPeer, kinds: tuple[str, ...] = ("chat",)) -> dict[str, Any]:
@@ -180,6 +183,20 @@ def test_a_flood_from_one_player_or_one_address_is_throttled_while_others_chat_a
             raise AssertionError("nobody was to move")
         lines = admin(client, "GET", f"/matches/{match_id}/chat").json()["lines"]
         assert [x["text"] for x in lines] == ["spam 0", "spam 1", "spam 2", "I can still talk"]
+
+
+def test_a_flood_from_one_address_is_throttled_while_another_address_chats(tmp_path: Path) -> None:
+    """Two players behind one address (each within their own budget) together pass the address's budget: its
+    next lines are refused, while a spectator from another address still speaks."""
+    with client_for(tmp_path, **{**SAFE, "chat_per_minute": 60.0, "chat_burst": 5.0,
+                                 "chat_per_address_minute": 8.0}) as client:
+        cookies = [player(client, name) for name in ("Ada", "Grace")]
+        match_id, tokens = table_match(client, cookies[0], cookies[1])
+        ada, grace = (Peer(client, match_id, tokens[s], cookie=cookies[s], address="203.0.113.9") for s in (0, 1))
+        said = [chat(peer, {"text": f"line {n}"})["type"] for n in range(3) for peer in (ada, grace)]
+        assert said == ["chat"] * 5 + ["error"]  # (the address's 5 at once: the sixth line, Grace's third)
+        watcher = Peer(client, match_id, cookie=player(client, "Watcher"), address="198.51.100.4")
+        assert chat(watcher, {"text": "calm here"})["type"] == "chat"
 
 
 def test_a_ban_silences_at_once_and_a_report_carries_the_reported_players_lines(client: TestClient) -> None:

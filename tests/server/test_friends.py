@@ -158,6 +158,9 @@ def test_a_challenge_accepted_is_a_match_both_play_to_its_end(tmp_path: Path) ->
         assert end["status"] == "over"
         games = [who.get("/api/me").json()["player"]["games"] for who in (ada, bob)]
         assert games == [1, 1]  # (rated: both ratings changed)
+        for who, other in ((ada, "Bob"), (bob, "Ada")):  # on both profiles: asked for by name, not by a link
+            profile = who.get(f"/api/players/{other}").json()
+            assert [m["match_id"] for m in profile["matches"]] == [mid] and len(profile["ratings"]) == 1
         _no_ids(client, ids, made, accepted, ada.get("/api/challenges"), bob.get("/api/challenges"))
 
 

@@ -400,13 +400,17 @@ HISTORY_VALUES = ["won", "lost", "true", "false", "alchemist", "Healer", PROFILE
 def _friends_rows(world: World) -> tuple[object, ...]:
     from sqlalchemy import select
 
-    from converge.server.storage.schema import challenges_table, follows_table
+    from converge.server.storage.schema import challenges_table, follows_table, mutes_table, players_table
 
+    p = players_table.c
     with world.hub.storage.engine.connect() as conn:
-        return tuple(tuple(map(tuple, conn.execute(select(t)).all())) for t in (follows_table, challenges_table))
+        rows = tuple(tuple(map(tuple, conn.execute(select(t)).all())) for t in (follows_table, challenges_table,
+                                                                                 mutes_table))
+        choices = tuple(map(tuple, conn.execute(select(p.id, p.chat_on, p.friends_only).order_by(p.id)).all()))
+    return (*rows, choices)
 
 
-PEOPLE_FIELDS = ["name", "playset", "clock", "move_hours", "rated", "friends_only"]
+PEOPLE_FIELDS = ["name", "playset", "clock", "move_hours", "rated", "friends_only", "on", "line"]
 PEOPLE_BASE = {"name": "Fuzzfriend", "playset": "catalysts", "clock": 300, "rated": False}
 
 
@@ -472,9 +476,10 @@ def test_fuzz_profile_and_history_doors(world: World, data: st.DataObject) -> No
 @fuzz_settings()
 @given(data=st.data())
 def test_fuzz_people_doors(world: World, data: st.DataObject) -> None:
-    """Every door of follows and challenges, with any body, any name or challenge id and any (or no) player: a
-    refusal is the API's error shape and changes no follow or challenge; nothing changes for a caller who is no
-    player; no answer holds a player's id."""
+    """Every door of follows, challenges and a player's chat choices (chat on or off, mutes), with any body, any
+    name, challenge id or mute key and any (or no) player: a refusal is the API's error shape and changes no
+    follow, challenge, mute or choice; nothing changes for a caller who is no player; no answer holds a player's
+    id."""
     from converge.server.lobby.identity import name_key
     from converge.server.storage import friends_store
 
@@ -490,7 +495,8 @@ def test_fuzz_people_doors(world: World, data: st.DataObject) -> None:
     engine = world.hub.storage.engine
     ids = [p.id for p in (friends_store.person_by_key(engine, name_key(n)) for n in world.people) if p]
     door = data.draw(st.sampled_from(["follow", "unfollow", "friends", "friends_only", "challenge", "challenges",
-                                      "accept", "decline", "cancel"]), label="door")
+                                      "accept", "decline", "cancel", "chat", "chat_on", "mute", "unmute"]),
+                     label="door")
     kind = data.draw(st.sampled_from(["value", "mutated", "text"]), label="kind")
     if kind == "value":
         body = dumps(data.draw(json_values, label="body"))
@@ -509,6 +515,8 @@ def test_fuzz_people_doors(world: World, data: st.DataObject) -> None:
     method, path = {"follow": ("POST", "/api/me/follows"), "unfollow": ("DELETE", f"/api/me/follows/{ref}"),
                     "friends": ("GET", "/api/me/follows"), "friends_only": ("PUT", "/api/me/challenges"),
                     "challenge": ("POST", "/api/challenges"), "challenges": ("GET", "/api/challenges"),
+                    "chat": ("GET", "/api/me/chat"), "chat_on": ("PUT", "/api/me/chat"),
+                    "mute": ("POST", "/api/me/mutes"), "unmute": ("DELETE", f"/api/me/mutes/{ref}"),
                     }.get(door, ("POST", f"/api/challenges/{ref}/{door}"))
     world.client.cookies.clear()
     before = _friends_rows(world)
@@ -607,11 +615,14 @@ def ws_messages() -> st.SearchStrategy[str | bytes]:
                            st.one_of(st.integers(min_value=-3, max_value=30), json_values, awkward_strings),
                            st.one_of(st.just("-"), st.integers(min_value=-2, max_value=400), json_values),
                            st.dictionaries(texts, json_values, max_size=1))
-    kinds = st.sampled_from(["hello", "ping", "rematch", "action", "state", "welcome"])
+    kinds = st.sampled_from(["hello", "ping", "rematch", "action", "state", "welcome", "chat"])
     typed = st.builds(lambda t, rest: dumps({"type": t, **rest}), st.one_of(kinds, texts),
-                      st.dictionaries(st.one_of(st.sampled_from(["token", "action", "seq", "player"]), texts),
+                      st.dictionaries(st.one_of(st.sampled_from(["token", "action", "seq", "player", "text",
+                                                                 "quick"]), texts),
                                       json_values, max_size=3))
-    return st.one_of(action_msg, action_msg, typed, json_values.map(dumps), hostile_json_texts,
+    chat = st.builds(lambda k, v: dumps({"type": "chat", k: v}), st.sampled_from(["text", "quick"]),
+                     st.one_of(awkward_strings, json_values))  # (these seats have no player: always refused)
+    return st.one_of(action_msg, action_msg, typed, chat, json_values.map(dumps), hostile_json_texts,
                      st.binary(max_size=64))
 
 

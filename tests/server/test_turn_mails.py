@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from tests.mail_support import Inbox, smtp_fixture  # noqa: F401 (a fixture)
 from tests.server.test_accounts import PUBLIC, Device, _device, _settings, _sign_in
 from tests.server.test_limits import assert_error
-from tests.server_support import client_for, hang_guard  # noqa: F401
+from tests.server_support import Peer, client_for, hang_guard  # noqa: F401
 
 DAY = 86400.0
 #: A card's code as the table shows it (ALC3, PRO5...): never in a mail.
@@ -88,6 +88,10 @@ def test_turn_mails_over_a_simulated_week_come_once_a_turn_with_a_working_link(t
         assert mail["To"] == ADDRESS[first] and len(inbox.mails) == signed + 1
         body = mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
         assert mail["Subject"] == f"Your turn against {['Ada', 'Grace'][1 - first]} — Converge"
+        talker = Peer(client, mid, tokens[first], cookie=(ada if first == 0 else grace).cookie)
+        talker.send({"type": "chat", "text": "my secret plan: hold the artifact"})  # (never in a mail)
+        talker.until(lambda m: m["type"] == "chat")
+        talker.close()
         assert f"{PUBLIC}/m/{mid}" in body and "left to move" in body and not CARD_CODE.search(body)
         wall = _hub(client).wall
         for day in range(5):  # a turn a day: each passing of the turn is one mail, to the player now to move
@@ -99,6 +103,7 @@ def test_turn_mails_over_a_simulated_week_come_once_a_turn_with_a_working_link(t
             assert [m["To"] for m in got] == [ADDRESS[1 - mover]]
             text = got[0].get_body(("plain",)).get_content()  # type: ignore[union-attr]
             assert not CARD_CODE.search(text) and "2 days 23 hours left to move" in text
+            assert "secret plan" not in text  # (the mails never quote the chat)
             assert _send(client) == 0
             # the link works: the page of the match, and the seat on this player's device
             link = re.search(rf"{re.escape(PUBLIC)}(/m/{mid})", text)

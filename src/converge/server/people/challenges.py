@@ -128,7 +128,7 @@ class Challenges:
                                                     1: (row.to_id, hash_token(new_token()))}
         try:
             await self.seating.make_match(seats=seats, playset=row.playset, clock_ms=row.clock_ms,
-                                          rated=row.rated, kind="invite", payers=[address], move_s=row.move_s,
+                                          rated=row.rated, kind="duel", payers=[address], move_s=row.move_s,
                                           match_id=match_id, also=close)
         except Refused as exc:
             raise ProtocolError("challenge_closed", str(exc)) from None

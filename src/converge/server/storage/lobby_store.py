@@ -79,7 +79,8 @@ class SeatPlayer:
     rating: int  #: the rating now
     provisional: bool
     change: int | None  #: what this match changed the rating by (None: not rated, or not yet)
-    kind: str = "table"  #: how the match was found: "table", "quick", "invite" or "event" (a tournament's)
+    #: how the match was found: "table", "quick", "invite", "event" (a tournament's) or "duel" (a challenge's)
+    kind: str = "table"
 
 
 def _player(row: Any) -> Player:

@@ -2,9 +2,10 @@
 filters) and a player's profile (their rating's history, matches, skillsets and events).
 
 A profile is public, so it shows only what its player did in public: matches found at a public table, by
-quick match or in an event open to all, and matches against a bot. A private table's match, a friend's match
-reached by its link and a club's event stay the players' own: their histories list them, their profiles do
-not (a finished match's replay is open to anyone with its id, so its id is not given out here).
+quick match, by a challenge to a named player or in an event open to all, and matches against a bot. A
+private table's match, a friend's match reached by its link and a club's event stay the players' own: their
+histories list them, their profiles do not (a finished match's replay is open to anyone with its id, so its
+id is not given out here).
 
 The functions taking a ``conn`` run inside a transaction (the
 :class:`~converge.server.storage.writer.Writer`'s); the others open their own read.
@@ -81,9 +82,10 @@ def _played_query() -> Select[Any]:
 
 
 def _public() -> ColumnElement[bool]:
-    """A match its players' profiles may show: found in public, or against a bot (see the module doc)."""
+    """A match its players' profiles may show: found in public (a public table, a quick match, a challenge by
+    name, an event open to all), or against a bot (see the module doc)."""
     mine, other, s = _mine.c, _other.c, _oseat.c
-    return or_(mine.kind.in_(("table", "quick")),
+    return or_(mine.kind.in_(("table", "quick", "duel")),
                and_(mine.kind == "event", _t.id.is_not(None), _t.link_hash.is_(None)),
                and_(other.player_id.is_(None), s.bot.is_not(None)))
 

@@ -204,7 +204,8 @@ match_players_table = Table(
     Column("seat", Integer, primary_key=True),
     Column("player_id", String(32), nullable=False, index=True),
     Column("rated", Boolean, nullable=False),
-    Column("kind", String(8), nullable=False),  # how the match was found: "table", "quick", "invite", "event"
+    #: how the match was found: "table", "quick", "invite", "event" (a tournament's), "duel" (a challenge's)
+    Column("kind", String(8), nullable=False),
     Column("name", String(64), nullable=True),  # the player's name when the match started (None: anonymous)
 )
 

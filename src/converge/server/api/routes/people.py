@@ -14,7 +14,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from converge.server.api.deps import LobbyService, PlayerCookie, Server, json_response
+from converge.server.api.deps import ClientAddress, LobbyService, PlayerCookie, Server, json_response
 from converge.server.api.models import ERRORS, ChatSetting, MuteIn
 from converge.server.people.chat import Chat
 from converge.server.protocol.errors import ProtocolError
@@ -38,24 +38,29 @@ async def chat_settings(srv: Server, lobby: LobbyService, cookie: PlayerCookie =
 
 
 @router.put("/api/me/chat", response_model=ChatSettings)
-async def set_chat(body: ChatSetting, srv: Server, lobby: LobbyService,
+async def set_chat(body: ChatSetting, srv: Server, lobby: LobbyService, address: ClientAddress,
                    cookie: PlayerCookie = None) -> JSONResponse:
     """Typed chat on or off for me: off, I read and send the quick messages only."""
+    srv.limit(address, srv.post_limit, "requests")
     player = await lobby.players.need_player(cookie)
     await srv.chat.set_chat(player.id, body.on)
     return await _settings(srv.chat, player)
 
 
 @router.post("/api/me/mutes", response_model=ChatSettings)
-async def mute(body: MuteIn, srv: Server, lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+async def mute(body: MuteIn, srv: Server, lobby: LobbyService, address: ClientAddress,
+               cookie: PlayerCookie = None) -> JSONResponse:
     """Mute the sender of a chat line: none of their lines reach me again, anywhere."""
+    srv.limit(address, srv.post_limit, "requests")
     player = await lobby.players.need_player(cookie)
     await srv.chat.mute_sender(player.id, body.line)
     return await _settings(srv.chat, player)
 
 
 @router.delete("/api/me/mutes/{key}", response_model=ChatSettings)
-async def unmute(key: str, srv: Server, lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+async def unmute(key: str, srv: Server, lobby: LobbyService, address: ClientAddress,
+                 cookie: PlayerCookie = None) -> JSONResponse:
+    srv.limit(address, srv.post_limit, "requests")
     player = await lobby.players.need_player(cookie)
     if not 1 <= len(key) <= 64 or not key.isalnum():
         raise ProtocolError("not_found", "you have not muted such a player")
