@@ -137,7 +137,8 @@ def test_a_card_to_choose_stays_in_a_short_window_and_scrolling_shows_what_the_h
         server: Server, browser: Any) -> None:
     """A window too short for the whole table (a board that grew, a long hint, a short laptop): while a card
     is to be chosen, the strip and the hand stay at the window's foot, so every choice is on screen with the
-    page at its top; scrolled to the end, nothing is covered (the player's own zone can be read and clicked)."""
+    page at its top; scrolled to the table's end, nothing is covered (the player's own zone can be read and
+    clicked). (The table's end, not the page's: the panels beside it — the log, the chat — may run longer.)"""
     tab = Tab(browser, 1280, 520)
     page = tab.page
     page.goto(server.base + "/")
@@ -153,14 +154,15 @@ def test_a_card_to_choose_stays_in_a_short_window_and_scrolling_shows_what_the_h
     # Scrolled and probed in one script: the page may still grow a line (the log, the side panel) between two
     # round trips, and a page that grew after the scroll is no longer at its end.
     probe = page.evaluate("""() => {
-      window.scrollTo(0, document.documentElement.scrollHeight);
+      const table = document.querySelector('[data-testid=table]').getBoundingClientRect();
+      window.scrollTo(0, window.scrollY + table.bottom - window.innerHeight);
       const zone = document.querySelector('[data-testid=zone-you]').getBoundingClientRect();
       const y = Math.max(zone.top, 0) + 8;
       const hit = document.elementFromPoint(zone.x + zone.width / 2, y);
       return {uncovered: !!(hit && hit.closest('[data-testid=zone-you]')), scrollY: window.scrollY,
               zoneTop: zone.top, zoneBottom: zone.bottom, hit: hit ? hit.className : null};
     }""")
-    tab.shot("short-window-end-1280x520.png")
+    tab.shot("short-window-table-end-1280x520.png")
     assert probe["scrollY"] > 0, probe
     assert probe["uncovered"], f"the hand covers the player's zone even with the page scrolled to its end: {probe}"
     tab.close()

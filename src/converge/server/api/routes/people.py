@@ -33,8 +33,13 @@ async def _settings(chat: Chat, player: store.Player) -> JSONResponse:
 
 @router.get("/api/me/chat", response_model=ChatSettings)
 async def chat_settings(srv: Server, lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
-    """Whether my typed chat is on (by default: once I have a name), and whom I muted."""
-    return await _settings(srv.chat, await lobby.players.need_player(cookie))
+    """Whether my typed chat is on (by default: once I have a name), and whom I muted; a visitor who is no
+    player yet reads with chat off (a page asks on its first visit: no refusal to log there)."""
+    player = await lobby.players.player_of(cookie)
+    if player is None:
+        doc: ChatSettings = {"on": False, "muted": []}
+        return json_response(doc)
+    return await _settings(srv.chat, player)
 
 
 @router.put("/api/me/chat", response_model=ChatSettings)
