@@ -264,3 +264,20 @@ def test_a_line_said_on_one_process_reaches_the_other_and_a_ban_silences_on_both
         assert admin(one, "POST", f"/players/{who}/ban", json=HOST).status_code == 200
         watching = Peer(two, match_id, cookie=cookies[0])
         assert chat(watching, {"quick": "gg"})["code"] == "banned"
+
+
+def test_a_players_changes_have_a_budget_of_their_own_whatever_their_address(client: TestClient) -> None:
+    """Chat on and off, mutes, follows, a profile's switch: each write pays its address's budget and its
+    player's, so one player cannot flood from many addresses (20 at once, then 30 a minute)."""
+    from tests.server_support import from_address
+
+    cookie = player(client, "Ada")
+    answers = [call(client, "PUT", "/api/me/chat", cookie, json={"on": n % 2 == 0},
+                    headers=from_address(f"198.51.100.{n}")).status_code for n in range(22)]
+    assert answers[:20] == [200] * 20 and answers[20:] == [429, 429], answers
+    refused = call(client, "PUT", "/api/me/profile", cookie, json={"hidden": True},
+                   headers=from_address("198.51.100.99"))
+    assert refused.status_code == 429 and "too many changes" in refused.json()["error"]["message"]
+    other = player(client, "Grace")  # (another player on those addresses is not held up)
+    assert call(client, "PUT", "/api/me/chat", other, json={"on": False},
+                headers=from_address("198.51.100.1")).status_code == 200

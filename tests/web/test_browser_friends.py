@@ -72,6 +72,9 @@ def test_a_friend_followed_seen_online_challenged_and_played(server: Server, bro
         h2h = tab.page.locator("[data-testid=h2h]").inner_text()
         assert "of your match against" in h2h and ("You won 1" in h2h) != ("lost 1" in h2h), h2h  # (just played)
         tab.shot(f"profile-after-challenge-{tab.page.viewport_size['width']}.png", full_page=True)
+    ada.page.click("[data-testid=profile-challenge]")  # (a challenge from a profile: the form, filled in)
+    ada.page.wait_for_selector("[data-testid=challenges-page]")
+    assert ada.page.input_value("[data-testid=challenge-name]") == "Bob"
     # back home, Bob sees Ada as a friend once he follows her; the match is over: nothing to watch
     bob.page.goto(server.base + "/")
     bob.page.fill("[data-testid=follow-name]", "Ada")

@@ -176,7 +176,10 @@ export async function showChallenges() {
     appRoot().replaceChildren(el("p", { text: "The server cannot be reached: " + e.message }));
     return;
   }
+  const panels = peoplePanels(options, me);
   appRoot().replaceChildren(el("div", { class: "home", data: { testid: "challenges-page" } },
     el("p", { class: "page-nav" }, el("a", { href: "/" }, "Play"), " · ", el("a", { href: "/tournaments" }, "Tournaments")),
-    ...peoplePanels(options, me)));
+    ...panels));
+  const who = new URLSearchParams(location.hash.slice(1)).get("name");  // (from a profile's "Challenge" link)
+  if (who && panels[0].challenge) panels[0].challenge(who);
 }

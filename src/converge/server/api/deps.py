@@ -33,6 +33,9 @@ WRONG_SECRETS_BURST = 10
 WRONG_SECRETS_RATE = 1 / 60
 
 
+#: A player's writes of people around the table: 30 a minute, 20 at once.
+PLAYER_WRITES_RATE, PLAYER_WRITES_BURST = 0.5, 20.0
+
 @dataclass
 class ServerState:
     """The hub, the lobby, the accounts and the per-address limits of one server process
@@ -51,6 +54,10 @@ class ServerState:
     #: left is refused even the right token, so that guessing gets no faster for it.
     wrong_secrets: KeyedRateLimit = field(default_factory=lambda: KeyedRateLimit(WRONG_SECRETS_RATE,
                                                                                  WRONG_SECRETS_BURST))
+    #: The writes of people around the table (chat choices, mutes, follows, challenges, a profile's switch),
+    #: per player: each also pays its address's ``post_limit``.
+    player_writes: KeyedRateLimit = field(default_factory=lambda: KeyedRateLimit(PLAYER_WRITES_RATE,
+                                                                                 PLAYER_WRITES_BURST, 100_000))
     #: The hints being worked out for the match sockets.
     tasks: set[Any] = field(default_factory=set)
     #: Counts the refusals where they are made (the sockets' connections, the error handlers).
@@ -67,6 +74,14 @@ class ServerState:
         """Refuse (``rate_limited``) a client address that has no request of this kind left now."""
         if not limiter.allow(address):
             raise ProtocolError("rate_limited", f"too many {what}; wait a little")
+
+    async def limit_write(self, address: str, cookie: str | None) -> None:
+        """A write of people around the table: it pays its address's budget and its player's (a caller who is
+        no player is refused by the write itself)."""
+        self.limit(address, self.post_limit, "requests")
+        player = await self.lobby.players.player_of(cookie)
+        if player is not None:
+            self.limit(player.id, self.player_writes, "changes")
 
 
 async def server(conn: HTTPConnection) -> ServerState:

@@ -47,10 +47,11 @@ async def challenges(conn: HTTPConnection) -> Challenges:
     return found
 
 
-async def _limited(conn: HTTPConnection, address: str) -> None:
-    """The address's budget of HTTP actions, as every other door that changes something pays."""
+async def _limited(conn: HTTPConnection, address: str, cookie: str | None) -> None:
+    """The address's budget of HTTP actions, as every other door that changes something pays, and the
+    player's."""
     srv = await server(conn)
-    srv.limit(address, srv.post_limit, "requests")
+    await srv.limit_write(address, cookie)
 
 
 FollowsDep = Annotated[Follows, Depends(follows)]
@@ -67,14 +68,14 @@ async def friends(people: FollowsDep, cookie: PlayerCookie = None) -> JSONRespon
 @router.post("/api/me/follows", response_model=Followed)
 async def follow(body: FollowIn, people: FollowsDep, address: ClientAddress, conn: HTTPConnection,
                  cookie: PlayerCookie = None) -> JSONResponse:
-    await _limited(conn, address)
+    await _limited(conn, address, cookie)
     return json_response(await people.follow(cookie, body.name))
 
 
 @router.delete("/api/me/follows/{name}", response_model=Followed)
 async def unfollow(name: Annotated[str, Path(max_length=200)], people: FollowsDep, address: ClientAddress,
                    conn: HTTPConnection, cookie: PlayerCookie = None) -> JSONResponse:
-    await _limited(conn, address)
+    await _limited(conn, address, cookie)
     return json_response(await people.unfollow(cookie, name))
 
 
@@ -82,7 +83,7 @@ async def unfollow(name: Annotated[str, Path(max_length=200)], people: FollowsDe
 async def friends_only(body: FriendsOnlyIn, found: ChallengesDep, address: ClientAddress, conn: HTTPConnection,
                        cookie: PlayerCookie = None) -> JSONResponse:
     """Take challenges only from the players I follow (true), or from anyone (false)."""
-    await _limited(conn, address)
+    await _limited(conn, address, cookie)
     await found.set_friends_only(cookie, body.friends_only)
     doc: FriendsOnly = {"friends_only": body.friends_only}
     return json_response(doc)
@@ -108,14 +109,14 @@ async def accept(challenge_id: ChallengeId, found: ChallengesDep, address: Clien
                  cookie: PlayerCookie = None) -> JSONResponse:
     """The challenged player accepts: the match is made (paid from the accepter's address's match budget);
     each player takes a key to their seat with ``POST /api/matches/{match_id}/seat``."""
-    await _limited(conn, address)
+    await _limited(conn, address, cookie)
     return json_response(await found.accept(cookie, challenge_id, address))
 
 
 @router.post("/api/challenges/{challenge_id}/decline", response_model=ChallengeAnswered)
 async def decline(challenge_id: ChallengeId, found: ChallengesDep, address: ClientAddress, conn: HTTPConnection,
                   cookie: PlayerCookie = None) -> JSONResponse:
-    await _limited(conn, address)
+    await _limited(conn, address, cookie)
     await found.decline(cookie, challenge_id)
     doc: ChallengeAnswered = {"status": "declined"}
     return json_response(doc)
@@ -124,7 +125,7 @@ async def decline(challenge_id: ChallengeId, found: ChallengesDep, address: Clie
 @router.post("/api/challenges/{challenge_id}/cancel", response_model=ChallengeAnswered)
 async def cancel(challenge_id: ChallengeId, found: ChallengesDep, address: ClientAddress, conn: HTTPConnection,
                   cookie: PlayerCookie = None) -> JSONResponse:
-    await _limited(conn, address)
+    await _limited(conn, address, cookie)
     await found.cancel(cookie, challenge_id)
     doc: ChallengeAnswered = {"status": "cancelled"}
     return json_response(doc)

@@ -114,8 +114,10 @@ async def profile(name: str, lobby: LobbyService, cookie: PlayerCookie = None) -
 
 
 @router.put("/api/me/profile", response_model=ProfileSettings)
-async def profile_settings(body: ProfileIn, lobby: LobbyService, cookie: PlayerCookie = None) -> JSONResponse:
+async def profile_settings(body: ProfileIn, lobby: LobbyService, srv: Server, address: ClientAddress,
+                           cookie: PlayerCookie = None) -> JSONResponse:
     """Hide the caller's profile from everyone but them (false: show it again)."""
+    await srv.limit_write(address, cookie)
     doc: ProfileSettings = {"hidden": await lobby.profiles.set_hidden(cookie, body.hidden)}
     return json_response(doc)
 

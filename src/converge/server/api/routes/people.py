@@ -46,7 +46,7 @@ async def chat_settings(srv: Server, lobby: LobbyService, cookie: PlayerCookie =
 async def set_chat(body: ChatSetting, srv: Server, lobby: LobbyService, address: ClientAddress,
                    cookie: PlayerCookie = None) -> JSONResponse:
     """Typed chat on or off for me: off, I read and send the quick messages only."""
-    srv.limit(address, srv.post_limit, "requests")
+    await srv.limit_write(address, cookie)
     player = await lobby.players.need_player(cookie)
     await srv.chat.set_chat(player.id, body.on)
     return await _settings(srv.chat, player)
@@ -56,7 +56,7 @@ async def set_chat(body: ChatSetting, srv: Server, lobby: LobbyService, address:
 async def mute(body: MuteIn, srv: Server, lobby: LobbyService, address: ClientAddress,
                cookie: PlayerCookie = None) -> JSONResponse:
     """Mute the sender of a chat line: none of their lines reach me again, anywhere."""
-    srv.limit(address, srv.post_limit, "requests")
+    await srv.limit_write(address, cookie)
     player = await lobby.players.need_player(cookie)
     await srv.chat.mute_sender(player.id, body.line)
     return await _settings(srv.chat, player)
@@ -65,7 +65,7 @@ async def mute(body: MuteIn, srv: Server, lobby: LobbyService, address: ClientAd
 @router.delete("/api/me/mutes/{key}", response_model=ChatSettings)
 async def unmute(key: str, srv: Server, lobby: LobbyService, address: ClientAddress,
                  cookie: PlayerCookie = None) -> JSONResponse:
-    srv.limit(address, srv.post_limit, "requests")
+    await srv.limit_write(address, cookie)
     player = await lobby.players.need_player(cookie)
     if not 1 <= len(key) <= 64 or not key.isalnum():
         raise ProtocolError("not_found", "you have not muted such a player")
