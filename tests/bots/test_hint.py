@@ -3,11 +3,15 @@ next step's options come from the same search."""
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from converge import Match
-from converge.bots.hint import follow_on, hint
+from converge.bots.hint import Option, follow_on, hint, points
 from converge.engine.playset import all_playsets
 from tests.engine.test_extension import decks  # noqa: F401  (the fixture: a deck of kinds defined in Python)
 
@@ -123,3 +127,14 @@ def test_a_hint_names_up_to_three_options_about_equal_and_counts_more() -> None:
             assert said.count("“") == (n if n <= NAMED_EQUAL else 0), said
             assert (f"{n} best choices, listed first," in said) == (n > NAMED_EQUAL), said
             assert (said[0] == "“" or said[0].isupper()) and said.endswith("."), said
+
+
+@given(st.floats(min_value=0.0, max_value=1.0))
+def test_the_chance_sent_to_the_page_rounds_there_to_the_verdicts_points(chance: float) -> None:
+    """The page shows ``Math.round(win_chance * 100)``%; the verdict says ``points(chance)``%. A chance sent to
+    three places (0.515 for 0.51496) was rounded twice and said 52% beside a sentence's 51%."""
+    held = Option(7, "discard it", chance, 10)
+    sent = Option(3, "play ARC5", chance, 10, then=(held,)).to_dict()
+    as_the_page_rounds = math.floor(sent["win_chance"] * 100 + 0.5)  # JavaScript's Math.round
+    assert as_the_page_rounds == points(chance)
+    assert math.floor(sent["then"][0]["win_chance"] * 100 + 0.5) == points(chance)

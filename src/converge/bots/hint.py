@@ -119,7 +119,7 @@ class HintOption(TypedDict):
 
     action: int
     label: str
-    win_chance: float  #: the chance to win the round with it (and the best of what follows), 0 to 1
+    win_chance: float  #: the chance to win the round with it (and the best of what follows), 0 to 1, in whole points
     simulations: int  #: the simulations behind it (solved exactly: the worlds it was solved in)
     then: NotRequired[list["HintOption"]]  #: the player's own next choices after it, the best chance first
     equal: NotRequired[bool]  #: true: the hint cannot tell it from the best option (about equal)
@@ -151,7 +151,9 @@ class Option:
     exact: bool = False  # the decision was solved in every world (the deck is empty), not searched
 
     def to_dict(self) -> HintOption:
-        doc: HintOption = {"action": self.action, "label": self.label, "win_chance": round(self.win_chance, 3),
+        # whole points, as the verdict says them: a chance sent to three places (0.515 for 0.51496) was
+        # rounded a second time by the page, which then said 52% where the sentence said 51%
+        doc: HintOption = {"action": self.action, "label": self.label, "win_chance": points(self.win_chance) / 100,
                            "simulations": self.simulations}
         if self.then:
             doc["then"] = [o.to_dict() for o in self.then]
