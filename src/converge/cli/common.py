@@ -328,6 +328,7 @@ COMMANDS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("watch", "watch two bots play a match, turn by turn"),
         ("replay", "tell a saved match turn by turn, with the scores"),
         ("review", "a finished match's decisions judged, mistakes marked, and practised again"),
+        ("puzzles", "\"win this round\" puzzles from real play; `puzzles make` finds them in matches"),
         ("serve", "online play in the browser: bots, friends, spectators (the web extra)"),
     )),
     ("Cards and balance", (

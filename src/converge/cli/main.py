@@ -29,6 +29,7 @@ from converge.cli import (
     db_command,
     ladder_command,
     play_command,
+    puzzles_command,
     review_command,
     serve_command,
     simulate_commands,
@@ -332,6 +333,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "not finished is always shown as a spectator saw it)")
     p.set_defaults(func=cmd_replay)
     review_command.register(sub)
+    puzzles_command.register(sub)  # puzzles, puzzles make
 
     serve_command.register(sub)  # serve, serve-bench
     config_command.register(sub)  # config check, config example
