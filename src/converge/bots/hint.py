@@ -119,7 +119,7 @@ class HintOption(TypedDict):
 
     action: int
     label: str
-    win_chance: float  #: the chance to win the round with it (and the best of what follows), 0 to 1, in whole points
+    win_chance: float  #: the chance to win the round with it (and the best of what follows), 0 to 1, whole points
     simulations: int  #: the simulations behind it (solved exactly: the worlds it was solved in)
     then: NotRequired[list["HintOption"]]  #: the player's own next choices after it, the best chance first
     equal: NotRequired[bool]  #: true: the hint cannot tell it from the best option (about equal)

@@ -17,7 +17,7 @@ every case sets it (:func:`starting_rating`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -154,13 +154,8 @@ def starting_rating(start: Match) -> float:
     return UNSOLVED_RATING
 
 
-def bot_records(matches: int, seed: int, bots: tuple[str, str] = ("medium", "medium")) -> Iterator[RecordDoc]:
-    """``matches`` bot-vs-bot records over random playsets (the nine skillsets in turn), seeded."""
-    for i in range(matches):
-        yield _bot_record(seed, i, bots)
-
-
 def _bot_record(seed: int, i: int, bots: tuple[str, str]) -> RecordDoc:
+    """The ``i``-th match of a seeded bot-vs-bot series, on a playset drawn at random."""
     from converge.engine.state import Match
 
     rng = random.Random(seed * 1_000_003 + i)
@@ -183,7 +178,7 @@ def _series_part(job: tuple[int, int, int, tuple[str, str], bool]) -> list[Puzzl
 
 def from_series(matches: int, seed: int = 0, workers: int = 1, bots: tuple[str, str] = ("medium", "medium"),
                 rate: bool = True, progress: Callable[[int, int], None] | None = None) -> list[Puzzle]:
-    """The puzzles of a bot-vs-bot series of ``matches`` (:func:`bot_records`), on ``workers`` processes, in the
+    """The puzzles of a bot-vs-bot series of ``matches``, on ``workers`` processes, in the
     series' order whatever the workers (the same seed makes the same set); ``progress(done, found)`` after each
     part."""
     size = 20

@@ -92,6 +92,9 @@ class Puzzle:
         if not isinstance(doc, Mapping):
             raise PuzzleError(f"{where}: a puzzle is a JSON object, got {quote(doc)}")
         try:
+            for name in ("line", "solutions", "wrong", "themes", "skillsets"):
+                if name in doc and not isinstance(doc[name], list):
+                    raise PuzzleError(f"{where}: field {name!r} must be a list, got {quote(doc[name])}")
             record = doc["record"]
             if not isinstance(record, Mapping) or not isinstance(record.get("actions"), list):
                 raise PuzzleError(f"{where}: field 'record' must be a match record")

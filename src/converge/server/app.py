@@ -70,6 +70,7 @@ from converge.server.api.routes import (
     ops,
     pages,
     people,
+    puzzles,
     site,
     tournaments,
 )
@@ -84,6 +85,7 @@ from converge.server.people.challenges import Challenges
 from converge.server.people.chat import Chat
 from converge.server.people.follows import Follows
 from converge.server.play.hub import Hub
+from converge.server.puzzles.service import Puzzles
 from converge.server.security.middleware import SecurityMiddleware
 from converge.server.security.origins import OriginPolicy
 from converge.server.storage.backup import AtOpen
@@ -122,6 +124,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     events = Tournaments(finding.players, finding.seating, writer, directing)
     chat = Chat(cfg, storage.engine, writer, hub.life, hub.coord.multi)
     following = Follows(finding.players, finding.room, hub, writer)
+    solving = Puzzles(finding.players, storage, writer, hub.life, cfg.puzzle_scan_s, hub.wall)
     challenging = Challenges(finding.players, finding.seating, following, signing.links.mailer, hub.wall)
     hub.writes.finish_hooks.append(record_result)  # (a tournament game's result, in the match's last commit)
     metrics.watch(hub, finding)
@@ -153,6 +156,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
         signing.start()
         directing.start()
         chat.start()
+        solving.start()
         try:
             yield
         finally:
@@ -176,6 +180,7 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     app.state.readiness = readiness
     app.state.drain = drain
     app.state.follows = following
+    app.state.puzzles = solving
     app.state.challenges = challenging
     app.state.moderation = Moderation(hub, finding, events)
     app.add_middleware(SecurityMiddleware, max_body=cfg.max_body, origins=OriginPolicy(cfg.allowed_origins),
@@ -185,8 +190,8 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     errors.install(app, metrics)
     # the lobby's socket first: /ws/lobby before the matches' /ws/{match_id}
     for router in (lobby_ws.router, lobby.router, accounts.router, pages.router, site.router, matches.router,
-                   match_ws.router, tournaments.router, people.router, friends.router, ops.router, admin.router,
-                   admin.reports_router):
+                   match_ws.router, tournaments.router, people.router, friends.router, puzzles.router, ops.router,
+                   admin.router, admin.reports_router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=web_dir()), name="static")
     return app

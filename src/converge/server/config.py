@@ -175,6 +175,8 @@ class ServerConfig:
     chat_per_address_minute: float = 60.0
     chat_blocked_words: tuple[str, ...] = ()
     chat_poll_s: float = 1.0
+    #: Seconds between two looks for puzzles in newly finished matches (:mod:`converge.server.puzzles`; 0: never).
+    puzzle_scan_s: float = 60.0
     #: The shortest arena, in minutes (a test's may be shorter).
     arena_min_minutes: int = 5
     #: Accounts (:mod:`converge.server.accounts`). The SMTP server that mail goes through

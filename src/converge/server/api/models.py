@@ -201,3 +201,9 @@ class FriendsOnlyIn(Strict):
     """``PUT /api/me/challenges``: take challenges from the players I follow only, or from anyone."""
 
     friends_only: StrictBool
+
+
+class AttemptIn(Strict):
+    """``POST /api/puzzles/{id}/attempt``: every step of the mover's so far, from the puzzle's start."""
+
+    actions: Annotated[list[Annotated[StrictInt, Field(ge=0, le=255)]], Field(max_length=40)]

@@ -370,3 +370,57 @@ challenges_table = Table(
     Column("expires_at", Float, nullable=False),
     Column("match_id", String(32), nullable=True),  # the match made when it was accepted
 )
+
+#: Puzzles (:mod:`converge.puzzles`): the package's set, stored at the server's start, and those the server made
+#: from its own finished matches (``match_id``: the match it came from; never its players). ``doc``: the
+#: puzzle as JSON (its record replays the deal: it never leaves the server); ``r``/``rd``/``vol``: its rating.
+puzzles_table = Table(
+    "converge_puzzles", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("doc", Text, nullable=False),
+    Column("themes", String(400), nullable=False),  # " take declare effect:convert " (a space each side)
+    Column("source", String(16), nullable=False),  # "shipped" or "server"
+    Column("match_id", String(32), nullable=True, index=True),
+    Column("r", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("vol", Float, nullable=False),
+    Column("tried", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+puzzles_rating_index = Index("converge_puzzles_r", puzzles_table.c.r)
+
+#: A player's puzzle rating (their own, apart from their match rating) and streaks.
+puzzle_players_table = Table(
+    "converge_puzzle_players", metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("r", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("vol", Float, nullable=False),
+    Column("streak", Integer, nullable=False),
+    Column("best_streak", Integer, nullable=False),
+    Column("tried", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+#: A player's first finished attempt at a puzzle: the rated one (one per player and puzzle).
+puzzle_attempts_table = Table(
+    "converge_puzzle_attempts", metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("puzzle_id", String(16), primary_key=True),
+    Column("solved", Boolean, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("r_before", Float, nullable=False),
+    Column("r_after", Float, nullable=False),
+    Column("puzzle_before", Float, nullable=False),
+    Column("puzzle_after", Float, nullable=False),
+)
+
+#: The finished matches the server looked for puzzles in (each once).
+puzzle_scans_table = Table(
+    "converge_puzzle_scans", metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("at", Float, nullable=False),
+    Column("found", Integer, nullable=False),
+)
