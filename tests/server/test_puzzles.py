@@ -113,7 +113,7 @@ def test_a_failed_puzzle_lowers_the_rating_breaks_the_streak_and_says_why(client
     assert result["puzzle"]["after"] > result["puzzle"]["before"]
     labels = {w.label for w in other.wrong}
     assert {w["label"] for w in result["why"]} == labels and all(w["text"] for w in result["why"])
-    assert "Not quite" in result["explanation"]
+    assert "does not win in every case" in result["explanation"]
 
 
 def test_the_same_finished_attempt_sent_twice_is_rated_once(client: TestClient) -> None:

@@ -12,7 +12,7 @@ import { showHome } from "./home.js";
 import { showHistory, showLeaderboard } from "./pages.js";
 import { showProfile } from "./profile.js";
 import { installRules } from "./rules.js";
-import { showMatch, showTutorial } from "./table.js";
+import { showMatch, showPuzzle, showTutorial } from "./table.js";
 import { showTournament, showTournaments } from "./tournaments.js";
 
 /** The name in a profile's address (a malformed escape is kept as it is: nobody has that name). */
@@ -26,9 +26,11 @@ function start() {
   const m = /^\/m\/([A-Za-z0-9_-]{1,32})\/?$/.exec(location.pathname);
   const t = /^\/t\/([A-Za-z0-9_-]{1,32})\/?$/.exec(location.pathname);
   const who = /^\/@\/([^/]{1,200})\/?$/.exec(location.pathname);
+  const puzzle = /^\/puzzles(?:\/([A-Za-z0-9_-]{1,32}))?\/?$/.exec(location.pathname);
   if (m) showMatch(m[1]);
   else if (t) showTournament(t[1]);
   else if (who) showProfile(profileName(who[1]));
+  else if (puzzle) showPuzzle(puzzle[1] || null);
   else if (location.pathname === "/tournaments") showTournaments();
   else if (location.pathname === "/challenges") showChallenges();
   else if (location.pathname === "/tutorial") showTutorial();

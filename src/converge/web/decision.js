@@ -8,6 +8,7 @@ import { allowed, currentStep, hintOptions, hintVerdict, isCardAction, isDone, l
 import { copyField } from "./side.js";
 import { loadInvite } from "./storage.js";
 import { getState } from "./store.js";
+import { puzzleResult } from "./puzzles.js";
 import { coach } from "./tutorial.js";
 
 function choiceButton(a) {
@@ -50,7 +51,7 @@ function lastMoveLine(obs) {
   const m = lastMove(obs);
   if (!m || s.tutorial && !m.events.length) return null;
   const cards = m.cards.map((id) => s.cards[id]).filter(Boolean);
-  const name = viewerOf() >= 0 && s.tutorial ? "Their move" : playerName(m.player) + "'s move";
+  const name = viewerOf() >= 0 && (s.tutorial || s.puzzle) ? "Their move" : playerName(m.player) + "'s move";
   return el("p", { class: "last-move", data: { testid: "last-move" }, title: "Tap to read it all",
                    onclick: (e) => e.currentTarget.classList.toggle("open") },
     el("strong", { text: name + ": " }), named(m.events.map((e) => e.text).join(" ")),
@@ -81,13 +82,18 @@ export function decisionStrip(obs) {
   const line = turnLine();
   if (line) strip.append(line);
   if (s.tutorial) strip.append(coach());
+  if (s.puzzle && s.puzzle.status !== "playing") {  // (the puzzle is over: its verdict, where the decision was)
+    strip.classList.add("puzzle-over");
+    strip.append(puzzleResult());
+    return strip;
+  }
   if (!d || (!s.tutorial && s.meta.status !== "active")) {
     strip.append(el("p", { id: "prompt", class: "prompt", text: "The match is over." }));
     return strip;
   }
   if (s.tutorial && !myDecision(obs) && currentStep().player === 0) return strip;  // a pause: the coach speaks
   if (!myDecision(obs)) {
-    const text = s.pending ? "Sending…" : s.queue.length ? playerName(d.player) + " is playing…" : waitingText(d);
+    const text = s.pending && s.puzzle ? "Checking your play against every hand they could hold…" : s.pending ? "Sending…" : s.queue.length ? playerName(d.player) + " is playing…" : waitingText(d);
     strip.classList.add("waiting");
     strip.append(el("p", { id: "prompt", class: "prompt", data: { testid: "waiting" }, text }));
     if (d.card) strip.append(el("div", { class: "row playing" }, "Playing: ", cardNode(d.card, null, { size: "chip" })));

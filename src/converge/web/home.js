@@ -5,6 +5,7 @@ import { absolute, appRoot, el, toast } from "./dom.js";
 import { clockSelect, playsetPicker, timeControl } from "./forms.js";
 import { peoplePanels } from "./friends.js";
 import { connectLobby, lobbyChat, lobbyPanel, playerPanel, quickPanel } from "./lobby.js";
+import { dailyCard } from "./puzzles.js";
 import { resumePanel } from "./resume.js";
 import { saveInvite, saveToken } from "./storage.js";
 import { playerKnown } from "./store.js";
@@ -32,9 +33,9 @@ function botChoice(options, b) {
 
 export async function showHome() {
   document.title = "Converge";
-  let options, me;
+  let options, me, daily;
   try {
-    [options, me] = await Promise.all([api("GET", "/api/options"), api("GET", "/api/me")]);
+    [options, me, daily] = await Promise.all([api("GET", "/api/options"), api("GET", "/api/me"), dailyCard()]);
   } catch (e) {
     appRoot().replaceChildren(el("p", { text: "The server cannot be reached: " + e.message }));
     connectLobby();
@@ -79,6 +80,7 @@ export async function showHome() {
         el("a", { href: "/rules", data: { testid: "rules-page-link" } }, "Read the rules"),
         el("a", { href: "/tournaments", data: { testid: "home-tournaments" } }, "Tournaments"))),
     playerPanel(me),
+    daily,
     ...peoplePanels(options, me),
     quickPanel(),
     lobbyPanel(options),

@@ -12,6 +12,7 @@ import { isCardAction } from "./selectors.js";
 import { forgetToken, loadToken, pace, saveToken } from "./storage.js";
 import * as store from "./store.js";
 import { api, matchSocket, sendActions } from "./transport.js";
+import { puzzleAct } from "./puzzles.js";
 import { tutorialAct } from "./tutorial.js";
 
 const match = () => store.getState().match;
@@ -194,6 +195,7 @@ export function act(actionId) {
   }
   const actions = s.staged ? [s.staged.action, actionId] : [actionId];
   if (s.tutorial) { tutorialAct(actions); return; }
+  if (s.puzzle) { puzzleAct(actions); return; }
   if (sendActions(socket, actions, s.seq) < actions.length) {
     toast("Not connected; reconnecting…");
     return;

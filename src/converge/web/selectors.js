@@ -25,6 +25,7 @@ export function currentObs() {
 export function playerName(p) {
   const s = match();
   if (s.tutorial) return p === 0 ? "You" : "Your opponent";
+  if (s.puzzle) return p === s.seat ? "You" : "Your opponent";
   const seat = s.meta && s.meta.seats[p];
   if (!seat) return "Player " + (p + 1);
   if (seat.replaced) return seat.name ? seat.name + " (a bot stands in)" : "A bot standing in";
@@ -37,14 +38,14 @@ export function playerName(p) {
  *  nor an anonymous player); null otherwise. */
 export function profileNameOf(p) {
   const s = match();
-  const seat = !s.tutorial && s.meta && s.meta.seats[p];
+  const seat = !s.tutorial && !s.puzzle && s.meta && s.meta.seats[p];
   return seat && seat.kind === "human" && seat.name && !seat.replaced ? seat.name : null;
 }
 
 /** A seat's rating as players read it ("1512", "1500?": still uncertain), or null. */
 export function ratingOf(p) {
   const s = match();
-  const seat = !s.tutorial && s.meta && s.meta.seats[p];
+  const seat = !s.tutorial && !s.puzzle && s.meta && s.meta.seats[p];
   if (!seat || seat.rating === null || seat.rating === undefined || seat.replaced) return null;
   return seat.rating + (seat.provisional ? "?" : "");
 }
@@ -53,7 +54,7 @@ export function ratingOf(p) {
 export function who(player, viewer) {
   if (player === null || player === undefined || player < 0) return "nobody";
   if (viewer >= 0 && player === viewer) return "you";
-  if (match().tutorial) return "them";
+  if (match().tutorial || match().puzzle) return "them";
   return playerName(player);
 }
 
@@ -104,6 +105,12 @@ export function instructionStep() {
   return s.staged ? s.tutorial.script.steps[s.tutorial.step + 1] : currentStep();
 }
 
+/** A puzzle being played in the page, and not over: its mover plays on. */
+export const puzzlePlaying = () => !!(match().puzzle && match().puzzle.status === "playing");
+
+/** A finished puzzle's round that ended: its summary (the final board), or null. */
+export const puzzleFinal = () => (match().puzzle && match().puzzle.final && match().puzzle.final.board ? match().puzzle.final : null);
+
 /** Whether the decision on screen is this page's to make now. */
 export function myDecision(obs) {
   const s = match();
@@ -111,6 +118,7 @@ export function myDecision(obs) {
   if (!d || !d.legal_actions || s.replay || s.roundView || s.queue.length || !s.meta) return false;
   if (!s.tutorial && (s.meta.status !== "active" || s.pending)) return false;
   if (s.tutorial && (s.tutorial.done || currentStep().expect === null)) return false;
+  if (s.puzzle && s.puzzle.status !== "playing") return false;
   return d.player === viewerOf();
 }
 

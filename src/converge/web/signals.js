@@ -11,9 +11,9 @@ let myTurnBefore = false;  // (the sound and the announcement come once, when th
 
 export function setTurnSignals(obs) {
   const s = getState().match;
-  const mine = !!(obs && myDecision(obs)) && !s.tutorial;
+  const mine = !!(obs && myDecision(obs)) && !s.tutorial && !s.puzzle;
   const over = s.meta && s.meta.status === "over";
-  document.title = mine ? "● Your turn — Converge" : s.tutorial ? "Tutorial — Converge" :
+  document.title = mine ? "● Your turn — Converge" : s.tutorial ? "Tutorial — Converge" : s.puzzle ? "Puzzle — Converge" :
     over ? "Match over — Converge" : "Converge — match";
   const href = mine ? "/static/favicon-turn.svg" : "/static/favicon.svg";
   if (href !== lastFavicon) {

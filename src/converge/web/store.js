@@ -1,7 +1,7 @@
 // The page's one state object, changed only by the functions below. Each change replaces the area it touches
 // with a new frozen object (so a view that tried to write the state would fail loudly, in strict mode) and then
 // tells every subscriber its name: subscribe((change, state) => ...). Views read getState(); controllers
-// (match.js, lobby.js, tutorial.js, replay.js) call these functions with what the server said.
+// (match.js, lobby.js, tutorial.js, puzzles.js, replay.js) call these functions with what the server said.
 //
 // What is not here is not the page's state but a view's bookkeeping (which decision the focus was put on, the
 // favicon shown last, a toast's timer, a request in flight on one button): it stays in that view's module.
@@ -52,6 +52,17 @@ const MATCH = freeze({
   review: null,            // {status, doc, practise, picked}: this seat's review (practise: the marked decision
                            // chosen again, the replay showing it; picked: the option tried there)
   tutorial: null,          // {script, step, seen, done, waiting}
+  puzzle: null,            // {doc, actions, status, result, final, stale}: a puzzle played in the page (doc: the
+                           // puzzle as the server sent it; actions: the mover's steps so far; status: "playing", "solved"
+                           // or "failed"; result: the server's verdict once it is over; final: the summary of the
+                           // round that ended; stale: no summary came, the board is the one before the last step)
+});
+
+const PUZZLES = freeze({
+  dashboard: null,         // /api/puzzles/dashboard: my puzzle rating, streak, and per theme tried and solved
+  themes: freeze([]),      // /api/puzzles/themes: [{key, name, count}]
+  theme: "",               // the theme the next puzzle is chosen from ("": any)
+  missing: null,           // why no puzzle is shown (none left, no such puzzle), or null
 });
 
 const CHAT = freeze({
@@ -61,7 +72,7 @@ const CHAT = freeze({
 });
 const CHAT_KEPT = 100;     // the lines a page keeps
 
-let state = freeze({ lobby: LOBBY, match: MATCH, chat: CHAT });
+let state = freeze({ lobby: LOBBY, match: MATCH, chat: CHAT, puzzles: PUZZLES });
 const subscribers = new Set();
 
 export const getState = () => state;
@@ -79,6 +90,7 @@ function commit(change, area, fields) {
 const setMatch = (change, fields) => commit(change, "match", fields);
 const setLobby = (change, fields) => commit(change, "lobby", fields);
 const setChat = (change, fields) => commit(change, "chat", fields);
+const setPuzzles = (change, fields) => commit(change, "puzzles", fields);
 const setQuick = (change, fields) => setLobby(change, { quick: freeze({ ...state.lobby.quick, ...fields }) });
 
 // ------------------------------------------------------------------ the lobby
@@ -276,3 +288,57 @@ export function tutorialOpponentMoved() {
   return fresh;
 }
 export const tutorialFinished = () => setTutorial("tutorialFinished", { done: true });
+
+// ------------------------------------------------------------------ a puzzle (played in the page, judged by the server)
+
+/** A puzzle to solve: its position as the mover saw it at the table (the page plays the mover's seat). */
+export function puzzleLoaded(doc) {
+  const seats = [{ kind: "human" }, { kind: "human" }];
+  setMatch("puzzleLoaded", {
+    id: doc.id, seat: doc.seat, cards: freeze(Object.fromEntries(doc.cards.map((c) => [c.id, c]))),
+    colors: freeze(doc.colors),
+    meta: freeze({ status: "active", seats, mode: "puzzle", clock: null, hints: null }),
+    obs: doc.state.observation, next: doc.state.next || {}, seq: doc.state.seq, receivedAt: performance.now(),
+    queue: freeze([]), staged: null, pending: false, pendingCount: 0, roundView: null, rounds: freeze([]),
+    lastTurn: null, turnFresh: false, hint: null, replay: null, review: null, tutorial: null, missing: false,
+    puzzle: freeze({ doc, actions: freeze([]), status: "playing", result: null, final: null }),
+  });
+  setPuzzles("puzzleShown", { missing: null });
+}
+
+/** The mover's steps so far (with the new ones) went to the server to be judged. */
+export const puzzleSent = () => setMatch("puzzleSent", { pending: true });
+
+/** The server's judgement of the steps `actions`: the position after them and the opponent's replies, and once
+ *  the puzzle is over, the verdict. A round that ended shows its final board (`final`: its summary). */
+export function puzzleAnswered(actions, answer) {
+  const s = state.match;
+  const st = answer.state;
+  const fresh = st.observation.events.slice(s.obs ? s.obs.events.length : 0);
+  const turns = turnsOf(s, fresh, st.turns);
+  const ended = (st.turns || []).find((t) => t.round_end) || null;
+  const over = answer.status !== "playing";
+  const dealt = over && !ended && s.obs && st.observation.round !== s.obs.round;
+  setMatch("puzzleAnswered", {
+    obs: dealt ? roundEnd(s.obs, st.observation) : st.observation, next: st.next || {}, seq: st.seq, receivedAt: performance.now(), staged: null,
+    pending: false, lastTurn: turns.lastTurn, turnFresh: turns.turnFresh,
+    puzzle: freeze({ ...s.puzzle, actions: freeze(actions.slice()), status: answer.status,
+                     result: answer.result || null, final: ended, stale: dealt }),
+  });
+}
+
+/** A round that ended and was dealt again, with no summary of its final board: the board before the last step,
+ *  with what happened to the round's end (the next deal is not the puzzle's). */
+function roundEnd(before, after) {
+  const i = after.events.findIndex((e, k) => k >= before.events.length && e.kind === EVENT.ROUND_START);
+  return { ...before, decision: null, events: i < 0 ? after.events : after.events.slice(0, i) };
+}
+
+/** The server refused the steps (or could not be reached): the position stays, nothing is held. */
+export const puzzleRefused = () => setMatch("puzzleRefused", { pending: false, staged: null });
+
+/** No puzzle to show: `why` says so. */
+export const puzzleMissing = (why) => setPuzzles("puzzleMissing", { missing: why });
+export const puzzleDashboard = (doc) => setPuzzles("puzzleDashboard", { dashboard: freeze(doc) });
+export const puzzleThemes = (themes) => setPuzzles("puzzleThemes", { themes: freeze(themes) });
+export const puzzleThemeChosen = (key) => setPuzzles("puzzleThemeChosen", { theme: key });

@@ -11,7 +11,8 @@ import { reportButton } from "./report.js";
 import { resignButton } from "./resign.js";
 import { replayBar, replayKey } from "./replay.js";
 import { reviewPanel } from "./review.js";
-import { currentObs, myDecision, viewerOf } from "./selectors.js";
+import { dashboardPanel, nextControls, openPuzzle, puzzleHead, showMissing } from "./puzzles.js";
+import { currentObs, myDecision, puzzleFinal, viewerOf } from "./selectors.js";
 import { logButton, logPanel, scorePanel, settingsPanel, sharePanel, turnPanel } from "./side.js";
 import { setTurnSignals } from "./signals.js";
 import { getState, subscribe } from "./store.js";
@@ -23,7 +24,9 @@ import { openTutorial } from "./tutorial.js";
 const UNSEEN = new Set(["matchOpened", "stateQueued", "disconnected", "tokenRefused", "seatLinked", "autoOpened",
                         "chatRoom", "chatLines", "chatLine", "chatSettings", "chatSenderMuted"]);  // (the chat draws itself)
 /** Changes after which the focus goes to the decision even when it looks like the one it was on. */
-const REFOCUS = new Set(["held", "letGo", "roundContinued", "tutorialLoaded", "tutorialStepped"]);
+const REFOCUS = new Set(["held", "letGo", "roundContinued", "tutorialLoaded", "tutorialStepped", "puzzleLoaded"]);
+/** The puzzle page's own changes that leave the table as it is (its side panel is drawn again). */
+const PUZZLE_SIDE = new Set(["puzzleDashboard", "puzzleThemes", "puzzleThemeChosen"]);
 
 /** The match page: "Connecting…" until the server's welcome. */
 export function showMatch(id) {
@@ -42,6 +45,13 @@ export async function showTutorial() {
   }
 }
 
+/** The puzzles page: the puzzle `id`, or (null) the next one for me. */
+export async function showPuzzle(id) {
+  document.title = "Puzzle — Converge";
+  mount();
+  await openPuzzle(id);
+}
+
 function mount() {
   subscribe(onChange);
   document.addEventListener("keydown", (e) => {
@@ -54,6 +64,8 @@ function mount() {
 function onChange(change, state) {
   showConnection(state.match.connection);
   if (UNSEEN.has(change)) return;
+  if (change === "puzzleMissing") { showMissing(); return; }
+  if (PUZZLE_SIDE.has(change)) { if (state.match.puzzle) redrawPuzzleSide(); else if (state.puzzles.missing) showMissing(); return; }
   if (change === "metaChanged" && state.match.queue.length) return;  // (shown with the queued states)
   render();
   focusDecision(REFOCUS.has(change));
@@ -94,27 +106,32 @@ function render() {
   const viewer = viewerOf();
   const interactive = !s.replay && viewer >= 0 && (s.seat >= 0 || s.tutorial);
   const summary = s.replay ? null : s.roundView;
-  const parts = board(obs, interactive && !summary, summary);
+  const final = s.puzzle ? puzzleFinal() : null;  // (a puzzle's round that ended: its final board)
+  const parts = board(obs, interactive && !summary && !final, summary || final);
   const strip = summary ? roundSummary(summary) : s.replay ? null : decisionStrip(obs);
   // The strip and the hand share a tray, which stays in the window while a card is to be chosen from the hand
   // (a tall board pushed the hand below a laptop's window on some deals).
-  const tray = el("div", { class: "tray" }, strip, summary ? null : handZone(obs, interactive));
+  const handGone = summary || final || (s.puzzle && s.puzzle.stale);  // (a puzzle's hand before its last step)
+  const tray = el("div", { class: "tray" }, strip, handGone ? null : handZone(obs, interactive));
   const table = el("div", { class: "table", data: { testid: "table" } },
     parts.topZone, parts.middle, parts.bottomZone, tray);
   const side = el("div", { class: "side" });
-  side.append(logPanel(obs, summary ? summary.round : null));  // (first: beside the table at 1280×800 without scrolling)
+  side.append(logPanel(obs, summary ? summary.round : final ? final.round : null));  // (first: beside the table at 1280×800 without scrolling)
   const turn = s.replay || summary ? null : turnPanel(obs);  // (a round's summary has the table itself)
   if (turn) side.append(turn);
   if (!summary) side.append(scorePanel(obs));  // (a round's summary has its own table of the points per goal)
-  if (!s.replay && !s.tutorial) side.append(matchChat(), settingsPanel(), sharePanel());
+  if (s.puzzle) side.append(el("div", { id: "puzzle-side" }, dashboardPanel()));
+  else if (!s.replay && !s.tutorial) side.append(matchChat(), settingsPanel(), sharePanel());
   const matchEnd = summary && summary.match_winner !== null && summary.match_winner !== undefined;
   appRoot().replaceChildren(
     el("div", { class: "match", data: { testid: "match", seat: s.tutorial ? 0 : s.seat, status: s.tutorial ? "tutorial" : s.meta.status,
+                                        puzzle: s.puzzle ? s.puzzle.status : null,
                                         seq: s.seq, pending: s.pending ? 1 : 0, shown: s.queue.length ? 0 : 1,
                                         summary: summary ? (matchEnd ? "match" : "round") : "" } },
-      s.tutorial ? null : overBanner(),
+      s.puzzle ? puzzleHead() : s.tutorial ? null : overBanner(),
       s.review ? reviewPanel() : s.replay ? replayBar() : null,
-      statusLine(summary ? { ...obs, scores: summary.scores, artifact_holder: summary.holder, round: summary.round } : obs),
+      statusLine(summary || final ? { ...obs, scores: (summary || final).scores, artifact_holder: (summary || final).holder,
+        round: (summary || final).round } : obs),
       el("div", { class: "layout" }, table, side)));
   animateFrom(before);
   setTurnSignals(obs);
@@ -127,11 +144,19 @@ function statusLine(obs) {
   const s = getState().match;
   const bar = statusBar(obs);
   const tools = el("span", { class: "status-tools" }, logButton());
-  if (!s.tutorial && !s.replay && s.seat >= 0 && s.meta.status === "active") tools.append(resignButton());
-  const report = !s.tutorial && !s.replay && s.seat >= 0 ? reportButton() : null;
+  if (!s.tutorial && !s.puzzle && !s.replay && s.seat >= 0 && s.meta.status === "active") tools.append(resignButton());
+  const report = !s.tutorial && !s.puzzle && !s.replay && s.seat >= 0 ? reportButton() : null;
   if (report) tools.append(report);
   bar.append(tools);
   return bar;
+}
+
+/** The puzzle page's side panel (my dashboard) drawn again, and the theme picker with it; the table stays. */
+function redrawPuzzleSide() {
+  const side = $("#puzzle-side");
+  if (side) side.replaceChildren(dashboardPanel());
+  const pick = $("#decision .puzzle-next");
+  if (pick && !pick.contains(document.activeElement)) pick.replaceWith(nextControls());
 }
 
 // ------------------------------------------------------------------ movement of the cards (FLIP)
@@ -176,12 +201,13 @@ let decisionKey = null;  // the decision the focus was last put on
 function focusDecision(force) {
   const s = getState().match;
   const tut = s.tutorial ? ":" + s.tutorial.step + (s.tutorial.done ? "done" : "") : "";
-  const key = s.roundView ? "round:" + s.roundView.round + tut : s.staged ? "staged:" + s.seq + tut :
+  const over = s.puzzle && s.puzzle.status !== "playing";
+  const key = over ? "puzzle:" + s.puzzle.doc.id + ":" + s.puzzle.status : s.roundView ? "round:" + s.roundView.round + tut : s.staged ? "staged:" + s.seq + tut :
     myDecision(currentObs()) ? "decision:" + s.seq + tut : s.tutorial ? "tutorial" + tut : null;
   if (!key || (!force && key === decisionKey)) return;
   decisionKey = key;
   if (document.activeElement && document.activeElement.id === "chat-input") return;  // (a line being typed)
-  const target = $("#decision [data-testid=continue]") || $("#decision [data-testid=coach-next]") ||
+  const target = $("#decision [data-testid=puzzle-verdict]") || $("#decision [data-testid=continue]") || $("#decision [data-testid=coach-next]") ||
     $("#app [data-testid=playable-card]") || $("#decision button.choice:not([disabled])") || $("#decision button:not([disabled])");
   if (target) focusQuietly(target);
 }

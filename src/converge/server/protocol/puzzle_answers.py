@@ -8,7 +8,7 @@ from typing import Literal, NotRequired
 from typing_extensions import TypedDict  # (pydantic reads TypedDicts from typing_extensions on Python < 3.12)
 
 from converge.engine.schema import Observation, PrintedCard
-from converge.server.protocol.messages import FollowUps
+from converge.server.protocol.messages import FollowUps, TurnSummary
 
 
 class ThemeShown(TypedDict):
@@ -46,6 +46,7 @@ class PuzzleState(TypedDict):
     seq: int
     observation: Observation
     next: FollowUps
+    turns: NotRequired[list[TurnSummary]]  #: in an attempt's answer: the turns its steps and replies ended
 
 
 class PuzzleShown(TypedDict):

@@ -32,9 +32,10 @@ from converge.puzzles.themes import theme_name
 from converge.ratings import Rating
 from converge.server.lobby.players import Players
 from converge.server.play.match.catalog import COLOR_NAMES
-from converge.server.play.match.turnlog import follow_ups
+from converge.server.play.match.turnlog import TurnLog, follow_ups
 from converge.server.play.process.lifecycle import Lifecycle, Periodic
 from converge.server.protocol.errors import ProtocolError
+from converge.server.protocol.messages import TurnSummary
 from converge.server.protocol.puzzle_answers import (
     AttemptAnswer,
     AttemptResult,
@@ -178,12 +179,13 @@ class Puzzles:
             raise ProtocolError("malformed", f"an attempt holds at most {MAX_STEPS} steps")
         row = await self._row(puzzle_id)
         try:
-            progress = await asyncio.to_thread(self._follow, row.puzzle, actions)
+            progress, turns = await asyncio.to_thread(self._follow, row.puzzle, actions)
         except ValueError as exc:
             raise ProtocolError("illegal", str(exc)) from None
         except Unsolved:  # (a puzzle's line is solved when it is made; a step off it may meet a larger endgame)
             raise ProtocolError("storage", "this position cannot be judged now; try another play") from None
         state = state_doc(progress.match, row.puzzle.mover, len(actions))
+        state["turns"] = turns
         if progress.status == "playing":
             return {"status": "playing", "state": state}
         player = await self.players.player_of(cookie)
@@ -208,8 +210,13 @@ class Puzzles:
         return {"status": status, "state": state, "result": result}
 
     @staticmethod
-    def _follow(puzzle: Puzzle, actions: list[int]) -> Progress:
-        return follow(puzzle.start(), actions)
+    def _follow(puzzle: Puzzle, actions: list[int]) -> tuple[Progress, list[TurnSummary]]:
+        """The attempt judged, and the turns it ended as the table sums them up (the board at a turn's end,
+        which a round's end would otherwise replace by the next round's deal)."""
+        start = puzzle.start()
+        progress = follow(start, actions)
+        log = TurnLog(start)
+        return progress, [log.summary(s, puzzle.mover) for s in log.follow(progress.match)]
 
     async def dashboard(self, cookie: str | None) -> Dashboard:
         await self._ensure_stored()
@@ -294,8 +301,6 @@ def why_docs(puzzle: Puzzle) -> list[Why]:
 
 def explanation(puzzle: Puzzle, progress: Progress) -> str:
     if progress.status == "solved":
-        return "Solved: that play wins the round whatever they hold and however they reply."
-    if progress.wrong is None:
-        return "Not quite: the round was lost."
-    return ("Not quite: that play does not win in every case. The solution is below, with why the other plays "
-            "fail.")
+        return "Your play wins the round whatever they hold and however they reply."
+    return ("That play does not win in every case: in some of the ways the hidden cards may lie, they can still "
+            "win the round. The solution is below, with why the other plays fail.")

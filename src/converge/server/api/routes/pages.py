@@ -1,7 +1,7 @@
-"""The pages: the browser client's one page (``/``, ``/m/{id}``, ``/tutorial``, ``/leaderboard``,
-``/history``, ``/tournaments``, ``/t/{id}``, ``/@/{name}``, ``/challenges``: the client draws each), the rules
-rendered on the server (:mod:`converge.server.learning.rulebook`), the favicon. They answer HEAD as well as GET
-(monitors, link checkers...)."""
+"""The pages: the browser client's one page (``/``, ``/m/{id}``, ``/tutorial``, ``/puzzles``, ``/puzzles/{id}``,
+``/leaderboard``, ``/history``, ``/tournaments``, ``/t/{id}``, ``/@/{name}``, ``/challenges``: the client draws
+each), the rules rendered on the server (:mod:`converge.server.learning.rulebook`), the favicon. They answer HEAD
+as well as GET (monitors, link checkers...)."""
 
 from __future__ import annotations
 
@@ -60,6 +60,18 @@ async def tournament_page(tournament_id: str) -> FileResponse:
 
 @router.api_route("/tutorial", methods=GET_HEAD)
 async def tutorial_page() -> FileResponse:
+    return _client_page()
+
+
+@router.api_route("/puzzles", methods=GET_HEAD)
+async def puzzles_page() -> FileResponse:
+    """The next puzzle for the caller (``?theme=``: of that theme), and their puzzle dashboard."""
+    return _client_page()
+
+
+@router.api_route("/puzzles/{puzzle_id}", methods=GET_HEAD)
+async def puzzle_page(puzzle_id: str) -> FileResponse:
+    """One puzzle (the daily puzzle's link, a shared one)."""
     return _client_page()
 
 
