@@ -396,7 +396,8 @@ def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     listed = [line.split()[0] for line in out.split("commands:")[-1].splitlines() if line.startswith("    ")]
     assert listed[0] == "play"  # play first, every command listed once, in groups
-    assert sorted(listed) == sorted(["play", "watch", "replay", "review", "serve", "cards", "simulate", "balance",
+    assert sorted(listed) == sorted(["play", "watch", "replay", "review", "puzzles", "serve", "cards", "simulate",
+                                     "balance",
                                      "match", "ladder", "calibrate", "stability", "bench", "serve-bench", "config",
                                      "db", "admin"])
     for group in ("Play:", "Cards and balance:", "Bots:", "Hosting a server:", "Speed:"):
@@ -409,7 +410,8 @@ def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert_user_error(code, err, "invalid choice")
 
 
-@pytest.mark.parametrize("command", ["play", "watch", "replay", "serve", "cards", "simulate", "balance", "match",
+@pytest.mark.parametrize("command", ["play", "watch", "replay", "puzzles", "serve", "cards", "simulate", "balance",
+                                     "match",
                                      "ladder", "bench", "serve-bench", "config", "db", "admin"])
 def test_every_command_is_described(capsys: pytest.CaptureFixture[str], command: str) -> None:
     from converge.cli.common import COMMANDS

@@ -12,7 +12,7 @@ import pytest
 
 from converge import Match
 from converge.puzzles.judge import follow
-from converge.puzzles.make import candidate
+from converge.puzzles.make import candidate, starting_rating
 from converge.puzzles.model import Puzzle, PuzzleError, read_set, set_doc, shipped
 from converge.puzzles.rating import rate
 from converge.puzzles.themes import THEMES, theme_name
@@ -141,3 +141,13 @@ def test_a_bad_puzzle_set_names_the_puzzle_and_the_field() -> None:
         read_set(doc, "bad.json")
     with pytest.raises(PuzzleError, match="not a puzzle set"):
         read_set({"format": "converge-record"}, "bad.json")
+
+
+def test_a_shipped_puzzles_starting_rating_is_the_bots_made_again() -> None:
+    """A puzzle's starting rating comes from the bots' attempts, seeded: made again, it is the one shipped (of a
+    puzzle the easy bot solves and of one only a stronger level, or none, does)."""
+    by_rating: dict[float, Puzzle] = {}
+    for p in shipped():
+        by_rating.setdefault(p.rating, p)
+    for puzzle in sorted(by_rating.values(), key=lambda p: p.rating)[:2]:
+        assert starting_rating(puzzle.start()) == puzzle.rating, puzzle.id

@@ -139,7 +139,7 @@ def test_a_bot_match_shows_in_every_series_and_no_label_names_the_match_or_the_p
             assert total(after, "converge_bot_decisions_queued") == 0
             jobs = {v for (n, ls) in after for k, v in ls if n == "converge_job_failing" and k == "job"}
             # (SQLite: no coordination)
-            assert jobs == {"retention", "turn_check", "turn_mails", "lobby_refresh", "tournaments"}
+            assert jobs == {"retention", "turn_check", "turn_mails", "lobby_refresh", "tournaments", "puzzle_scan"}
             assert total(after, "converge_job_failing") == 0 and total(after, "converge_job_failures_total") == 0
             labels = {k for (n, ls) in after for k, _v in ls if n == "converge_actions_total"}
             assert labels == {"source", "kind"}

@@ -133,20 +133,15 @@ def solved_by(start: Match, bot_name: str, seed: int) -> bool:
     """Whether the bot ``bot_name`` (seeded) solves the puzzle at ``start``: every step of its own it plays, to the
     round's end, wins in every case."""
     bot = make_bot(bot_name, seed=seed)
-    match = start.clone()
-    mover, round_index = match.current_player, match.rounds_finished
-    actions: list[int] = []
-    while True:
+    match = start
+    while True:  # (each step judged from where the last one left the match: the same verdicts as from the start)
         try:
-            progress = follow(start, actions)
+            progress = follow(match, [bot.decide(match.view(start.current_player))])
         except Unsolved:  # (a step off the line met an endgame too large to judge: not a solve)
             return False
         if progress.status != "playing":
             return progress.status == "solved"
         match = progress.match
-        if match.current_player != mover or match.rounds_finished != round_index:
-            return False
-        actions.append(bot.decide(match.view(mover)))
 
 
 def starting_rating(start: Match) -> float:
