@@ -337,3 +337,127 @@ def test_balance_compare_of_two_summaries_without_a_change_draws_nothing(
     assert code == 0, err
     assert "cards that differ: none" in out and "other clear changes" in out and ": 0 of" in out
     assert "wrote" not in out and not (tmp_path / "o" / "compare.png").exists()
+
+
+# ---------------------------------------------------------------------- the designer's verdict
+
+
+def test_BAL_ways_of_playing_a_card_with_too_few_plays_are_named_as_not_judged() -> None:
+    """A way of playing a judged card with fewer plays than needed is listed with its plays and the plays it
+    needs (it used to vanish without a word)."""
+    s = copy.deepcopy(FAIR)
+    s["cards"] = [_played("CAR1", {"discard": 1000, "declare": 12, "mine": 500, "theirs": 0},
+                          {"discard": 0.5, "declare": 0.9, "mine": 0.5, "theirs": 0.5})]
+    report = check(s)
+    assert "card CAR1 Card CAR1 declared: 12 plays (at least 200 needed)" in report.not_judged
+    theirs = "card CAR1 Card CAR1 added to the opponent's faction: 0 plays (at least 200 needed)"
+    assert theirs in report.not_judged
+    verdict = {v.figure: v for v in report.verdicts if v.subject == "CAR1"}
+    assert verdict["win_rate.declare"].status == "not judged" and verdict["win_rate.declare"].interval is None
+    assert verdict["win_rate.discard"].status == "fair" and verdict["win_rate.discard"].interval is not None
+    assert report.judged["ways of playing a card"] == 2
+
+
+def _yours(summary: dict[str, Any], skillset: str) -> dict[str, Any]:
+    out = copy.deepcopy(summary)
+    out["settings"] = {"yours": {"skillsets": [skillset], "playsets": 1, "of_playsets": 1}}
+    out["skillsets"] = [{"skillset": skillset, "key": skillset.lower()}]
+    for card in out["cards"]:
+        card["skillset"] = skillset if card["id"].startswith("MY") else "Other"
+    return out
+
+
+def test_BAL_with_the_users_decks_the_exit_code_counts_their_flags_alone_unless_strict_all() -> None:
+    s = copy.deepcopy(FAIR)
+    s["cards"] += [_card("MY1", 0.5), _card("PUB1", 0.2)]  # the published card is out of line
+    s["playsets"].append(_playset("my/b/c", 0.5))
+    s = _yours(s, "My")
+    report = check(s)
+    assert [f.subject for f in report.flags] == ["PUB1"]
+    assert report.passed and report.counted == []
+    assert not check(s, strict_all=True).passed
+    assert {(v.subject, v.figure) for v in report.your_verdicts()} == {("MY1", "all_win_rate"),
+                                                                       ("my/b/c", "holder_win_rate")}
+    s["cards"][-2]["all_win_rate"] = 0.2  # now the user's card is out of line too
+    mine = check(s)
+    assert not mine.passed and [f.subject for f in mine.counted] == ["MY1"]
+    doc: Any = mine.to_dict()["yours"]
+    assert {v["subject"]: v["status"] for v in doc["verdicts"]} == {"my/b/c": "fair", "MY1": "flagged"}
+
+
+def test_BAL_a_flag_that_crossed_the_line_without_a_clear_change_is_neither_fixed_nor_broken() -> None:
+    """A published card near the line (38% of 400 plays before, 36% now) that crosses it when the designer
+    edits another card: the change is no clear change, so the edit did not break it; it is listed apart and
+    the exit code does not fail on it."""
+    from converge.simulation.compare import compare
+
+    fair = {"discard": 0.5, "declare": 0.5, "mine": 0.5, "theirs": 0.5}
+    plays = {"discard": 2000, "declare": 2000, "mine": 2000, "theirs": 2000}
+    old = {"playsets": [], "goals": [], "cards": [_played("PUB1", {**plays, "theirs": 600},
+                                                          fair | {"theirs": 0.38})]}
+    new = {"playsets": [], "goals": [], "cards": [_played("PUB1", {**plays, "theirs": 600},
+                                                          fair | {"theirs": 0.31})]}
+    assert [f.figure for f in check(old).near] == ["win_rate.theirs"] and check(old).flags == []
+    assert [f.figure for f in check(new).flags] == ["win_rate.theirs"]
+    result = compare(old, new)
+    assert result.broke == [] and not result.newly_flagged
+    assert len(result.crossed) == 1 and result.crossed[0].endswith("(flagged now)")
+    assert any(line.startswith("crossed the line without a clear change") for line in result.lines())
+    far = {"playsets": [], "goals": [], "cards": [_played("PUB1", {**plays, "theirs": 600},
+                                                          fair | {"theirs": 0.5})]}
+    assert len(compare(far, new).broke) == 1 and compare(far, new).newly_flagged  # a clear change: broken
+
+
+def _tinker(tmp_path: Path, name: str, goals: dict[str, str]) -> Path:
+    """The Alchemist deck as a designer's Tinker deck, with some cards' goals replaced."""
+    builtin = Path(__file__).resolve().parents[2] / "src" / "converge" / "cards" / "decks" / "alchemist.toml"
+    text = builtin.read_text(encoding="utf-8").replace("Alchemist", "Tinker").replace("ALC", "TIN")
+    text = text.replace('name = "', 'name = "Tinker ').replace('color = "magenta"', 'color = "cyan"')
+    for old, new in goals.items():
+        assert old in text
+        text = text.replace(old, new)
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "tinker.toml").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_BAL_a_designers_deck_is_judged_first_and_alone(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The issue's bar: a new deck with an overpowered card (TIN2: a 1-star goal printed with three stars) and
+    a useless one (TIN5: a goal no faction reaches, one star): balance's first table names both and the exit
+    code is 1; the deck fixed, the exit code is 0 while the published cards keep their flags (counted with
+    --strict-all)."""
+    strong = {'goal = { kind = "different_ranks", count = 4, stars = 2 }':
+              'goal = { kind = "most_cards", stars = 3 }'}
+    useless = {'goal = { kind = "each_skillset", stars = 2 }':
+               'goal = { kind = "rank_total", at_least = 30, stars = 1 }'}
+    ranks = {'goal = { kind = "rank_total", at_least = 18, stars = 3 }':  # Alchemist's own ALC6 plays as 2 stars
+             'goal = { kind = "rank_total", at_least = 18, stars = 2 }'}
+    broken = _tinker(tmp_path, "broken", strong | useless | ranks)
+    fixed = _tinker(tmp_path, "fixed", {**ranks,
+                                        **{k: 'goal = { kind = "most_cards", stars = 1 }' for k in strong},
+                                        **{k: 'goal = { kind = "highest_skillset", stars = 1 }' for k in useless}})
+    monkeypatch.setenv("COLUMNS", "200")  # a table row on one line
+    args = ["--playset", "tinker,mechanist,protector", "-n", "1500", "--seed", "1", "--workers", "2",
+            "--no-progress", "--no-report"]
+    code, out, err = run(capsys, "balance", "--deck-dir", str(broken), *args, "--out", str(tmp_path / "b"))
+    assert code == 1, err
+    first = out.index("Your decks:")
+    assert first < out.index("starting holder wins") and first < out.index("Skillsets")
+    table = out[first:out.index("Skillsets")]
+    rows = [line for line in table.splitlines() if "OUT OF LINE" in line]
+    assert any("goal 'Most cards' (★★★)" in line for line in rows), table
+    assert any("goal 'Rank total of 30 or more' (★)" in line for line in rows), table
+    summary = json.loads((tmp_path / "b" / "summary.json").read_text(encoding="utf-8"))
+    flagged = {v["subject"] for v in summary["balance"]["yours"]["verdicts"] if v["status"] == "flagged"}
+    assert {"TIN2", "TIN5"} <= flagged
+
+    code, out, err = run(capsys, "balance", "--deck-dir", str(fixed), *args, "--out", str(tmp_path / "f"))
+    assert code == 0, out
+    summary = json.loads((tmp_path / "f" / "summary.json").read_text(encoding="utf-8"))
+    published = [f for f in summary["balance"]["flags"] if not f["subject"].startswith("TIN")]
+    assert published and all(f["subject"][:3] in ("MEC", "PRO") for f in published)
+    assert "not counted in the exit code" in out
+    code, out, _ = run(capsys, "balance", "--summary", str(tmp_path / "f" / "summary.json"), "--strict-all")
+    assert code == 1 and "counts every deck's flags" in out

@@ -598,10 +598,12 @@ def test_the_plots_mark_the_users_skillsets_and_cards_and_keep_card_rows_readabl
 def test_the_plots_mark_as_out_of_line_only_what_balance_flags(capsys: pytest.CaptureFixture[str],
                                                                  tmp_path: Path) -> None:
     """A playset whose starting holder wins 30% of 20 rounds is out of the band but too few rounds to judge:
-    the plot and the report's table draw it as not flagged, as the checks say; at 4,000 rounds it is
-    flagged, and drawn so. A flagged goal marks its goal's row, not the card's of the same id."""
+    the plot and the report's table draw it as not judged (neither flagged nor near the line), as the checks
+    say; at 35% of 100 rounds it is near the line; at 30% of 4,000 rounds it is flagged, and drawn so. A
+    flagged goal marks its goal's row, not the card's of the same id."""
     pytest.importorskip("matplotlib")
-    from converge.simulation.plots import FLAGGED_COLOUR, UNSURE_COLOUR, Plots, draw_plots
+    from converge.simulation.balance import FLAGGED
+    from converge.simulation.plots import FLAGGED_COLOUR, NOT_JUDGED_COLOUR, UNSURE_COLOUR, Plots, draw_plots
     from converge.simulation.report import render_html
 
     code, _, err = run(capsys, "simulate", "--playset", "alchemist,healer,delver", "-n", "2", "--workers", "1",
@@ -609,23 +611,26 @@ def test_the_plots_mark_as_out_of_line_only_what_balance_flags(capsys: pytest.Ca
     assert code == 0, err
     summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
 
-    def planted(rounds: int) -> dict[str, Any]:
+    def planted(rounds: int, rate: float = 0.3) -> dict[str, Any]:
         doc = copy.deepcopy(summary)
-        doc["playsets"][0].update(rounds=rounds, holder_wins=round(0.3 * rounds), holder_win_rate=0.3,
-                                  holder_win_rate_ci95=list(wilson_interval(round(0.3 * rounds), rounds)))
+        doc["playsets"][0].update(rounds=rounds, holder_wins=round(rate * rounds), holder_win_rate=rate,
+                                  holder_win_rate_ci95=list(wilson_interval(round(rate * rounds), rounds)))
         return doc
 
-    few, many = planted(20), planted(4000)
+    few, some, many = planted(20), planted(100, 0.35), planted(4000)
     image = draw_plots(few, None)["holder_by_playset"][1]
+    assert _pixels_near(image, FLAGGED_COLOUR) == 0 and _pixels_near(image, UNSURE_COLOUR) == 0
+    assert _pixels_near(image, NOT_JUDGED_COLOUR) > 10
+    image = draw_plots(some, None)["holder_by_playset"][1]
     assert _pixels_near(image, FLAGGED_COLOUR) == 0 and _pixels_near(image, UNSURE_COLOUR) > 10
     image = draw_plots(many, None)["holder_by_playset"][1]
     assert _pixels_near(image, FLAGGED_COLOUR) > 10 and _pixels_near(image, UNSURE_COLOUR) == 0
     # a goal far out of its band but with too few ends of turn to judge is not marked as flagged either
     goal = few["goals"][0]
     goal.update(stars=3, fulfilment_rate=0.5, turn_ends=10)
-    assert (goal["id"], "fulfilment_rate") not in Plots(few).flagged
+    assert Plots(few).status(goal["id"], "fulfilment_rate") == "not judged"
     goal["turn_ends"] = 10_000
-    assert (goal["id"], "fulfilment_rate") in Plots(few).flagged
+    assert Plots(few).status(goal["id"], "fulfilment_rate") == FLAGGED
 
     def row_class(page: str, first_cell: str, second_cell: str = "") -> str:
         second = f" class=l>{html.escape(second_cell)}</td>" if second_cell else ">"
@@ -634,7 +639,8 @@ def test_the_plots_mark_as_out_of_line_only_what_balance_flags(capsys: pytest.Ca
         return row[len("<tr class="):-1] if row.startswith("<tr class=") else ""
 
     playset = few["playsets"][0]["playset"]
-    assert row_class(render_html(few), playset) == "near"
+    assert row_class(render_html(few), playset) == "unjudged"
+    assert row_class(render_html(some), playset) == "near"
     assert row_class(render_html(many), playset) == "bad"
     card = next(c for c in few["cards"] if c["id"] == goal["id"])
     page = render_html(few)

@@ -259,7 +259,7 @@ def _simulate(args: argparse.Namespace, criteria: Criteria | None) -> int:
     summary = summarize(spec, result.tallies)
     if focus is not None:
         summary["settings"]["yours"] = focus
-    report = check(summary, criteria) if criteria is not None else None
+    report = check(summary, criteria, getattr(args, "strict_all", False)) if criteria is not None else None
     if report is not None:
         summary["balance"] = report.to_dict()
     run = result.run_info()
@@ -357,7 +357,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     doc = read_json_file(args.summary, "summary.json")
     try:  # a summary from a user's file: any field of the wrong shape means it is not one of ours
         summary = _summary(doc)
-        report = check(summary, criteria)
+        report = check(summary, criteria, args.strict_all)
         terminal_summary(summary, Console(highlight=False, file=io.StringIO()), report)  # a dry run first
     except (KeyError, TypeError, IndexError, AttributeError, ValueError, ArithmeticError, RecursionError,
             MarkupError):
@@ -444,8 +444,10 @@ def register(sub: Subcommands) -> None:
                            "starting-holder win rate leaves its band, goals whose fulfilment rate does not match "
                            "their stars, and cards never or always worth playing — each only where its interval "
                            "clears the line (at --confidence for all the items judged together); a figure out "
-                           "of band whose interval holds the line is listed as near it. Exit code: 0 nothing "
-                           "flagged, 1 something flagged, 2 a usage error.")
+                           "of band whose interval holds the line is listed as near it. With --deck-dir, a "
+                           "verdict on your cards comes first and the exit code counts your cards, goals and "
+                           "playsets alone (--strict-all: every deck's). Exit code: 0 nothing flagged, 1 "
+                           "something flagged, 2 a usage error.")
     _options(p, 1000, "converge-balance")
     p.add_argument("--summary", metavar="FILE", default=None, type=path_text,
                    help="judge this summary.json of an earlier run instead of simulating")
@@ -454,6 +456,9 @@ def register(sub: Subcommands) -> None:
                         "beside the built-in decks with these options, into OUT/old and OUT/new); every "
                         "judged figure's change with its interval, and what the new version fixed and broke "
                         "(exit 1 when it has a flag the old version had not)")
+    p.add_argument("--strict-all", action="store_true",
+                   help="with --deck-dir, count the published decks' flags in the exit code too (by default only "
+                        "those of your decks count)")
     crit = p.add_argument_group("criteria")
     crit.add_argument("--holder-band", type=_fraction_pair, default="0.40,0.60", metavar="LO,HI",
                       help="fair starting-holder win rate of a playset (default 0.40,0.60)")

@@ -24,7 +24,7 @@ player-ends-of-turn for a goal) is listed as not judged, by name.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from statistics import NormalDist
 from typing import TYPE_CHECKING
 
@@ -32,7 +32,7 @@ from converge.simulation.runner import wilson_interval
 from converge.simulation.stats import MODES
 
 if TYPE_CHECKING:
-    from converge.simulation.summary_doc import CardFigures, GoalFigures, PlaysetFigures, Summary
+    from converge.simulation.summary_doc import GoalFigures, Summary
 
 #: How a card played each way is said in a flag.
 PLAYED_AS = {"discard": "discarded", "declare": "declared", "mine": "added to its player's faction",
@@ -81,6 +81,37 @@ class Flag:
     expected: str  # the band it should be in, in words
     message: str
     interval: tuple[float, float] = (0.0, 1.0)  # at the report's confidence, corrected for the items judged
+    label: str = ""  # the item and figure in words, as its verdict names them
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+#: What a figure's verdict may be: out of line, out of its band with an interval that still holds the line,
+#: inside its band, or too few observations to judge.
+FLAGGED, NEAR, FAIR, NOT_JUDGED = "flagged", "near the line", "fair", "not judged"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One figure of one item and what the checks say of it; every figure of the summary has one, judged or
+    not, so that a designer reads each of their cards' figures with its interval and why it was not judged."""
+
+    kind: str  # "playset", "goal" or "card"
+    subject: str  # the playset ("a/b/c") or the card id
+    figure: str  # "holder_win_rate", "fulfilment_rate", "all_win_rate" or "win_rate.<way>"
+    label: str  # the item and figure in words: "TIN2 Quicksilver Adept declared"
+    value: float | None
+    observations: int  # rounds, player-ends of turn or plays
+    needed: int  # the observations needed to judge it
+    unit: str  # "rounds", "player-ends of turn" or "plays"
+    band: str  # the band it should be in, in words
+    status: str  # FLAGGED, NEAR, FAIR or NOT_JUDGED
+    interval: tuple[float, float] | None = None  # corrected as the flags' are; None when not judged
+
+    @property
+    def why_not_judged(self) -> str:
+        return f"{self.observations:,} {self.unit} (at least {self.needed:,} needed)"
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -97,10 +128,28 @@ class BalanceReport:
     #: (subject, figure) of every figure judged, as a :class:`Flag` names them: what a comparison needs to
     #: tell a figure fixed or broken from one that had too few observations on one side
     judged_figures: frozenset[tuple[str, str]] = frozenset()
+    verdicts: list[Verdict] = field(default_factory=list)  # every figure, in the summary's order
+    #: the subjects (card ids, playsets) of the user's decks (``--deck-dir``): with any, the exit code is
+    #: judged on them alone unless ``strict_all``
+    yours: frozenset[str] = frozenset()
+    strict_all: bool = False
+
+    def is_yours(self, item: Flag | Verdict) -> bool:
+        return item.subject in self.yours
+
+    @property
+    def counted(self) -> list[Flag]:
+        """The flags the exit code counts: the user's with their decks (all with ``strict_all``), else all."""
+        if not self.yours or self.strict_all:
+            return self.flags
+        return [f for f in self.flags if self.is_yours(f)]
 
     @property
     def passed(self) -> bool:
-        return not self.flags
+        return not self.counted
+
+    def your_verdicts(self) -> list[Verdict]:
+        return [v for v in self.verdicts if self.is_yours(v)]
 
     def judged_text(self) -> str:
         """``"3 playsets, 6 goals, 3 cards and 5 ways of playing them judged"``."""
@@ -110,12 +159,16 @@ class BalanceReport:
 
     def to_dict(self) -> dict[str, object]:
         c = self.criteria
-        return {"passed": self.passed, "flags": [f.to_dict() for f in self.flags],
-                "near_the_line": [f.to_dict() for f in self.near], "not_judged": self.not_judged,
-                "judged": self.judged, "interval_z": self.z,
-                "criteria": {"holder_band": list(c.holder_band), "star_cuts": list(c.star_cuts),
-                             "card_band": list(c.card_band), "min_rounds": c.min_rounds, "min_plays": c.min_plays,
-                             "min_samples": c.min_samples, "confidence": c.confidence}}
+        doc: dict[str, object] = {
+            "passed": self.passed, "flags": [f.to_dict() for f in self.flags],
+            "near_the_line": [f.to_dict() for f in self.near], "not_judged": self.not_judged,
+            "judged": self.judged, "interval_z": self.z,
+            "criteria": {"holder_band": list(c.holder_band), "star_cuts": list(c.star_cuts),
+                         "card_band": list(c.card_band), "min_rounds": c.min_rounds, "min_plays": c.min_plays,
+                         "min_samples": c.min_samples, "confidence": c.confidence}}
+        if self.yours:
+            doc["yours"] = {"strict_all": self.strict_all, "verdicts": [v.to_dict() for v in self.your_verdicts()]}
+        return doc
 
 
 def _pct(x: float) -> str:
@@ -136,97 +189,97 @@ def corrected_z(confidence: float, items: int) -> float:
     return NormalDist().inv_cdf(1 - (1 - confidence) / (2 * max(1, items)))
 
 
-def check(summary: Summary, criteria: Criteria | None = None) -> BalanceReport:
-    """Apply the three checks to a summary (from :func:`converge.simulation.summary.summarize`)."""
+def your_subjects(summary: Summary) -> frozenset[str]:
+    """The card ids and playsets of the user's skillsets (``settings.yours``), as verdicts name them."""
+    names = set(summary.get("settings", {}).get("yours", {}).get("skillsets", []))
+    if not names:
+        return frozenset()
+    keys = {k["key"] for k in summary.get("skillsets", []) if k["skillset"] in names} | {n.lower() for n in names}
+    return frozenset([c["id"] for c in summary["cards"] if c.get("skillset") in names]
+                     + [p["playset"] for p in summary["playsets"] if keys & set(p["skillsets"])])
+
+
+def check(summary: Summary, criteria: Criteria | None = None, strict_all: bool = False) -> BalanceReport:
+    """Apply the three checks to a summary (from :func:`converge.simulation.summary.summarize`).
+
+    With the user's decks in the summary (``converge balance --deck-dir``), the report's :attr:`passed`
+    counts only the flags on their cards, goals and playsets, unless ``strict_all``."""
     c = criteria or Criteria()
-    skipped: list[str] = []
-    # what has enough observations to be judged, with the rate judged
-    playsets: list[tuple[PlaysetFigures, float]] = []
-    goals: list[tuple[GoalFigures, float]] = []
-    cards: list[tuple[CardFigures, float]] = []
+    verdicts: list[Verdict] = []  # every figure; those judged get their status below
+    holder_band = f"{_pct(c.holder_band[0])}-{_pct(c.holder_band[1])}"
+    card_band = f"{_pct(c.card_band[0])}-{_pct(c.card_band[1])}"
     for p in summary["playsets"]:
-        holder = p["holder_win_rate"]
-        if holder is None or p["rounds"] < c.min_rounds:
-            skipped.append(f"playset {p['playset']}: {p['rounds']} rounds (at least {c.min_rounds} needed)")
-        else:
-            playsets.append((p, holder))
+        verdicts.append(Verdict("playset", p["playset"], "holder_win_rate", f"playset {p['playset']}",
+                                p["holder_win_rate"], p["rounds"], c.min_rounds, "rounds", holder_band,
+                                NOT_JUDGED))
     for g in summary["goals"]:
-        samples = 2 * g["turn_ends"]
-        fulfilment = g["fulfilment_rate"]
-        if fulfilment is None or samples < c.min_samples:
-            skipped.append(f"goal {g['id']}: {samples} player-ends of turn (at least {c.min_samples} needed)")
-        else:
-            goals.append((g, fulfilment))
+        band = c.star_band(g["stars"])
+        verdicts.append(Verdict("goal", g["id"], "fulfilment_rate", f"goal {g['id']} '{g['goal']}' "
+                                f"({'★' * g['stars']})", g["fulfilment_rate"], 2 * g["turn_ends"], c.min_samples,
+                                "player-ends of turn", f"{_pct(band[0])}-{_pct(band[1])} for {g['stars']} "
+                                f"star{'s' if g['stars'] > 1 else ''}", NOT_JUDGED))
     for card in summary["cards"]:
-        after = card["all_win_rate"]
-        if after is None or card["all_plays"] < c.min_plays:
-            skipped.append(f"card {card['id']}: {card['all_plays']} plays (at least {c.min_plays} needed)")
-        else:
-            cards.append((card, after))
-    ways = [(card, mode, way) for card, _ in cards for mode in MODES
-            if card.get("plays", {}).get(mode, 0) >= c.min_plays and (way := card["win_rate"][mode]) is not None]
-    items = len(playsets) + len(goals) + len(cards) + len(ways)
+        name = f"card {card['id']} {card['name']}"
+        verdicts.append(Verdict("card", card["id"], "all_win_rate", name, card["all_win_rate"], card["all_plays"],
+                                c.min_plays, "plays", card_band, NOT_JUDGED))
+        verdicts += [Verdict("card", card["id"], f"win_rate.{mode}", f"{name} {PLAYED_AS[mode]}",
+                             card["win_rate"][mode], card["plays"].get(mode, 0), c.min_plays, "plays", card_band,
+                             NOT_JUDGED)
+                     for mode in MODES if "plays" in card]
+    # A way of playing a card is judged only where the card itself is (as the flags always were).
+    judged_cards = {v.subject for v in verdicts if v.figure == "all_win_rate" and _enough(v)}
+    judged = [v for v in verdicts if _enough(v) and (v.kind != "card" or v.subject in judged_cards)]
+    items = len(judged)
     z = corrected_z(c.confidence, items)
-    keys = frozenset([(p["playset"], "holder_win_rate") for p, _ in playsets]
-                     + [(g["id"], "fulfilment_rate") for g, _ in goals]
-                     + [(card["id"], "all_win_rate") for card, _ in cards]
-                     + [(card["id"], f"win_rate.{mode}") for card, mode, _ in ways])
-    report = BalanceReport(c, [], skipped, {"playsets": len(playsets), "goals": len(goals), "cards": len(cards),
-                                            "ways of playing a card": len(ways)}, z=z, judged_figures=keys)
-
-    def judge(flag: Flag, ci: tuple[float, float], lo: float, hi: float) -> None:
-        clears = ci[1] < lo or ci[0] > hi
-        (report.flags if clears else report.near).append(flag)
-
-    def interval(rate: float, n: int) -> tuple[float, float]:
-        return wilson_interval(round(rate * n), n, z)
-
-    lo, hi = c.holder_band
-    for p, rate in playsets:
-        rounds = p["rounds"]
-        if not lo <= rate <= hi:
-            ci = interval(rate, rounds)
-            judge(Flag("playset", p["playset"], "holder_win_rate", rate, f"{_pct(lo)}-{_pct(hi)}",
-                       f"playset {p['playset']}: the starting holder wins {_pct(rate)} of rounds "
-                       f"({_interval_text(ci, c, items)}; {rounds} rounds); expected {_pct(lo)}-{_pct(hi)}", ci),
-                  ci, lo, hi)
-
-    for g, rate in goals:
-        samples = 2 * g["turn_ends"]
-        deserved = c.stars_for(rate)
-        if deserved != g["stars"]:
-            band_lo, band_hi = c.star_band(g["stars"])
-            harder = deserved > g["stars"]
-            ci = interval(rate, samples)
-            judge(Flag("goal", g["id"], "fulfilment_rate", rate,
-                       f"{_pct(band_lo)}-{_pct(band_hi)} for {g['stars']} star{'s' if g['stars'] > 1 else ''}",
-                       f"goal {g['id']} '{g['goal']}' ({'★' * g['stars']}): fulfilled at {_pct(rate)} of "
-                       f"player-ends of turn ({_interval_text(ci, c, items)}), "
-                       f"{'harder' if harder else 'easier'} than its stars say ({_pct(band_lo)}-{_pct(band_hi)}); "
-                       f"it plays like a {deserved}-star goal", ci),
-                  ci, band_lo, band_hi)
-
-    lo, hi = c.card_band
-    for card, rate in cards:
-        plays = card["all_plays"]
-        if not lo <= rate <= hi:
-            word = "never" if rate < lo else "always"
-            ci = interval(rate, plays)
-            judge(Flag("card", card["id"], "all_win_rate", rate, f"{_pct(lo)}-{_pct(hi)}",
-                       f"card {card['id']} {card['name']}: {word} worth playing — the player who plays it "
-                       f"wins {_pct(rate)} of those rounds ({_interval_text(ci, c, items)}; {plays} plays); "
-                       f"expected {_pct(lo)}-{_pct(hi)}", ci),
-                  ci, lo, hi)
-    for card, mode, rate in ways:
-        plays = card["plays"][mode]
-        if not lo <= rate <= hi:
-            ci = interval(rate, plays)
-            judge(Flag("card", card["id"], f"win_rate.{mode}", rate, f"{_pct(lo)}-{_pct(hi)}",
-                       f"card {card['id']} {card['name']} {PLAYED_AS[mode]}: its player wins {_pct(rate)} of "
-                       f"those rounds ({_interval_text(ci, c, items)}; {plays} plays); "
-                       f"expected {_pct(lo)}-{_pct(hi)}", ci),
-                  ci, lo, hi)
+    report = BalanceReport(
+        c, [], [f"{v.label}: {v.why_not_judged}" for v in verdicts if v not in judged],
+        {"playsets": sum(v.kind == "playset" for v in judged), "goals": sum(v.kind == "goal" for v in judged),
+         "cards": sum(v.figure == "all_win_rate" for v in judged),
+         "ways of playing a card": sum(v.figure.startswith("win_rate.") for v in judged)},
+        z=z, judged_figures=frozenset((v.subject, v.figure) for v in judged), yours=your_subjects(summary),
+        strict_all=strict_all)
+    goals = {g["id"]: g for g in summary["goals"]}
+    out: dict[int, Verdict] = {}
+    for v in judged:
+        assert v.value is not None  # (_enough)
+        ci = wilson_interval(round(v.value * v.observations), v.observations, z)
+        lo, hi = (c.holder_band if v.kind == "playset" else c.card_band if v.kind == "card"
+                  else c.star_band(goals[v.subject]["stars"]))
+        inside = lo <= v.value <= hi if v.kind != "goal" else c.stars_for(v.value) == goals[v.subject]["stars"]
+        status = FAIR if inside else FLAGGED if ci[1] < lo or ci[0] > hi else NEAR
+        out[id(v)] = replace(v, status=status, interval=ci)
+        if not inside:
+            message = _message(v, ci, c, items, goals)
+            flag = Flag(v.kind, v.subject, v.figure, v.value, v.band, message, ci, v.label)
+            (report.flags if status == FLAGGED else report.near).append(flag)
+    report.verdicts = [out.get(id(v), v) for v in verdicts]
     return report
+
+
+def _enough(v: Verdict) -> bool:
+    return v.value is not None and v.observations >= v.needed
+
+
+def _message(v: Verdict, ci: tuple[float, float], c: Criteria, items: int, goals: dict[str, GoalFigures]) -> str:
+    """A flag's sentence, as the terminal and the report print it."""
+    assert v.value is not None
+    rate, where = _pct(v.value), _interval_text(ci, c, items)
+    if v.kind == "playset":
+        return (f"{v.label}: the starting holder wins {rate} of rounds ({where}; {v.observations} rounds); "
+                f"expected {v.band}")
+    if v.kind == "goal":
+        stars = goals[v.subject]["stars"]
+        deserved = c.stars_for(v.value)
+        lo, hi = c.star_band(stars)
+        return (f"{v.label}: fulfilled at {rate} of player-ends of turn ({where}), "
+                f"{'harder' if deserved > stars else 'easier'} than its stars say ({_pct(lo)}-{_pct(hi)}); "
+                f"it plays like a {deserved}-star goal")
+    if v.figure == "all_win_rate":
+        word = "never" if v.value < c.card_band[0] else "always"
+        return (f"{v.label}: {word} worth playing — the player who plays it wins {rate} of those rounds "
+                f"({where}; {v.observations} plays); expected {v.band}")
+    return (f"{v.label}: its player wins {rate} of those rounds ({where}; {v.observations} plays); "
+            f"expected {v.band}")
 
 
 def parse_band(text: str) -> tuple[float, float]:
@@ -247,4 +300,5 @@ def flag_lines(report: BalanceReport) -> Sequence[str]:
     return [f.message for f in report.flags]
 
 
-__all__ = ["BalanceReport", "Criteria", "Flag", "check", "corrected_z", "flag_lines", "parse_band"]
+__all__ = ["FAIR", "FLAGGED", "NEAR", "NOT_JUDGED", "BalanceReport", "Criteria", "Flag", "Verdict", "check",
+           "corrected_z", "flag_lines", "parse_band", "your_subjects"]

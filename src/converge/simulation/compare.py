@@ -77,13 +77,16 @@ def _figures(summary: Summary) -> Iterator[tuple[str, str, float | None, int]]:
 class Comparison:
     changed_cards: list[str]  # ids whose printed text differs (or that one version lacks)
     changes: list[Change]  # every figure both runs measured
-    fixed: list[str]  # flagged in the old run, judged and not flagged in the new
-    broke: list[str]  # flagged in the new run, judged and not flagged in the old
+    fixed: list[str]  # flagged in the old run, judged and not flagged in the new, the figure clearly changed
+    broke: list[str]  # flagged in the new run, judged and not flagged in the old, the figure clearly changed
     old_report: BalanceReport
     new_report: BalanceReport
     confidence: float  # of the intervals, for all the figures together
     new_unjudged_before: list[str] = field(default_factory=list)  # flagged now; too few observations before
     old_unjudged_now: list[str] = field(default_factory=list)  # flagged before; too few observations now
+    #: flagged on one side only, judged on both, but the figure did not change clearly: a figure near the line
+    #: that crossed it by chance, which neither the edit broke nor fixed
+    crossed: list[str] = field(default_factory=list)
 
     @property
     def newly_flagged(self) -> bool:
@@ -108,6 +111,10 @@ class Comparison:
         out += [f"  {m}" for m in self.fixed]
         out.append(f"broke (flagged now, not before): {len(self.broke)}")
         out += [f"  {m}" for m in self.broke]
+        if self.crossed:
+            out.append(f"crossed the line without a clear change (near it on both sides: chance, not the edit; "
+                       f"more matches would tell): {len(self.crossed)}")
+            out += [f"  {m}" for m in self.crossed]
         if self.new_unjudged_before:
             out.append(f"flagged now, too few observations before to judge: {len(self.new_unjudged_before)}")
             out += [f"  {m}" for m in self.new_unjudged_before]
@@ -142,12 +149,28 @@ def compare(old: Summary, new: Summary, criteria: Criteria | None = None) -> Com
 
     was, now = keyed(old_report), keyed(new_report)
     gone, came = [k for k in was if k not in now], [k for k in now if k not in was]
+    clear = {(c.subject, c.figure) for c in changes if c.clear}
+
+    def moved(key: tuple[str, str], kind: str) -> bool:
+        return _change_key(kind, *key) in clear
+
+    kinds = {(f.subject, f.figure): f.kind for f in old_report.flags + new_report.flags}
+    fixed = [k for k in gone if k in new_report.judged_figures]
+    broke = [k for k in came if k in old_report.judged_figures]
     return Comparison(differ, changes,
-                      [was[k] for k in gone if k in new_report.judged_figures],
-                      [now[k] for k in came if k in old_report.judged_figures],
+                      [was[k] for k in fixed if moved(k, kinds[k])], [now[k] for k in broke if moved(k, kinds[k])],
                       old_report, new_report, criteria.confidence,
                       new_unjudged_before=[now[k] for k in came if k not in old_report.judged_figures],
-                      old_unjudged_now=[was[k] for k in gone if k not in new_report.judged_figures])
+                      old_unjudged_now=[was[k] for k in gone if k not in new_report.judged_figures],
+                      crossed=[f"{now[k]} (flagged now)" for k in broke if not moved(k, kinds[k])]
+                      + [f"{was[k]} (flagged before)" for k in fixed if not moved(k, kinds[k])])
+
+
+def _change_key(kind: str, subject: str, figure: str) -> tuple[str, str]:
+    """A flag's (subject, figure) as :func:`_figures` names the same figure."""
+    words = {"holder_win_rate": "starting holder's round win rate", "fulfilment_rate": "fulfilment rate",
+             "all_win_rate": "round win rate after a play"}
+    return f"{kind} {subject}", words.get(figure, f"round win rate when {figure.removeprefix('win_rate.')}")
 
 
 __all__ = ["Change", "Comparison", "compare", "difference_interval"]

@@ -6,17 +6,18 @@ the cards and their ways of playing, how rounds end, and two versions side by si
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from converge import install_command
-from converge.simulation.balance import Criteria, check
+from converge.simulation.balance import FAIR, FLAGGED, NEAR, NOT_JUDGED, Criteria, Verdict, check
 from converge.simulation.compare import Change, Comparison
 from converge.simulation.stats import MODES
 from converge.simulation.tables import have
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
     from matplotlib.text import Text
 
@@ -31,7 +32,10 @@ ROW_INCHES, CARD_FONT = 0.22, 8
 _MODE_COLOURS = {"discard": "#8c6bb1", "declare": "#e6a700", "mine": "#2b8cbe", "theirs": "#a6bddb"}
 #: The starting-holder plot: a flagged playset, one out of the band but not flagged (near the line or too few
 #: rounds to judge), the others.
-FLAGGED_COLOUR, UNSURE_COLOUR, FAIR_COLOUR = "#d7301f", "#fdae61", "#2b8cbe"
+FLAGGED_COLOUR, UNSURE_COLOUR, FAIR_COLOUR, NOT_JUDGED_COLOUR = "#d7301f", "#fdae61", "#2b8cbe", "#737373"
+#: How a point is drawn by its verdict, the same in every plot: flagged, near the line, fair, not judged.
+STATUS_LEGEND = {FLAGGED: "flagged: its interval clears the band", NEAR: "near the line: out of the band, its "
+                 "interval holds the line", FAIR: "fair", NOT_JUDGED: "not judged: too few observations (hollow)"}
 
 
 
@@ -72,7 +76,22 @@ class Plots:
         # What the plots mark as out of line is what balance flags (the interval clears the line), never a
         # point estimate alone: a plot must not flag what the report calls near the line or not judged.
         judged = check(summary, self.criteria)
-        self.flagged = {(f.subject, f.figure) for f in judged.flags}
+        self.verdicts: dict[tuple[str, str], Verdict] = {(v.subject, v.figure): v for v in judged.verdicts}
+
+    def status(self, subject: str, figure: str) -> str:
+        v = self.verdicts.get((subject, figure))
+        return v.status if v is not None else NOT_JUDGED
+
+    def errors(self, points: list[tuple[float, str, str]]) -> list[list[float]]:
+        """The report's intervals (corrected for the figures judged together) of (rate, subject, figure) points,
+        as matplotlib's errorbar takes them; none for a figure not judged."""
+        lows, highs = [], []
+        for rate, subject, figure in points:
+            v = self.verdicts.get((subject, figure))
+            lo, hi = v.interval if v is not None and v.interval is not None else (rate, rate)
+            lows.append(rate - lo)
+            highs.append(hi - rate)
+        return [lows, highs]
 
     def _mark_yours(self, labels: Iterable[Text], yours: Iterable[bool]) -> None:
         """Set the user's tick labels in bold and the user's colour."""
@@ -105,15 +124,13 @@ class Plots:
         ax.axvline(0.5, color="#999", lw=0.8)
         ys = list(range(n))
         rates = [p["holder_win_rate"] or 0.0 for p in items]
-        errs = [[r - (p["holder_win_rate_ci95"] or [r, r])[0] for r, p in zip(rates, items, strict=True)],
-                [(p["holder_win_rate_ci95"] or [r, r])[1] - r for r, p in zip(rates, items, strict=True)]]
-        colours = [FLAGGED_COLOUR if (p["playset"], "holder_win_rate") in self.flagged
-                   else UNSURE_COLOUR if not lo <= r <= hi else FAIR_COLOUR
-                   for r, p in zip(rates, items, strict=True)]
+        errs = self.errors([(r, p["playset"], "holder_win_rate") for r, p in zip(rates, items, strict=True)])
+        kinds = {FLAGGED: FLAGGED_COLOUR, NEAR: UNSURE_COLOUR, FAIR: FAIR_COLOUR, NOT_JUDGED: NOT_JUDGED_COLOUR}
+        colours = [kinds[self.status(p["playset"], "holder_win_rate")] for p in items]
         ax.errorbar(rates, ys, xerr=errs, fmt="none", ecolor="#bbb", lw=1, zorder=1)
         ax.scatter(rates, ys, c=colours, s=14, zorder=2)
-        for colour, label in ((FLAGGED_COLOUR, "flagged: its interval clears the band"),
-                              (UNSURE_COLOUR, "out of the band, not flagged: near the line or too few rounds")):
+        for status in (FLAGGED, NEAR, NOT_JUDGED):
+            colour, label = kinds[status], STATUS_LEGEND[status].removesuffix(" (hollow)")
             if colour in colours:  # a legend entry for each kind of mark the plot has
                 ax.scatter([], [], c=colour, s=14, label=label)
         ax.set_yticks(ys)
@@ -121,7 +138,8 @@ class Plots:
         self._mark_yours(ax.get_yticklabels(), [bool(self.your_keys & set(p["skillsets"])) for p in items])
         ax.set_ylim(-1, n)
         ax.set_xlim(min(0.3, min(rates) - 0.05), max(0.7, max(rates) + 0.05))
-        ax.set_xlabel("rounds won by the round's starting artifact holder (95% Wilson interval)")
+        ax.set_xlabel(f"rounds won by the round's starting artifact holder (Wilson interval at "
+                      f"{self.criteria.confidence:.0%} for all the figures judged together, as the report's)")
         # half an inch below the axes, under the x label (the saved image grows to hold it): inside the
         # axes, it hid the lowest playsets
         below = offset_copy(ax.transAxes, fig=fig, y=-0.5, units="inches")
@@ -165,6 +183,7 @@ class Plots:
 
     def cards(self) -> None:
         from matplotlib import pyplot as plt
+        from matplotlib.transforms import offset_copy
 
         rows = card_rows(self.summary)
         if not rows:
@@ -198,16 +217,50 @@ class Plots:
         lo, hi = self.criteria.card_band
         ax2.axvspan(lo, hi, color="#e5f5e0", zorder=0)
         ax2.axvline(0.5, color="#999", lw=0.8)
+        # Each way of playing a card a small dot of its colour beside the card's row, the card over all its
+        # plays a black tick with its interval; each point drawn as its verdict says: flagged ringed in red,
+        # near the line ringed in orange, not judged hollow (a point estimate alone is never a flag).
+        offsets = {mode: (k - 1.5) * 0.14 for k, mode in enumerate(MODES)}
         for mode in MODES:
-            pts = [(c["win_rate"][mode], y) for c, y in cards if c["win_rate"][mode] is not None]
-            ax2.scatter([p[0] for p in pts], [p[1] for p in pts], s=14, color=_MODE_COLOURS[mode], label=mode)
-        allr = [(c["all_win_rate"], y) for c, y in cards if c["all_win_rate"] is not None]
-        ax2.scatter([p[0] for p in allr], [p[1] for p in allr], marker="|", s=110, color="black", label="any way")
+            pts = [(r, y + offsets[mode], c["id"], f"win_rate.{mode}") for c, y in cards
+                   if (r := c["win_rate"][mode]) is not None]
+            self._status_points(ax2, pts, _MODE_COLOURS[mode], "o", 12, mode)
+        allr = [(r, y, c["id"], "all_win_rate") for c, y in cards if (r := c["all_win_rate"]) is not None]
+        ax2.errorbar([p[0] for p in allr], [p[1] for p in allr],
+                     xerr=self.errors([(p[0], p[2], p[3]) for p in allr]), fmt="none", ecolor="#444", lw=0.8,
+                     zorder=2)
+        self._status_points(ax2, allr, "black", "|", 110, "any way (with its interval)")
+        for status, colour in ((FLAGGED, FLAGGED_COLOUR), (NEAR, UNSURE_COLOUR), (NOT_JUDGED, "#999")):
+            ax2.scatter([], [], s=40, facecolors="none" if status == NOT_JUDGED else "white",
+                        edgecolors=colour, linewidths=1.5, label=STATUS_LEGEND[status])
         ax2.set_xlim(0.15, 0.85)
         ax2.set_xlabel("round win rate of the player after playing it")
-        ax2.legend(fontsize=8, loc="lower right")
+        # under the x label, outside the axes (inside, it hid the last skillset's points)
+        below = offset_copy(ax2.transAxes, fig=fig, y=-0.45, units="inches")
+        ax2.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=below, ncol=2,
+                   frameon=False)
         ax2.set_title("Round win rate after each way of playing it")
         self._save(fig, "cards", "Cards: how they are played, and the round win rate after each")
+
+    def _status_points(self, ax: Axes, pts: Sequence[tuple[float, float, str, str]], colour: str, marker: str,
+                       size: float, label: str) -> None:
+        """(rate, y, subject, figure) points of one series, each drawn as its verdict says."""
+        ax.scatter([], [], s=size, color=colour, marker=marker, label=label)  # the series' legend entry
+        for status in (FAIR, NEAR, FLAGGED, NOT_JUDGED):
+            group = [p for p in pts if self.status(p[2], p[3]) == status]
+            if not group:
+                continue
+            xs, ys = [p[0] for p in group], [p[1] for p in group]
+            if status == NOT_JUDGED:
+                if marker == "|":
+                    ax.scatter(xs, ys, s=size, color="#999", marker=marker, zorder=3)
+                else:
+                    ax.scatter(xs, ys, s=size, facecolors="none", edgecolors=colour, linewidths=0.8, zorder=3)
+                continue
+            ax.scatter(xs, ys, s=size, color=colour, marker=marker, zorder=3)
+            if status != FAIR:
+                ax.scatter(xs, ys, s=max(size, 40), facecolors="none", linewidths=1.5, zorder=4,
+                           edgecolors=FLAGGED_COLOUR if status == FLAGGED else UNSURE_COLOUR)
 
     def goals(self) -> None:
         from matplotlib import pyplot as plt
@@ -218,21 +271,26 @@ class Plots:
         your_cards = {c["id"] for c in self.summary["cards"] if c["skillset"] in self.yours}
         fig, ax = plt.subplots(figsize=(9, 5.5))
         one, three = self.criteria.star_cuts
-        colours = {1: "#2b8cbe", 2: "#e6a700", 3: "#d7301f"}
+        colours = {1: "#2b8cbe", 2: "#e6a700", 3: "#6a51a3"}  # (red is kept for the flags' rings)
         for i, (g, rate) in enumerate(goals):
             x = g["stars"] + ((i * 37) % 11 - 5) * 0.04
-            ok = self.criteria.stars_for(rate) == g["stars"]
-            flagged = (g["id"], "fulfilment_rate") in self.flagged
+            status = self.status(g["id"], "fulfilment_rate")
             mine = g["id"] in your_cards
-            # flagged: a black outline; out of its band but not flagged (near the line, or too few
-            # ends of turn to judge): a grey one
-            ax.scatter([x], [rate], color=colours.get(g["stars"], "#555"), s=22 if ok else 40,
-                       marker="D" if mine else "o", zorder=2, linewidths=1.2,
-                       edgecolors="none" if ok else "black" if flagged else "#aaa")
-            if not ok or mine:
+            colour = colours.get(g["stars"], "#555")
+            if status != NOT_JUDGED:  # its interval, as the report's (none for a goal not judged)
+                ax.errorbar([x], [rate], yerr=self.errors([(rate, g["id"], "fulfilment_rate")]), fmt="none",
+                            ecolor=colour, lw=0.8, zorder=1)
+            ax.scatter([x], [rate], s=22 if status == FAIR else 40, marker="D" if mine else "o", zorder=2,
+                       linewidths=1.5, facecolors="none" if status == NOT_JUDGED else colour,
+                       edgecolors={FLAGGED: FLAGGED_COLOUR, NEAR: UNSURE_COLOUR}.get(status, colour))
+            if status != FAIR or mine:
                 ax.annotate(g["id"], (x, rate), fontsize=7, xytext=(4, 2),
                             textcoords="offset points", color=YOURS_COLOUR if mine else "black",
                             fontweight="bold" if mine else "normal")
+        for status, edge in ((FLAGGED, FLAGGED_COLOUR), (NEAR, UNSURE_COLOUR), (NOT_JUDGED, "#555")):
+            ax.scatter([], [], s=40, facecolors="none" if status == NOT_JUDGED else "#ccc", edgecolors=edge,
+                       linewidths=1.5, label=STATUS_LEGEND[status])
+        ax.legend(fontsize=7, loc="lower right")
         ax.axhline(one, color="#888", ls="--", lw=0.8)
         ax.axhline(three, color="#888", ls="--", lw=0.8)
         ax.text(3.45, one, f" 1★ above {one:.1%}", va="bottom", fontsize=7)
@@ -242,9 +300,8 @@ class Plots:
         ax.set_xticklabels(["1 star", "2 stars", "3 stars"])
         ax.set_xlim(0.5, 4.1)
         ax.set_ylabel("fulfilment rate (per player, per end of turn; log scale)")
-        ax.set_title("Goals: how often they are fulfilled, against their stars\n(outlined in black: flagged, "
-                     "its interval clears the band; in grey: out of the band, not flagged"
-                     + ("; diamonds, named in colour: yours)" if self.yours else ")"), fontsize=10)
+        ax.set_title("Goals: how often they are fulfilled, against their stars, with the report's intervals"
+                     + ("\n(diamonds, named in colour: yours)" if self.yours else ""), fontsize=10)
         self._save(fig, "goals", "Goals: fulfilment rate against stars")
 
     def lengths(self) -> None:
