@@ -188,6 +188,7 @@ def test_the_gallery_is_a_link_away_from_the_header_or_the_home_page(server: Ser
     assert nav.is_visible() == (w > 640)
     room = page.evaluate(OVERFLOW_JS)
     assert room["scroll"] <= room["width"], room
+    tab.shot(f"cards-link-{w}x{h}.png")
     (nav if w > 640 else page.locator("[data-testid=home-cards]")).click()
     page.wait_for_url(server.base + "/cards")
     settle(page, "60 cards")
