@@ -178,7 +178,7 @@ def test_every_card_whole_and_the_filters_narrow_them_and_stay_in_the_address(
 def test_the_gallery_is_a_link_away_from_the_header_or_the_home_page(server: Server, browser: Any,
                                                                      size: tuple[int, int]) -> None:
     """The header's Cards link where there is room (a phone's header is full: the home page's link), and the
-    header does not push the page sideways."""
+    header does not push the page sideways; the rules' glossary links it too."""
     w, h = size
     tab = Tab(browser, w, h)
     page = tab.page
@@ -190,6 +190,10 @@ def test_the_gallery_is_a_link_away_from_the_header_or_the_home_page(server: Ser
     assert room["scroll"] <= room["width"], room
     tab.shot(f"cards-link-{w}x{h}.png")
     (nav if w > 640 else page.locator("[data-testid=home-cards]")).click()
+    page.wait_for_url(server.base + "/cards")
+    settle(page, "60 cards")
+    page.goto(server.base + "/rules")  # (the glossary: each skillset's keyword, and where its cards are)
+    page.click("[data-testid=rules-cards-link]")
     page.wait_for_url(server.base + "/cards")
     settle(page, "60 cards")
     tab.close()
