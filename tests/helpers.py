@@ -129,3 +129,17 @@ def assert_user_error(code: int, err: str, *fragments: str) -> None:
     assert last.startswith("converge: error: "), err
     for fragment in fragments:
         assert fragment in last, (fragment, last)
+
+
+def designer_deck(folder: Path, skillset: str = "Tinkerer", set_name: str = "Home Brew") -> str:
+    """A designer's deck in ``folder``, as ``--deck-dir`` loads it: the built-in Alchemist deck renamed (its
+    skillset, card ids, card names, its set and colour: a deck may not reuse a built-in's); its skillset's key."""
+    from converge.cards.loader import builtin_sources
+
+    text = dict(builtin_sources())["decks/alchemist.toml"]
+    prefix = skillset[:3].upper()
+    text = (text.replace("Catalysts of Change", set_name).replace("Alchemist", skillset).replace("ALC", prefix)
+            .replace('color = "magenta"', 'color = "orange3"').replace('name = "', f'name = "{skillset} '))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{skillset.lower()}.toml").write_text(text, encoding="utf-8")
+    return skillset.lower()

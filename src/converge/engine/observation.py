@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from converge.engine.actions import NUM_ACTIONS
+from converge.engine.effects import effect_kind
 from converge.engine.errors import ConvergeError, quote
 from converge.engine.events import END_REASONS, Event, to_dict
 from converge.engine.narration import Narrator, action_label, decision_prompt
@@ -16,6 +17,7 @@ from converge.engine.schema import CardInPlay, Decision, EventDoc, KnownDeckCard
 from converge.engine.turn import EFFECT, MODE, OVER
 
 if TYPE_CHECKING:
+    from converge.cards.model import CardSpec
     from converge.engine.playset import Playset
     from converge.engine.state import Match
 
@@ -24,10 +26,14 @@ OBSERVATION_VERSION = 2
 
 def card_catalog(match: Match) -> list[PrintedCard]:
     """The printed cards of the playset (public: every player knows the decks in play)."""
-    return [{"id": c.id, "name": c.name, "skillset": c.skillset, "rank": c.rank, "goal": c.goal.text,
-             "stars": c.goal.stars, "effect": c.effect_text, "keyword": match.playset.effect_kind[i].keyword,
-             "text": c.text}
-            for i, c in enumerate(match.playset.cards)]
+    return [printed_card(c) for c in match.playset.cards]
+
+
+def printed_card(card: CardSpec) -> PrintedCard:
+    """A card as printed: its id, name, skillset, rank, goal with its stars, and effect with its keyword."""
+    return {"id": card.id, "name": card.name, "skillset": card.skillset, "rank": card.rank, "goal": card.goal.text,
+            "stars": card.goal.stars, "effect": card.effect_text, "keyword": effect_kind(card.effect.kind).keyword,
+            "text": card.text}
 
 
 def _in_play(match: Match, card: int) -> CardInPlay:

@@ -8,6 +8,7 @@
 import { showSignIn, showUnsubscribe } from "./account.js";
 import { watchInput } from "./cards.js";
 import { showChallenges } from "./friends.js";
+import { showGallery } from "./gallery.js";
 import { showHome } from "./home.js";
 import { showHistory, showLeaderboard } from "./pages.js";
 import { showProfile } from "./profile.js";
@@ -31,6 +32,7 @@ function start() {
   else if (t) showTournament(t[1]);
   else if (who) showProfile(profileName(who[1]));
   else if (puzzle) showPuzzle(puzzle[1] || null);
+  else if (location.pathname === "/cards") showGallery();
   else if (location.pathname === "/tournaments") showTournaments();
   else if (location.pathname === "/challenges") showChallenges();
   else if (location.pathname === "/tutorial") showTutorial();

@@ -78,6 +78,7 @@ export async function showHome() {
       el("p", { class: "row" },
         el("a", { class: "button-link primary", href: "/tutorial", data: { testid: "start-tutorial" } }, "New here? Play the tutorial"),
         el("a", { href: "/rules", data: { testid: "rules-page-link" } }, "Read the rules"),
+        el("a", { href: "/cards", data: { testid: "home-cards" } }, "Every card"),
         el("a", { href: "/tournaments", data: { testid: "home-tournaments" } }, "Tournaments"))),
     playerPanel(me),
     daily,

@@ -65,6 +65,11 @@ const PUZZLES = freeze({
   missing: null,           // why no puzzle is shown (none left, no such puzzle), or null
 });
 
+const GALLERY = freeze({
+  doc: null,               // /api/cards: every card the server plays, by skillset
+  filters: freeze({ set: "", keyword: "", q: "", decks: "" }),  // which of them the page shows (its address says it too)
+});
+
 const CHAT = freeze({
   room: null,              // "players", "spectators" or "lobby": the room this page reads
   lines: freeze([]),       // its last lines, oldest first
@@ -72,7 +77,7 @@ const CHAT = freeze({
 });
 const CHAT_KEPT = 100;     // the lines a page keeps
 
-let state = freeze({ lobby: LOBBY, match: MATCH, chat: CHAT, puzzles: PUZZLES });
+let state = freeze({ lobby: LOBBY, match: MATCH, chat: CHAT, puzzles: PUZZLES, gallery: GALLERY });
 const subscribers = new Set();
 
 export const getState = () => state;
@@ -91,6 +96,7 @@ const setMatch = (change, fields) => commit(change, "match", fields);
 const setLobby = (change, fields) => commit(change, "lobby", fields);
 const setChat = (change, fields) => commit(change, "chat", fields);
 const setPuzzles = (change, fields) => commit(change, "puzzles", fields);
+const setGallery = (change, fields) => commit(change, "gallery", fields);
 const setQuick = (change, fields) => setLobby(change, { quick: freeze({ ...state.lobby.quick, ...fields }) });
 
 // ------------------------------------------------------------------ the lobby
@@ -342,3 +348,15 @@ export const puzzleMissing = (why) => setPuzzles("puzzleMissing", { missing: why
 export const puzzleDashboard = (doc) => setPuzzles("puzzleDashboard", { dashboard: freeze(doc) });
 export const puzzleThemes = (themes) => setPuzzles("puzzleThemes", { themes: freeze(themes) });
 export const puzzleThemeChosen = (key) => setPuzzles("puzzleThemeChosen", { theme: key });
+
+// ------------------------------------------------------------------ the card gallery (/cards)
+
+/** Every card the server plays, shown by `filters`. The gallery draws them with the table's own card, which reads
+ *  the printed cards and the skillsets' colours where a match keeps them. */
+export function galleryLoaded(doc, filters) {
+  const cards = doc.skillsets.flatMap((s) => s.cards);
+  setMatch("galleryCards", { cards: freeze(Object.fromEntries(cards.map((c) => [c.id, c]))),
+                             colors: freeze(Object.fromEntries(doc.skillsets.map((s) => [s.name, s.color]))) });
+  setGallery("galleryLoaded", { doc: freeze(doc), filters: freeze({ ...GALLERY.filters, ...filters }) });
+}
+export const galleryFiltered = (filters) => setGallery("galleryFiltered", { filters: freeze({ ...state.gallery.filters, ...filters }) });

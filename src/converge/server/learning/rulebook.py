@@ -39,7 +39,8 @@ def rules_html() -> str:
     text = how_to_play()
     body = text.split(_GLOSSARY_HEADING, 1)[0]
     return (str(_markdown().render(body)) + '<h2 id="glossary">Glossary</h2>'
-            "<p>Each skillset has a keyword effect; its six cards vary how strong it is.</p>" + glossary_html())
+            "<p>Each skillset has a keyword effect; its six cards vary how strong it is (see "
+            '<a href="/cards" data-testid="rules-cards-link">every card</a>).</p>' + glossary_html())
 
 
 @lru_cache(maxsize=1)

@@ -99,6 +99,22 @@ class SkillsetInfo(TypedDict):
     color: str
 
 
+class GallerySkillset(SkillsetInfo):
+    """A skillset of the server's catalogue with its six cards as printed."""
+
+    custom: bool  #: a deck of the server's deck folders (``--deck-dir``), not one of the built-in decks
+    cards: list[PrintedCard]  #: by rank
+
+
+class CardGallery(TypedDict):
+    """``GET /api/cards``: every card the server plays, by skillset (the built-in decks first, in their order,
+    then the deck folders' by name), and the names to filter them by."""
+
+    skillsets: list[GallerySkillset]
+    sets: list[str]  #: the skillsets' set names, each once, in the skillsets' order (a deck may name none)
+    keywords: list[str]  #: the cards' effect keywords, each once, in the skillsets' order
+
+
 class ClockLimits(TypedDict):
     min_s: int
     max_s: int

@@ -1,7 +1,7 @@
 """The pages: the browser client's one page (``/``, ``/m/{id}``, ``/tutorial``, ``/puzzles``, ``/puzzles/{id}``,
-``/leaderboard``, ``/history``, ``/tournaments``, ``/t/{id}``, ``/@/{name}``, ``/challenges``: the client draws
-each), the rules rendered on the server (:mod:`converge.server.learning.rulebook`), the favicon. They answer HEAD
-as well as GET (monitors, link checkers...)."""
+``/cards``, ``/leaderboard``, ``/history``, ``/tournaments``, ``/t/{id}``, ``/@/{name}``, ``/challenges``: the
+client draws each), the rules rendered on the server (:mod:`converge.server.learning.rulebook`), the favicon. They
+answer HEAD as well as GET (monitors, link checkers...)."""
 
 from __future__ import annotations
 
@@ -72,6 +72,12 @@ async def puzzles_page() -> FileResponse:
 @router.api_route("/puzzles/{puzzle_id}", methods=GET_HEAD)
 async def puzzle_page(puzzle_id: str) -> FileResponse:
     """One puzzle (the daily puzzle's link, a shared one)."""
+    return _client_page()
+
+
+@router.api_route("/cards", methods=GET_HEAD)
+async def cards_page() -> FileResponse:
+    """Every card the server plays (``?set=&keyword=&q=&decks=``: a filtered view, to link)."""
     return _client_page()
 
 

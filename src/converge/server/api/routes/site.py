@@ -1,4 +1,4 @@
-"""What the whole site offers: the options for a new match, the rules, the tutorial and the status."""
+"""What the whole site offers: the options for a new match, the cards, the rules, the tutorial and the status."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from converge.server.api.models import ERRORS
 from converge.server.learning import rulebook
 from converge.server.learning import tutorial as tutorial_script
 from converge.server.lobby.ratings import level_ratings
-from converge.server.protocol.answers import DeveloperRules, Options, Rules, Status, Tutorial
+from converge.server.protocol.answers import CardGallery, DeveloperRules, Options, Rules, Status, Tutorial
 
 router = APIRouter(prefix="/api", tags=["site"], responses=ERRORS)
 
@@ -20,6 +20,13 @@ async def options(srv: Server) -> JSONResponse:
     """The bots (the levels, with their ratings), skillsets, sets and clock limits a new match may be created
     with."""
     return json_response(srv.hub.catalog.options(level_ratings(srv.hub.live.bot_ratings)))
+
+
+@router.get("/cards", response_model=CardGallery)
+async def cards(srv: Server) -> JSONResponse:
+    """Every card this server plays, as printed, by skillset: the built-in decks and those of its deck folders
+    (``--deck-dir``, marked ``custom``); with the set names and effect keywords to filter them by."""
+    return json_response(srv.hub.catalog.gallery())
 
 
 @router.get("/status", response_model=Status)

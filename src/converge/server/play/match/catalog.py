@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from converge.bots import BOTS, LEVELS, bot_display_name
 from converge.cards.loader import DeckError, load_catalog
 from converge.engine.errors import ConvergeError
-from converge.engine.playset import SETS, Playset, all_playsets, catalog_order
+from converge.engine.observation import printed_card
+from converge.engine.playset import BUILTIN_ORDER, SETS, Playset, all_playsets, catalog_order
 from converge.server.config import ServerConfig
-from converge.server.protocol.answers import Options
+from converge.server.protocol.answers import CardGallery, GallerySkillset, Options, SkillsetInfo
 from converge.server.protocol.errors import ProtocolError
 
 PREFERRED_DEFAULT_BOTS = ("medium", "greedy")
@@ -62,16 +63,28 @@ class Catalog:
             "bot_names": {b: bot_display_name(b) for b in BOTS},
             "bot_ratings": {b: level_ratings.get(b) for b in LEVELS},
             "default_bot": default_bot(),
-            "skillsets": [{"key": k, "name": self.decks[k].skillset, "set": self.decks[k].set_name,
-                           "keyword": self.decks[k].keyword,
-                           "color": COLOR_NAMES.get(self.decks[k].color, self.decks[k].color)}
-                          for k in self.skillsets],
+            "skillsets": [self._skillset(k) for k in self.skillsets],
             "sets": {name: list(keys) for name, keys in SETS.items()},
             "clock": {"min_s": self.config.clock_min_s, "max_s": self.config.clock_max_s},
             "move_hours": {"min": self.config.move_min_h, "max": self.config.move_max_h,
                            "vacation_days": self.config.vacation_days},
             "replace_after_s": self.config.replace_after or None,
         }
+
+    def gallery(self) -> CardGallery:
+        """Every card of the catalogue as printed, by skillset, and the set names and keywords they have."""
+        skillsets: list[GallerySkillset] = [
+            {**self._skillset(k), "custom": k not in BUILTIN_ORDER,  # (no deck folder reuses a built-in's name)
+             "cards": [printed_card(c) for c in sorted(self.decks[k].cards, key=lambda c: c.rank)]}
+            for k in self.skillsets]
+        sets = dict.fromkeys(s["set"] for s in skillsets if s["set"])  # (each once, in order)
+        keywords = dict.fromkeys(c["keyword"] for s in skillsets for c in s["cards"])
+        return {"skillsets": skillsets, "sets": list(sets), "keywords": list(keywords)}
+
+    def _skillset(self, key: str) -> SkillsetInfo:
+        deck = self.decks[key]
+        return {"key": key, "name": deck.skillset, "set": deck.set_name, "keyword": deck.keyword,
+                "color": COLOR_NAMES.get(deck.color, deck.color)}
 
     @property
     def vacation_s(self) -> float:
