@@ -34,7 +34,9 @@ class PluginError(Exception):
     went wrong."""
 
 
-_entry_points_loaded = False
+_entry_points_loaded = False  # (every entry point of the group loaded)
+#: The entry points loaded (``name = value``): after one failed, the next call does not call the others again.
+_entry_points_done: set[str] = set()
 #: The modules named by the user (argument or :data:`ENV`) that this process has loaded, in order.
 _named: list[str] = []
 
@@ -59,19 +61,18 @@ def _load_entry_points() -> None:
     global _entry_points_loaded
     if _entry_points_loaded:
         return
-    seen: set[tuple[str, str]] = set()
     for ep in importlib.metadata.entry_points(group=GROUP):
-        if (ep.name, ep.value) in seen:  # (a distribution found twice on the path, as an editable install can be)
+        key = f"{ep.name} = {ep.value}"
+        if key in _entry_points_done:  # (also a distribution found twice on the path, as an editable one can be)
             continue
-        seen.add((ep.name, ep.value))
         dist = f" of {ep.dist.name} {ep.dist.version}" if ep.dist is not None else ""
-        where = f"entry point {ep.name} = {ep.value}{dist}"
         try:
             loaded = ep.load()
             if ep.attr is not None and callable(loaded):
                 loaded()
         except Exception as exc:  # anything a plugin raises is the plugin's failure, reported as such
-            raise _failure(ep.name, where, exc) from exc
+            raise _failure(ep.name, f"entry point {key}{dist}", exc) from exc
+        _entry_points_done.add(key)
     _entry_points_loaded = True
 
 

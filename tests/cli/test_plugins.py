@@ -6,11 +6,15 @@ registers stays out of this one."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 import textwrap
+import time
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -113,8 +117,9 @@ class Extension:
                               check=False)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def ext(tmp_path_factory: pytest.TempPathFactory) -> Extension:
+    # (a few small files: each test writes its own, and the tests spread over pytest's workers)
     return Extension(tmp_path_factory.mktemp("extension"))
 
 
@@ -234,3 +239,64 @@ def test_the_servers_bot_workers_load_the_plugins_of_the_server(ext: Extension) 
         print(action in match.legal_actions())
         """))
     assert (done.returncode, done.stdout) == (0, "True\n"), done.stderr
+
+
+def test_serve_offers_the_extension_deck(ext: Extension, tmp_path: Path) -> None:
+    """`converge serve --plugin` loads the extension before it checks its decks, and offers the new skillset."""
+    pytest.importorskip("fastapi")
+    from converge.server.storage.pgcluster import free_port
+
+    port = free_port()
+    environ = {k: v for k, v in os.environ.items() if k != "CONVERGE_PLUGINS"}
+    environ["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), str(ext.lib)])
+    cmd = [sys.executable, "-m", "converge", "serve", "--plugin", "gravemech", "--deck-dir", str(ext.decks),
+           "--port", str(port), "--db", str(tmp_path / "db.sqlite3"), "--bot-workers", "1"]
+    log = tmp_path / "server.log"
+    with log.open("w") as err, subprocess.Popen(cmd, env=environ, stdout=subprocess.DEVNULL, stderr=err) as server:
+        try:
+            options = _get_json(f"http://127.0.0.1:{port}/api/options", server, log)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    assert {"key": "gravedigger", "name": "Gravedigger", "set": "Home Brew", "keyword": "Entomb",
+            "color": "white"} in options["skillsets"]
+
+
+def _get_json(url: str, server: subprocess.Popen[bytes], log: Path, timeout: float = 60) -> dict[str, Any]:
+    """The JSON document at ``url`` once the server answers there."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if server.poll() is not None:
+            raise AssertionError(f"the server exited: {log.read_text(encoding='utf-8')}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as answer:
+                doc: dict[str, Any] = json.load(answer)
+                return doc
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError("the server did not answer in time")
+
+
+def test_ray_tasks_load_the_plugins_the_job_names(ext: Extension) -> None:
+    """A Ray task's worker may be on another machine, with no environment of ours: the job names the modules."""
+    pytest.importorskip("ray")
+    done = ext.run(code=textwrap.dedent(f"""
+        import os
+        import ray
+        from converge.extensions import load_extensions
+        from converge.simulation.backends import make_backend
+        from converge.simulation.jobs import SimulationSpec, plan_chunks
+
+        load_extensions(["gravemech"])  # (by name, as --plugin does, but not in the environment)
+        assert "CONVERGE_PLUGINS" not in os.environ
+        spec = SimulationSpec.build([["gravedigger", "alchemist", "searcher"]], 4, "random", "random", 1,
+                                    [{str(ext.decks)!r}])
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        try:
+            backend = make_backend("ray", 2)
+            results = list(backend.map(spec, plan_chunks(spec, 2)))
+        finally:
+            ray.shutdown()
+        print(spec.plugins, sorted({{row[1] for r in results for row in r.rows}}))
+        """))
+    assert (done.returncode, done.stdout) == (0, "('gravemech',) [0, 1, 2, 3]\n"), done.stderr[-2000:]
