@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 import random
 import re
 from pathlib import Path
@@ -329,6 +330,15 @@ DECK_CASES = [
 def test_a_bad_deck_is_rejected_naming_file_and_field(tmp_path, text, card, field):
     path = write(tmp_path / "decks", text)
     assert_names(rejected(tmp_path / "decks"), path, card, field)
+
+
+def test_a_deck_error_raised_in_a_worker_process_arrives_whole(tmp_path: Path) -> None:
+    """The simulator's workers load the decks again: an error there is pickled back to the command, which
+    reports its first problem (it arrived as the characters of its message, one per line: "/")."""
+    write(tmp_path / "decks", deck_text(changed(2, rank="9")))
+    error = rejected(tmp_path / "decks")
+    back = pickle.loads(pickle.dumps(error))
+    assert isinstance(back, DeckError) and back.problems == error.problems and str(back) == str(error)
 
 
 def test_two_cards_of_one_name_are_refused_naming_both(tmp_path: Path) -> None:

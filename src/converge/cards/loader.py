@@ -72,6 +72,11 @@ class DeckError(ConvergeError):
         self.problems = problems
         super().__init__("\n".join(str(p) for p in problems))
 
+    def __reduce__(self) -> tuple[type[DeckError], tuple[list[DeckProblem]]]:
+        # rebuilt from its problems, not from its message: raised in a worker process, it reaches the command
+        # that started the worker whole (rebuilt from the message, it read as the message's characters)
+        return DeckError, (self.problems,)
+
 
 class _Collector:
     def __init__(self, file: str):

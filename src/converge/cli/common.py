@@ -24,6 +24,7 @@ from converge.cards.loader import DeckError, DeckProblem, dir_sources, load_cata
 from converge.cards.model import Deck
 from converge.engine.playset import SETS, all_playsets, catalog_order
 from converge.engine.seeds import derive_seed, new_seed
+from converge.extensions import is_module_name
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
@@ -298,11 +299,50 @@ def record_start(path: str, doc: object, deck_dirs: Sequence[str]) -> Match:
         raise UserError(f"{name} is not a valid match record: {exc}", path=name) from None
 
 
+#: Where a parser keeps its ``--plugin`` values: the prefix of an attribute of the arguments, one per parser
+#: (:func:`plugins_of` gathers them).
+PLUGIN_DEST = "plugins:"
+
+
+def plugin_module(text: str) -> str:
+    """A ``--plugin`` value: a module name such as ``mymech`` or ``mymech.kinds`` (not a file)."""
+    name = text.strip()
+    if not is_module_name(name):
+        hint = " (not a file: put its folder on PYTHONPATH and name the module)" if "/" in name or \
+            name.endswith(".py") else ""
+        raise argparse.ArgumentTypeError(f"expected a module name such as mymech or mymech.kinds{hint}, got "
+                                         f"{quoted(text)}")
+    return name
+
+
 class Parser(argparse.ArgumentParser):
+    """The parser of ``converge`` and of each of its commands: a mistake is one line, and every one of them
+    takes ``--plugin MODULE``, before or after the command's name (``converge --plugin mymech balance`` or
+    ``converge balance --plugin mymech``), which :func:`plugins_of` gathers."""
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        # --plugin is added as the parser is used, after the command's own options (its usage and help list
+        # them first). A command's parser fills a namespace of its own, copied over its parent's: each parser
+        # keeps its values under a name of its own, so that `converge --plugin a balance --plugin b` loads both.
+        dest = PLUGIN_DEST + self.prog
+        if not any(action.dest == dest for action in self._actions):
+            self.add_argument("--plugin", action="append", type=plugin_module, metavar="MODULE", dest=dest,
+                              default=argparse.SUPPRESS,
+                              help="load this extension module (new card mechanics: docs/extending.md) first; "
+                                   "may be repeated; installed extensions load without it")
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         # argparse quotes what was typed in full (an unknown choice, unrecognised arguments): keep one line
         self.exit(EXIT_USAGE, f"converge: error: {printable(message, MAX_ERROR - len('converge: error: '))}\n")
+
+
+def plugins_of(args: argparse.Namespace) -> list[str]:
+    """The modules ``--plugin`` named, wherever it was given on the command line, in order, each once."""
+    names = [name for key, values in vars(args).items() if key.startswith(PLUGIN_DEST) for name in values]
+    return list(dict.fromkeys(names))
 
 
 def deck_dir_option(p: argparse.ArgumentParser) -> None:

@@ -7,6 +7,9 @@ Every mistake in the input — an unknown skillset, a bad option value, a missin
 record that does not replay — ends with one line on stderr, ``converge: error: ...``, and exit code 2;
 never a traceback. ``converge cards validate`` exits 1 when the deck files it checks have errors (one
 line each on stdout).
+
+Before any command runs, the extensions are loaded (:mod:`converge.extensions`): the installed ones and the
+modules ``--plugin`` names, given before or after the command's name.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from converge.cli.common import (
     path_text,
     playset_and_seed,
     playset_options,
+    plugins_of,
     positive_int,
     printable,
     read_json_file,
@@ -62,6 +66,7 @@ from converge.cli.common import (
 )
 from converge.engine.errors import ConvergeError
 from converge.engine.playset import catalog_order
+from converge.extensions import PluginError, load_extensions, share_with_children
 
 # ---------------------------------------------------------------------- messages
 
@@ -403,12 +408,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        # the extensions first: any command may read a deck that names their kinds (and the processes it
+        # starts inherit the modules named)
+        load_extensions(plugins_of(args))
+        share_with_children()
         code: int = args.func(args)
     except SystemExit as exc:  # argparse: --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else EXIT_USAGE)
     except UserError as exc:
         return _fail(*exc.lines, path=exc.path)
-    except (ConvergeError, DeckError) as exc:
+    except (ConvergeError, DeckError, PluginError) as exc:
         return _fail(clip(str(exc)) or type(exc).__name__)
     except KeyboardInterrupt:
         sys.stderr.write("converge: interrupted\n")

@@ -26,6 +26,7 @@ from converge.bots import make_bot
 from converge.bots.endgame import solve
 from converge.engine.playset import all_playsets
 from converge.engine.schema import legal_actions_of
+from converge.extensions import load_extensions, named_plugins
 from converge.puzzles.judge import NODES, Unsolved, follow, main_line
 from converge.puzzles.model import Puzzle, Wrong, puzzle_id
 from converge.puzzles.themes import themes
@@ -197,7 +198,8 @@ def from_series(matches: int, seed: int = 0, workers: int = 1, bots: tuple[str, 
             if progress:
                 progress(job[2], len(found))
         return unique(found)
-    with ProcessPoolExecutor(workers) as pool:
+    # (the workers load the extensions this process loaded, as every process of converge does)
+    with ProcessPoolExecutor(workers, initializer=load_extensions, initargs=(named_plugins(),)) as pool:
         for job, part in zip(jobs, pool.map(_series_part, jobs), strict=True):
             found += part
             if progress:

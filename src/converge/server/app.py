@@ -56,6 +56,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from converge.extensions import load_extensions
 from converge.server.accounts.service import AccountService
 from converge.server.api import errors
 from converge.server.api.deps import ServerState
@@ -107,6 +108,9 @@ def create_app(db_url: str | None = None, config: ServerConfig | None = None, **
     """The ASGI application. ``db_url``: an SQLAlchemy URL or an SQLite file path (default: the user's data
     directory); ``settings`` override fields of :class:`ServerConfig` (e.g. ``bot_delay=0``)."""
     cfg = replace(config or ServerConfig(), **settings)
+    # the extensions before any deck is read: the installed ones and those CONVERGE_PLUGINS names (which
+    # `converge serve --plugin` sets; serve-bench's server processes inherit it); its bot workers load them too
+    load_extensions()
     if db_url is not None:
         cfg.db_url = db_url
     if cfg.metrics_bind is not None:

@@ -10,7 +10,11 @@ results.
 * ``ray`` — Ray tasks (``pip install 'converge-game[ray]'``): on the cluster at ``address`` (``ray://host:10001``
   or ``host:6379``, or ``auto``), or on a local Ray instance started for the job (and stopped after it). If
   the program has already called ``ray.init``, that connection is used. The nodes need ``converge``
-  installed; the deck files travel with the job.
+  installed, and the extensions the decks need; the deck files and the names of the extension modules travel
+  with the job.
+
+Every worker loads the extensions (:mod:`converge.extensions`) before it reads the decks: the installed ones it
+finds itself, the modules named by the user from the job (``SimulationSpec.plugins``).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, Protocol
 
 from converge import install_command
+from converge.extensions import load_extensions
 from converge.simulation.jobs import Chunk, ChunkResult, SimulationSpec, run_chunk
 
 if TYPE_CHECKING:
@@ -99,8 +104,15 @@ def die_with_parent() -> None:
 PR_SET_PDEATHSIG = 1
 
 
-def _init_worker(spec: SimulationSpec) -> None:
+def start_worker(plugins: Sequence[str]) -> None:
+    """A worker process's start: it ends with its parent (:func:`die_with_parent`) and loads the extensions
+    its parent loaded (``plugins``: the modules named by the user; the installed ones it finds itself)."""
     die_with_parent()
+    load_extensions(plugins)
+
+
+def _init_worker(spec: SimulationSpec) -> None:
+    start_worker(spec.plugins)
     _WORKER_SPEC[:] = [spec]
 
 

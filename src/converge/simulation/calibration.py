@@ -358,10 +358,11 @@ def _map(seeds: Sequence[int], setting: Setting, calibration: Calibration | None
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from converge.simulation.backends import die_with_parent
+    from converge.extensions import named_plugins
+    from converge.simulation.backends import start_worker
 
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=die_with_parent) as pool:
+                             initializer=start_worker, initargs=(named_plugins(),)) as pool:
         yield from pool.map(_sample_of, [(seed, setting, calibration) for seed in seeds], chunksize=4)
 
 

@@ -3,7 +3,8 @@
 (:mod:`converge.simulation.backends`) needs, in any process.
 
 A :class:`SimulationSpec` says everything that decides the results: the playsets, the number of
-matches per playset, the two bots, the base seed and the text of every deck file. Each match draws its
+matches per playset, the two bots, the base seed, the text of every deck file and the extension modules that
+define the kinds those decks may name (each process loads them before it reads the decks). Each match draws its
 engine seed and both bots' seeds from ``(base seed, playset, match index)`` alone (:func:`match_seeds`),
 and bot 1 sits in seat 0 in even-numbered matches and seat 1 in odd ones. So a match's result does not
 depend on which process plays it, in which order, on how many workers or on which backend.
@@ -20,6 +21,7 @@ from converge.cards.loader import builtin_sources, dir_sources, load_decks
 from converge.cards.model import Deck
 from converge.engine.playset import Playset, all_playsets, catalog_order
 from converge.engine.seeds import derive_seed
+from converge.extensions import load_extensions, named_plugins
 from converge.simulation.runner import play_match
 from converge.simulation.stats import END_REASONS, MatchReader, PlaysetTally, RoundRow
 
@@ -57,6 +59,9 @@ class SimulationSpec:
     bot2: str = "greedy"
     seed: int = 0
     sources: tuple[tuple[str, str], ...] = field(default_factory=tuple, repr=False)  # every deck file
+    #: the extension modules named by the user (--plugin, CONVERGE_PLUGINS): a worker loads them, and the
+    #: installed extensions, before it reads the decks (converge.extensions)
+    plugins: tuple[str, ...] = ()
 
     @property
     def total(self) -> int:
@@ -75,8 +80,10 @@ class SimulationSpec:
 
     @staticmethod
     def build(playsets: Iterable[Sequence[str]] | None, matches: int, bot1: str = "greedy", bot2: str = "greedy",
-              seed: int = 0, deck_dirs: Iterable[str] = ()) -> SimulationSpec:
-        """A checked spec: ``playsets`` None means every playset of the catalogue (84 for the built-ins).
+              seed: int = 0, deck_dirs: Iterable[str] = (),
+              plugins: Sequence[str] | None = None) -> SimulationSpec:
+        """A checked spec: ``playsets`` None means every playset of the catalogue (84 for the built-ins);
+        ``plugins`` None means the extension modules this process has loaded by name (which it loads first).
 
         Each playset is put in catalogue order and duplicates are dropped (the first one stays).
         Raises ``ValueError`` for an unknown bot, skillset or a bad count, and
@@ -87,6 +94,8 @@ class SimulationSpec:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise ValueError(f"the seed must be a whole number from 0 to 2**63-1, got {seed!r}")
         b1, b2 = make_bot(bot1).name, make_bot(bot2).name  # ValueError for an unknown bot
+        named = named_plugins() if plugins is None else tuple(plugins)
+        load_extensions(named)
         sources = deck_sources(deck_dirs)
         catalog = catalog_of(sources)
         order = catalog_order(catalog)
@@ -103,7 +112,7 @@ class SimulationSpec:
                 chosen.append((ps[0], ps[1], ps[2]))
         if not chosen:
             raise ValueError("no playset to simulate")
-        return SimulationSpec(tuple(chosen), matches, b1, b2, seed, sources)
+        return SimulationSpec(tuple(chosen), matches, b1, b2, seed, sources, named)
 
 
 def playset_key(names: Sequence[str]) -> str:
@@ -156,6 +165,9 @@ class ChunkRunner:
 
     def __init__(self, spec: SimulationSpec) -> None:
         self.spec = spec
+        # A worker process (spawned, or a Ray task's, maybe on another machine) has loaded no extension yet:
+        # without them, a deck naming their kinds does not load.
+        load_extensions(spec.plugins)
         catalog = catalog_of(spec.sources)
         order = catalog_order(catalog)
         self.playsets = [Playset([catalog[n] for n in names], order) for names in spec.playsets]

@@ -23,6 +23,7 @@ from typing import TypeVar
 from converge.bots import BOTS, is_bot_name, make_bot
 from converge.engine.playset import all_playsets
 from converge.engine.state import Match
+from converge.extensions import load_extensions, named_plugins
 from converge.simulation.runner import wilson_interval
 
 View = TypeVar("View")
@@ -186,7 +187,9 @@ def _outcomes(tasks: list[Task], workers: int) -> Iterator[Outcome]:
     if workers <= 1:
         yield from map(run_task, tasks)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # (the workers load the extensions this process loaded, as every process of converge does)
+    with ProcessPoolExecutor(max_workers=workers, initializer=load_extensions,
+                             initargs=(named_plugins(),)) as pool:
         yield from pool.map(run_task, tasks, chunksize=1)
 
 

@@ -35,6 +35,7 @@ from converge.bots.hint import answer as hint_answer
 from converge.bots.review import ReviewDoc, review
 from converge.engine.schema import RecordDoc
 from converge.engine.state import Match
+from converge.extensions import load_extensions, named_plugins
 from converge.server.ops.meter import Meter
 from converge.server.protocol.answers import BotStats, Percentiles
 
@@ -100,10 +101,11 @@ def _warm_up() -> None:
 PARENT_CHECK_S = 0.5
 
 
-def _worker_start(server_pid: int) -> None:
+def _worker_start(server_pid: int, plugins: Sequence[str]) -> None:
     """A worker's start: it ends with its server, however the server ends (a ``kill -9`` included, which runs
     no clean-up of the server's), by watching, from a thread of its own, that its parent is still the server;
-    then it warms up."""
+    it loads the extensions the server loaded (``plugins``: those named by the user; a deck of the server's may
+    name their kinds), then it warms up."""
 
     def watch() -> None:
         while os.getppid() == server_pid:
@@ -111,6 +113,7 @@ def _worker_start(server_pid: int) -> None:
         os._exit(0)  # (orphaned: nobody will ever ask this worker anything)
 
     threading.Thread(target=watch, name="converge-bot-worker-parent", daemon=True).start()
+    load_extensions(plugins)
     _warm_up()
 
 
@@ -150,7 +153,7 @@ class BotPool:
             # spawn, not fork: the server has threads (its database writer) that a fork would copy mid-step
             self._executor = concurrent.futures.ProcessPoolExecutor(
                 max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_start, initargs=(os.getpid(),))
+                initializer=_worker_start, initargs=(os.getpid(), named_plugins()))
         return self._executor
 
     async def decide(self, match: Match, seat: int, bot: str, seed: int) -> int:
