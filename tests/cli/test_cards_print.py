@@ -199,8 +199,8 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 
 @pytest.mark.parametrize("size", ["poker", "mini"])
 def test_every_cards_text_is_inside_its_frame_at_its_own_size(size: str) -> None:
-    """Every built-in card drawn (the longest text among them): each piece of text, as matplotlib renders it,
-    lies inside the card's frame, and no two overlap."""
+    """Every built-in card drawn (the longest text among them): each piece of text and each icon, as matplotlib
+    renders them, lies inside the card's frame, and no two overlap."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -223,9 +223,12 @@ def test_every_cards_text_is_inside_its_frame_at_its_own_size(size: str) -> None
             renderer = canvas.get_renderer()
             to_mm = ax.transData.inverted()
             boxes = []
-            for text in ax.texts:
-                (x0, y0), (x1, y1) = to_mm.transform(text.get_window_extent(renderer).get_points())
-                boxes.append((x0, card_size.height - y1, x1, card_size.height - y0, text.get_text()))
+            drawn = [(t, t.get_text()) for t in ax.texts]
+            drawn += [(p, "icon") for p in ax.patches if p.get_gid() == "icon"]
+            assert len(drawn) == len(face.pieces) + 3  # (the icons: the skillset's, the effect's, the large one)
+            for artist, what in drawn:
+                (x0, y0), (x1, y1) = to_mm.transform(artist.get_window_extent(renderer).get_points())
+                boxes.append((x0, card_size.height - y1, x1, card_size.height - y0, what))
             left, top, right, bottom = face.box
             for x0, y0, x1, y1, what in boxes:
                 assert left - 0.01 <= x0 and x1 <= right + 0.01 and top - 0.3 <= y0 and y1 <= bottom + 0.3, \

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Literal
 
+from converge.cards.icons import icon_path
 from converge.cards.model import CardSpec, Deck
 from converge.cards.palette import CardPalette, card_palette
 
@@ -52,6 +53,12 @@ SIZES = {
 
 # The text's sizes on a poker card (points); a mini card's are CardSize.scale of these.
 RANK_PT, SKILL_PT, ID_PT, NAME_PT, GOAL_PT, EFFECT_PT, FOOT_PT = 22.0, 9.0, 8.0, 13.0, 11.5, 10.0, 7.0
+#: The icons' sides: beside the skillset's name, as a multiple of its type size (the browser's 1.05 rem beside
+#: .72 rem); before the effect, of the effect's (1 em, a little more to stand as tall as the capitals and
+#: descenders).
+ICON_SCALE, EFFECT_ICON = 1.45, 1.1
+#: How strong the large icon in the middle of a card is, over the card's background.
+WATERMARK = 0.12
 #: The smallest share of its own size the text may shrink to when a card's text is long (a user's deck).
 SMALLEST_SCALE = 0.6
 # The frame on a poker card (mm), as the browser's .card: 2 px of a 10.4 rem card is 0.7 mm, its .4 rem
@@ -89,6 +96,18 @@ class Piece:
 
 
 @dataclass(frozen=True)
+class Icon:
+    """One of the browser's icons (:mod:`converge.cards.icons`): its bottom left corner ``x`` from the card's
+    left edge and ``y`` from its top, its side (mm)."""
+
+    x: float
+    y: float
+    side: float
+    name: str
+    colour: str
+
+
+@dataclass(frozen=True)
 class Run:
     """Text of one style, to be wrapped."""
 
@@ -107,6 +126,7 @@ class FaceLayout:
     colour: str
     scale: float
     pieces: tuple[Piece, ...]
+    icons: tuple[Icon, ...]
     #: the text's box (mm from the card's top left): what every piece must stay inside
     box: tuple[float, float, float, float]
     #: how far the text runs past its room (mm; 0 when it fits)
@@ -149,9 +169,10 @@ def _split_long(word: str, run: Run, width: float) -> list[str]:
     return [*parts, current]
 
 
-def flow(runs: Sequence[Run], width: float) -> list[list[tuple[float, Run, str]]]:
-    """``runs`` wrapped into lines no wider than ``width`` (mm): each line a list of (x, run, text), the
-    words of one run on a line joined into one piece (measured whole, as it is drawn)."""
+def flow(runs: Sequence[Run], width: float, indent: float = 0.0) -> list[list[tuple[float, Run, str]]]:
+    """``runs`` wrapped into lines no wider than ``width`` (mm), the first starting ``indent`` in: each line a
+    list of (x, run, text), the words of one run on a line joined into one piece (measured whole, as it is
+    drawn)."""
     lines: list[list[tuple[float, Run, str]]] = [[]]
     for run in runs:
         for word in (p for w in run.text.split() for p in _split_long(w, run, width)):
@@ -169,17 +190,19 @@ def flow(runs: Sequence[Run], width: float) -> list[list[tuple[float, Run, str]]
                     line.append((x, run, word))
                     continue
             else:
-                line.append((0.0, run, word))
+                line.append((0.0 if len(lines) > 1 else indent, run, word))
                 continue
             lines.append([(0.0, run, word)])
     return [line for line in lines if line]
 
 
-def _block(runs: Sequence[Run], left: float, top: float, width: float) -> tuple[list[Piece], float]:
-    """``runs`` wrapped into the column at ``left`` of ``width`` from ``top`` (mm): its pieces and height."""
+def _block(runs: Sequence[Run], left: float, top: float, width: float,
+           indent: float = 0.0) -> tuple[list[Piece], float]:
+    """``runs`` wrapped into the column at ``left`` of ``width`` from ``top`` (mm), the first line ``indent``
+    in: its pieces and height."""
     pieces: list[Piece] = []
     y = top
-    for line in flow(runs, width):
+    for line in flow(runs, width, indent):
         size = max(run.size for _, run, _ in line)
         baseline = y + BASELINE * LEADING * size * PT  # (capitals' tops and descenders' feet inside the line)
         pieces += [Piece(left + x, baseline, text, run.colour, run.size, run.bold) for x, run, text in line]
@@ -216,7 +239,10 @@ def layout_face(card: CardSpec, deck: Deck, size: CardSize, scale: float = 1.0,
     rank_base = top + CAP * rank_pt * PT
     middle = rank_base - CAP * rank_pt * PT / 2
     pieces.append(Piece(left, rank_base, rank, colour, rank_pt, True))
-    skill_x = left + text_width(rank, rank_pt, True) + 1.2 * k
+    # the skillset's icon (its keyword's, as the browser's) before its name, 1.05 rem beside .72 rem type
+    side = ICON_SCALE * skill_pt * PT
+    icons = [Icon(left + text_width(rank, rank_pt, True) + 1.0 * k, middle + side / 2, side, deck.keyword, colour)]
+    skill_x = icons[0].x + side + 0.5 * k
     pieces.append(Piece(skill_x, middle + CAP * skill_pt * PT / 2, skill, colour, skill_pt, True))
     pieces.append(Piece(right, middle + CAP * id_pt * PT / 2, ident, pal.muted, id_pt, True, "right"))
     top_row_width = (skill_x - left) + text_width(skill, skill_pt, True) + 1.2 * k + text_width(ident, id_pt, True)
@@ -237,13 +263,30 @@ def layout_face(card: CardSpec, deck: Deck, size: CardSize, scale: float = 1.0,
     if deck.set_name:
         pieces += _block([Run(deck.set_name, pal.muted, foot_pt)], left, foot_top, width)[0][:1]
     effect_runs = _effect_runs(card, deck.keyword, colour, pal.muted, EFFECT_PT * t)
-    effect, h = _block(effect_runs, left, 0.0, width)
+    effect_side = EFFECT_PT * t * PT * EFFECT_ICON  # (1 em, as the browser's)
+    effect, h = _block(effect_runs, left, 0.0, width, indent=effect_side + 0.8 * k)
     effect_top = foot_top - GAP * k * 0.5 - h
     pieces += [Piece(p.x, p.y + effect_top, p.text, p.colour, p.size, p.bold) for p in effect]
+    if effect:  # the keyword's icon before the effect, its foot a little under the first line's baseline
+        first = effect[0].y + effect_top
+        icons.append(Icon(left, first + 0.12 * effect_side, effect_side, deck.keyword, colour))
+    # the room a paper card has between the goal and the effect holds the keyword's icon, large and faint
+    room = min(effect_top - y - GAP * k, width * 0.5)
+    if room > 8 * k:
+        icons.append(Icon(left + (right - left - room) / 2, (y + effect_top) / 2 + room / 2, room, deck.keyword,
+                          _mix(colour, pal.background, WATERMARK)))
 
     overflow = max(y - effect_top, top_row_width - (right - left),
                    *(p.x + text_width(p.text, p.size, p.bold) - right for p in pieces if p.align == "left"))
-    return FaceLayout(card, size, colour, scale, tuple(pieces), (left, top, right, bottom), max(overflow, 0.0))
+    return FaceLayout(card, size, colour, scale, tuple(pieces), tuple(icons), (left, top, right, bottom),
+                      max(overflow, 0.0))
+
+
+def _mix(colour: str, background: str, share: float) -> str:
+    """``share`` of ``colour`` over ``background`` (``#rrggbb``): a faint colour that prints as it shows."""
+    mixed = (round(share * int(colour[i:i + 2], 16) + (1 - share) * int(background[i:i + 2], 16))
+             for i in (1, 3, 5))
+    return "#" + "".join(f"{c:02x}" for c in mixed)
 
 
 def fitted_face(card: CardSpec, deck: Deck, size: CardSize) -> FaceLayout:
@@ -281,6 +324,17 @@ def draw_face(ax: Axes, x0: float, y0: float, face: FaceLayout) -> None:
     for p in face.pieces:
         ax.text(x0 + p.x, y0 + size.height - p.y, p.text, color=p.colour, fontproperties=_font(p.size, p.bold),
                 ha=p.align, va="baseline")
+    for icon in face.icons:
+        draw_icon(ax, icon.name, x0 + icon.x, y0 + size.height - icon.y, icon.side, icon.colour)
+
+
+def draw_icon(ax: Axes, name: str, x: float, y: float, side: float, colour: str) -> None:
+    """The browser's icon of ``name`` in a square of ``side`` whose bottom left corner is (``x``, ``y``) mm."""
+    from matplotlib.patches import PathPatch
+    from matplotlib.transforms import Affine2D
+
+    path = icon_path(name).transformed(Affine2D().scale(side).translate(x, y))
+    ax.add_patch(PathPatch(path, facecolor=colour, edgecolor="none", gid="icon"))
 
 
 def draw_back(ax: Axes, x0: float, y0: float, size: CardSize) -> None:

@@ -42,6 +42,8 @@ MARGIN = 6.0
 #: Cut marks: how far from the cards they start, their longest length, the room they leave to the paper's
 #: edge (mm), their width (points).
 MARK_GAP, MARK_LENGTH, MARK_EDGE, MARK_WIDTH = 1.0, 5.0, 1.5, 0.3
+#: What the page's label at its foot leaves free on either side, to the cut marks (mm).
+LABEL_CLEARANCE = 4.0
 #: The PNGs' resolution (dots per inch): a print shop's.
 PNG_DPI = 300
 CUT_MARK_COLOUR = "#000000"
@@ -120,8 +122,8 @@ def _page(grid: Grid, label: str) -> tuple[Figure, Axes]:
     fig = Figure(figsize=(paper.width / 25.4, paper.height / 25.4))
     ax = _mm_axes(fig, paper.width, paper.height)
     _cut_marks(ax, grid)
-    # what the page is, in the bottom margin under the first column, between its cut marks
-    room = grid.size.width - 2 * MARK_GAP
+    # what the page is, in the bottom margin under the first column, clear of its cut marks
+    room = grid.size.width - 2 * LABEL_CLEARANCE
     type_size = min(6.0, 6.0 * room / text_width(label, 6.0, False))
     ax.text(grid.left + grid.size.width / 2, grid.bottom / 2, label, ha="center", va="center", color="#555555",
             fontsize=type_size, fontfamily="DejaVu Sans")
