@@ -28,8 +28,10 @@ def _chosen_cards(args: argparse.Namespace) -> list[tuple[Deck, CardSpec]]:
     order)."""
     catalog = user_catalog(args.deck_dir)
     keys = catalog_order(catalog)
-    if args.skillsets:
-        wanted = list(dict.fromkeys(n.strip().lower() for text in args.skillsets for n in text.split(",")
+    # (`converge cards --skillset S print`: the --skillset of `cards` itself, one skillset)
+    asked = args.skillsets or ([args.skillset] if getattr(args, "skillset", None) else [])
+    if asked:
+        wanted = list(dict.fromkeys(n.strip().lower() for text in asked for n in text.split(",")
                                     if n.strip()))
         unknown = [n for n in wanted if n not in catalog]
         if unknown:
@@ -129,7 +131,7 @@ def register(cards_sub: Subcommands) -> None:
         "print", help="a print-and-play PDF of the cards (cut marks, backs), and a PNG of each card",
         description="A print-and-play PDF of the cards (cards.pdf: the cards at their published size, cut "
                     "marks, a page of backs after each page of fronts) and a PNG of each (png/). Print it at "
-                    "100%%, double-sided, flipped on the long edge. Needs matplotlib: "
+                    "100%, double-sided, flipped on the long edge. Needs matplotlib: "
                     f"{install_command('cards')}.")
     _common(p, "converge-cards")
     p.add_argument("--size", choices=("poker", "mini"), default="poker",
