@@ -43,7 +43,7 @@ $(TEST_STAMP): $(BIN)/python pyproject.toml setup.py constraints.txt $(SOURCES)
 	$(BIN)/python -m pip wheel -q --disable-pip-version-check --no-deps -w $(WHEEL_DIR) .
 	$(BIN)/python -m pip uninstall -q -y converge-game 2>/dev/null || true  # (the same version is not reinstalled)
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python -m pip install -q --disable-pip-version-check \
-	    -c constraints.txt "$$(ls $(WHEEL_DIR)/converge_game-*.whl)[test,rl,sim,ray,web,webtest,bench,docs]"
+	    -c constraints.txt "$$(ls $(WHEEL_DIR)/converge_game-*.whl)[test,rl,sim,cards,ray,web,webtest,bench,docs]"
 	rm -f $(VENV)/.installed-*
 	touch $(TEST_STAMP)
 

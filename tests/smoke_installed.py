@@ -42,6 +42,15 @@ def main() -> None:
     run("cards", "validate", *map(str, decks))
     print("smoke: the nine decks validate")
 
+    with tempfile.TemporaryDirectory() as folder:  # (the browser's style sheet, read for the colours, is shipped)
+        run("cards", "print", "--skillset", "healer", "--size", "mini", "--out", folder)
+        assert (Path(folder) / "cards.pdf").read_bytes().startswith(b"%PDF")
+        assert len(list((Path(folder) / "png").glob("*.png"))) == 7
+        run("cards", "tts", "--skillset", "healer", "--out", str(Path(folder) / "tts"))
+        saved = json.loads((Path(folder) / "tts" / "converge-cards.json").read_text(encoding="utf-8"))
+        assert len(saved["ObjectStates"][0]["ContainedObjects"]) == 6
+    print("smoke: the cards printed, and made a Tabletop Simulator deck")
+
     with tempfile.TemporaryDirectory() as folder:
         run("simulate", "--playset", "alchemist,healer,delver", "-n", "4", "--workers", "1", "--no-progress",
             "--out", folder)

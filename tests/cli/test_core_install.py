@@ -80,3 +80,14 @@ def test_every_command_of_the_hosts_without_the_web_extra_says_so_in_one_line(ba
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     (line,) = done.stderr.strip().splitlines()
     assert line.startswith("converge: error: ") and "pip install 'converge-game[web]'" in line
+
+
+@pytest.mark.parametrize("command", ["print", "tts"])
+def test_printing_the_cards_without_the_cards_extra_says_so_in_one_line(bare: dict[str, str], tmp_path: Path,
+                                                                       command: str) -> None:
+    assert converge(bare, "cards", command, "--help").returncode == 0
+    done = converge(bare, "cards", command, "--out", str(tmp_path / "out"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("converge: error: ") and "pip install 'converge-game[cards]'" in line
+    assert not (tmp_path / "out").exists()

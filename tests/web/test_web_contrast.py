@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from converge.cards.loader import COLORS, load_catalog
+from converge.cards.palette import COLOR_NAMES
 from converge.server.app import web_dir
-from converge.server.play.match.catalog import COLOR_NAMES
 
 CSS = (web_dir() / "style.css").read_text(encoding="utf-8")
 

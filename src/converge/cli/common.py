@@ -372,7 +372,7 @@ COMMANDS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("serve", "online play in the browser: bots, friends, spectators (the web extra)"),
     )),
     ("Cards and balance", (
-        ("cards", "the decks with each card's text; `cards validate` checks deck files"),
+        ("cards", "the decks with each card's text; `cards validate` checks files, `cards print` makes a PDF"),
         ("simulate", "the balance simulator: bot matches on every playset, tables, plots"),
         ("balance", "simulate, then flag what is out of line (exit 1 when something is)"),
     )),

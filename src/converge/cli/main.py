@@ -28,6 +28,7 @@ from converge.cards.model import Deck
 from converge.cli import (
     admin_command,
     calibrate_command,
+    cards_print_command,
     config_command,
     db_command,
     ladder_command,
@@ -349,7 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
     deck_dir_option(p)
     p.add_argument("--skillset", metavar="NAME", help="show only this skillset")
     p.set_defaults(func=cmd_cards)
-    cards_sub = p.add_subparsers(dest="cards_command", metavar="{validate,kinds}", parser_class=Parser)
+    cards_sub = p.add_subparsers(dest="cards_command", metavar="{validate,kinds,print,tts}", parser_class=Parser)
     v = cards_sub.add_parser("validate", help="check deck files or folders and print every error",
                              description="Check deck files or folders and print every error.")
     v.add_argument("paths", nargs="+", metavar="PATH", type=path_text,
@@ -360,6 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
                                          "range, default), a line of TOML that loads, and what it prints.")
     k.add_argument("--markdown", action="store_true", help="print it as docs/card-kinds.md holds it")
     k.set_defaults(func=cmd_kinds)
+    cards_print_command.register(cards_sub)  # cards print, cards tts
 
     simulate_commands.register(sub)  # simulate, balance
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from converge.cards.palette import COLOR_NAMES
 from converge.engine.observation import card_catalog
 from converge.engine.state import Match
-from converge.server.play.match.catalog import COLOR_NAMES
 from converge.server.play.match.turnlog import TurnLog, follow_ups
 
 PLAYSET = ["alchemist", "mechanist", "archivist"]

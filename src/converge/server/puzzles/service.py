@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Literal
 
+from converge.cards.palette import COLOR_NAMES
 from converge.engine.observation import card_catalog
 from converge.engine.schema import RecordDoc, legal_actions_of
 from converge.engine.state import Match
@@ -31,7 +32,6 @@ from converge.puzzles.model import Puzzle, shipped
 from converge.puzzles.themes import theme_name
 from converge.ratings import Rating
 from converge.server.lobby.players import Players
-from converge.server.play.match.catalog import COLOR_NAMES
 from converge.server.play.match.turnlog import TurnLog, follow_ups
 from converge.server.play.process.lifecycle import Lifecycle, Periodic
 from converge.server.protocol.errors import ProtocolError

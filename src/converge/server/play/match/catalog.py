@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from converge.bots import BOTS, LEVELS, bot_display_name
 from converge.cards.loader import DeckError, load_catalog
+from converge.cards.palette import COLOR_NAMES
 from converge.engine.errors import ConvergeError
 from converge.engine.observation import printed_card
 from converge.engine.playset import BUILTIN_ORDER, SETS, Playset, all_playsets, catalog_order
@@ -18,9 +19,6 @@ from converge.server.protocol.answers import CardGallery, GallerySkillset, Optio
 from converge.server.protocol.errors import ProtocolError
 
 PREFERRED_DEFAULT_BOTS = ("medium", "greedy")
-
-#: CSS-friendly colour names for the deck colours of the built-in decks (rich's names).
-COLOR_NAMES = {"orange3": "orange", "gold3": "gold"}
 
 
 def default_bot() -> str:

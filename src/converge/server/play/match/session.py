@@ -15,9 +15,9 @@ from typing import Any
 
 from converge.bots import bot_display_name
 from converge.bots.hint import HintAnswer
+from converge.cards.palette import COLOR_NAMES
 from converge.engine.observation import card_catalog
 from converge.engine.state import Match
-from converge.server.play.match.catalog import COLOR_NAMES
 from converge.server.play.match.single_flight import SingleFlight
 from converge.server.play.match.turnlog import Scored, TurnLog
 from converge.server.play.match.views import SessionViews
