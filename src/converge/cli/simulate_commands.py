@@ -342,8 +342,93 @@ def _compare(args: argparse.Namespace, criteria: Criteria) -> int:
     return EXIT_FLAGGED if comparison.newly_flagged else 0
 
 
+def _sweep(args: argparse.Namespace, criteria: Criteria) -> int:
+    """``balance --sweep``: each value of one card's parameter played on the same playsets and seeds; the
+    figure it moves against the value, a table in the terminal, sweep.json and the plot in ``--out``."""
+    from dataclasses import replace
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from converge.cards.loader import DeckError
+    from converge.simulation.backends import BackendError
+    from converge.simulation.jobs import SimulationSpec, catalog_of
+    from converge.simulation.simulate import simulate
+    from converge.simulation.summary import summarize
+    from converge.simulation.sweep import PARTS, parse_sweep, point, sweep_doc, with_value
+
+    if args.summary is not None or args.compare is not None:
+        raise UserError("--sweep plays its own simulations: leave out --summary and --compare")
+    try:
+        sweep = parse_sweep(args.sweep)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    catalog = user_catalog(args.deck_dir)
+    owner = next((k for k, deck in catalog.items() for c in deck.cards if c.id == sweep.card), None)
+    if owner is None:
+        ids = [c.id for k in catalog_order(catalog) for c in catalog[k].cards]
+        raise UserError(f"--sweep: no card {sweep.card!r} in the decks (cards: {ids[0]}...{ids[-1]}; "
+                        "`converge cards` lists them)")
+    chosen = _playsets(args, catalog, [owner])
+    try:
+        base = SimulationSpec.build(chosen, args.n, args.bot1, args.bot2, args.seed, args.deck_dir)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    specs = []
+    for value in sweep.values:  # every value checked as a deck file is, before anything is played
+        try:
+            sources = with_value(base.sources, sweep, value)
+            catalog_of(sources)
+        except (ValueError, DeckError) as exc:
+            raise UserError(f"--sweep {sweep.name}={value}: {exc}") from None
+        specs.append(replace(base, sources=sources))
+    folder = _out_dir(args.out)
+    sys.stderr.write(f"converge: sweep of {sweep.name} over {len(specs)} values, {len(base.playsets)} playset"
+                     f"{'s' if len(base.playsets) != 1 else ''} × {args.n} matches each, the same seeds\n")
+    points = []
+    for value, spec in zip(sweep.values, specs, strict=True):
+        bar = ProgressBar(not args.no_progress, f"{sweep.name}={value}")
+        try:
+            result = simulate(spec, args.backend, args.workers, args.address, args.chunk_size, None, bar)
+        except BackendError as exc:
+            raise UserError(str(exc)) from None
+        finally:
+            bar.close()
+        points.append(point(summarize(spec, result.tallies), sweep, value, criteria, len(specs)))
+    settings = {"bots": [base.bot1, base.bot2], "matches_per_playset": args.n, "seed": args.seed,
+                "playsets": ["/".join(p) for p in base.playsets], "confidence": criteria.confidence}
+    (folder / "sweep.json").write_text(json.dumps(sweep_doc(sweep, points, settings), indent=1) + "\n",
+                                       encoding="utf-8")
+    console = Console(highlight=False)
+    t = Table(title=f"{sweep.name}: the {PARTS[sweep.part]} by value ({criteria.confidence:.0%} intervals for "
+                    f"the {len(points)} values together)", title_justify="left")
+    for col in ("value", "rate", "interval", "observations", "should be", "verdict"):
+        t.add_column(col, justify="left" if col in ("should be", "verdict") else "right")
+    for p in points:
+        verdict = p.verdict + (f" (plays like {p.plays_like}★)" if p.plays_like and p.verdict != "fits" else "")
+        t.add_row(str(p.value), "–" if p.rate is None else f"{100 * p.rate:.1f}%",
+                  "–" if p.interval is None else f"{100 * p.interval[0]:.1f}-{100 * p.interval[1]:.1f}%",
+                  f"{p.observations:,}", p.band_text, verdict)
+    console.print(t)
+    fitting = [str(p.value) for p in points if p.verdict == "fits"]
+    console.print(f"values that fit: {', '.join(fitting) if fitting else 'none'}", highlight=False, markup=False)
+    written = [str(folder / "sweep.json")]
+    if not args.no_report:
+        from converge.simulation.plots import NO_PLOTS, draw_sweep, plots_available
+
+        if plots_available():
+            (folder / f"sweep.{args.plots}").write_bytes(draw_sweep(sweep, points, criteria, args.plots))
+            written.append(str(folder / f"sweep.{args.plots}"))
+        else:
+            sys.stderr.write(f"converge: note: {NO_PLOTS}\n")
+    console.print(f"wrote {', '.join(written)}", highlight=False, markup=False)
+    return 0
+
+
 def cmd_balance(args: argparse.Namespace) -> int:
     criteria = _criteria(args)
+    if args.sweep is not None:
+        return _sweep(args, criteria)
     if args.compare is not None:
         return _compare(args, criteria)
     if args.summary is None:
@@ -456,6 +541,11 @@ def register(sub: Subcommands) -> None:
                         "beside the built-in decks with these options, into OUT/old and OUT/new); every "
                         "judged figure's change with its interval, and what the new version fixed and broke "
                         "(exit 1 when it has a flag the old version had not)")
+    p.add_argument("--sweep", metavar="CARD.PART.PARAM=VALUES", default=None,
+                   help="play each value of one parameter of a card's goal or effect on the same playsets and "
+                        "seeds (e.g. GAR6.goal.at_least=2..6, ALC3.effect.count=1,2): its goal's fulfilment rate, "
+                        "or its round win rate after a play, against the value, which values fit the stars or the "
+                        "band, sweep.json and a plot in --out (playsets: those that hold the card, unless given)")
     p.add_argument("--strict-all", action="store_true",
                    help="with --deck-dir, count the published decks' flags in the exit code too (by default only "
                         "those of your decks count)")

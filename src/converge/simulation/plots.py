@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from matplotlib.text import Text
 
     from converge.simulation.summary_doc import CardFigures, SkillsetFigures, Summary
+    from converge.simulation.sweep import Point, Sweep
 
 PLOT_FORMATS = ("png", "svg")
 NO_PLOTS = f"matplotlib is not installed, so the report has no plots ({install_command('sim')})"
@@ -446,9 +447,58 @@ def yours_first(summary: Summary) -> list[SkillsetFigures]:
     return sorted(summary["skillsets"], key=lambda k: k["skillset"] not in mine)
 
 
+def draw_sweep(sweep: Sweep, points: Sequence[Point], criteria: Criteria, fmt: str = "png") -> bytes:
+    """A sweep's figure against the value (``converge balance --sweep``), each with its interval; the star
+    bands (a goal) or the card band (an effect) shaded, and each value drawn as its verdict."""
+    from converge.simulation.sweep import FITS, NOT_JUDGED, OUT, PARTS
+    from converge.simulation.sweep import NEAR as SWEEP_NEAR
+
+    _draw_to_files(fmt)
+    from matplotlib import pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    numeric = all(isinstance(p.value, int) and not isinstance(p.value, bool) for p in points)
+    xs = [float(p.value) if numeric and isinstance(p.value, int) else float(i) for i, p in enumerate(points)]
+    top = min(1.0, 1.15 * max([p.interval[1] if p.interval else (p.rate or 0.0) for p in points] + [0.2]))
+    if sweep.part == "goal":
+        one, three = criteria.star_cuts
+        for lo, hi, label, shade in ((one, 1.0, "1★", "#deebf7"), (three, one, "2★", "#fff7bc"),
+                                     (0.0, three, "3★", "#efedf5")):
+            ax.axhspan(lo, hi, color=shade, zorder=0)
+            if lo < top:
+                ax.text(1.01, (lo + min(hi, top)) / 2, label, transform=ax.get_yaxis_transform(), fontsize=8,
+                        va="center")
+    else:
+        ax.axhspan(*criteria.card_band, color="#e5f5e0", zorder=0)
+    colours = {FITS: FAIR_COLOUR, SWEEP_NEAR: UNSURE_COLOUR, OUT: FLAGGED_COLOUR, NOT_JUDGED: NOT_JUDGED_COLOUR}
+    for x, p in zip(xs, points, strict=True):
+        if p.rate is None:
+            continue
+        if p.interval is not None:
+            ax.errorbar([x], [p.rate], yerr=[[p.rate - p.interval[0]], [p.interval[1] - p.rate]], fmt="none",
+                        ecolor="#555", lw=1, zorder=1)
+        ax.scatter([x], [p.rate], s=36, zorder=2, edgecolors=colours[p.verdict],
+                   facecolors="none" if p.verdict == NOT_JUDGED else colours[p.verdict])
+    for verdict, colour in colours.items():
+        if any(p.verdict == verdict for p in points):
+            ax.scatter([], [], s=36, color=colour, label=f"{verdict} its band" if verdict in (FITS, OUT)
+                       else verdict)
+    ax.set_xticks(xs)
+    ax.set_xticklabels([str(p.value) for p in points])
+    ax.set_xlabel(sweep.name)
+    ax.set_ylabel(PARTS[sweep.part])
+    ax.set_ylim(0, top)
+    ax.legend(fontsize=8, loc="best")
+    bands = "shaded: the rate each number of stars calls for" if sweep.part == "goal" else "shaded: the card band"
+    ax.set_title(f"{sweep.name}: each value played on the same seeds, should be {points[0].band_text}\n"
+                 f"({criteria.confidence:.0%} intervals for the {len(points)} values together; {bands})",
+                 fontsize=9)
+    return _image(fig, fmt)
+
+
 def plots_available() -> bool:
     return have("matplotlib")
 
 
 __all__ = ["NO_PLOTS", "PLOT_FORMATS", "Plots", "card_rows", "comparison_rows", "draw_comparison", "draw_plots",
-           "plots_available", "your_skillsets"]
+           "draw_sweep", "plots_available", "your_skillsets"]
