@@ -293,11 +293,14 @@ def tinker_dir(tmp_path: Path) -> Path:
 def test_a_users_deck_prints_and_goes_to_tts(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                              tinker_dir: Path) -> None:
     out = tmp_path / "print"
+    (out / "png").mkdir(parents=True)
+    (out / "png" / "ALC1.png").write_bytes(b"an earlier print's card")  # not mixed with this print's
+    (out / "png" / "notes.txt").write_text("the designer's own", encoding="utf-8")  # not ours: kept
     code, said, err = run(capsys, "cards", "print", "--deck-dir", str(tinker_dir), "--skillset", "tinker",
                           "--out", str(out))
     assert code == 0 and err == "" and "6 cards" in said
     assert sorted(p.name for p in (out / "png").iterdir()) == ["TIN1.png", "TIN2.png", "TIN3.png", "TIN4.png",
-                                                                "TIN5.png", "TIN6.png", "back.png"]
+                                                                "TIN5.png", "TIN6.png", "back.png", "notes.txt"]
     assert len(render(out / "cards.pdf", tmp_path / "pages", 20)) == 2
     code, said, err = run(capsys, "cards", "tts", "--deck-dir", str(tinker_dir), "--skillset", "tinker",
                           "--out", str(tmp_path / "tts"))

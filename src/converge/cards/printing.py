@@ -212,6 +212,8 @@ def print_cards(cards: Sequence[tuple[Deck, CardSpec]], size: CardSize, paper: P
     pages = write_pdf(faces, grid, pdf)
     folder = out / "png"
     folder.mkdir(exist_ok=True)
+    for old in folder.glob("*.png"):  # an earlier print's cards would be mixed with these (another deck, size)
+        old.unlink()
     pngs = []
     with _pdf_settings():
         for face in faces:
