@@ -23,16 +23,6 @@ SKILLSETS = {"alchemist", "mechanist", "archivist", "protector", "searcher", "me
              "healer"}
 
 
-def _mover_steps(puzzle: Puzzle) -> list[int]:
-    match = puzzle.start()
-    out = []
-    for action in puzzle.line:
-        if match.current_player == puzzle.mover:
-            out.append(action)
-        match.apply(action)
-    return out
-
-
 def _wins(m: Match, me: int, round_index: int) -> bool:
     """Brute force, both players seeing everything: whether ``me`` wins the round from ``m`` with best play."""
     if m.is_terminal or m.rounds_finished > round_index:
@@ -67,7 +57,7 @@ def test_every_shipped_puzzle_is_solved_by_its_line_and_every_listed_wrong_play_
         assert found is not None, puzzle.id
         assert sorted({s[0] for s in found.solutions}) == puzzle.solutions, puzzle.id
         assert found.wrong == puzzle.wrong, puzzle.id
-        assert follow(start, _mover_steps(puzzle)).status == "solved", puzzle.id
+        assert follow(start, [a for _, a in puzzle.mover_steps()]).status == "solved", puzzle.id
 
 
 def test_the_shipped_set_covers_the_nine_skillsets_and_its_themes_have_words() -> None:

@@ -34,20 +34,9 @@ def _named(client: TestClient, name: str | None) -> Device:
     return device
 
 
-def _mover_steps(puzzle: Puzzle) -> list[int]:
-    """The mover's steps of the puzzle's line (the replies are the server's)."""
-    match = puzzle.start()
-    steps = []
-    for action in puzzle.line:
-        if match.current_player == puzzle.mover:
-            steps.append(action)
-        match.apply(action)
-    return steps
-
-
 def _solve(device: Device, puzzle: Puzzle) -> dict[str, Any]:
     """Send the mover's steps one by one, as a page does (each time the whole list so far)."""
-    steps = _mover_steps(puzzle)
+    steps = [a for _, a in puzzle.mover_steps()]
     answer: dict[str, Any] = {}
     for k in range(1, len(steps) + 1):
         r = device.post(f"/api/puzzles/{puzzle.id}/attempt", json={"actions": steps[:k]})

@@ -21,27 +21,16 @@ INSTRUCTION = "Win this round: find the play that wins whatever they hold and ho
 JUDGED_MS = 90_000  # (each step is judged by the exact solver, on a machine shared with other tests)
 
 
-def mover_steps(p: Puzzle) -> list[int]:
-    """The mover's steps of the puzzle's line (the solver's replies are the server's)."""
-    match = p.start()
-    out = []
-    for action in p.line:
-        if match.current_player == p.mover:
-            out.append(action)
-        match.apply(action)
-    return out
-
-
 def to_solve() -> Puzzle:
     """A puzzle of the shipped set with a choice of cards, with the shortest line of the mover's steps."""
     return min((p for p in shipped() if len(p.start().legal_actions()) >= 2),
-               key=lambda p: (len(mover_steps(p)), p.id))
+               key=lambda p: (len(p.mover_steps()), p.id))
 
 
 def to_fail(other: str) -> tuple[Puzzle, Wrong]:
     """Another puzzle, and one of its failing plays: a card that fails however it is played, if one can."""
     found = [(p, w) for p in shipped() if p.id != other for w in p.wrong if w.lost]
-    return min(found, key=lambda pw: (pw[1].then >= 0, len(mover_steps(pw[0])), pw[0].id))
+    return min(found, key=lambda pw: (pw[1].then >= 0, len(pw[0].mover_steps()), pw[0].id))
 
 
 def puzzle_rating(page: Any) -> int:
@@ -82,7 +71,7 @@ def test_a_puzzle_solved_and_another_failed(server: Server, browser: Any, size: 
     tab.shot(f"puzzle-start-{w}x{h}.png")
 
     # solved: each of the mover's steps of the line, a held card and how to play it sent together
-    steps = mover_steps(good)
+    steps = [a for _, a in good.mover_steps()]
     for action in steps:
         click_step(page, action)
     page.wait_for_selector(RESULT, timeout=JUDGED_MS)
@@ -124,7 +113,7 @@ def test_a_puzzle_solved_and_another_failed(server: Server, browser: Any, size: 
     why = page.inner_text("[data-testid=puzzle-why]")
     assert wrong.label[0].upper() + wrong.label[1:] + ":" in why, why
     assert "they can still win the round" in why or "whatever cards they hold" in why, why
-    assert page.locator("[data-testid=puzzle-solution] li").count() == len(mover_steps(bad))
+    assert page.locator("[data-testid=puzzle-solution] li").count() == len(bad.mover_steps())
     assert page.inner_text("[data-testid=puzzle-explanation]").startswith("That play does not win in every case")
     dashboard_says(page, "1 of 2")
     tab.shot(f"puzzle-failed-{w}x{h}.png", full_page=True)

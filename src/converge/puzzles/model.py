@@ -80,6 +80,17 @@ class Puzzle:
 
         return Match.replay(self.record, deck_dirs)
 
+    def mover_steps(self, deck_dirs: Iterable[str] = ()) -> list[tuple[Match, int]]:
+        """Each of the mover's steps of the line (the replies are the solver's), with a copy of the match
+        where it is taken."""
+        match = self.start(deck_dirs)
+        out = []
+        for action in self.line:
+            if match.current_player == self.mover:
+                out.append((match.clone(), action))
+            match.apply(action)
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "record": self.record, "mover": self.mover, "line": self.line, "plays": self.plays,
                 "solutions": self.solutions,

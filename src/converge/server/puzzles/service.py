@@ -266,21 +266,10 @@ class Puzzles:
             return []
 
 
-def _steps(puzzle: Puzzle) -> list[tuple[Match, int]]:
-    """Each of the mover's steps of the puzzle's line, with the match where it is taken."""
-    match = puzzle.start()
-    out = []
-    for action in puzzle.line:
-        if match.current_player == puzzle.mover:
-            out.append((match.clone(), action))
-        match.apply(action)
-    return out
-
-
 def solution_words(puzzle: Puzzle) -> list[str]:
     """The mover's steps of the solution, as the table's menus word them."""
     words = []
-    for match, action in _steps(puzzle):
+    for match, action in puzzle.mover_steps():
         labels = {a["id"]: a["label"] for a in legal_actions_of(match.observation(puzzle.mover, events=False))}
         words.append(str(labels.get(action, action)))
     return words
