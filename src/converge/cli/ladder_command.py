@@ -9,16 +9,19 @@ import sys
 
 from converge import install_command
 from converge.bots import is_bot_name
-from converge.cli.common import BOT_NAMES, Subcommands, add_command, positive_int, quoted, seed_int
+from converge.bots.external import is_import_path
+from converge.cli.common import BOT_NAMES, Subcommands, UserError, add_command, positive_int, quoted, seed_int
 from converge.simulation.ladder import OPENSPIEL, run_ladder, time_summary
 
 
 def _contestants(text: str) -> list[str]:
-    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    # an agent's import path keeps its case (mypkg.agents:PPOAgent); a bot's name does not matter
+    names = [n if is_import_path(n) else n.lower() for n in (n.strip() for n in text.split(",")) if n]
     for name in names:
-        if name != OPENSPIEL and not is_bot_name(name):
+        if name != OPENSPIEL and not is_bot_name(name) and not is_import_path(name):
             raise argparse.ArgumentTypeError(f"unknown bot {quoted(name)} (known: {', '.join(BOT_NAMES)}, "
-                                             f"{OPENSPIEL}, or ismcts:N for N simulations per decision)")
+                                             f"{OPENSPIEL}, ismcts:N for N simulations per decision, or an "
+                                             "agent's import path such as mypkg.agents:PPOAgent)")
     if len(names) < 2 or len(set(names)) != len(names):
         raise argparse.ArgumentTypeError("a ladder needs at least two different bots, e.g. random,greedy,hard")
     return names
@@ -51,8 +54,11 @@ def cmd_ladder(args: argparse.Namespace) -> int:
                 sys.stderr.write("\n")
             sys.stderr.flush()
 
-    result = run_ladder(args.bots, args.n, args.seed, args.workers, openspiel_seconds=args.openspiel_seconds,
-                        on_outcome=progress)
+    try:
+        result = run_ladder(args.bots, args.n, args.seed, args.workers, openspiel_seconds=args.openspiel_seconds,
+                            on_outcome=progress)
+    except ValueError as exc:  # an agent that does not import or has no decide(view)
+        raise UserError(str(exc)) from None
     if args.json:
         out.write(json.dumps(result.to_dict(), indent=1) + "\n")
         return 0
@@ -75,7 +81,8 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--bots", type=_contestants, default=["random", "greedy", "hard"],
                    help=f"comma-separated bots, of {', '.join(BOT_NAMES)} (default random,greedy,hard), "
                         f"ismcts:N (N simulations per decision); also '{OPENSPIEL}': OpenSpiel's ISMCTSBot "
-                        "(rl extra)")
+                        "(rl extra), and your own agent by its import path, e.g. examples.agents:RandomAgent (a "
+                        "class with decide(view); docs/bots.md)")
     p.add_argument("--per-pair", dest="n", type=positive_int, default=100, metavar="N",
                    help="matches per pair of bots (default 100)")
     p.add_argument("-n", dest="n", type=positive_int, default=argparse.SUPPRESS,

@@ -20,7 +20,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from converge.bots import BOTS, is_bot_name, make_bot
+from converge.bots import BOTS, Bot, is_bot_name, make_bot
+from converge.bots.external import is_import_path, load_agent
 from converge.engine.playset import all_playsets
 from converge.engine.state import Match
 from converge.extensions import load_extensions, named_plugins
@@ -164,6 +165,11 @@ def _timed(choose: Callable[[View], int], name: str, times: dict[str, list[float
     return run
 
 
+def contestant(name: str, seed: int) -> Bot:
+    """A ladder contestant: a bot by name, or an agent by its import path (:mod:`converge.bots.external`)."""
+    return load_agent(name, seed) if is_import_path(name) else make_bot(name, seed)
+
+
 def run_task(task: Task) -> Outcome:
     """Play one match of the ladder (in a worker process or here)."""
     times: dict[str, list[float]] = {}
@@ -173,7 +179,7 @@ def run_task(task: Task) -> Outcome:
 
         winner, rounds = play_with_openspiel(task.playset, task.seed, names, task.openspiel_seconds, times)
     else:
-        bots = [make_bot(name, task.seed + seat) for seat, name in enumerate(names)]
+        bots = [contestant(name, task.seed + seat) for seat, name in enumerate(names)]
         choosers = [_timed(bot.decide, name, times) for bot, name in zip(bots, names, strict=True)]
         match = Match.new(list(task.playset), seed=task.seed, log_events=False)
         while not match.is_terminal:
@@ -199,9 +205,11 @@ def run_ladder(contestants: Sequence[str], n: int, seed: int = 1, workers: int =
     """Play the whole round-robin and gather the results (``on_outcome(done, total)`` reports progress)."""
     names = list(contestants)
     for name in names:
-        if name != OPENSPIEL and not is_bot_name(name):
+        if is_import_path(name):
+            load_agent(name)  # (here first: a module that does not import is said once, before any match)
+        elif name != OPENSPIEL and not is_bot_name(name):
             raise ValueError(f"unknown contestant {name!r} (known: {', '.join([*sorted(BOTS), OPENSPIEL])}, "
-                             "or ismcts:N)")
+                             "ismcts:N, or an agent's import path such as mypkg.agents:PPOAgent)")
     if len(set(names)) != len(names) or len(names) < 2:
         raise ValueError("a ladder needs at least two different contestants")
     tasks = plan(names, n, seed, playset, openspiel_seconds)
