@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import tomllib
 
+import pytest
+
 import converge
 from tests.helpers import ROOT, run
 
@@ -41,3 +43,17 @@ def test_no_install_line_fetches_the_other_converge() -> None:
     assert found == []
     assert BARE.search("pip install 'converge[rl]'") and BARE.search("pip install converge")
     assert not BARE.search("pip install 'converge-game[rl]'")
+
+
+def test_the_citation_file_is_valid_and_names_this_version() -> None:
+    """CITATION.cff (GitHub's "Cite this repository", Zenodo): the fields CFF 1.2.0 requires, and the version
+    the package has (a release that forgets to change it fails here)."""
+    yaml = pytest.importorskip("yaml")
+    doc = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert doc["cff-version"] == "1.2.0" and doc["type"] == "software"
+    assert doc["message"] and doc["title"].startswith("Converge") and doc["authors"]
+    assert all("name" in a or "family-names" in a for a in doc["authors"])
+    assert doc["version"] == converge.__version__
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert doc["license"] == project["license"]
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(doc["date-released"]))
