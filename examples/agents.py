@@ -2,7 +2,8 @@
 
 An agent is a class with ``decide(view) -> action id`` (made with the match's seed when it takes one). The
 view is its own player's: what that player may know, and ``view.legal_actions()``. Replace the body of
-``decide`` with your policy (a trained network reads the same view, or the adapters' tensors of it).
+``decide`` with your policy: a network trained on the Gymnasium or PettingZoo environments reads the same
+tensors from ``converge.adapters.encoding.view_arrays(view)``.
 """
 
 from __future__ import annotations

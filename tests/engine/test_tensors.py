@@ -122,3 +122,16 @@ def test_a_history_longer_than_its_bound_is_refused_not_cut() -> None:
     assert write_events(m, 0, 0, buf, 0, 0, 0, seen) == (len(m.events), seen)
     with pytest.raises(ValueError, match=f"more than {seen - 1} events"):
         write_events(m, 0, 0, array.array("f", bytes(4 * EVENT_FEATURES * seen)), 0, 0, 0, seen - 1)
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_a_views_tensors_are_the_adapters_tensors_of_its_player(seed: int) -> None:
+    """``view_arrays(view)``, what an agent on the ladder can compute from its ``decide(view)``, equals what
+    the environments give that player from the real match, in every kind of state and from both seats."""
+    from converge.adapters.encoding import view_arrays
+
+    for m in _states(60, seed):
+        for player in (0, 1):
+            obs, info = view_arrays(m.view(player))
+            assert np.array_equal(obs, observation_array(m, player))
+            assert np.array_equal(info, info_state_array(m, player))

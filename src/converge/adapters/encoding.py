@@ -81,6 +81,7 @@ from converge.engine.tensors import (
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
+    from converge.engine.view import PlayerView
 
 FloatArray = npt.NDArray[np.float32]
 #: An environment's observation (Gymnasium's and PettingZoo's): the tensor (``flat_observation``), or the
@@ -93,7 +94,7 @@ Frame: TypeAlias = npt.NDArray[np.uint8] | str | None
 __all__ = ["CARD_FEATURES", "DECISION_FEATURES", "DECISION_SLOTS", "EFFECT_SLOTS", "EVENT_FEATURES",
            "HISTORY_EVENTS", "INFO_STATE_SIZE", "MATCH_FEATURES", "OBSERVATION_SIZE", "PRIVATE_COLUMNS",
            "info_state_array", "layout_reference", "legal_array", "observation_array", "private_string",
-           "recall_size"]
+           "recall_size", "view_arrays"]
 
 #: The card features a player's view can show and the public view cannot (the private-only observation's
 #: columns): the cards in my hand, those I know in their hand or in the deck (and how deep), and, while I
@@ -133,6 +134,21 @@ def info_state_array(match: Match, player: int, public: bool = False) -> FloatAr
     write_observation(match, viewer, player, view)
     write_history(match, viewer, player, view, OBSERVATION_SIZE)
     return np.frombuffer(buf, np.float32)
+
+
+def view_arrays(view: PlayerView) -> tuple[FloatArray, FloatArray]:
+    """The observation and information-state tensors of a view's player, from the view alone: the floats the
+    Gymnasium and PettingZoo environments give that player at this moment, so that an agent trained there
+    plays from a bot's ``decide(view)`` (the ladder's agents) on the same inputs.
+
+    >>> from converge import Match
+    >>> m = Match.new(["alchemist", "mechanist", "archivist"], seed=1)
+    >>> obs, info = view_arrays(m.view(m.current_player))
+    >>> bool((obs == observation_array(m, m.current_player)).all()), info.shape
+    (True, (2683,))
+    """
+    world = view.redacted()
+    return observation_array(world, view.player), info_state_array(world, view.player)
 
 
 def legal_array(match: Match, player: int) -> npt.NDArray[np.int8]:

@@ -48,6 +48,12 @@ class PlayerView:
             self._observation = self._world.observation(self.player)
         return self._observation
 
+    def redacted(self) -> Match:
+        """The redacted copy of the match the view holds (do not modify it): what the player knows, the cards
+        hidden from them dealt again by a fixed draw — not the real ones. What reads only the player's side of
+        a match (an encoder of their tensors, their observation) reads the same from it as from the match."""
+        return self._world
+
     def legal_actions(self) -> list[int]:
         """The player's legal actions when the decision is theirs, else an empty list."""
         w = self._world
