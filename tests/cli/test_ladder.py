@@ -100,12 +100,16 @@ def test_an_agent_without_a_seed_or_reset_plays_and_its_mistakes_are_one_line(
         "class Mute:\n"
         "    pass\n"
         "def broken(seed):\n"
-        "    raise RuntimeError('no weights file')\n", encoding="utf-8")
+        "    raise RuntimeError('no weights file')\n"
+        "def flat_policy(observation, legal_actions):\n"
+        "    assert observation.shape == (507,) and observation.dtype.name == 'float32'\n"
+        "    assert observation[-26:].nonzero()[0].tolist() == legal_actions  # the mask is the tensor's end\n"
+        "    return legal_actions[-1]\n", encoding="utf-8")
     (folder / "badimport.py").write_text("import not_installed_anywhere\n", encoding="utf-8")
     monkeypatch.chdir(folder)
-    code = main(["ladder", "--bots", "random,myagents:First", "-n", "2", "--workers", "1"])
+    code = main(["ladder", "--bots", "random,myagents:First,myagents:flat_policy", "-n", "2", "--workers", "1"])
     out, err = capsys.readouterr()
-    assert code == 0 and "myagents:First" in out, err
+    assert code == 0 and "myagents:First" in out and "myagents:flat_policy" in out, err
     for bots, said in (("random,myagents:Mute", "has no decide(view) method (a Mute was made)"),
                        ("random,myagents:Nobody", "myagents has no class or function 'Nobody'"),
                        ("random,myagents:broken", "could not be made: RuntimeError: no weights file"),

@@ -3,8 +3,11 @@
 A researcher's agent is any class (or function returning an object) with ``decide(view) -> action id``, the
 contract of :class:`~converge.bots.base.Bot`: it gets the view of its own player only (what that player may
 know) and answers with one of ``view.legal_actions()``. It is made with the match's seed when it takes an
-argument (``PPOAgent(seed)``), else with none. Its module is imported from the Python path, with the current
-folder first, as ``python -m`` and uvicorn do, so that ``examples.agents:RandomAgent`` works from a checkout.
+argument (``PPOAgent(seed)``), else with none. Or it is a policy over the flat observation, a function
+``policy(observation, legal_actions) -> action id`` of two arguments: it gets the 507-float observation tensor
+the Gymnasium environment gives (:func:`converge.adapters.encoding.view_arrays`; NumPy needed) and the legal
+ids. Its module is imported from the Python path, with the current folder first, as ``python -m`` and uvicorn
+do, so that ``examples.agents:RandomAgent`` works from a checkout.
 
 Only the ladder (``converge ladder --bots``) takes import paths: a name that reaches the server from a player
 never imports anything.
@@ -46,6 +49,18 @@ class ExternalBot:
             reset()
 
 
+class _Policy:
+    """A policy over the flat observation, as an agent with ``decide(view)``."""
+
+    def __init__(self, policy: Any) -> None:
+        self.policy = policy
+
+    def decide(self, view: PlayerView) -> int:
+        from converge.adapters.encoding import view_arrays
+
+        return int(self.policy(view_arrays(view)[0], view.legal_actions()))
+
+
 def load_agent(path: str, seed: int = 0) -> ExternalBot:
     """The agent at ``path``, made with ``seed`` when it takes an argument; ``ValueError`` saying what went
     wrong (the module does not import, has no such name, or what it makes has no ``decide``)."""
@@ -65,9 +80,12 @@ def load_agent(path: str, seed: int = 0) -> ExternalBot:
     if target is None or not callable(target):
         raise ValueError(f"{module_name} has no class or function {attr!r} (for the agent {path})")
     try:
-        takes_seed = bool(inspect.signature(target).parameters)
+        parameters = len(inspect.signature(target).parameters)
     except (TypeError, ValueError):  # (a builtin without a signature)
-        takes_seed = False
+        parameters = 0
+    if inspect.isfunction(target) and parameters == 2:  # policy(observation, legal_actions)
+        return ExternalBot(path, _Policy(target))
+    takes_seed = parameters > 0
     try:
         agent = target(seed) if takes_seed else target()
     except Exception as exc:
