@@ -95,10 +95,12 @@ def test_balance_sweep_plays_each_value_and_says_which_fit(capsys: pytest.Captur
     ("ALC6.goal.at_least=60,61", "ALC6.goal.at_least=61"),
     ("ALC6.goal.nonsense=1,2", "nonsense"),
     ("ALC6.goal.at_least=18", "at least two values"),
+    ("HEA6.goal.count=3,4 --set catalysts", "none of the playsets asked for holds"),
 ])
 def test_balance_sweep_refuses_a_bad_sweep_before_playing(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                           sweep: str, fragment: str) -> None:
-    code, _, err = run(capsys, "balance", "--sweep", sweep, "-n", "5", "--out", str(tmp_path / "s"),
+    spec, *more = sweep.split()
+    code, _, err = run(capsys, "balance", "--sweep", spec, *more, "-n", "5", "--out", str(tmp_path / "s"),
                        "--no-progress")
     assert code == 2 and fragment in err and "Traceback" not in err
     assert not (tmp_path / "s" / "sweep.json").exists()

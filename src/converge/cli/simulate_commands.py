@@ -374,6 +374,9 @@ def _sweep(args: argparse.Namespace, criteria: Criteria) -> int:
         base = SimulationSpec.build(chosen, args.n, args.bot1, args.bot2, args.seed, args.deck_dir)
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    if not any(owner in names for names in base.playsets):
+        raise UserError(f"--sweep: {sweep.card} is a card of {catalog[owner].skillset}, which none of the "
+                        "playsets asked for holds (leave out --playset and --set to play those that hold it)")
     specs = []
     for value in sweep.values:  # every value checked as a deck file is, before anything is played
         try:

@@ -26,13 +26,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from statistics import NormalDist
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from converge.simulation.runner import wilson_interval
 from converge.simulation.stats import MODES
 
 if TYPE_CHECKING:
     from converge.simulation.summary_doc import GoalFigures, Summary
+
+T = TypeVar("T", "Flag", "Verdict")
 
 #: How a card played each way is said in a flag.
 PLAYED_AS = {"discard": "discarded", "declare": "declared", "mine": "added to its player's faction",
@@ -137,6 +139,10 @@ class BalanceReport:
     def is_yours(self, item: Flag | Verdict) -> bool:
         return item.subject in self.yours
 
+    def not_yours(self, items: list[T]) -> list[T]:
+        """``items`` (flags or verdicts) but the user's: the published decks' (all of them without user decks)."""
+        return [i for i in items if not self.is_yours(i)] if self.yours else items
+
     @property
     def counted(self) -> list[Flag]:
         """The flags the exit code counts: the user's with their decks (all with ``strict_all``), else all."""
@@ -228,31 +234,33 @@ def check(summary: Summary, criteria: Criteria | None = None, strict_all: bool =
                      for mode in MODES if "plays" in card]
     # A way of playing a card is judged only where the card itself is (as the flags always were).
     judged_cards = {v.subject for v in verdicts if v.figure == "all_win_rate" and _enough(v)}
-    judged = [v for v in verdicts if _enough(v) and (v.kind != "card" or v.subject in judged_cards)]
+    is_judged = [_enough(v) and (v.kind != "card" or v.subject in judged_cards) for v in verdicts]
+    judged = [v for v, yes in zip(verdicts, is_judged, strict=True) if yes]
     items = len(judged)
     z = corrected_z(c.confidence, items)
     report = BalanceReport(
-        c, [], [f"{v.label}: {v.why_not_judged}" for v in verdicts if v not in judged],
+        c, [], [f"{v.label}: {v.why_not_judged}" for v, yes in zip(verdicts, is_judged, strict=True) if not yes],
         {"playsets": sum(v.kind == "playset" for v in judged), "goals": sum(v.kind == "goal" for v in judged),
          "cards": sum(v.figure == "all_win_rate" for v in judged),
          "ways of playing a card": sum(v.figure.startswith("win_rate.") for v in judged)},
         z=z, judged_figures=frozenset((v.subject, v.figure) for v in judged), yours=your_subjects(summary),
         strict_all=strict_all)
     goals = {g["id"]: g for g in summary["goals"]}
-    out: dict[int, Verdict] = {}
-    for v in judged:
+    for v, yes in zip(verdicts, is_judged, strict=True):
+        if not yes:
+            report.verdicts.append(v)
+            continue
         assert v.value is not None  # (_enough)
         ci = wilson_interval(round(v.value * v.observations), v.observations, z)
         lo, hi = (c.holder_band if v.kind == "playset" else c.card_band if v.kind == "card"
                   else c.star_band(goals[v.subject]["stars"]))
         inside = lo <= v.value <= hi if v.kind != "goal" else c.stars_for(v.value) == goals[v.subject]["stars"]
         status = FAIR if inside else FLAGGED if ci[1] < lo or ci[0] > hi else NEAR
-        out[id(v)] = replace(v, status=status, interval=ci)
+        report.verdicts.append(replace(v, status=status, interval=ci))
         if not inside:
             message = _message(v, ci, c, items, goals)
             flag = Flag(v.kind, v.subject, v.figure, v.value, v.band, message, ci, v.label)
             (report.flags if status == FLAGGED else report.near).append(flag)
-    report.verdicts = [out.get(id(v), v) for v in verdicts]
     return report
 
 

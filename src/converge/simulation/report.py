@@ -296,9 +296,8 @@ def _html_verdict(balance: BalanceReport) -> list[str]:
                              "observations", "should be", "verdict"],
                             [row[:-1] for row in rows], marks=[marks[row[-1]] for row in rows]))
         parts += [f"<p class=note>{html.escape(n)}</p>" for n in notes]
-    flags = [f for f in balance.flags if not balance.is_yours(f)] if balance.yours else balance.flags
-    near = [f for f in balance.near if not balance.is_yours(f)] if balance.yours else balance.near
-    unjudged = [v for v in balance.verdicts if v.status == NOT_JUDGED and not balance.is_yours(v)]
+    flags, near = balance.not_yours(balance.flags), balance.not_yours(balance.near)
+    unjudged = [v for v in balance.not_yours(balance.verdicts) if v.status == NOT_JUDGED]
     whose = "the published decks: " if balance.yours else ""
 
     def lead(text: str) -> str:
@@ -415,8 +414,7 @@ def _terminal_balance(balance: BalanceReport, console: Console) -> None:
     """The flags after the tables: all of them; or, with the user's decks (whose verdict came first), the
     published decks' folded to one line each."""
     theirs = balance.yours and not balance.strict_all
-    flags = [f for f in balance.flags if not balance.is_yours(f)] if balance.yours else balance.flags
-    near = [f for f in balance.near if not balance.is_yours(f)] if balance.yours else balance.near
+    flags, near = balance.not_yours(balance.flags), balance.not_yours(balance.near)
     if balance.yours:
         console.print(f"[bold]Your decks[/bold]: {len(balance.counted) if theirs else len(balance.flags)} "
                       f"{'of your figures' if theirs else 'figures'} out of line ({balance.judged_text()})",
@@ -437,8 +435,8 @@ def _terminal_balance(balance: BalanceReport, console: Console) -> None:
                       f"tell): {len(near)}", highlight=False)
         for f in near:
             console.print(f"  - {f.message}", highlight=False, markup=False)
-    unjudged = [f"{v.label}: {v.why_not_judged}" for v in balance.verdicts
-                if v.status == NOT_JUDGED and not balance.is_yours(v)]
+    unjudged = [f"{v.label}: {v.why_not_judged}" for v in balance.not_yours(balance.verdicts)
+                if v.status == NOT_JUDGED]
     if unjudged:
         listed = unjudged[:NOT_JUDGED_SHOWN]
         more = len(unjudged) - len(listed)
