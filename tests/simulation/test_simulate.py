@@ -200,6 +200,28 @@ def test_play_modes_are_counted_per_card() -> None:
     assert tally.card_plays == expected and sum(expected) > 10
 
 
+def test_each_card_dealt_is_counted_with_the_rounds_its_player_won() -> None:
+    """The deal tally (a card's value, balance --value) agrees with what each player's own view of the
+    finished match says they were dealt, round by round, and who won each round."""
+    for k in range(12):
+        ps = Playset.from_names(all_playsets()[(k * 7) % 84])
+        match = play_match(ps, 300 + k, (make_bot("greedy", k), make_bot("random", k + 1)), log_events=True)
+        tally = PlaysetTally()
+        MatchReader(ps).read(match, tally)
+        ids = [c.id for c in ps.cards]
+        dealt, wins = [0] * 18, [0] * 18
+        for player in (0, 1):
+            rnd = 0
+            for e in match.observation(player)["events"]:
+                if e["kind"] == "round_start":
+                    rnd = e["round"]
+                elif e["kind"] == "dealt":
+                    dealt[ids.index(e["card"])] += 1
+                    wins[ids.index(e["card"])] += match.round_results[rnd - 1][0] == player
+        assert tally.card_dealt == dealt and tally.card_dealt_wins == wins
+        assert sum(dealt) == 6 * tally.rounds and sum(wins) == 3 * tally.rounds
+
+
 def test_a_log_that_does_not_add_up_is_refused() -> None:
     ps = Playset.from_names(CATALYSTS)
     match = play_match(ps, 3, (make_bot("greedy", 1), make_bot("greedy", 2)), log_events=True)

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
     from converge.cards.model import Deck
     from converge.simulation.balance import Criteria
+    from converge.simulation.jobs import SimulationSpec
     from converge.simulation.summary_doc import Summary, Yours
 
 EXIT_FLAGGED = 1
@@ -192,7 +193,8 @@ def _criteria(args: argparse.Namespace) -> Criteria:
         card = parse_band(args.card_band)
         cuts = parse_band(args.star_cuts)
         return Criteria(holder_band=holder, card_band=card, star_cuts=cuts, min_rounds=args.min_rounds,
-                        min_plays=args.min_plays, min_samples=args.min_samples, confidence=args.confidence)
+                        min_plays=args.min_plays, min_samples=args.min_samples, confidence=args.confidence,
+                        value_margin=args.value_margin / 100)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 
@@ -342,6 +344,22 @@ def _compare(args: argparse.Namespace, criteria: Criteria) -> int:
     return EXIT_FLAGGED if comparison.newly_flagged else 0
 
 
+def _run(args: argparse.Namespace, spec: SimulationSpec, label: str) -> Summary:
+    """One simulation of a sweep or a value check, with its progress bar; its summary."""
+    from converge.simulation.backends import BackendError
+    from converge.simulation.simulate import simulate
+    from converge.simulation.summary import summarize
+
+    bar = ProgressBar(not args.no_progress, label)
+    try:
+        result = simulate(spec, args.backend, args.workers, args.address, args.chunk_size, None, bar)
+    except BackendError as exc:
+        raise UserError(str(exc)) from None
+    finally:
+        bar.close()
+    return summarize(spec, result.tallies)
+
+
 def _sweep(args: argparse.Namespace, criteria: Criteria) -> int:
     """``balance --sweep``: each value of one card's parameter played on the same playsets and seeds; the
     figure it moves against the value, a table in the terminal, sweep.json and the plot in ``--out``."""
@@ -351,10 +369,7 @@ def _sweep(args: argparse.Namespace, criteria: Criteria) -> int:
     from rich.table import Table
 
     from converge.cards.loader import DeckError
-    from converge.simulation.backends import BackendError
     from converge.simulation.jobs import SimulationSpec, catalog_of
-    from converge.simulation.simulate import simulate
-    from converge.simulation.summary import summarize
     from converge.simulation.sweep import PARTS, parse_sweep, point, sweep_doc, with_value
 
     if args.summary is not None or args.compare is not None:
@@ -388,16 +403,8 @@ def _sweep(args: argparse.Namespace, criteria: Criteria) -> int:
     folder = _out_dir(args.out)
     sys.stderr.write(f"converge: sweep of {sweep.name} over {len(specs)} values, {len(base.playsets)} playset"
                      f"{'s' if len(base.playsets) != 1 else ''} × {args.n} matches each, the same seeds\n")
-    points = []
-    for value, spec in zip(sweep.values, specs, strict=True):
-        bar = ProgressBar(not args.no_progress, f"{sweep.name}={value}")
-        try:
-            result = simulate(spec, args.backend, args.workers, args.address, args.chunk_size, None, bar)
-        except BackendError as exc:
-            raise UserError(str(exc)) from None
-        finally:
-            bar.close()
-        points.append(point(summarize(spec, result.tallies), sweep, value, criteria, len(specs)))
+    points = [point(_run(args, spec, f"{sweep.name}={value}"), sweep, value, criteria, len(specs))
+              for value, spec in zip(sweep.values, specs, strict=True)]
     settings = {"bots": [base.bot1, base.bot2], "matches_per_playset": args.n, "seed": args.seed,
                 "playsets": ["/".join(p) for p in base.playsets], "confidence": criteria.confidence}
     (folder / "sweep.json").write_text(json.dumps(sweep_doc(sweep, points, settings), indent=1) + "\n",
@@ -428,8 +435,105 @@ def _sweep(args: argparse.Namespace, criteria: Criteria) -> int:
     return 0
 
 
+def _value_cards(args: argparse.Namespace, catalog: dict[str, Deck], mine: list[str]) -> list[str]:
+    """The cards ``--value`` names (``--value`` alone: every card of the user's decks), each checked."""
+    if not args.value.strip():
+        if not mine:
+            raise UserError("--value alone measures the cards of your decks (--deck-dir DIR); without them, "
+                            "name the cards, e.g. --value ALC2,ALC5")
+        return [c.id for k in mine for c in catalog[k].cards]
+    ids = [c.id for k in catalog_order(catalog) for c in catalog[k].cards]
+    cards: list[str] = []
+    for card in (x.strip() for x in args.value.split(",")):
+        if card not in ids:
+            raise UserError(f"--value: no card {card!r} in the decks (cards: {ids[0]}...{ids[-1]}; "
+                            "`converge cards` lists them)")
+        if card not in cards:
+            cards.append(card)
+    return cards
+
+
+def _value(args: argparse.Namespace, criteria: Criteria) -> int:
+    """``balance --value``: each card against a plain stand-in on the same playsets and seeds; what holding it
+    is worth, a table in the terminal and value.json in ``--out`` (see :mod:`converge.simulation.value`)."""
+    from dataclasses import replace
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from converge.cards.loader import DeckError
+    from converge.simulation.jobs import SimulationSpec, catalog_of
+    from converge.simulation.value import FAIR, card_values, stand_in, value_doc
+
+    if args.summary is not None or args.compare is not None or args.sweep is not None:
+        raise UserError("--value plays its own simulations: leave out --summary, --compare and --sweep")
+    catalog = user_catalog(args.deck_dir)
+    cards = _value_cards(args, catalog, user_skillsets(catalog))
+    owner = {c.id: k for k, deck in catalog.items() for c in deck.cards}
+    decks = [k for k in catalog_order(catalog) if k in {owner[c] for c in cards}]
+    try:
+        base = SimulationSpec.build(_playsets(args, catalog, decks), args.n, args.bot1, args.bot2, args.seed,
+                                    args.deck_dir)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    missing = [c for c in cards if not any(owner[c] in names for names in base.playsets)]
+    if missing:
+        raise UserError(f"--value: {missing[0]} is a card of {catalog[owner[missing[0]]].skillset}, which none of "
+                        "the playsets asked for holds (leave out --playset and --set to play those that hold it)")
+    specs = {}
+    for card in cards:  # every stand-in checked as a deck file is, before anything is played
+        try:
+            sources = stand_in(base.sources, card)
+            catalog_of(sources)
+        except (ValueError, DeckError) as exc:
+            raise UserError(f"--value {card}: its stand-in is not a valid card: {exc}") from None
+        specs[card] = replace(base, sources=sources)
+    folder = _out_dir(args.out)
+    sys.stderr.write(f"converge: the value of {len(cards)} card{'s' if len(cards) != 1 else ''}: the decks as "
+                     f"printed, then each card's stand-in, {len(base.playsets)} playset"
+                     f"{'s' if len(base.playsets) != 1 else ''} × {args.n} matches each, the same seeds\n")
+    printed = _run(args, base, "as printed")
+    values = card_values(printed, {card: _run(args, spec, f"{card} plain") for card, spec in specs.items()},
+                         criteria)
+    settings = {"bots": [base.bot1, base.bot2], "matches_per_playset": args.n, "seed": args.seed,
+                "playsets": ["/".join(p) for p in base.playsets], "confidence": criteria.confidence,
+                "margin": criteria.value_margin, "min_rounds_dealt": criteria.min_plays}
+    (folder / "value.json").write_text(json.dumps(value_doc(values, settings), indent=1) + "\n", encoding="utf-8")
+    console = Console(highlight=False)
+    t = Table(title=f"What holding each card is worth against a plain card of its deck ({criteria.confidence:.0%} "
+                    f"intervals for the {len(values)} cards together; bots {base.bot1} and {base.bot2})",
+              title_justify="left")
+    for col in ("card", "won dealt it", "won dealt plain", "value", "interval", "above deck", "verdict"):
+        t.add_column(col, justify="left" if col in ("card", "verdict") else "right")
+
+    def pct(x: float | None) -> str:
+        return "–" if x is None else f"{100 * x:.1f}%"
+
+    def pts(x: float | None) -> str:
+        return "–" if x is None else f"{100 * x:+.1f}"
+
+    for v in values:
+        interval = "–" if v.interval is None else f"{pts(v.interval[0])} to {pts(v.interval[1])}"
+        t.add_row(v.card, pct(v.rate), pct(v.rate_plain), pts(v.value), interval, pts(v.above_deck),
+                  v.verdict.upper() if v.flagged else v.verdict)
+    console.print(t)
+    console.print(f"value: the round win rate of the player dealt the card minus that of the player dealt its "
+                  f"stand-in, in points; rounds dealt: {min(min(v.dealt, v.dealt_plain) for v in values):,} or "
+                  "more each", highlight=False, markup=False)
+    for v in values:
+        if v.verdict != FAIR:
+            console.print(f"{v.card}: {v.verdict}: {v.reason(criteria)}", highlight=False, markup=False)
+    flagged = [v for v in values if v.flagged]
+    console.print(f"flagged: {', '.join(f'{v.card} ({v.verdict})' for v in flagged) if flagged else 'none'}",
+                  highlight=False, markup=False)
+    console.print(f"wrote {folder / 'value.json'}", highlight=False, markup=False)
+    return EXIT_FLAGGED if flagged else 0
+
+
 def cmd_balance(args: argparse.Namespace) -> int:
     criteria = _criteria(args)
+    if args.value is not None:
+        return _value(args, criteria)
     if args.sweep is not None:
         return _sweep(args, criteria)
     if args.compare is not None:
@@ -464,6 +568,16 @@ def _confidence(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number such as 0.95, got {text!r}") from None
     if not 0.5 <= value < 1:
         raise argparse.ArgumentTypeError(f"the confidence is at least 0.5 and below 1, got {text!r}")
+    return value
+
+
+def _points(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of points, e.g. 3, got {text!r}") from None
+    if not 0 < value < 100:
+        raise argparse.ArgumentTypeError(f"the margin must be above 0 and below 100 points, got {text}")
     return value
 
 
@@ -549,6 +663,11 @@ def register(sub: Subcommands) -> None:
                         "seeds (e.g. GAR6.goal.at_least=2..6, ALC3.effect.count=1,2): its goal's fulfilment rate, "
                         "or its round win rate after a play, against the value, which values fit the stars or the "
                         "band, sweep.json and a plot in --out (playsets: those that hold the card, unless given)")
+    p.add_argument("--value", nargs="?", const="", default=None, metavar="CARD,CARD",
+                   help="what holding each card is worth: the round win rate of the player dealt it against that "
+                        "of the player dealt a plain stand-in (the same card with a goal no one fulfils and its "
+                        "deck's plain keyword effect), on the same playsets and seeds; flags the useless and the "
+                        "overpowered, value.json in --out (alone, with --deck-dir: every card of your decks)")
     p.add_argument("--strict-all", action="store_true",
                    help="with --deck-dir, count the published decks' flags in the exit code too (by default only "
                         "those of your decks count)")
@@ -567,6 +686,10 @@ def register(sub: Subcommands) -> None:
                       help="player-ends of turn to judge a goal (default 1000)")
     crit.add_argument("--confidence", type=_confidence, default=0.95,
                       help="of the intervals, for all the items judged together (default 0.95)")
+    crit.add_argument("--value-margin", type=_points, default=3.0, metavar="POINTS",
+                      help="--value: a card worth less than this many points of round win rate over a plain one "
+                           "is useless, one worth this many more than its deck's other cards overpowered "
+                           "(default 3)")
     p.set_defaults(func=cmd_balance)
 
 

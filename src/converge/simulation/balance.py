@@ -50,6 +50,9 @@ class Criteria:
     min_plays: int = 200
     min_samples: int = 1000
     confidence: float = 0.95  #: of all the judged items' intervals together
+    #: balance --value: a card worth less than this over a plain card is useless, one worth this much more than
+    #: its deck's other cards overpowered
+    value_margin: float = 0.03
 
     def __post_init__(self) -> None:
         if not 0.5 <= self.confidence < 1:
@@ -57,6 +60,8 @@ class Criteria:
         for name, (lo, hi) in (("holder band", self.holder_band), ("card band", self.card_band)):
             if not 0 <= lo < hi <= 1:
                 raise ValueError(f"the {name} must be two rates with 0 <= low < high <= 1, got {lo}, {hi}")
+        if not 0 < self.value_margin < 1:
+            raise ValueError(f"the value margin must be between 0 and 1, got {self.value_margin}")
         one, three = self.star_cuts
         if not 0 < three < one < 1:
             raise ValueError(f"the star cuts must be two rates with 0 < three-star cut < one-star cut < 1, "

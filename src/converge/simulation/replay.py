@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from converge.engine.actions import DISCARD
-from converge.engine.events import PLAY, ROUND_END, ROUND_START, SCORE, Event, PublicTracker
+from converge.engine.events import DEALT, PLAY, ROUND_END, ROUND_START, SCORE, Event, PublicTracker
 from converge.engine.goals import FactionStats, GoalKind, goal_winners
 from converge.engine.sizes import NUM_CARDS
 
@@ -29,6 +29,8 @@ GOAL_FULFILLED: Final = 4
 GOAL_ANY: Final = 5
 GOAL_ROUNDS_DECLARED: Final = 6
 GOAL_POTENTIAL: Final = 7
+CARD_DEALT: Final = 8
+CARD_DEALT_WINS: Final = 9
 
 
 def score_turn(tracker: PublicTracker, kinds: tuple[GoalKind, ...], args: tuple[int, ...],
@@ -65,9 +67,14 @@ def replay_events(events: list[Event], printed_skill: tuple[int, ...], printed_r
                   counters: list[list[int]]) -> list[tuple[int, int, int, int, int, int, int]]:
     """Replay the public events of a finished match; add to ``counters`` (the lists named by the index
     constants above). Returns one ``(start holder, winner, end reason, turns, plays, score 0, score 1)``
-    per round."""
+    per round.
+
+    The one private event read is the deal, and only to count, per card, the rounds it was dealt in and
+    those its player won (a card's value to its holder, ``balance --value``): the match is over, so the
+    deal is no longer anyone's secret, and nothing else here depends on it."""
     tracker = PublicTracker(printed_skill, printed_rank)
     plays: list[int] = []  # player, card, mode index: three entries per play this round
+    dealt: list[int] = []  # player, card: two entries per card dealt this round
     out: list[tuple[int, int, int, int, int, int, int]] = []
     holder = -1
     turns = 0
@@ -75,8 +82,12 @@ def replay_events(events: list[Event], printed_skill: tuple[int, ...], printed_r
     s1 = 0
     card_plays, card_wins = counters[CARD_PLAYS], counters[CARD_WINS]
     rounds_played, declared = counters[CARD_ROUNDS_PLAYED], counters[GOAL_ROUNDS_DECLARED]
+    card_dealt, card_dealt_wins = counters[CARD_DEALT], counters[CARD_DEALT_WINS]
     for event in events:
         if event[1] != -1:
+            if event[0] == DEALT:
+                dealt.append(event[2])
+                dealt.append(event[3])
             continue
         tracker.step(event)
         kind, _vis, player, card, a, b = event
@@ -105,10 +116,16 @@ def replay_events(events: list[Event], printed_skill: tuple[int, ...], printed_r
                     rounds_played[c] += 1
             for g in set(tracker.zones.goals):
                 declared[g] += 1
+            for i in range(0, len(dealt), 2):
+                c = dealt[i + 1]
+                card_dealt[c] += 1
+                if dealt[i] == winner:
+                    card_dealt_wins[c] += 1
             out.append((holder, winner, a, turns, len(plays) // 3, s0, s1))
         elif kind == ROUND_START:
             holder = player
             plays = []
+            dealt = []
             turns = 0
             s0 = 0
             s1 = 0

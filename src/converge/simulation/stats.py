@@ -2,7 +2,9 @@
 
 The simulator is the referee of finished bot matches, not a player: it reads each finished match's event
 log (``match.events``), and only its *public* events (visibility ``-1``, what a spectator's
-``observation(-1)["events"]`` lists), so nothing here depends on a hand, the deck order or the artifact.
+``observation(-1)["events"]`` lists), so nothing here depends on a hand, the deck order or the artifact
+card; the one exception is the deal, read once the match is over and only to count, per card, the rounds
+its holder won (a card's value, ``balance --value``).
 
 From those events :class:`MatchReader` rebuilds the goal area and both factions at every end of turn
 (with the engine's :class:`~converge.engine.events.PublicTracker`) and scores each goal the way RULES.md
@@ -94,6 +96,9 @@ class PlaysetTally:
     # every goal of the playset, declared or not, at every end of turn: players whose faction fulfils it
     turn_ends: int = 0
     goal_potential: list[int] = field(default_factory=lambda: [0] * NUM_CARDS)
+    # per card: rounds it was dealt in (the deal, read once the match is over), and those its player won
+    card_dealt: list[int] = field(default_factory=lambda: [0] * NUM_CARDS)
+    card_dealt_wins: list[int] = field(default_factory=lambda: [0] * NUM_CARDS)
 
     def merge(self, other: PlaysetTally) -> None:
         """Add ``other``'s counts to this tally."""
@@ -112,7 +117,8 @@ class PlaysetTally:
                              (self.goal_turns, other.goal_turns), (self.goal_fulfilled, other.goal_fulfilled),
                              (self.goal_any, other.goal_any),
                              (self.goal_rounds_declared, other.goal_rounds_declared),
-                             (self.goal_potential, other.goal_potential)):
+                             (self.goal_potential, other.goal_potential),
+                             (self.card_dealt, other.card_dealt), (self.card_dealt_wins, other.card_dealt_wins)):
             for i, v in enumerate(theirs):
                 mine[i] += v
         _hist_add(self.round_turns, other.round_turns)
@@ -172,7 +178,8 @@ class MatchReader:
                     ) -> list[RoundFacts]:
         """Replay the public events of a match into ``tally`` (round counters, cards, goals)."""
         counters = [tally.card_plays, tally.card_wins, tally.card_rounds_played, tally.goal_turns,
-                    tally.goal_fulfilled, tally.goal_any, tally.goal_rounds_declared, tally.goal_potential]
+                    tally.goal_fulfilled, tally.goal_any, tally.goal_rounds_declared, tally.goal_potential,
+                    tally.card_dealt, tally.card_dealt_wins]
         try:
             rounds = replay_events(events if isinstance(events, list) else list(events), self.printed_skill,
                                    self.printed_rank, self.goal_kind, self.goal_arg, self.goal_stars, counters)

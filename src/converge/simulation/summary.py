@@ -104,6 +104,8 @@ class _CardCounts:
     goal_rounds_declared: int = 0
     turn_ends: int = 0
     goal_potential: int = 0
+    dealt: int = 0
+    dealt_wins: int = 0
 
 
 def summarize(spec: SimulationSpec, tallies: Mapping[str, PlaysetTally],
@@ -147,6 +149,8 @@ def summarize(spec: SimulationSpec, tallies: Mapping[str, PlaysetTally],
             acc.goal_rounds_declared += t.goal_rounds_declared[i]
             acc.turn_ends += t.turn_ends
             acc.goal_potential += t.goal_potential[i]
+            acc.dealt += t.card_dealt[i]
+            acc.dealt_wins += t.card_dealt_wins[i]
 
     card_list: list[CardFigures] = []
     goal_list: list[GoalFigures] = []
@@ -173,6 +177,8 @@ def summarize(spec: SimulationSpec, tallies: Mapping[str, PlaysetTally],
                 "all_win_rate": rate(w_all, n_all),
                 "all_win_rate_ci95": ci95(w_all, n_all),
                 "rounds_played_rate": rate(acc.rounds_played, rounds),
+                "dealt": acc.dealt,
+                "dealt_wins": acc.dealt_wins,
             })
             turns = acc.goal_turns
             goal_list.append({

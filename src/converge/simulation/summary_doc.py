@@ -89,6 +89,9 @@ class CardFigures(CardFace):
     all_win_rate: float | None
     all_win_rate_ci95: list[float] | None
     rounds_played_rate: float | None
+    #: rounds the card was dealt in, and those its player won (absent from older summaries)
+    dealt: NotRequired[int]
+    dealt_wins: NotRequired[int]
 
 
 class GoalFigures(TypedDict):
