@@ -302,9 +302,13 @@ def test_a_users_deck_prints_and_goes_to_tts(capsys: pytest.CaptureFixture[str],
     assert sorted(p.name for p in (out / "png").iterdir()) == ["TIN1.png", "TIN2.png", "TIN3.png", "TIN4.png",
                                                                 "TIN5.png", "TIN6.png", "back.png", "notes.txt"]
     assert len(render(out / "cards.pdf", tmp_path / "pages", 20)) == 2
+    (tmp_path / "tts").mkdir()
+    for name in ("sheet-1.png", "sheet-2.png", "sheet-notes.png"):  # a larger export's sheets, and a file of theirs
+        (tmp_path / "tts" / name).write_bytes(b"an earlier export")
     code, said, err = run(capsys, "cards", "tts", "--deck-dir", str(tinker_dir), "--skillset", "tinker",
                           "--out", str(tmp_path / "tts"))
     assert code == 0 and err == ""
+    assert sorted(p.name for p in (tmp_path / "tts").glob("sheet*")) == ["sheet-notes.png", "sheet.png"]
     doc = json.loads((tmp_path / "tts" / "converge-cards.json").read_text(encoding="utf-8"))
     deck = doc["ObjectStates"][0]
     assert deck["ContainedObjects"][0]["Nickname"] == "Tinker Ember Apprentice"

@@ -150,6 +150,9 @@ def export_tts(cards: Sequence[tuple[Deck, CardSpec]], out: Path) -> Exported:
     size = SIZES["poker"]
     faces = layouts(cards, size)
     parts = [faces[i:i + PER_SHEET] for i in range(0, len(faces), PER_SHEET)]
+    for stale in [out / "sheet.png", *out.glob("sheet-*.png")]:  # an earlier export's: the game would show them
+        if stale.is_file() and (stale.name == "sheet.png" or stale.stem[6:].isdigit()):
+            stale.unlink()
     with matplotlib.rc_context({"font.family": "DejaVu Sans"}):
         sheets = tuple(_write_sheet(part, out / (f"sheet-{n}.png" if len(parts) > 1 else "sheet.png"))
                        for n, part in enumerate(parts, start=1))
