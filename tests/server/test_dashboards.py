@@ -379,6 +379,12 @@ def test_each_rule_is_an_alert_with_a_duration_a_severity_and_what_to_do() -> No
     assert exprs["ConvergeSlowActions"].endswith("(rate(converge_action_seconds_bucket[5m]))) > 0.25")
 
 
+def test_the_hosting_page_says_what_to_do_for_each_alert() -> None:
+    page = (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^\| `(Converge\w+)` \((critical|warning)\) \|", page, flags=re.MULTILINE)
+    assert listed == [(rule["alert"], rule["labels"]["severity"]) for rule in rules()]
+
+
 def test_the_dashboard_imports_anywhere_and_each_panel_has_a_title_a_place_and_queries() -> None:
     doc = dashboard()
     assert doc["schemaVersion"] >= 39 and doc["id"] is None and doc["uid"]
