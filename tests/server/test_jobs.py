@@ -59,7 +59,7 @@ def cluster() -> Iterator[tuple[ThrowawayCluster, str]]:
 def _failing(client: TestClient) -> set[str]:
     """The jobs the process's metrics say are failing."""
     text = client.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}).text
-    return set(re.findall(r'^converge_job_failing\{job="(\w+)"\} 1\.0$', text, re.MULTILINE))
+    return set(re.findall(r'^converge_job_failing\{job_name="(\w+)"\} 1\.0$', text, re.MULTILINE))
 
 
 def _status(client: TestClient, mid: str) -> dict[str, Any]:

@@ -48,9 +48,7 @@ def parse(text: str) -> Samples:
 
 def families(text: str) -> set[str]:
     """The names of the metric families in a scrape, whether or not they have samples yet."""
-    # (The text format gives each labelled series' ``_created`` a family of its own once it has a sample.)
-    return {line.split()[2] for line in text.splitlines()
-            if line.startswith("# TYPE converge_") and not line.split()[2].endswith("_created")}
+    return {line.split()[2] for line in text.splitlines() if line.startswith("# TYPE converge_")}
 
 
 def scrape(client: TestClient) -> tuple[str, Samples]:
@@ -137,12 +135,14 @@ def test_a_bot_match_shows_in_every_series_and_no_label_names_the_match_or_the_p
             assert total(after, "converge_db_writes_total") >= actions  # (and the match's creation, the player...)
             assert total(after, "converge_db_commit_failures_total") == 0
             assert total(after, "converge_bot_decisions_queued") == 0
-            jobs = {v for (n, ls) in after for k, v in ls if n == "converge_job_failing" and k == "job"}
+            jobs = {v for (n, ls) in after for k, v in ls if n == "converge_job_failing" and k == "job_name"}
             # (SQLite: no coordination)
             assert jobs == {"retention", "turn_check", "turn_mails", "lobby_refresh", "tournaments", "puzzle_scan"}
             assert total(after, "converge_job_failing") == 0 and total(after, "converge_job_failures_total") == 0
             labels = {k for (n, ls) in after for k, _v in ls if n == "converge_actions_total"}
             assert labels == {"source", "kind"}
+            # (Prometheus gives every series its target's job and instance: a label of ours so named is renamed)
+            assert not {k for (_n, ls) in after for k, _v in ls} & {"job", "instance"}
             for name in SERIES:
                 assert any(n == name for n, _ls in after), name
 
@@ -157,6 +157,22 @@ def test_a_bot_match_shows_in_every_series_and_no_label_names_the_match_or_the_p
         values = {v for (_n, ls) in after for _k, v in ls}
         assert not any(s in v for s in secrets for v in values)
         assert not any(s in text for s in secrets)
+
+
+def test_no_counter_or_histogram_has_a_created_series_in_either_format(tmp_path: Path) -> None:
+    """prometheus_client would add a ``_created`` series beside each counter's and histogram's (one more
+    series for each labelled one): the server turns them off, in the text format and in OpenMetrics."""
+    with client_for(tmp_path, metrics_token=TOKEN) as client:
+        client.get("/no/such/page")  # a labelled counter with a sample (errors{code="not_found"})
+        create(client, opponent="bot", bot="random", seat=0)
+        text, samples = scrape(client)
+        assert total(samples, "converge_errors_total", code="not_found") == 1
+        assert total(samples, "converge_db_commit_seconds_count") > 0  # (a histogram with samples)
+        openmetrics = client.get("/metrics", headers={**auth(TOKEN), "accept": "application/openmetrics-text"})
+        assert openmetrics.headers["content-type"].startswith("application/openmetrics-text")
+        assert "converge_errors_total" in openmetrics.text
+        for scraped in (text, openmetrics.text):
+            assert "_created" not in scraped
 
 
 def test_metrics_need_the_token_and_are_not_served_without_one(tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from converge.server.storage.database import StorageError
+from converge.server.ops.meter import Meter
+from converge.server.storage.database import Refused, StorageError
 from converge.server.storage.match_store import Storage
 from converge.server.storage.rows import MatchRow, SeatRow
 from converge.server.storage.writer import Writer
@@ -87,6 +88,54 @@ def test_a_failing_driver_write_in_a_group_fails_alone_and_the_writer_goes_on(st
         writer.submit(lambda conn: Storage.set_hints(conn, b, 3), noted)
         assert again.wait(20) and outcome == [None, None]
         assert storage.actions_of(b) == [3]
+    finally:
+        gate.set()
+        writer.close()
+
+
+class _Commits(Meter):
+    """The writer's reports: each commit's writes and whether it worked."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[int, bool]] = []
+
+    def commit(self, seconds: float, writes: int, ok: bool) -> None:
+        self.seen.append((writes, ok))
+
+
+def test_only_a_write_the_database_fails_is_counted_as_a_failed_commit_not_a_refused_one(storage: Storage) -> None:
+    """The failed commits' counter is what a host is alerted on (deploy/prometheus/rules.yml): a write refused
+    for the players' sake (a challenge no longer open) is not one, nor is a group that one write failed,
+    whose other writes are committed; a write the database fails is one, once."""
+    meter = _Commits()
+    writer = Writer(storage, meter=meter)
+    results: list[BaseException | None] = []
+    finished = threading.Event()
+
+    def note(exc: BaseException | None) -> None:
+        results.append(exc)
+        if len(results) == 5:
+            finished.set()
+
+    def refused(conn: Any) -> None:
+        raise Refused("the challenge is no longer open")
+
+    def broken(conn: Any) -> None:
+        conn.exec_driver_sql("SELECT * FROM no_such_table")
+
+    gate = threading.Event()
+    try:
+        writer.submit(lambda conn: gate.wait(10), note)  # (holds the writer: the next three make one group)
+        writer.submit(lambda conn: None, note)
+        writer.submit(refused, note)
+        writer.submit(lambda conn: None, note)
+        gate.set()
+        writer.submit(broken, note)
+        assert finished.wait(20)
+        assert [type(r).__name__ for r in results[:4]] == ["NoneType", "NoneType", "Refused", "NoneType"]
+        assert isinstance(results[4], Exception)
+        assert [ok for _writes, ok in meter.seen].count(False) == 1  # (the broken write's)
+        assert sum(writes for writes, ok in meter.seen if ok) == 3
     finally:
         gate.set()
         writer.close()

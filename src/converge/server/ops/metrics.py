@@ -7,7 +7,10 @@ and refusals are counted where they are made: the error handlers, the security m
 when Prometheus scrapes (:class:`_Held`).
 No label names a match, a player, a token or an address: their values come from small fixed sets (the
 action's source and decision kind, the error codes of :data:`~converge.server.protocol.errors.ERROR_STATUS`,
-the kinds of connection).
+the kinds of connection, the background jobs' names). No label is called ``job`` or ``instance``: Prometheus
+gives every scraped series those two itself (and would rename ours to ``exported_job``).
+No counter or histogram has a ``_created`` series (the time it was made, one more series beside each labelled
+one, which no dashboard or alert here reads).
 
 Two ways out: ``GET /metrics`` on the server's own port with ``Authorization: Bearer <metrics_token>``
 (:mod:`converge.server.api.routes.ops`), and a listener of its own at ``metrics_bind``
@@ -22,7 +25,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 from wsgiref.simple_server import WSGIServer
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
+from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector, disable_created_metrics
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import choose_encoder, start_http_server
 
@@ -36,6 +39,9 @@ if TYPE_CHECKING:
     from converge.server.play.hub import Hub
 
 log = logging.getLogger("converge.server")
+
+# The library's switch is for the whole process (read at each scrape): the server's process is the server's.
+disable_created_metrics()  # type: ignore[no-untyped-call]  # (the library leaves it unannotated)
 
 #: Seconds: from a millisecond (an action in memory) to seconds (a slow disk, a bot thinking hard).
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -177,9 +183,9 @@ class _Held:
         waiting = GaugeMetricFamily("converge_quick_match_waiting", "Players waiting in the quick-match queue")
         waiting.add_metric([], len(self.lobby.quick.queue))
         failing = GaugeMetricFamily("converge_job_failing", "1 while a background job fails (its runs are tried "
-                                    "again with a backoff), else 0", labels=["job"])
+                                    "again with a backoff), else 0", labels=["job_name"])
         failures = CounterMetricFamily("converge_job_failures", "Failed runs of each background job",
-                                       labels=["job"])
+                                       labels=["job_name"])
         for job in hub.life.jobs:
             failing.add_metric([job.name], 1 if job.failing else 0)
             failures.add_metric([job.name], job.failures_total)

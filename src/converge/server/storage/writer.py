@@ -166,16 +166,19 @@ class Writer:
                     for fn, _done, _driver in group:
                         fn(conn)
         except Exception as exc:
-            self.meter.commit(time.perf_counter() - start, len(group), False)
             if self.conn is not None and self.conn.invalidated:
                 with contextlib.suppress(Exception):
                     self.conn.close()
                 self.conn = None
             if len(group) == 1:
+                # A refused write (a table taken meanwhile, a limit reached) is the players' doing, not a
+                # failure of the database: the failures' counter is what a host is alerted on.
                 if not isinstance(exc, Refused):  # (the error whole, its parameters hidden, in `exception`)
+                    self.meter.commit(time.perf_counter() - start, 1, False)
                     log.warning("a database write failed, nothing of it stored: %s", describe(exc), exc_info=exc)
                 group[0][1](exc)
                 return
+            # (The group is not counted: each of its writes is, as it is committed again alone.)
             for one in group:  # find the write that failed; commit the others
                 self._commit([one])
             return
