@@ -215,11 +215,17 @@ class BotPool:
         except concurrent.futures.process.BrokenProcessPool:
             if self.closed:
                 raise
-            if self._executor is executor:  # (the first call to meet it replaces it)
-                log.warning("a bot worker process died: starting new ones")
-                executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = None
+            self._replace(executor)
         return await loop.run_in_executor(self._pool(), fn, *args)
+
+    def _replace(self, executor: concurrent.futures.ProcessPoolExecutor) -> None:
+        """Let a broken executor go, once (whoever meets it first: a call, or the readiness check); new workers
+        start with the next call."""
+        if self._executor is executor:
+            log.warning("a bot worker process died: starting new ones")
+            executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+            self._pool()
 
     def stats(self) -> BotStats:
         """Figures for operators (``GET /api/status``): nothing about any match."""
@@ -238,10 +244,13 @@ class BotPool:
         executor = self._executor
         if executor is None:
             return "not started"
-        # (a worker that died breaks the whole executor: no decision is taken any more, by any worker)
+        # (a worker that died breaks the whole executor: no decision is taken any more, by any worker). It is
+        # replaced here too, not only by the next decision's call: a process out of the load balancer's pool
+        # for this very answer may get no decision to make, and would stay unready for good.
         processes = list((getattr(executor, "_processes", None) or {}).values())
         if getattr(executor, "_broken", False) or not all(p.is_alive() for p in processes):
-            return "a worker process died (new ones start with the next decision)"
+            self._replace(executor)
+            return "a worker process died (new ones are starting)"
         return None
 
     def close(self) -> None:
