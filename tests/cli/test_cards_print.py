@@ -303,7 +303,7 @@ def test_a_users_deck_prints_and_goes_to_tts(capsys: pytest.CaptureFixture[str],
                                                                 "TIN5.png", "TIN6.png", "back.png", "notes.txt"]
     assert len(render(out / "cards.pdf", tmp_path / "pages", 20)) == 2
     (tmp_path / "tts").mkdir()
-    for name in ("sheet-1.png", "sheet-2.png", "sheet-notes.png"):  # a larger export's sheets, and a file of theirs
+    for name in ("sheet-1.png", "sheet-2.png", "sheet-notes.png"):  # a larger export's sheets, and a user's file
         (tmp_path / "tts" / name).write_bytes(b"an earlier export")
     code, said, err = run(capsys, "cards", "tts", "--deck-dir", str(tinker_dir), "--skillset", "tinker",
                           "--out", str(tmp_path / "tts"))

@@ -52,12 +52,12 @@ def _summary(counts: dict[str, tuple[int, int]], skillset: str = "Tinker") -> Su
 
 
 def _values(printed: dict[str, tuple[int, int]], plain: dict[str, tuple[int, int]],
-            criteria: Criteria = Criteria()) -> dict[str, str]:
+            criteria: Criteria | None = None) -> dict[str, str]:
     """Each card's verdict: ``printed`` the (rounds dealt, won) with every card as printed, ``plain`` those
     of each card in the run with its own stand-in."""
     base = _summary(printed)
     runs = {c: _summary({**printed, c: plain[c]}) for c in plain}
-    return {v.card: v.verdict for v in card_values(base, runs, criteria)}
+    return {v.card: v.verdict for v in card_values(base, runs, criteria or Criteria())}
 
 
 def test_a_card_worth_no_more_than_a_plain_one_is_useless() -> None:
@@ -117,8 +117,8 @@ def test_balance_value_plays_each_card_against_its_stand_in(capsys: pytest.Captu
     monkeypatch.setenv("COLUMNS", "200")
     decks = _tinker(tmp_path)
     code, out, err = run(capsys, "balance", "--value", "TIN2", "--deck-dir", str(decks), "--playset",
-                         "tinker,mechanist,protector", "-n", "1500", "--seed", "1", "--workers", "2", "--no-progress",
-                         "--out", str(tmp_path / "v"))
+                         "tinker,mechanist,protector", "-n", "1500", "--seed", "1", "--workers", "2",
+                         "--no-progress", "--out", str(tmp_path / "v"))
     assert code == 0, err
     assert "the value of 1 card" in err
     doc = json.loads((tmp_path / "v" / "value.json").read_text(encoding="utf-8"))

@@ -180,7 +180,8 @@ def card_values(base: Summary, plain: dict[str, Summary], criteria: Criteria) ->
 def value_doc(values: Sequence[CardValue], settings: dict[str, object]) -> dict[str, object]:
     """``value.json``: how the values were measured, and each card's."""
     goal = {"kind": STAND_IN_GOAL_KIND, "at_least": STAND_IN_GOAL_AT_LEAST}
-    return {"settings": settings, "stand_in": {"goal": goal, "effect": "the card's keyword, every option at its default"},
+    effect = "the card's keyword, every option at its default"
+    return {"settings": settings, "stand_in": {"goal": goal, "effect": effect},
             "cards": [{**asdict(v), "rate": v.rate, "rate_plain": v.rate_plain} for v in values]}
 
 
