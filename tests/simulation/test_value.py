@@ -98,24 +98,13 @@ def test_more_cards_measured_together_widen_each_interval() -> None:
     assert one[0].verdict == FAIR and many[0].verdict == NEAR
 
 
-def _tinker(tmp_path: Path) -> Path:
-    """The Alchemist deck as a designer's Tinker deck, TIN2's goal a 1-star one printed with three stars."""
-    text = (ROOT / "src" / "converge" / "cards" / "decks" / "alchemist.toml").read_text(encoding="utf-8")
-    text = text.replace("Alchemist", "Tinker").replace("ALC", "TIN").replace('name = "', 'name = "Tinker ')
-    text = text.replace('color = "magenta"', 'color = "cyan"').replace(
-        'goal = { kind = "different_ranks", count = 4, stars = 2 }', 'goal = { kind = "most_cards", stars = 3 }')
-    folder = tmp_path / "decks"
-    folder.mkdir()
-    (folder / "tinker.toml").write_text(text, encoding="utf-8")
-    return folder
-
-
 def test_balance_value_plays_each_card_against_its_stand_in(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """On the same seeds: the overpowered TIN2 is clearly worth more to its holder than a plain card (the
-    greedy bot declares its three-star goal); value.json holds both runs' counts and how they were made."""
+    """The example deck of docs/balance.md, on the same seeds: its overpowered TIN2 is clearly worth more to its
+    holder than a plain card (the greedy bot declares its three-star goal); value.json holds both runs' counts
+    and how they were made."""
     monkeypatch.setenv("COLUMNS", "200")
-    decks = _tinker(tmp_path)
+    decks = ROOT / "examples" / "decks" / "tinker"
     code, out, err = run(capsys, "balance", "--value", "TIN2", "--deck-dir", str(decks), "--playset",
                          "tinker,mechanist,protector", "-n", "1500", "--seed", "1", "--workers", "2",
                          "--no-progress", "--out", str(tmp_path / "v"))

@@ -503,8 +503,8 @@ def _value(args: argparse.Namespace, criteria: Criteria) -> int:
     t = Table(title=f"What holding each card is worth against a plain card of its deck ({criteria.confidence:.0%} "
                     f"intervals for the {len(values)} cards together; bots {base.bot1} and {base.bot2})",
               title_justify="left")
-    for col in ("card", "won dealt it", "won dealt plain", "value", "interval", "above deck", "verdict"):
-        t.add_column(col, justify="left" if col in ("card", "verdict") else "right")
+    for col in ("card", "won when\ndealt it", "won with\na plain", "value", "interval", "above\ndeck", "verdict"):
+        t.add_column(col, justify="left" if col in ("card", "verdict") else "right", no_wrap=True)
 
     def pct(x: float | None) -> str:
         return "–" if x is None else f"{100 * x:.1f}%"
@@ -513,7 +513,7 @@ def _value(args: argparse.Namespace, criteria: Criteria) -> int:
         return "–" if x is None else f"{100 * x:+.1f}"
 
     for v in values:
-        interval = "–" if v.interval is None else f"{pts(v.interval[0])} to {pts(v.interval[1])}"
+        interval = "–" if v.interval is None else f"{pts(v.interval[0])}..{pts(v.interval[1])}"
         t.add_row(v.card, pct(v.rate), pct(v.rate_plain), pts(v.value), interval, pts(v.above_deck),
                   v.verdict.upper() if v.flagged else v.verdict)
     console.print(t)

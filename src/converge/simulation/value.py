@@ -122,14 +122,14 @@ class CardValue:
                     f"{criteria.min_plays:,} needed)")
         assert self.value is not None and self.interval is not None
         if self.verdict == USELESS:
-            return ("worth less than a plain card" if self.interval[1] < 0
-                    else f"worth less than {100 * margin:.0f} points more than a plain card")
+            return ("its holder wins less often than with a plain card" if self.interval[1] < 0
+                    else f"it wins its holder less than {100 * margin:.0f} points more than a plain card would")
         if self.verdict == OVERPOWERED:
             assert self.above_deck is not None
             return f"{100 * self.above_deck:+.1f} points above its deck's other cards"
         if self.verdict == FAIR:
             return "worth more than a plain card"
-        return "no clear difference from a plain card yet: more matches would tell"
+        return "no clear difference from a plain card yet (the interval holds zero): more matches would tell"
 
 
 def _counts(summary: Summary, card: str) -> tuple[str, int, int]:
