@@ -324,9 +324,31 @@ def install(image: Image, wheel: Path) -> None:
             venv = re.search(r"install\.sh (\S+) ", rest)
             assert venv is not None and f"PATH={venv[1]}/bin:$PATH" in image.stage.one("ENV"), rest
             _venv_in_view(image.path(venv[1]), image.root / "deps")
-            done = subprocess.run(["sh", "-c", image.moved(rest)], env={**image.env, "PIP_NO_INDEX": "1"},
-                                  capture_output=True, text=True, timeout=300)
+            # (no index, no machine's pip.conf; PIP_VERBOSE=1 against the step's -q: pip says which requirements
+            # it found)
+            pip = {"PIP_NO_INDEX": "1", "PIP_CONFIG_FILE": os.devnull, "PIP_VERBOSE": "1"}
+            done = subprocess.run(["sh", "-c", image.moved(rest)], env={**image.env, **pip}, capture_output=True,
+                                  text=True, timeout=300)
             assert done.returncode == 0, done.stderr[-3000:]
+            found = {_name(n) for n in re.findall(r"Requirement already satisfied: (\S+)", done.stdout)}
+            missing = _web_requirements(wheel) - found
+            assert not missing and "fastapi" in found, (missing, done.stdout[-2000:])
+
+
+def _name(requirement: str) -> str:
+    """A requirement's project name, normalized (``uvicorn[standard]>=0.54`` -> ``uvicorn``)."""
+    name = re.match(r"[A-Za-z0-9._-]+", requirement)
+    assert name is not None, requirement
+    return re.sub(r"[-_.]+", "-", name[0]).lower()
+
+
+def _web_requirements(wheel: Path) -> set[str]:
+    """The projects the wheel's web extra requires (its METADATA)."""
+    with zipfile.ZipFile(wheel) as z:
+        (metadata,) = [n for n in z.namelist() if n.endswith(".dist-info/METADATA")]
+        text = z.read(metadata).decode()
+    return {_name(line.split(":", 1)[1].strip()) for line in text.splitlines()
+            if line.startswith("Requires-Dist:") and re.search(r"extra\s*==\s*['\"]web['\"]", line)}
 
 
 def _venv_in_view(venv: Path, deps: Path) -> None:
@@ -447,21 +469,26 @@ def test_the_images_steps_run_a_site_that_plays_through_nginx_across_a_server_re
                               "--think-ms", "60-160", "--seed", "3", "--timeout", "150", "--json"],
                              env=servers[0].image.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     restarted = threading.Event()
+    failed: list[BaseException] = []
 
     def restart_once_in_play() -> None:
         # once every seat is connected (play begins), the first server is restarted as compose restarts it
-        _until(lambda: sum(s.connections() for s in servers) >= 2 * MATCHES or bench.poll() is not None,
-               "the bench's connections", 120)
-        if bench.poll() is None:
-            time.sleep(1.0)
-            servers[0].stop()
-            servers[0].start()
-            restarted.set()
+        try:
+            _until(lambda: sum(s.connections() for s in servers) >= 2 * MATCHES or bench.poll() is not None,
+                   "the bench's connections", 120)
+            if bench.poll() is None:
+                time.sleep(1.0)
+                servers[0].stop()
+                servers[0].start()
+                restarted.set()
+        except BaseException as exc:  # (reported by the test's thread)
+            failed.append(exc)
 
     restarter = threading.Thread(target=restart_once_in_play, daemon=True)
     restarter.start()
     out, err = bench.communicate(timeout=240)
     restarter.join(timeout=120)
+    assert not failed, failed
     assert bench.returncode == 0 and "Traceback" not in err, (out[-2000:], err[-3000:])
     result = json.loads(out)
     summary = json.dumps({k: v for k, v in result.items() if k != "latency_ms"})
