@@ -12,7 +12,8 @@ BIN := $(VENV)/bin
 DEPS_SUM := $(shell cat pyproject.toml setup.py constraints.txt | cksum | cut -d' ' -f1)
 PLAY_STAMP := $(VENV)/.installed-play-$(DEPS_SUM)
 TEST_STAMP := $(VENV)/.installed-test-$(DEPS_SUM)
-# the wheel `make test` builds and installs (.ci/wheel-smoke installs the same one in a fresh venv)
+# the wheel `make test` builds and installs (.ci/wheel-smoke installs the same one in a fresh venv, and
+# tests/test_container.py as the image does), built by the image's own build step (deploy/docker/build.sh)
 WHEEL_DIR := build/wheel
 # everything the package ships: a change to any of it (a deck, the browser client, a migration, the native
 # core's C) reinstalls
@@ -40,7 +41,7 @@ $(TEST_STAMP): $(BIN)/python pyproject.toml setup.py constraints.txt $(SOURCES)
 	@echo "make: installing converge (engine compiled with mypyc: a few minutes) with every extra the tests need"
 	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
 	rm -rf build
-	$(BIN)/python -m pip wheel -q --disable-pip-version-check --no-deps -w $(WHEEL_DIR) .
+	PYTHON=$(BIN)/python deploy/docker/build.sh . $(WHEEL_DIR)
 	$(BIN)/python -m pip uninstall -q -y converge-game 2>/dev/null || true  # (the same version is not reinstalled)
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python -m pip install -q --disable-pip-version-check \
 	    -c constraints.txt "$$(ls $(WHEEL_DIR)/converge_game-*.whl)[test,rl,sim,cards,ray,web,webtest,bench,docs]"

@@ -136,15 +136,15 @@ class Deployment:
 
 
 def nginx_config(kind: str, tmp: Path, listen: int, http: int, upstream: list[int]) -> tuple[Path, Path | None]:
-    """The shipped file of ``kind`` with this test's two server ports (a third, in nginx.conf, left out), its
-    listening ports, its own pid and temporary files, and for TLS a self-signed certificate for 127.0.0.1: the
-    configuration's path and the certificate's."""
+    """The shipped file of ``kind`` with this test's two server ports, its listening ports, its own pid and
+    temporary files, and for TLS a self-signed certificate for 127.0.0.1: the configuration's path and the
+    certificate's."""
     name = "nginx.conf" if kind == "plain" else "nginx-tls.conf"
     text = (ROOT / "deploy" / name).read_text()
     ports = {"127.0.0.1:8001": f"127.0.0.1:{upstream[0]}", "127.0.0.1:8002": f"127.0.0.1:{upstream[1]}"}
     for needed in ports:
         assert needed in text, needed
-    lines = [line for line in text.splitlines() if "127.0.0.1:8003" not in line and "[::]" not in line]
+    lines = [line for line in text.splitlines() if "[::]" not in line]
     text = "\n".join(lines)
     for old, new in ports.items():
         text = text.replace(old, new)

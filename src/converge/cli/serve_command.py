@@ -151,24 +151,42 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+#: serve-bench's flags that start or steer the servers it runs itself, which --target (a running site) leaves
+#: alone: each is refused beside it.
+OWN_SERVERS = ("servers", "db", "server_cpus", "kill_after", "restart_after", "drain_seconds", "bot_workers",
+               "sqlite_sync")
+
+
 def cmd_serve_bench(args: argparse.Namespace) -> int:
     from converge.bots import BOTS
-    from converge.server.load_bench import format_bench, run_bench
+    from converge.server.load_bench import format_bench, run_bench, run_target
 
     if args.bot not in BOTS:
         raise UserError(f"unknown bot {quoted(args.bot)} (known: {', '.join(BOT_NAMES)})")
-    if args.kill_after is not None and args.servers < 2:
+    if args.target is not None:
+        given = [f"--{name.replace('_', '-')}" for name in OWN_SERVERS if getattr(args, name) is not None]
+        if given:
+            flags = given[0] if len(given) == 1 else f"{', '.join(given[:-1])} and {given[-1]}"
+            raise UserError(f"--target plays against a site that is already running: {flags} "
+                            f"{'is' if len(given) == 1 else 'are'} for the servers serve-bench starts itself")
+    servers = args.servers or 1
+    if args.kill_after is not None and servers < 2:
         raise UserError("--kill-after needs --servers 2 or more (someone must take over the killed one's matches)")
     if args.restart_after is not None and args.kill_after is not None:
         raise UserError("give --kill-after or --restart-after, not both")
     try:
-        result = run_bench(matches=args.matches, think_ms=args.think_ms, seed=args.seed, db=args.db,
-                           server_cores=(args.server_cpus if args.server_cpus is not None
-                                         else "0" if args.servers == 1 else ""),
-                           timeout=args.timeout, servers=args.servers,
-                           kill_after=args.kill_after, opponent=args.opponent, bot=args.bot, clock_s=args.clock,
-                           bot_workers=args.bot_workers, sqlite_sync=args.sqlite_sync,
-                           restart_after=args.restart_after, drain_seconds=args.drain_seconds)
+        if args.target is not None:
+            result = run_target(args.target, matches=args.matches, think_ms=args.think_ms, seed=args.seed,
+                                timeout=args.timeout, opponent=args.opponent, bot=args.bot, clock_s=args.clock)
+        else:
+            result = run_bench(matches=args.matches, think_ms=args.think_ms, seed=args.seed, db=args.db,
+                               server_cores=(args.server_cpus if args.server_cpus is not None
+                                             else "0" if servers == 1 else ""),
+                               timeout=args.timeout, servers=servers,
+                               kill_after=args.kill_after, opponent=args.opponent, bot=args.bot,
+                               clock_s=args.clock, bot_workers=1 if args.bot_workers is None else args.bot_workers,
+                               sqlite_sync=args.sqlite_sync or "FULL", restart_after=args.restart_after,
+                               drain_seconds=args.drain_seconds or 10.0)
     except (ValueError, RuntimeError) as exc:
         raise UserError(str(exc)) from None
     if args.json:
@@ -189,6 +207,13 @@ def register(sub: Subcommands) -> None:
     p.set_defaults(func=web_command(cmd_serve))
 
     b = add_command(sub, "serve-bench")
+    b.add_argument("--target", metavar="URL", default=None,
+                   help="play against a site that is already running, through the address players use (its "
+                        "proxy: http://127.0.0.1:8000, https://play.example.org) instead of starting servers "
+                        "here: the same matches and checks, through the public API alone (finished matches' "
+                        "records are public: no token is needed); the processes' CPU and bots are not measured. "
+                        "The site's limits for one client address apply (60 new matches at once, 120 an hour, "
+                        "128 connections by default)")
     b.add_argument("--matches", type=positive_int, default=200, help="concurrent matches (default 200)")
     b.add_argument("--think-ms", type=_think, default=(300, 900), metavar="LO-HI",
                    help="each client bot's pause before it acts, uniform in LO-HI ms (default 300-900: on average "
@@ -200,7 +225,7 @@ def register(sub: Subcommands) -> None:
                    help="pin the server processes to these CPUs (taskset list; '' for none; default: CPU 0 for "
                         "one server, none for several, which share the machine with the database and clients)")
     b.add_argument("--timeout", type=positive_int, default=600, help="give up after this many seconds (600)")
-    b.add_argument("--servers", type=positive_int, default=1, metavar="N",
+    b.add_argument("--servers", type=positive_int, default=None, metavar="N",
                    help="server processes on one PostgreSQL (a throwaway cluster unless --db names one); each "
                         "match's two seats connect to different processes (default 1)")
     b.add_argument("--kill-after", type=positive_float, default=None, metavar="SECONDS",
@@ -208,16 +233,16 @@ def register(sub: Subcommands) -> None:
     b.add_argument("--restart-after", type=positive_float, default=None, metavar="SECONDS",
                    help="this long into play, restart every server process in turn as a rolling restart does: "
                         "SIGTERM (it drains), started again once it has exited, ready before the next")
-    b.add_argument("--drain-seconds", type=positive_float, default=10.0, metavar="SECONDS",
+    b.add_argument("--drain-seconds", type=positive_float, default=None, metavar="SECONDS",
                    help="each server's drain_seconds (default 10)")
     b.add_argument("--opponent", choices=("friend", "bot", "mixed"), default="friend",
                    help="friend: two clients per match; bot: one client against the server's bot; mixed: every "
                         "other match of each kind (default friend)")
     b.add_argument("--bot", default="random", metavar="NAME",
                    help="the server's bot with --opponent bot (default random)")
-    b.add_argument("--bot-workers", type=non_negative_int, default=1, metavar="N",
+    b.add_argument("--bot-workers", type=non_negative_int, default=None, metavar="N",
                    help="bot worker processes per server (default 1)")
-    b.add_argument("--sqlite-sync", choices=SQLITE_SYNC, default="FULL",
+    b.add_argument("--sqlite-sync", choices=SQLITE_SYNC, default=None,
                    help="the SQLite server's durability, as `serve --sqlite-sync` sets it (default FULL)")
     b.add_argument("--clock", type=positive_int, default=None, metavar="SECONDS",
                    help="give each match a clock of this many seconds per player (default none)")

@@ -20,6 +20,12 @@ At the end every match's record is fetched and compared with the acknowledged ac
 action missing from the record is *lost*; a person's action in the record that was not acknowledged (or
 twice) is *duplicated*, unless it was sent to a process that died before it could answer (*in doubt*:
 counted apart). The record is then replayed to check it ends the match as the clients saw it end.
+
+``run_target`` drives a site that is already running instead (``serve-bench --target``: its nginx, or any
+address players reach): the same clients and the same checks, through the public API only. The records of
+finished matches are public (``GET /api/matches/ID/record``), so nothing lost and nothing twice is checked as
+above with no token; what only the operators' paths say (each process's CPU, its bots, its database) is not
+measured. Restarts are the host's to make meanwhile.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import signal
 import statistics
 import subprocess
@@ -42,6 +49,9 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from converge.server.storage.pgcluster import free_port
+
+#: What ``GET /api/options`` of every Converge server holds: how ``--target`` knows it reached one.
+OPTIONS_KEYS = ("bots", "skillsets", "sets", "clock")
 
 
 def _cpus(text: str) -> set[int]:
@@ -176,13 +186,27 @@ class Plan:
     restart_after: float | None = None
 
 
+def _refusal(r: Any) -> str:
+    """A refused request's status and the server's code and message (or the start of what answered)."""
+    try:
+        error = r.json()["error"]
+        said = f"{error['code']}: {error['message']}"
+    except (ValueError, KeyError, TypeError):
+        said = r.headers.get("content-type", "").split(";")[0] or "no content type"
+    return f"{r.status_code} ({said})"
+
+
 async def _run_clients(bases: list[str], plan: Plan, kill: Any = None,
-                       restart: Callable[[], list[float]] | None = None) -> dict[str, Any]:
+                       restart: Callable[[], list[float]] | None = None, own: bool = True) -> dict[str, Any]:
+    """Play ``plan`` against the servers at ``bases`` and check the records. ``own``: the servers were started
+    here, and their operators' paths (``/api/status``) are asked for their figures; else a site reached
+    through its proxy, which keeps them private."""
     import httpx2 as httpx
 
     from converge.engine.state import Match
 
-    ws_urls = [b.replace("http://", "ws://") for b in bases]
+    # http -> ws, https -> wss
+    ws_urls = [b.replace("http", "ws", 1) for b in bases]
     rng = random.Random(plan.seed)
     deadline = time.monotonic() + plan.timeout
     n = len(bases)
@@ -198,7 +222,11 @@ async def _run_clients(bases: list[str], plan: Plan, kill: Any = None,
             if not friend(m):
                 body["bot"] = plan.bot
             r = await https[m % n].post("/api/matches", json=body)
-            r.raise_for_status()
+            if r.status_code != 201:
+                hint = "" if own else (" (a site limits the matches one client address creates: 60 at once and "
+                                       "120 an hour by default; fewer --matches, or wait)")
+                raise RuntimeError(f"{bases[m % n]} refused to create match {m + 1} of {plan.matches}: "
+                                   f"{_refusal(r)}{hint}")
             doc = r.json()
             invite = doc["invite_url"].split("#token=", 1)[1] if friend(m) else None
             created.append((doc["match_id"], doc["token"], invite))
@@ -276,7 +304,7 @@ async def _run_clients(bases: list[str], plan: Plan, kill: Any = None,
             if by_engine and l0.winner == result["winner"] and (t1 is None or l1.winner == result["winner"]):
                 verified += 1
         statuses = []
-        for client in https[1:] if killed_at is not None else https:
+        for client in (https[1:] if killed_at is not None else https) if own else []:
             with contextlib.suppress(Exception):
                 statuses.append((await client.get("/api/status")).json())
     latencies = [x for pair in logs for log in pair for x in log.latencies]
@@ -338,6 +366,69 @@ def wait_for_server(base: str, proc: subprocess.Popen[Any], timeout: float = 60)
                 return
         time.sleep(0.2)
     raise RuntimeError("the server did not start in time")
+
+
+def target_base(url: str) -> str:
+    """The address of a running site as ``--target`` takes it, ``http(s)://host[:port]`` (a final slash
+    allowed), without the slash; ValueError saying what is wrong with it."""
+    from urllib.parse import urlsplit
+
+    shown = re.sub(r"(//[^/@:]*:)[^/@]*@", r"\1***@", url)  # (a password given in it is not repeated)
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018 (reading it checks it)
+    except ValueError:
+        raise ValueError(f"--target {shown!r} is not a URL: give the site's address, like "
+                         "http://127.0.0.1:8000 or https://play.example.org") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"--target {shown!r} is not an http:// or https:// address with a host, like "
+                         "http://127.0.0.1:8000 or https://play.example.org")
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username or parts.password:
+        raise ValueError(f"--target {shown!r}: give the site's address alone (scheme, host and port), "
+                         "with no path, query or user: the server's API is at its root")
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def check_site(base: str, timeout: float = 10) -> None:
+    """Nothing, when a Converge server answers at ``base`` (its ``GET /api/options``); else RuntimeError
+    saying what answered instead, or that nothing did."""
+    import httpx2 as httpx
+
+    try:
+        r = httpx.get(f"{base}/api/options", timeout=timeout)
+    except httpx.HTTPError as exc:
+        reason = str(exc) or type(exc).__name__
+        raise RuntimeError(f"nothing answers at {base} ({reason[:200]}): is the site running, and is this "
+                           "its address?") from None
+    try:
+        doc = r.json()
+    except ValueError:
+        doc = None
+    if r.status_code != 200 or not isinstance(doc, dict) or not all(key in doc for key in OPTIONS_KEYS):
+        raise RuntimeError(f"{base} does not answer as a Converge server: GET /api/options answered "
+                           f"{_refusal(r)}, not the options of a new match")
+
+
+def run_target(target: str, matches: int = 50, think_ms: tuple[int, int] = (300, 900), seed: int = 1,
+               timeout: float = 600, opponent: str = "friend", bot: str = "random",
+               clock_s: int | None = None) -> dict[str, Any]:
+    """Play ``matches`` concurrent matches against the running site at ``target`` (its proxy's address, as
+    players reach it) and return the figures, as :func:`run_bench` does for the servers it starts. Nothing is
+    started or stopped here; only the public API is used (the records of finished matches are public)."""
+    base = target_base(target)
+    check_site(base)
+    plan = Plan(matches, think_ms, seed, timeout, opponent, bot, clock_s)
+    try:
+        import uvloop
+
+        runner: Any = uvloop.run
+    except ImportError:  # pragma: no cover
+        runner = asyncio.run
+    result: dict[str, Any] = runner(_run_clients([base], plan, own=False))
+    del result["database"], result["servers"]  # (the site's own: not seen through its proxy)
+    result["target"] = base
+    return result
 
 
 def run_bench(matches: int = 200, think_ms: tuple[int, int] = (300, 900), seed: int = 1, db: str | None = None,
@@ -483,17 +574,24 @@ def format_bench(r: dict[str, Any]) -> str:
     """The benchmark's figures for people to read."""
     lat = r["latency_ms"]
     servers = r.get("servers", 1)
+    target = r.get("target")
     who = "one uvicorn process" if servers == 1 else f"{servers} uvicorn processes"
+    clients = (f"clients: one process, {r['connections']} WebSockets (opened in {r['connect_seconds']:.1f} s, "
+               f"before play); client think time {r['think_ms'][0]}-{r['think_ms'][1]} ms")
+    if target is None:
+        where, site = "on loopback", f"  server: {who} ({r['server']}), database {r['db']}; {clients}"
+        cpu = (f"{r['server_cpu_ms_per_action']:.2f} ms per action (all its work, creation included)"
+               if "server_cpu_ms_per_action" in r else "not measured (a process was killed or restarted)")
+    else:
+        where = f"through {target}"
+        site = f"  site: already running, reached as players reach it (its processes not seen); {clients}"
+        cpu = "not measured (from outside the site)"
     lines = [
-        f"Converge server benchmark: {r['matches']} concurrent matches over WebSockets on loopback, "
+        f"Converge server benchmark: {r['matches']} concurrent matches over WebSockets {where}, "
         f"{'two clients each' if r['opponent'] == 'friend' else 'each a client against ' + r['opponent']}",
-        f"  server: {who} ({r['server']}), database {r['db']}; clients: one process, {r['connections']} "
-        f"WebSockets (opened in {r['connect_seconds']:.1f} s, before play); client think time "
-        f"{r['think_ms'][0]}-{r['think_ms'][1]} ms",
+        site,
         f"  {r['actions']} client actions in {r['seconds']:.1f} s ({r['actions_per_s']:.0f} actions/s), "
-        f"{r['finished']}/{r['matches']} matches finished; server CPU " + (
-            f"{r['server_cpu_ms_per_action']:.2f} ms per action (all its work, creation included)"
-            if "server_cpu_ms_per_action" in r else "not measured (a process was killed or restarted)"),
+        f"{r['finished']}/{r['matches']} matches finished; server CPU {cpu}",
         f"  action latency (send -> committed ack): p50 {lat['p50']:.1f} ms, p90 {lat['p90']:.1f} ms, "
         f"p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms",
         f"  lost actions: {r['lost']}, applied twice: {r['duplicated']}, errors: {r['errors']}, "
@@ -506,6 +604,10 @@ def format_bench(r: dict[str, Any]) -> str:
                      f"reconnections, {r['refused_restarting']} moves refused while draining (played again), "
                      f"{r['in_doubt']} actions sent as their connection closed, {r['in_doubt_stored']} of them "
                      "stored")
+    if target is not None and (r["reconnects"] or r["in_doubt"] or r["refused_restarting"]):
+        lines.append(f"  {r['reconnects']} reconnections (a process of the site went away), "
+                     f"{r['refused_restarting']} moves refused while one drained (played again), {r['in_doubt']} "
+                     f"actions sent as their connection closed, {r['in_doubt_stored']} of them stored")
     if r.get("killed_at_s") is not None:
         lines.append(f"  one server process killed (SIGKILL) {r['killed_at_s']:.1f} s into play: "
                      f"{r['reconnects']} reconnections; {r['in_doubt']} actions in flight to it, "
