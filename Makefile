@@ -73,7 +73,7 @@ PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup
 # lint (mypy: one core) and docs (mkdocs: one core) side by side, each one's output kept together
 test: $(TEST_STAMP)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target lint docs
-	$(BIN)/python -m pytest $(PARALLEL)
+	$(BIN)/python -m pytest $(PARALLEL) --durations=25
 	PYTHONPATH=src CONVERGE_PURE=1 CONVERGE_PAIRS=2000 $(BIN)/python -m pytest $(PARALLEL) $(wildcard $(PURE_TESTS))
 
 # The fuzz suites (tests/*/test_fuzz.py) at length: `make test` runs a few seconds of them, the same inputs
@@ -94,6 +94,7 @@ fuzz: $(TEST_STAMP)
 	CONVERGE_ARENA_MINUTES=10 CONVERGE_TEST_HANG_S=1500 $(BIN)/python -m pytest tests/server/test_tournaments.py -k arena_pairs -rP
 	CONVERGE_NATIVE_ROUNDS=1000000 CONVERGE_FUZZ_SEED=$$(date +%s) $(BIN)/python -m pytest -p tests.fuzz_support \
 	    tests/engine/test_native.py -k many_rounds
+	CONVERGE_CONTAINER_MATCHES=50 $(BIN)/python -m pytest tests/test_container.py -rP
 
 bench: $(TEST_STAMP)
 	$(BIN)/converge bench

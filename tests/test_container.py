@@ -54,7 +54,7 @@ from converge.server.config import ServerConfig  # noqa: E402
 from tests.test_deploy import NGINX, nginx_config  # noqa: E402
 
 #: Matches ``serve-bench --target`` plays through nginx across a server's restart.
-MATCHES = int(os.environ.get("CONVERGE_CONTAINER_MATCHES", "50"))
+MATCHES = int(os.environ.get("CONVERGE_CONTAINER_MATCHES", "20"))
 SECRETS = "deploy/docker/secrets.env"
 
 
