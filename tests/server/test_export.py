@@ -378,3 +378,45 @@ def test_the_hosts_export_names_one_player_or_says_why_not(client: TestClient, w
     assert r.status_code == 404 and "no player has the id or the name 'Nobody'" in r.json()["error"]["message"]
     r = admin(client, "POST", f"/players/{world.ids['Bob']}/export", json=HOST)
     assert r.status_code == 200 and r.json()["player_id"] == world.ids["Bob"]
+
+
+def test_converge_admin_export_writes_the_archive_and_never_over_a_file_without_force(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import httpx2 as httpx
+
+    from tests.helpers import assert_user_error, run
+    from tests.server_support import Server
+
+    monkeypatch.setenv("CONVERGE_ADMIN_TOKEN", TOKEN)
+    server = Server(tmp_path / "matches.sqlite3", None, env={"CONVERGE_ADMIN_TOKEN": TOKEN})
+    server.start()
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    try:
+        assert httpx.put(f"{server.base}/api/me", json={"name": "Ada Lovelace"}).status_code == 200
+        code, out, err = run(capsys, "admin", "--server", server.base, "export", "ada lovelace")
+        assert code == 0, err
+        written = work / "converge-export-ada-lovelace.json"
+        doc = json.loads(written.read_text(encoding="utf-8"))
+        [me] = doc["tables"]["converge_players"]
+        assert me["name"] == "Ada Lovelace" and doc["player_id"] == me["id"]
+        assert out.startswith(f"wrote {written.name}: ") and f"of player {me['id']}" in out
+        code, _out, err = run(capsys, "admin", "--server", server.base, "export", "Ada Lovelace", "-o",
+                              written.name)
+        assert_user_error(code, err, f"{written.name} already exists: give another name (-o FILE), or --force")
+        written.write_text("old", encoding="utf-8")
+        code, _out, err = run(capsys, "admin", "--server", server.base, "export", me["id"], "-o", written.name,
+                              "--force")
+        assert code == 0 and json.loads(written.read_text(encoding="utf-8"))["player_id"] == me["id"], err
+        code, _out, err = run(capsys, "admin", "--server", server.base, "export", "Nobody")
+        assert_user_error(code, err, "no player has the id or the name 'Nobody'")
+        assert err.count("\n") == 1 and not (work / "converge-export-Nobody.json").exists()
+        code, _out, err = run(capsys, "admin", "--server", server.base, "export", "Ada Lovelace", "-o",
+                              "missing/ada.json")
+        assert_user_error(code, err, "no folder missing to write the archive in")
+        code, out, err = run(capsys, "admin", "--server", server.base, "audit")
+        assert out.count(": export ") == 2, out
+        assert sorted(p.name for p in work.iterdir()) == [written.name]  # (no partial file left)
+    finally:
+        server.stop()

@@ -257,7 +257,7 @@ def cmd_mail_test(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     if not doc["sent"]:
-        raise UserError(f"the test mail to {doc['to']} was not sent: {doc['error']}")
+        raise UserError(f"the test mail to {doc['to']} was not sent: {doc['failure']}")
     if not args.json:
         print(f"sent a test mail to {doc['to']} through {doc['via']}: it was accepted for delivery (look in the "
               "inbox, and in the spam folder)")

@@ -31,9 +31,9 @@ async def send_test_mail(mailer: Mailer, raw_to: object, public_url: str | None)
     try:
         await mailer.send(Mail(to, SUBJECT, _body(public_url)))
     except MailError as exc:
-        return {"sent": False, "to": to, "via": via, "error": str(exc)}
+        return {"sent": False, "to": to, "via": via, "failure": str(exc)}
     if isinstance(mailer, FolderMailer):
         return {"sent": False, "to": to, "via": via,
-                "error": f"the server has no SMTP server (accounts.smtp, --smtp): the mail was written to "
+                "failure": f"the server has no SMTP server (accounts.smtp, --smtp): the mail was written to "
                          f"{mailer.last}, not sent"}
-    return {"sent": True, "to": to, "via": via, "error": None}
+    return {"sent": True, "to": to, "via": via, "failure": None}

@@ -455,7 +455,7 @@ class MailTested(TypedDict):
     sent: bool
     to: str
     via: str  #: the SMTP server (host, port, TLS, login), or the mail folder of a server with none
-    error: str | None  #: one line: which step failed (reaching the server, TLS, the login...) and its answer
+    failure: str | None  #: one line: which step failed (reaching the server, TLS, the login...) and its answer
 
 
 # ---------------------------------------------------------------------- a player's archive
