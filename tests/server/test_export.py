@@ -91,6 +91,8 @@ def build(client: TestClient) -> World:
     _play(client, others, t3, 2)
     table = call(client, "POST", "/api/lobby/tables", cookies["Ada"], json={"playset": "catalysts"})
     assert table.status_code == 201, table.text
+    closed = admin(client, "POST", f"/tables/{table.json()['table_id']}/close", json=HOST)  # (the audit: Ada's)
+    assert closed.status_code == 200, closed.text
     # reports both ways, with notes (Bob's about Ada is his, not hers)
     for who, mid, seat, note in (("Ada", finished, 0, "Ada's note: rude in chat"),
                                  ("Bob", playing, 0, "Bob's private note about Ada"),
@@ -275,7 +277,9 @@ def test_the_archive_holds_every_row_of_every_table_that_names_the_player(client
     [over] = [m for m in doc["matches"] if m["match_id"] == world.finished]
     assert (over["opponent"], over["view"]) == ("Bob", None)
     assert [m["match_id"] for m in doc["matches"]] == [world.finished, world.playing]
-    # the audit notes the hosts' export
+    # the audit's entries about her: the hosts' export (first: the archive holds it), the rename, and the
+    # table of hers a host closed (its target is the table, not her id)
+    assert [e["action"] for e in tables["converge_audit"]] == ["close_table", "rename", "export"]
     audit = admin(client, "GET", "/audit", params={"target": a}).json()["entries"]
     assert (audit[0]["action"], audit[0]["actor"]) == ("export", "Tess")
 

@@ -28,12 +28,14 @@ async def send_test_mail(mailer: Mailer, raw_to: object, public_url: str | None)
     over, and where, or why not. A server with no SMTP server writes it to its mail folder: not sent."""
     to = check_email(raw_to)
     via = mailer.describe() if isinstance(mailer, (SmtpMailer, FolderMailer)) else type(mailer).__name__
-    try:
-        await mailer.send(Mail(to, SUBJECT, _body(public_url)))
-    except MailError as exc:
-        return {"sent": False, "to": to, "via": via, "failure": str(exc)}
+    mail = Mail(to, SUBJECT, _body(public_url))
     if isinstance(mailer, FolderMailer):
+        path = await mailer.deliver(mail)
         return {"sent": False, "to": to, "via": via,
                 "failure": f"the server has no SMTP server (accounts.smtp, --smtp): the mail was written to "
-                         f"{mailer.last}, not sent"}
+                           f"{path}, not sent"}
+    try:
+        await mailer.send(mail)
+    except MailError as exc:
+        return {"sent": False, "to": to, "via": via, "failure": str(exc)}
     return {"sent": True, "to": to, "via": via, "failure": None}

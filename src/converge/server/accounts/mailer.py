@@ -185,14 +185,16 @@ class FolderMailer:
     def __init__(self, folder: Path, sender: str) -> None:
         self.folder = folder
         self.sender = sender
-        #: The file of the last mail written (a test mail's, for the hosts).
-        self.last: Path | None = None
 
     async def send(self, mail: Mail) -> None:
+        await self.deliver(mail)
+
+    async def deliver(self, mail: Mail) -> Path:
+        """:meth:`send`, and the file the mail is in."""
         path = await asyncio.to_thread(self._write, mail)
         log.warning("no SMTP server (converge serve --smtp): the mail to %s, %r, is in %s",
                     masked_address(mail.to), mail.subject, path)
-        self.last = path
+        return path
 
     def describe(self) -> str:
         return f"no SMTP server: files in {self.folder}"

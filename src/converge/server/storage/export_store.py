@@ -30,6 +30,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Table, false, or_, select, tuple_
 
 from converge.server.storage.schema import (
+    lobby_tables_table,
     match_players_table,
     matches_table,
     metadata,
@@ -59,6 +60,9 @@ class Part:
     addresses: tuple[str, ...] = ()
     #: Columns in which the player's id may be mentioned in a text (the audit's detail).
     mentions: tuple[str, ...] = ()
+    #: Columns that may name one of the player's matches or lobby tables (the audit's target: a host closed
+    #: their table, deleted their match).
+    theirs: tuple[str, ...] = ()
     #: Columns always withheld (secrets).
     secrets: tuple[str, ...] = ()
     #: Columns withheld in a match in progress (its hidden information).
@@ -88,7 +92,7 @@ PARTS: dict[str, Part | str] = {
     "converge_name_changes": Part(players=("player_id",)),
     "converge_rating_changes": Part(players=("player_id",)),
     "converge_reports": Part(players=("reporter_id", "reported_id"), own_only={"note": "reporter_id"}),
-    "converge_audit": Part(players=("target",), mentions=("detail",)),
+    "converge_audit": Part(players=("target",), mentions=("detail",), theirs=("target",)),
     "converge_tournaments": Part(players=("host_id",), secrets=("link_hash",)),
     "converge_tournament_entrants": Part(players=("player_id",)),
     "converge_tournament_games": Part(players=("first_id", "second_id")),
@@ -168,8 +172,10 @@ class _Reader:
         wheres: list[Any] = [c[col] == self.pid for col in part.players]
         wheres += [c[col] == self.email for col in part.addresses if self.email is not None]
         wheres += [c[col].contains(self.pid, autoescape=True) for col in part.mentions]  # (ids hold "_")
-        mp, m = match_players_table.c, matches_table.c
+        mp, m, t = match_players_table.c, matches_table.c, lobby_tables_table.c
         mine = select(mp.match_id).where(mp.player_id == self.pid)
+        tables = select(t.id).where(or_(t.host_id == self.pid, t.guest_id == self.pid))
+        wheres += [or_(c[col].in_(mine), c[col].in_(tables)) for col in part.theirs]
         if part.by_match:
             wheres.append(c.id.in_(mine))
         if part.by_seat:
@@ -215,12 +221,12 @@ class _Reader:
         if not self.seats:
             return []
         mp, s = match_players_table.c, seats_table.c
-        ids = sorted(self.status)
+        mine = select(mp.match_id).where(mp.player_id == self.pid)
         named = {(str(r.match_id), int(r.seat)): (r.name, r.player_id)
                  for r in self.conn.execute(select(mp.match_id, mp.seat, mp.name, mp.player_id)
-                                            .where(mp.match_id.in_(ids)))}
+                                            .where(mp.match_id.in_(mine)))}
         bots = {(str(r.match_id), int(r.seat)): r.bot
-                for r in self.conn.execute(select(s.match_id, s.seat, s.bot).where(s.match_id.in_(ids)))}
+                for r in self.conn.execute(select(s.match_id, s.seat, s.bot).where(s.match_id.in_(mine)))}
         out = []
         for match_id, seat in self.seats:
             other = (match_id, 1 - seat)
