@@ -284,6 +284,22 @@ def test_the_archive_holds_every_row_of_every_table_that_names_the_player(client
     assert (audit[0]["action"], audit[0]["actor"]) == ("export", "Tess")
 
 
+def test_on_postgresql_too_the_archive_holds_every_row_that_names_the_player_and_no_other(
+        postgres_url: str) -> None:
+    from converge.server.app import create_app
+    from tests.server_support import FAST
+
+    settings = {**FAST, "admin_token": TOKEN, "table_rate": 1000.0, "table_burst": 1000.0, "players_per_hour": 0,
+                "quick_match_bot_after_s": 600.0}
+    with TestClient(create_app(db_url=postgres_url, **settings)) as client:
+        assert _engine(client).dialect.name == "postgresql"
+        world = build(client)
+        doc = admin(client, "POST", "/players/Ada L/export", json=HOST).json()
+        assert missing_rows(_engine(client), s.metadata, doc, world.ids["Ada"]) == []
+        text = json.dumps(doc)
+        assert [x for name in ("Bob", "Cyd") for x in (world.ids[name], world.emails[name]) if x in text] == []
+
+
 def test_the_check_finds_a_table_left_out_or_added_to_the_schema_without_export(
         client: TestClient, world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     """Plant a violation: an archive without the follows, and a table the schema gains (a player's notes)
