@@ -421,6 +421,7 @@ def test_converge_admin_export_writes_the_archive_and_never_over_a_file_without_
         doc = json.loads(written.read_text(encoding="utf-8"))
         [me] = doc["tables"]["converge_players"]
         assert me["name"] == "Ada Lovelace" and doc["player_id"] == me["id"]
+        assert written.stat().st_mode & 0o077 == 0  # (only its owner may read it: the player's address...)
         assert out.startswith(f"wrote {written.name}: ") and f"of player {me['id']}" in out
         code, _out, err = run(capsys, "admin", "--server", server.base, "export", "Ada Lovelace", "-o",
                               written.name)

@@ -235,10 +235,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     path = _export_path(args)
     doc = _call(args, "POST", _player_path(args.player, "export"), _action(args))
     text = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
-    # (whole or not there: a half-written archive would look like a player with less data)
+    # (whole or not there: a half-written archive would look like a player with less data; only its owner may
+    # read it: it holds the player's address and every line they wrote)
     partial = path.with_name(f".{path.name}.partial")
     try:
-        partial.write_text(text, encoding="utf-8")
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
         os.replace(partial, path)
     except OSError as exc:
         partial.unlink(missing_ok=True)
