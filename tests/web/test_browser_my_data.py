@@ -14,6 +14,17 @@ from tests.server_support import Server, hang_guard  # noqa: F401 (a fixture)
 from tests.web.test_browser import click_one, ready
 from tests.web.test_browser_lobby import choose_name
 
+#: A match page with nothing in flight: every state shown, no action of its own waiting for an answer.
+QUIET = "[data-testid=match][data-shown='1'][data-pending='0']"
+
+
+#: The view Ada's page gets of a match: her seat's, by the seat token the page keeps.
+OWN_VIEW_JS = """async (mid) => {
+  const token = localStorage.getItem('converge.token.' + mid);
+  const r = await fetch('/api/matches/' + mid, {headers: {Authorization: 'Bearer ' + token}});
+  return await r.json();
+}"""
+
 
 def _download(tab: Tab, server: Server, folder: Path) -> tuple[str, dict[str, Any]]:
     """Click "Download my data" on the home page: the file's name and what it holds."""
@@ -44,6 +55,11 @@ def test_each_player_downloads_their_own_data_and_nothing_of_the_other(server: S
             for tab in (ada, grace):
                 if ready(tab):
                     click_one(tab, rng)
+        # both pages at the same state, nothing in flight: the two archives are of one moment
+        for tab in (ada, grace):
+            tab.page.wait_for_selector(QUIET, state="attached")
+        ada.page.wait_for_function("(seq) => document.querySelector('[data-testid=match]').dataset.seq === seq",
+                                   arg=grace.seq())
         name, mine = _download(ada, server, tmp_path)
         ada.page.locator("[data-testid=my-data]").scroll_into_view_if_needed()
         ada.shot("my-data.png")
@@ -57,9 +73,13 @@ def test_each_player_downloads_their_own_data_and_nothing_of_the_other(server: S
         assert name == "converge-export-Grace.json" and theirs["matches"][0]["view"]["seat"] == 1
         text = json.dumps(mine)
         assert theirs["player_id"] not in text and mine["player_id"] not in json.dumps(theirs)
-        hidden = set(theirs["matches"][0]["view"]["observation"]["hand"]) - set(
-            match["view"]["observation"]["known_opponent_hand"])
-        assert hidden and not [c for c in hidden if f'"{c}"' in json.dumps(match["view"]["observation"])]
+        # Ada's match in progress is her page's view, as the server gives it to her seat: her hand, not Grace's
+        # (a card of Grace's may be named in an earlier public event: where it was then, which Ada saw)
+        assert match["view"]["seq"] == theirs["matches"][0]["view"]["seq"]
+        page_view = ada.page.evaluate(OWN_VIEW_JS, mid)
+        assert match["view"]["observation"] == page_view["observation"]
+        grace_hand = theirs["matches"][0]["view"]["observation"]["hand"]
+        assert grace_hand and match["view"]["observation"]["hand"] != grace_hand
     finally:
         ada.close()
         grace.close()
