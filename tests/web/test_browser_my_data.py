@@ -1,6 +1,6 @@
 """"Download my data" in the browser (issue 46): two players in a friend match still in progress, each downloads
-their archive from the home page's "My data"; the file is theirs — their name, their match with their own view
-of it — and holds nothing of the other (no id, no hidden card)."""
+their archive from the home page's "My data"; the file is theirs — their name, their match with the view their
+own page has of it, never the other's hand — and holds nothing of the other (not their id)."""
 
 from __future__ import annotations
 
