@@ -24,8 +24,8 @@ MODULES = ["converge", "converge.cards.loader", "converge.cards.reference", "con
            "converge.simulation.balance", "converge.cli.simulate_commands", "converge.bots.review",
            "converge.simulation.calibration", "converge.cli.review_command", "converge.cli.calibrate_command",
            "converge.server.accounts.addresses", "converge.server.accounts.mailer",
-           "converge.server.accounts.turn_mail", "converge.server.play.process.wallclock",
-           "converge.server.ops.jobs",
+           "converge.server.accounts.archive", "converge.server.accounts.turn_mail",
+           "converge.server.play.process.wallclock", "converge.server.ops.jobs",
            "converge.server.storage.database"]
 
 

@@ -260,7 +260,7 @@ def test_fuzz_moderation_doors(world: World, data: st.DataObject) -> None:
     and body): a refusal is the API's error shape and changes nothing; nothing changes without the hosts'
     token, and each change the hosts make is one audit entry."""
     world.keep_going()
-    door = data.draw(st.sampled_from(["report", "players", "rename", "ban", "unban", "close-table",
+    door = data.draw(st.sampled_from(["report", "players", "rename", "ban", "unban", "export", "close-table",
                                       "delete-match", "reports", "close-report", "audit"]), label="door")
     kind = data.draw(st.sampled_from(["value", "mutated", "text"]), label="kind")
     base: dict[str, Any] = {"reason": "abuse", "note": "x"}

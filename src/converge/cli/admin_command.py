@@ -5,7 +5,10 @@
 * ``converge admin rename PLAYER NAME`` / ``--anonymous``; ``ban PLAYER``; ``unban PLAYER`` — each with
   ``--reason``; PLAYER is an id or a whole name (look-alikes count as the same name);
 * ``converge admin close-table TABLE``, ``delete-match MATCH``, ``close-report REPORT`` — with ``--reason``;
-* ``converge admin reports [--all]``, ``converge admin audit [--limit N] [--target ID]``.
+* ``converge admin reports [--all]``, ``converge admin audit [--limit N] [--target ID]``;
+* ``converge admin export PLAYER [-o FILE] [--force]`` — the player's archive, every row that names them (as
+  "Download my data" gives it them), written to ``converge-export-<player>.json``;
+* ``converge admin mail-test ADDRESS`` — a test mail through the server's mailer: sent, or what failed.
 
 The server is ``--server URL``, else the ``--config`` file's host with ``--port`` or the file's port (8000 by
 default: a process started with a ``--port`` of its own, as the systemd unit starts each, needs ``--port``); the
@@ -20,10 +23,12 @@ import argparse
 import datetime as dt
 import getpass
 import json
+import os
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from converge.cli.common import Subcommands, UserError, add_command, path_text, positive_int
+from converge.cli.common import Subcommands, UserError, add_command, path_text, positive_int, shown_path
 from converge.cli.serve_command import port_number, web_command
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
@@ -209,6 +214,59 @@ def cmd_close_report(args: argparse.Namespace) -> int:
     return _done(args, doc, f"closed the report {doc['target']}")
 
 
+def _export_path(args: argparse.Namespace) -> Path:
+    """Where the archive goes: ``-o FILE``, else ``converge-export-<player>.json`` here; refused (before the
+    server is asked) when it exists, unless ``--force``, or when its folder does not."""
+    from converge.server.accounts.archive import archive_name
+
+    path = Path(args.output) if args.output is not None else Path(archive_name(args.player, "player"))
+    name = shown_path(str(path))
+    if path.is_dir():
+        raise UserError(f"{name} is a folder: give the file to write (-o FILE)", path=str(path))
+    if path.exists() and not args.force:
+        raise UserError(f"{name} already exists: give another name (-o FILE), or --force to overwrite it",
+                        path=str(path))
+    if not path.parent.is_dir():
+        raise UserError(f"no folder {shown_path(str(path.parent))} to write the archive in", path=str(path))
+    return path
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    path = _export_path(args)
+    doc = _call(args, "POST", _player_path(args.player, "export"), _action(args))
+    text = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+    # (whole or not there: a half-written archive would look like a player with less data; only its owner may
+    # read it: it holds the player's address and every line they wrote)
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(partial, path)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise UserError(f"cannot write {shown_path(str(path))}: {exc.strerror or exc}", path=str(path)) from None
+    rows = sum(len(r) for r in doc["tables"].values())
+    active = sum(1 for m in doc["matches"] if m["status"] == "active")
+    print(f"wrote {path}: {rows} rows from {sum(1 for r in doc['tables'].values() if r)} tables, "
+          f"{len(doc['matches'])} matches ({active} in progress, with the player's own view of each) "
+          f"of player {doc['player_id']}; other players' ids, secrets and hidden information are left out "
+          "(its \"about\" says what); the audit notes the export")
+    return 0
+
+
+def cmd_mail_test(args: argparse.Namespace) -> int:
+    doc = _call(args, "POST", "/api/admin/mail-test", {"to": args.address})
+    if args.json:
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    if not doc["sent"]:
+        raise UserError(f"the test mail to {doc['to']} was not sent: {doc['failure']}")
+    if not args.json:
+        print(f"sent a test mail to {doc['to']} through {doc['via']}: it was accepted for delivery (look in the "
+              "inbox, and in the spam folder)")
+    return 0
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     params: dict[str, str | int] = {"limit": args.limit}
     if args.target is not None:
@@ -283,6 +341,18 @@ def register(sub: Subcommands) -> None:
     q.add_argument("tournament", metavar="EVENT", help="the event's id (`converge admin tournaments`)")
     reason(q)
     q.set_defaults(func=web_command(cmd_tournament))
+    q = actions.add_parser("export", help="write a player's archive: every row of the database that names "
+                                          "them, and nothing of any other player")
+    q.add_argument("player", metavar="PLAYER", help="an id, or a whole name")
+    q.add_argument("-o", "--output", metavar="FILE", type=path_text, default=None,
+                   help="the file to write (default: converge-export-<player>.json here)")
+    q.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    q.add_argument("--reason", default="a copy of the player's data", help="why (kept in the audit)")
+    q.set_defaults(func=web_command(cmd_export))
+    q = actions.add_parser("mail-test", help="send a test mail through the server's mailer and say whether it "
+                                             "was accepted, or exactly what failed")
+    q.add_argument("address", metavar="ADDRESS")
+    q.set_defaults(func=web_command(cmd_mail_test))
     q = actions.add_parser("audit", help="every host action, newest first")
     q.add_argument("--limit", type=positive_int, default=100, metavar="N", help="at most N entries (100)")
     q.add_argument("--target", default=None, metavar="ID", help="only the actions on this player, table...")

@@ -1,5 +1,6 @@
 // Signing in on other devices by an emailed link (no password): the home page's account box — ask for a link,
-// or, signed in, sign out here, sign out everywhere, delete the account — the page the link opens
+// or, signed in, sign out here, sign out everywhere, delete the account; and, for any player, download their
+// data — the page the link opens
 // (/signin#token=...), which spends the link's token and signs this browser in to the player who asked for it
 // (asking first when this browser's own player would be left behind), and a key to the player's seat in a
 // match they play from another device.
@@ -18,6 +19,38 @@ export async function seatKey(id) {
     saveToken(id, doc.token);
     return doc.token;
   } catch (_) { return null; }  // (not a player, or not of this match — signed out, say: the page watches)
+}
+
+/** The file an archive is saved as: converge-export-<name>.json (as the server names it). */
+export function archiveName(name, id) {
+  const safe = String(name || "").replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "");
+  return "converge-export-" + (safe || id) + ".json";
+}
+
+/** "Download my data": everything the server holds about this browser's player, saved as a JSON file. */
+function myData() {
+  const said = el("p", { class: "note", role: "status", data: { testid: "download-data-status" } });
+  const button = el("button", { type: "button", class: "quiet", data: { testid: "download-data" }, onclick: async () => {
+    button.disabled = true;
+    said.textContent = "Gathering your data…";
+    try {
+      const doc = await api("GET", "/api/me/export");
+      const name = archiveName((doc.tables.converge_players[0] || {}).name, doc.player_id);
+      const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 1)], { type: "application/json" }));
+      const link = el("a", { href: url, download: name, hidden: true });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60000);
+      said.textContent = "Saved as " + name + ".";
+    } catch (err) { said.textContent = cap(err.message) + "."; }
+    button.disabled = false;
+  } }, "Download my data");
+  return el("details", { class: "rename", data: { testid: "my-data" } }, el("summary", { text: "My data" }),
+    el("p", { text: "A copy of everything this server keeps about you, as one file (JSON): your account, names, " +
+                    "matches and ratings, friends, chat, reports, puzzles and events. Other players' addresses and " +
+                    "private choices are not in it, nor what a match in progress still hides." }),
+    el("p", { class: "row" }, button), said);
 }
 
 /** The account part of the "You" panel; ``changed(me)`` redraws the panel after a change. */
@@ -51,6 +84,7 @@ export function accountBox(me, changed) {
           onclick: action("/api/auth/signout", "POST", "This browser is signed out.") }, "Sign out"),
         el("button", { type: "button", class: "quiet", data: { testid: "sign-out-everywhere" },
           onclick: action("/api/auth/signout-everywhere", "POST", "Every device is signed out.") }, "Sign out everywhere")),
+      myData(),
       el("details", { class: "rename" }, el("summary", { text: "Delete my account" }),
         el("p", { text: "Your address, your name and the names you had go, and every device is signed out. Your " +
                         "finished matches stay in your opponents' lists, played by \"Anonymous\"." }), confirm));
@@ -75,6 +109,7 @@ export function accountBox(me, changed) {
     el("p", { text: me.player ? "Give a mail address: the link we mail signs in any device to you, with your name, rating and matches." :
                                 "The link we mail to your address signs this browser in to your name, rating and matches." }),
     form, status));
+  if (me.player) box.append(myData());
   return box;
 }
 

@@ -14,6 +14,7 @@ import logging
 import os
 import secrets
 import smtplib
+import socket
 import ssl
 import time
 from dataclasses import dataclass
@@ -116,7 +117,65 @@ class SmtpMailer:
                     smtp.login(s.user, s.password or "")
                 smtp.send_message(msg)
         except (OSError, smtplib.SMTPException) as exc:
-            raise MailError(f"{s.host}:{s.port}: {exc}") from None
+            raise MailError(smtp_failure(s, exc)) from None
+
+    def describe(self) -> str:
+        """Where mail goes, for the hosts (never the password)."""
+        s = self.settings
+        how = "TLS" if s.tls else "STARTTLS when offered"
+        return f"the SMTP server {s.host}:{s.port} ({how}{f', as {s.user}' if s.user else ', no login'})"
+
+
+def _reply(exc: smtplib.SMTPResponseException) -> str:
+    """An SMTP server's answer: its code and its text."""
+    text = exc.smtp_error.decode("utf-8", "replace") if isinstance(exc.smtp_error, bytes) else str(exc.smtp_error)
+    return f"{exc.smtp_code} {' '.join(text.split())}"
+
+
+def smtp_failure(s: SmtpSettings, exc: BaseException) -> str:
+    """Why a mail could not be handed to the SMTP server, in one line that says which step failed: reaching it,
+    TLS, the login, the sender, the recipient, or the message.
+
+    >>> smtp_failure(SmtpSettings("mail.example.org", 587, False, None, None), ConnectionRefusedError(111, "x"))
+    'mail.example.org:587 refused the connection: no SMTP server listens there (is the port right?)'
+    """
+    where = f"{s.host}:{s.port}"
+    if isinstance(exc, smtplib.SMTPAuthenticationError):
+        return f"{where} refused the login as {s.user}: {_reply(exc)} (the user name or password is wrong)"
+    if isinstance(exc, smtplib.SMTPNotSupportedError):
+        return f"{where} does not offer what was asked ({exc}): a login needs a server that offers AUTH, often " \
+               "only after STARTTLS or on smtps://"
+    if isinstance(exc, smtplib.SMTPSenderRefused):
+        return f"{where} refused the sender {exc.sender}: {_reply(exc)} (is the sender an address the server " \
+               "may send for? --mail-from)"
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        refused = "; ".join(f"{to}: {code} {text.decode('utf-8', 'replace') if isinstance(text, bytes) else text}"
+                            for to, (code, text) in exc.recipients.items())
+        return f"{where} refused the recipient: {refused}"
+    if isinstance(exc, smtplib.SMTPDataError):
+        return f"{where} refused the message: {_reply(exc)}"
+    if isinstance(exc, smtplib.SMTPConnectError):
+        return f"{where} answered but refused to talk: {_reply(exc)}"
+    if isinstance(exc, smtplib.SMTPServerDisconnected):
+        return f"{where} closed the connection: {exc or 'without a word'} (smtp:// on a port that expects TLS? " \
+               "port 465 is smtps://)"
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return f"{where} answered {_reply(exc)}"
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return f"TLS with {where} failed: its certificate is not valid for {s.host} ({exc.verify_message})"
+    if isinstance(exc, ssl.SSLError):
+        return f"TLS with {where} failed: {exc.reason or exc} (smtps:// on a port that speaks plain SMTP? port " \
+               "465 is smtps://, 587 is smtp://)"
+    if isinstance(exc, ConnectionRefusedError):
+        return f"{where} refused the connection: no SMTP server listens there (is the port right?)"
+    if isinstance(exc, socket.gaierror):
+        return f"cannot find the host {s.host}: {exc.strerror or exc}"
+    if isinstance(exc, TimeoutError):
+        return f"{where} did not answer within {SMTP_TIMEOUT_S:.0f} s (a firewall on the way? many hosts block " \
+               "outgoing port 25)"
+    if isinstance(exc, OSError):
+        return f"cannot reach {where}: {exc.strerror or exc}"
+    return f"{where}: {exc}"
 
 
 class FolderMailer:
@@ -128,9 +187,17 @@ class FolderMailer:
         self.sender = sender
 
     async def send(self, mail: Mail) -> None:
+        await self.deliver(mail)
+
+    async def deliver(self, mail: Mail) -> Path:
+        """:meth:`send`, and the file the mail is in."""
         path = await asyncio.to_thread(self._write, mail)
         log.warning("no SMTP server (converge serve --smtp): the mail to %s, %r, is in %s",
                     masked_address(mail.to), mail.subject, path)
+        return path
+
+    def describe(self) -> str:
+        return f"no SMTP server: files in {self.folder}"
 
     def _write(self, mail: Mail) -> Path:
         self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)

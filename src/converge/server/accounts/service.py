@@ -22,6 +22,8 @@ class AccountService:
         cfg, engine, writer = hub.config, hub.storage.engine, hub.writer
         mailer = mailer_for(cfg.smtp_url, cfg.mail_from, cfg.public_url, cfg.resolved_mail_dir())
         self.lobby = lobby
+        #: The server's mailer (a host's test mail goes through it: ``converge admin mail-test``).
+        self.mailer = mailer
         self.links = Accounts(cfg, engine, writer, lobby.players, mailer, lobby.spawn)
         self.turn_mails = TurnMails(cfg, engine, writer, mailer, hub.wall, hub.life)
 

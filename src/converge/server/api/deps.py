@@ -35,6 +35,9 @@ WRONG_SECRETS_RATE = 1 / 60
 
 #: A player's writes of people around the table: 30 a minute, 20 at once.
 PLAYER_WRITES_RATE, PLAYER_WRITES_BURST = 0.5, 20.0
+#: A player's archives ("Download my data": every row that names them, and a replay of each match in
+#: progress): 3 at once, then one every 10 minutes.
+EXPORTS_RATE, EXPORTS_BURST = 1 / 600, 3.0
 
 @dataclass
 class ServerState:
@@ -58,6 +61,8 @@ class ServerState:
     #: per player: each also pays its address's ``post_limit``.
     player_writes: KeyedRateLimit = field(default_factory=lambda: KeyedRateLimit(PLAYER_WRITES_RATE,
                                                                                  PLAYER_WRITES_BURST, 100_000))
+    #: The players' archives, per player: each also pays its address's ``post_limit``.
+    exports: KeyedRateLimit = field(default_factory=lambda: KeyedRateLimit(EXPORTS_RATE, EXPORTS_BURST, 100_000))
     #: The hints being worked out for the match sockets.
     tasks: set[Any] = field(default_factory=set)
     #: Counts the refusals where they are made (the sockets' connections, the error handlers).

@@ -116,6 +116,12 @@ class HostAction(Strict):
     reason: Annotated[StrictStr, Field(max_length=2000)]
 
 
+class MailTestIn(Strict):
+    """``converge admin mail-test``: the address the test mail goes to."""
+
+    to: Annotated[StrictStr, Field(max_length=300)]
+
+
 class HostRename(HostAction):
     """A host's rename: the new name (null: anonymous)."""
 

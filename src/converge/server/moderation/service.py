@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 
 from sqlalchemy import Engine
 
+from converge.server.accounts.archive import archive
 from converge.server.lobby.identity import name_keys, named
 from converge.server.lobby.players import banned
 from converge.server.lobby.service import Lobby
@@ -32,6 +33,7 @@ from converge.server.protocol.answers import (
     FoundPlayer,
     HostActionDone,
     ListedEvent,
+    PlayerArchive,
     ReportEntry,
     ReportMade,
 )
@@ -184,6 +186,13 @@ class Moderation:
                 log.warning("ban of %s: match %s not ended (%s)", pid, match_id, exc.message)
                 failed.append(match_id)
         return {**done, "detail": {**detail, "ended": ended, "not_ended": failed}}
+
+    async def export(self, actor: str, ref: str, reason: str) -> PlayerArchive:
+        """The player's archive (:mod:`converge.server.accounts.archive`). The audit notes who took it, and why,
+        first: the archive holds that note too."""
+        player = await self._one(ref)
+        await self._record(actor, "export", player["id"], reason, {"name": player["name"]})
+        return await archive(self.hub, player["id"])
 
     async def tournaments(self) -> list[ListedEvent]:
         """Every event, a club's too."""

@@ -7,6 +7,8 @@
     POST   /api/auth/signout              sign this browser out (it must be signed in with an address)
     POST   /api/auth/signout-everywhere   sign every device of mine out, of the lobby and of my matches
     DELETE /api/me                        delete my account: my address, names and devices
+    GET    /api/me/export                 my archive: every row of the database that names me, and my view of
+                                          each match I play in progress ("Download my data")
     PUT    /api/me/mails                  {"turn_mails": true|false}: mail me when it is my turn (turn-based)
     POST   /api/unsubscribe               {"player", "token"} (from a mail's link): no more "your turn" mails
     GET    /api/me/matches                the matches in progress I play -> {"matches": [{"match_id", "seat"}]}
@@ -23,6 +25,7 @@ import asyncio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from converge.server.accounts.archive import archive, archive_name
 from converge.server.accounts.service import AccountService
 from converge.server.api.deps import (
     Accounts,
@@ -35,7 +38,15 @@ from converge.server.api.deps import (
 )
 from converge.server.api.models import ERRORS, EmailIn, MailSettings, SignInToken, Unsubscribe
 from converge.server.lobby.identity import COOKIE, COOKIE_MAX_AGE
-from converge.server.protocol.answers import Me, MyMatches, MyTable, Seated, SignInMailed, Unsubscribed
+from converge.server.protocol.answers import (
+    Me,
+    MyMatches,
+    MyTable,
+    PlayerArchive,
+    Seated,
+    SignInMailed,
+    Unsubscribed,
+)
 from converge.server.storage import lobby_store as store
 
 router = APIRouter(tags=["accounts"], responses=ERRORS)
@@ -103,6 +114,22 @@ async def delete_me(accounts: Accounts, cookie: PlayerCookie = None) -> JSONResp
     stay in their opponents' histories, played by "Anonymous"."""
     await accounts.links.delete(cookie)
     return _signed_out()
+
+
+@router.get("/api/me/export", response_model=PlayerArchive)
+async def export_me(srv: Server, lobby: LobbyService, address: ClientAddress,
+                    cookie: PlayerCookie = None) -> JSONResponse:
+    """A copy of everything the server holds about the caller: every row of its database that names them (other
+    players' ids, secrets and what a match in progress hides left out, as its ``about`` says) and their view of
+    each match they play in progress. A banned player may have theirs too. At most 3 at once, then one every
+    10 minutes."""
+    srv.limit(address, srv.post_limit, "requests")
+    player = await lobby.players.need_player(cookie)
+    srv.limit(player.id, srv.exports, "copies of your data asked for")
+    doc = await archive(srv.hub, player.id)
+    response = json_response(doc)
+    response.headers["content-disposition"] = f'attachment; filename="{archive_name(player.name, player.id)}"'
+    return response
 
 
 @router.post("/api/matches/{match_id}/seat", response_model=Seated)

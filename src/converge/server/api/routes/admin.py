@@ -7,6 +7,10 @@ public OpenAPI schema, and the nginx examples keep ``/api/admin/`` off the inter
     POST /api/admin/players/{player}/rename         {"actor", "reason", "name"}   (player: an id or a name)
     POST /api/admin/players/{player}/ban            {"actor", "reason"}
     POST /api/admin/players/{player}/unban          {"actor", "reason"}
+    POST /api/admin/players/{player}/export         {"actor", "reason"}: the player's archive (as "Download my
+                                                    data" gives it them; the audit notes who took it, and why)
+    POST /api/admin/mail-test                       {"to"}: a test mail through the server's mailer: sent, or
+                                                    exactly what failed
     POST /api/admin/tables/{id}/close               {"actor", "reason"}
     POST /api/admin/matches/{id}/delete             {"actor", "reason"}
     GET  /api/admin/matches/{id}/chat               every chat line of a match (its players' and spectators')
@@ -26,6 +30,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
 
+from converge.server.accounts.mail_check import send_test_mail
+from converge.server.accounts.service import AccountService
 from converge.server.api.deps import (
     Authorization,
     LobbyService,
@@ -36,13 +42,14 @@ from converge.server.api.deps import (
     seat_from,
     session_of,
 )
-from converge.server.api.models import ERRORS, HostAction, HostRename, ReportIn
+from converge.server.api.models import ERRORS, HostAction, HostRename, MailTestIn, ReportIn
 from converge.server.moderation.service import Moderation
 from converge.server.protocol.answers import (
     Audit,
     FoundPlayers,
     HostActionDone,
     HostsEvents,
+    MailTested,
     MatchChat,
     ReportMade,
     Reports,
@@ -84,6 +91,18 @@ async def ban(ref: str, body: HostAction, mod: Host) -> JSONResponse:
 @router.post("/players/{ref}/unban")
 async def unban(ref: str, body: HostAction, mod: Host) -> JSONResponse:
     return _done(await mod.unban(body.actor, ref, body.reason))
+
+
+@router.post("/players/{ref}/export")
+async def export(ref: str, body: HostAction, mod: Host) -> JSONResponse:
+    return json_response(await mod.export(body.actor, ref, body.reason))
+
+
+@router.post("/mail-test")
+async def mail_test(body: MailTestIn, request: Request, _mod: Host) -> JSONResponse:
+    accounts: AccountService = request.app.state.accounts
+    doc: MailTested = await send_test_mail(accounts.mailer, body.to, request.app.state.config.public_url)
+    return json_response(doc)
 
 
 @router.post("/tables/{table_id}/close")
