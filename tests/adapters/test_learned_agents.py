@@ -78,3 +78,15 @@ def test_a_learned_agent_without_its_model_says_how_to_make_one(tmp_path: Path,
     with pytest.raises(ValueError, match=r"no model at .*none\.zip: train one with python "
                                          r"examples/train_maskable_ppo.py"):
         load_agent("examples.ppo_agent:PPOAgent")
+
+
+def test_the_training_example_stops_when_its_minutes_are_up_and_saves_the_model(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("sb3_contrib")
+    example = load_example("train_maskable_ppo")
+    model_path = tmp_path / "ppo.zip"
+    assert example.main(["--minutes", "0.02", "--episodes", "2", "--save", str(model_path)]) == 0
+    out = capsys.readouterr().out
+    steps = int(out.split("trained MaskablePPO for ")[1].split()[0])
+    assert 0 < steps < 10**9 and model_path.stat().st_size > 0
+    assert f"saved the model to {model_path}" in out
