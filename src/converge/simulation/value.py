@@ -125,8 +125,10 @@ class CardValue:
             return ("its holder wins less often than with a plain card" if self.interval[1] < 0
                     else f"it wins its holder less than {100 * margin:.0f} points more than a plain card would")
         if self.verdict == OVERPOWERED:
-            assert self.above_deck is not None
-            return f"{100 * self.above_deck:+.1f} points above its deck's other cards"
+            assert self.above_deck is not None and self.above_deck_interval is not None
+            lo, hi = self.above_deck_interval
+            return (f"{100 * self.above_deck:+.1f} points above its deck's other cards (interval {100 * lo:+.1f} "
+                    f"to {100 * hi:+.1f})")
         if self.verdict == FAIR:
             return "worth more than a plain card"
         return "no clear difference from a plain card yet (the interval holds zero): more matches would tell"
