@@ -3,16 +3,21 @@ unchanged; ``tiny`` deals two skillsets of ranks 1 to 3, one card a hand, and is
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from converge.bots import make_bot
 from converge.engine import IllegalActionError, Match, Playset, PlaysetError, PositionError, RecordError, native
 from converge.engine.actions import MINE, SKILLSET_0
 from converge.engine.effects import SKILLSET
 from converge.engine.goals import FactionStats, goal_winners
+from converge.engine.playset import all_playsets
 from converge.engine.variant import FULL, SMALL, TINY, Variant, variant_named
+from tests.helpers import zones_of
 
 TINY_NAMES = ["alchemist", "mechanist"]
 
@@ -132,3 +137,41 @@ def test_a_tiny_match_s_actions_are_the_full_game_s_ids() -> None:
     m = tiny_match(0)
     m.apply(m.legal_actions()[0])
     assert m.legal_actions() == [18, 19, MINE, 21]
+
+
+# ------------------------------------------------------------------------- the full game's invariants, on variants
+
+PAIRS = [list(p[:2]) for p in all_playsets()[::7]]
+variant_matches = st.one_of(
+    st.tuples(st.just("tiny"), st.sampled_from(PAIRS)),
+    st.tuples(st.just("small"), st.sampled_from([list(p) for p in all_playsets()[::11]])),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant_matches, st.integers(0, 2**63 - 1), st.data())
+def test_every_card_of_a_variant_is_in_exactly_one_zone_and_the_record_replays(
+        which: tuple[str, list[str]], seed: int, data: st.DataObject) -> None:
+    name, names = which
+    m = Match.new(names, seed=seed, variant=name)
+    n = m.playset.variant.num_cards
+    while not m.is_terminal:
+        assert sorted(zones_of(m)) == list(range(n)), f"zones after {m.history}"
+        m.apply(data.draw(st.sampled_from(m.legal_actions())))
+    assert len(m.round_results) == 1 and m.winner == m.round_winners[0]
+    again = Match.replay(m.record())
+    assert again.observation(0) == m.observation(0) and again.observation(1) == m.observation(1)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(PAIRS), st.integers(10**12, 2**63 - 1), st.data())
+def test_a_tiny_view_holds_no_hidden_card(names: list[str], seed: int, data: st.DataObject) -> None:
+    m = Match.new(names, seed=seed, variant="tiny")
+    while not m.is_terminal:
+        for viewer in (0, 1):
+            hidden = set(m.hidden_from(viewer))
+            obs = m.observation(viewer)
+            board = json.dumps({k: v for k, v in obs.items() if k != "events"})  # (the log may name a card
+            assert not any(f'"{m.playset.card_ids[c]}"' in board for c in hidden)  # seen before it went hidden)
+            assert m.zones.artifact in hidden and str(seed) not in json.dumps(m.observation(viewer))
+        m.apply(data.draw(st.sampled_from(m.legal_actions())))

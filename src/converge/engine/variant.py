@@ -4,7 +4,8 @@ A :class:`Variant` says how big a match is: how many skillsets make a playset, w
 deck are in play, how many cards each hand is dealt and how many round wins end the match. The rules do not
 change: a round is still dealt as hands, artifact, first discard and draw deck (M3, with the variant's
 numbers), turns, scoring and effects are the same, and every card keeps its printed goal and effect (so a goal
-such as "rank total of 18 or more" may be out of reach in a small game: that is the small game, not a rule).
+such as "4 cards with different ranks" is out of reach in ``tiny``, whose ranks are 1 to 3: that is the small
+game, not a rule).
 
 :data:`FULL` is the game of the rulebook and the default everywhere. Every variant is the full game cut down —
 no size above the full game's — so every bound the full game sets (the action ids, the tensors' shapes, the
