@@ -17,6 +17,7 @@ import pytest
 from tests.helpers import ROOT, load_path
 
 MODULES = ["converge", "converge.cards.loader", "converge.cards.reference", "converge.engine.playset",
+           "converge.engine.variant",
            "converge.engine.actions",
            "converge.engine.state", "converge.engine.events", "converge.engine.effects", "converge.engine.goals",
            "converge.engine.view", "converge.engine.narration", "converge.engine.params", "converge.engine.errors",

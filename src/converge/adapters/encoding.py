@@ -54,7 +54,8 @@ import numpy as np
 import numpy.typing as npt
 
 from converge.engine.actions import NUM_ACTIONS
-from converge.engine.playset import Playset
+from converge.engine.errors import PlaysetError, quote
+from converge.engine.playset import SETS, Playset
 from converge.engine.schema import CardInPlay, Decision, EventDoc, Observation
 from converge.engine.sizes import NUM_CARDS
 from converge.engine.tensors import (
@@ -78,6 +79,7 @@ from converge.engine.tensors import (
     write_history,
     write_observation,
 )
+from converge.engine.variant import variant_named
 
 if TYPE_CHECKING:
     from converge.engine.state import Match
@@ -261,12 +263,24 @@ def private_string(mine: Observation, public: Observation) -> str:
     return "\n".join(lines)
 
 
-def as_playset(playset: Playset | Sequence[str] | str, deck_dirs: Sequence[str] = ()) -> Playset:
-    """A playset from a :class:`Playset`, skillset names, or one string ``"a/b/c"`` (or ``"a,b,c"``)."""
+def as_playset(playset: Playset | Sequence[str] | str, deck_dirs: Sequence[str] = (),
+               variant: object = "full") -> Playset:
+    """A playset from a :class:`Playset`, skillset names, or one string ``"a/b/c"`` (or ``"a,b,c"``), of the
+    ``variant`` named (:mod:`converge.engine.variant`); the Catalysts of Change, the environments' default
+    playset, give a variant of two skillsets their first two."""
+    size = variant_named(variant)
     if isinstance(playset, Playset):
+        if playset.variant != size:
+            raise PlaysetError(f"the playset is of the {playset.variant.name} variant, not {size.name}")
         return playset
-    names = playset.replace(",", "/").split("/") if isinstance(playset, str) else list(playset)
-    return Playset.from_names([n.strip() for n in names if n.strip()], deck_dirs)
+    names = [n.strip() for n in (playset.replace(",", "/").split("/") if isinstance(playset, str) else playset)]
+    names = [n for n in names if n]
+    if [n.lower() for n in names] == list(SETS["catalysts"]):
+        names = names[:size.skillsets]
+    if len(names) != size.skillsets and not size.is_full:  # (the full game's playset says what is wrong itself)
+        raise PlaysetError(f"a playset of the {size.name} variant is {size.skillsets} skillset names, "
+                           f"got {quote(playset)}")
+    return Playset.from_names(names, deck_dirs, size)
 
 
 # ---------------------------------------------------------------------- the layouts, for the docs

@@ -14,7 +14,8 @@ tensor alone (a ``Box``) and puts the mask in ``info["action_mask"]``. The actio
 26 action ids. After each of the agent's decisions the opponent plays until the decision is the agent's
 again (a seat often decides several times in a row). The reward and what an episode is are options of
 :mod:`converge.adapters.episodes`: by default +1 for winning the match and -1 for losing it
-(``reward="round"``: ±1 for each round; ``episode="round"``: one round per episode).
+(``reward="round"``: ±1 for each round; ``episode="round"``: one round per episode). ``variant="tiny"``
+(or ``"small"``) plays the same rules on a smaller game (:mod:`converge.engine.variant`), with the same spaces.
 
 *The final observation's mask.* When an episode ends (terminated, or an illegal action lost it) no
 decision is left, yet a vector environment asks for an action for every match at every step: with
@@ -91,6 +92,7 @@ class EnvOptions(TypedDict, total=False):
     reward: str
     episode: str
     flat_observation: bool
+    variant: str
 
 
 DEFAULT_PLAYSET = ("alchemist", "mechanist", "archivist")
@@ -111,7 +113,7 @@ class ConvergeEnv(gym.Env[Any, np.int64]):  # (Any: Gymnasium types a Dict space
                  player: int | str = 0, start: str | int = "random", observation_type: str = "observation",
                  illegal_action: str = "lose", render_mode: str | None = None,
                  deck_dirs: Sequence[str] = (), reward: str = "match", episode: str = "match",
-                 flat_observation: bool = False) -> None:
+                 flat_observation: bool = False, variant: str = "full") -> None:
         if render_mode is not None:
             check_choice("render_mode", render_mode, RENDER_MODES)
         check_choice("observation_type", observation_type, OBSERVATION_TYPES)
@@ -122,7 +124,7 @@ class ConvergeEnv(gym.Env[Any, np.int64]):  # (Any: Gymnasium types a Dict space
             raise ValueError(f"flat_observation must be True or False, got {flat_observation!r}")
         if player not in (0, 1, "random") or isinstance(player, bool):
             raise ValueError(f"player must be 0, 1 or 'random', got {player!r}")
-        self.playset = _playset(playset, deck_dirs)
+        self.playset = _playset(playset, deck_dirs, variant)
         self.start = str(start)
         self.opponent = Opponent(opponent)
         self.core = Episode(self.playset, self.start, self.opponent, reward, episode, illegal_action == "lose")

@@ -10,11 +10,17 @@ Importing this module registers the game::
 Parameters: ``playset``, three skillset names joined by ``/`` (default the Catalysts of Change);
 ``start``, who holds the artifact in round 1 (M2): ``random`` (a chance node), ``player0`` or ``player1``
 (the player who most recently lost a game); and ``decks``, folders of user deck files (joined by
-``os.pathsep``) whose skillsets the playset may name.
+``os.pathsep``) whose skillsets the playset may name; ``variant``, the size of the game
+(:mod:`converge.engine.variant`): ``full`` (the default), ``small`` or ``tiny`` — the same rules with fewer
+skillsets and cards, smaller hands and one round, for solving exactly (``tiny`` has two skillsets, and its
+default playset is the Catalysts' first two, ``alchemist/mechanist``)::
+
+    game = pyspiel.load_game("python_converge(variant=tiny,start=player0)")
 
 Every random event is an explicit chance node (the engine's chance mode): the round-1 artifact holder
 when ``start`` is random, then each card of every round's deal order. Actions are the engine's 26
-action ids; chance outcomes are card ids 0..17 (or the player 0/1 for the artifact holder). Returns are
+action ids (a smaller variant uses fewer of them); chance outcomes are card ids 0..17, or fewer (or the
+player 0/1 for the artifact holder). Returns are
 +1 for the match winner and -1 for the loser.
 
 Observation and information-state strings and tensors come from an observer that reads only what
@@ -41,7 +47,7 @@ import array
 import os
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 import numpy as np
 import numpy.typing as npt
@@ -62,14 +68,16 @@ from converge.engine.actions import NUM_ACTIONS
 from converge.engine.errors import PlaysetError, quote
 from converge.engine.playset import Playset
 from converge.engine.schema import Observation
-from converge.engine.sizes import MAX_PLAYS_PER_ROUND, MAX_ROUNDS, NUM_CARDS
+from converge.engine.sizes import NUM_CARDS
 from converge.engine.state import Match
 from converge.engine.tensors import RecallRows, write_observation
 from converge.engine.texts import event_text, view_text
+from converge.engine.variant import FULL, Variant, variant_named
 
 SHORT_NAME = "python_converge"
 DEFAULT_PLAYSET = "alchemist/mechanist/archivist"
 DEFAULT_START = "random"
+DEFAULT_VARIANT = FULL.name
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -85,26 +93,32 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"playset": DEFAULT_PLAYSET, "start": DEFAULT_START, "decks": ""},
+    parameter_specification={"playset": DEFAULT_PLAYSET, "start": DEFAULT_START, "decks": "",
+                             "variant": DEFAULT_VARIANT},
 )
 
-_PLAYSETS: dict[tuple[tuple[str, ...], tuple[str, ...]], Playset] = {}
+_PLAYSETS: dict[tuple[tuple[str, ...], tuple[str, ...], Variant], Playset] = {}
 
 
-def parse_playset(value: object, deck_dirs: Sequence[str] = ()) -> Playset:
+def parse_playset(value: object, deck_dirs: Sequence[str] = (), variant: Variant = FULL) -> Playset:
     """A playset from ``"a/b/c"`` (also accepts ``,``, ``+`` or spaces between the names, or a list),
-    with the built-in decks and those in ``deck_dirs``."""
+    with the built-in decks and those in ``deck_dirs``; of ``variant``'s size (which says how many names)."""
+    n = variant.skillsets
+    count = "three" if n == 3 else "two"
     if isinstance(value, str):
         names = [n for n in value.replace(",", "/").replace("+", "/").replace(" ", "/").split("/") if n]
     elif isinstance(value, (list, tuple)):
         names = [str(n) for n in value]
     else:
-        raise PlaysetError(f"playset must be three skillset names joined by '/', got {quote(value)}")
-    if len(names) != 3:
-        raise PlaysetError(f"playset must be three skillset names joined by '/', got {quote(value)}")
-    key = (tuple(n.strip().lower() for n in names), tuple(deck_dirs))
+        raise PlaysetError(f"playset must be {count} skillset names joined by '/', got {quote(value)}")
+    if value == DEFAULT_PLAYSET:  # the default of every variant: as many of the Catalysts as it has skillsets
+        names = names[:n]
+    if len(names) != n:
+        size = "" if variant.is_full else f" in the {variant.name} variant"
+        raise PlaysetError(f"playset must be {count} skillset names joined by '/'{size}, got {quote(value)}")
+    key = (tuple(n.strip().lower() for n in names), tuple(deck_dirs), variant)
     if key not in _PLAYSETS:
-        _PLAYSETS[key] = Playset.from_names(list(key[0]), key[1])
+        _PLAYSETS[key] = Playset.from_names(list(key[0]), key[1], variant)
     return _PLAYSETS[key]
 
 
@@ -132,7 +146,7 @@ def start_parameter(start: str) -> str:
 def max_game_length(ps: Playset) -> int:
     """An upper bound on the number of player decisions in a match (chance outcomes not counted)."""
     per_play = 2 + ps.max_effect_decisions()
-    return MAX_ROUNDS * MAX_PLAYS_PER_ROUND * per_play
+    return ps.variant.max_rounds * ps.variant.max_plays_per_round * per_play
 
 
 class ConvergeGame(pyspiel.Game):  # type: ignore[misc]
@@ -140,14 +154,16 @@ class ConvergeGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         params = dict(params or {})
-        unknown = sorted(set(params) - {"playset", "start", "decks"})
+        unknown = sorted(set(params) - {"playset", "start", "decks", "variant"})
         if unknown:
             raise ValueError(f"unknown parameter(s) for {SHORT_NAME}: {', '.join(unknown)}")
-        self.playset = parse_playset(params.get("playset", DEFAULT_PLAYSET), parse_decks(params.get("decks", "")))
+        variant = variant_named(params.get("variant", DEFAULT_VARIANT))
+        self.playset = parse_playset(params.get("playset", DEFAULT_PLAYSET), parse_decks(params.get("decks", "")),
+                                     variant)
         self.start = parse_start(params.get("start", DEFAULT_START))
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=NUM_CARDS,
+            max_chance_outcomes=variant.num_cards,
             num_players=2,
             min_utility=-1.0,
             max_utility=1.0,
@@ -159,6 +175,8 @@ class ConvergeGame(pyspiel.Game):  # type: ignore[misc]
         params = {"playset": "/".join(self.playset.names()), "start": start_parameter(self.start)}
         if self.playset.deck_dirs:
             params["decks"] = os.pathsep.join(self.playset.deck_dirs)
+        if not variant.is_full:  # (the full game's string is what it always was)
+            params["variant"] = variant.name
         super().__init__(_GAME_TYPE, info, params)
 
     def new_initial_state(self) -> ConvergeState:
@@ -172,12 +190,14 @@ class ConvergeGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class _CoreState(TypedDict):
-    """A :class:`_Core` as pickled: the playset's names and deck folders, the start, and the history."""
+    """A :class:`_Core` as pickled: the playset's names and deck folders, the start, the history, and the
+    variant (absent: the full game)."""
 
     playset: list[str]
     decks: list[str]
     start: str
     moves: list[tuple[int, int]]
+    variant: NotRequired[str]
 
 
 class _Core:
@@ -242,11 +262,15 @@ class _Core:
         return _Core(self.playset, self.start, self.match.clone(), self.moves[:], dict(self.logs))
 
     def __getstate__(self) -> _CoreState:
-        return {"playset": self.playset.names(), "decks": list(self.playset.deck_dirs), "start": self.start,
-                "moves": self.moves}
+        out: _CoreState = {"playset": self.playset.names(), "decks": list(self.playset.deck_dirs),
+                           "start": self.start, "moves": self.moves}
+        if not self.playset.variant.is_full:
+            out["variant"] = self.playset.variant.name
+        return out
 
     def __setstate__(self, data: _CoreState) -> None:
-        self.playset = parse_playset(data["playset"], tuple(data.get("decks", ())))
+        self.playset = parse_playset(data["playset"], tuple(data.get("decks", ())),
+                                     variant_named(data.get("variant", DEFAULT_VARIANT)))
         self.start = data["start"]
         self.match = Match.new(self.playset, seed=0, start=self.start, chance=True)
         self.moves = []

@@ -19,7 +19,8 @@ agent's decision). Rewards: +1 to the match winner and -1 to the loser, at the e
 observation wrappers such as ``flatten_v0``, ``frame_stack_v1``, ``normalize_obs_v0`` and ``dtype_v0``
 take) and puts the mask in ``infos[agent]["action_mask"]`` (where PettingZoo's own wrappers look for it).
 The reward and what an episode is are options of :mod:`converge.adapters.episodes` (``reward="round"``:
-±1 at each round's end; ``episode="round"``: one round per episode).
+±1 at each round's end; ``episode="round"``: one round per episode). ``variant="tiny"`` (or ``"small"``)
+plays the same rules on a smaller game (:mod:`converge.engine.variant`), with the same spaces.
 
 ``reset(seed=...)`` seeds the deals (the same seed and actions give the same match); ``render_mode``
 ``"ansi"`` returns the public view as text, ``"human"`` prints it and ``"rgb_array"`` returns an image of
@@ -79,6 +80,7 @@ class EnvOptions(TypedDict, total=False):
     reward: str
     episode: str
     flat_observation: bool
+    variant: str
 
 
 class ConvergeAECEnv(AECEnv[str, EnvObservation, int]):  # type: ignore[misc]
@@ -90,7 +92,7 @@ class ConvergeAECEnv(AECEnv[str, EnvObservation, int]):  # type: ignore[misc]
     def __init__(self, playset: Playset | Sequence[str] | str = DEFAULT_PLAYSET, start: str | int = "random",
                  render_mode: str | None = None, observation_type: str = "observation",
                  deck_dirs: Sequence[str] = (), reward: str = "match", episode: str = "match",
-                 flat_observation: bool = False) -> None:
+                 flat_observation: bool = False, variant: str = "full") -> None:
         super().__init__()
         if render_mode is not None:
             check_choice("render_mode", render_mode, RENDER_MODES)
@@ -100,7 +102,7 @@ class ConvergeAECEnv(AECEnv[str, EnvObservation, int]):  # type: ignore[misc]
         if not isinstance(flat_observation, bool):
             raise ValueError(f"flat_observation must be True or False, got {flat_observation!r}")
         self.flat_observation = flat_observation
-        self.playset = _playset(playset, deck_dirs)
+        self.playset = _playset(playset, deck_dirs, variant)
         self.start = str(start)
         Match.new(self.playset, seed=0, start=self.start)  # checks the settings now
         self.render_mode = render_mode

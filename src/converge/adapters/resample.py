@@ -7,7 +7,8 @@ string). A position cannot give that (it has no past), nor can
 :meth:`~converge.engine.state.Match.sample_world` (a world without a history). So this module deals
 every round again and replays the same decisions:
 
-* Each round is dealt from 18 *places* (deal positions): hands, artifact, first discard, deck. The
+* Each round is dealt from 18 *places* (deal positions): hands, artifact, first discard, deck (a smaller
+  variant's :mod:`~converge.engine.variant` has fewer, and smaller hands). The
   player's own log tells which places it has seen and what was there (its hand, the first discard, its
   draws, cards revealed by Assemble, the cards its Search showed) and how hidden places move (draws,
   Searches, the opponent's plays from hand). The places it never saw are filled with the cards it
@@ -53,9 +54,9 @@ from converge.engine.events import (
 )
 from converge.engine.playset import Playset
 from converge.engine.schema import Observation
-from converge.engine.sizes import NUM_CARDS
 from converge.engine.state import Match
 from converge.engine.turn import CHANCE
+from converge.engine.variant import FULL, Variant
 from converge.engine.zones import DECK, is_hand
 
 Rand = Callable[[], float]
@@ -88,18 +89,23 @@ class _Round:
     ``c`` that entered the opponent's hand in public (Recall, Trade).
     """
 
-    def __init__(self, viewer: int, choices: Sequence[int], rand: Rand | None):
+    def __init__(self, viewer: int, choices: Sequence[int], rand: Rand | None, variant: Variant = FULL):
         self.viewer = viewer
+        hand = variant.hand_size
+        self.hand_size = hand
+        self.num_cards = variant.num_cards
+        #: the places of the artifact and of the first discard, after the two hands
+        self.discard_slot = 2 * hand + 1
         self.opp = 1 - viewer
         self.choices = choices
         self.used = 0
         self.rand = rand
-        self.own_slots = [0, 1, 2] if viewer == 0 else [3, 4, 5]
+        self.own_slots = list(range(0, hand) if viewer == 0 else range(hand, 2 * hand))
         self.dealt = 0
         self.slot_card: dict[int, int] = {}
         self.card_slot: dict[int, int] = {}
-        self.deck = list(range(8, NUM_CARDS))  # the top of the deck is the end of the list
-        self.opp_hand = [3, 4, 5] if viewer == 0 else [0, 1, 2]
+        self.deck = list(range(2 * hand + 2, variant.num_cards))  # the top of the deck is the end of the list
+        self.opp_hand = list(range(hand, 2 * hand) if viewer == 0 else range(0, hand))
         self.search_top: list[int] = []
         self.pending_draw = -1
         self.opp_search = 0
@@ -169,9 +175,9 @@ class _Round:
             self.resolve_opp_search()
         kind, _vis, player, card, a, b = event
         if kind == START_DISCARD:
-            self.assign(7, card)
+            self.assign(self.discard_slot, card)
         elif kind == DEALT:
-            if self.dealt >= 3:
+            if self.dealt >= self.hand_size:
                 raise _Inconsistent
             self.assign(self.own_slots[self.dealt], card)
             self.dealt += 1
@@ -225,11 +231,12 @@ class _Round:
     def order(self, rand: Rand) -> tuple[list[int], list[int]]:
         """The deal order (places filled, the unseen ones at random) and the cards the opponent's
         Searches took, in order."""
-        order = [-1] * NUM_CARDS
+        n = self.num_cards
+        order = [-1] * n
         for slot, card in self.slot_card.items():
             order[slot] = card
-        free_cards = [c for c in range(NUM_CARDS) if c not in self.card_slot]
-        free_slots = [s for s in range(NUM_CARDS) if s not in self.slot_card]
+        free_cards = [c for c in range(n) if c not in self.card_slot]
+        free_slots = [s for s in range(n) if s not in self.slot_card]
         _shuffle(free_cards, rand)
         for s, c in zip(free_slots, free_cards, strict=True):
             order[s] = c
@@ -242,22 +249,24 @@ def _shuffle(items: list[int], rand: Rand) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-def _run(events: Sequence[Event], viewer: int, choices: Sequence[int], rand: Rand | None) -> _Round:
-    r = _Round(viewer, choices, rand)
+def _run(events: Sequence[Event], viewer: int, choices: Sequence[int], rand: Rand | None,
+         variant: Variant = FULL) -> _Round:
+    r = _Round(viewer, choices, rand, variant)
     for event in events:
         r.step(event)
     return r
 
 
-def sample_round(events: Sequence[Event], viewer: int, rand: Rand) -> tuple[list[int], list[int]]:
+def sample_round(events: Sequence[Event], viewer: int, rand: Rand,
+                 variant: Variant = FULL) -> tuple[list[int], list[int]]:
     """One round's deal order and the opponent's Search takes, drawn uniformly among those that give
-    ``viewer`` the log ``events`` (the round's events, as the viewer sees them)."""
+    ``viewer`` the log ``events`` (the round's events, as the viewer sees them) in a match of ``variant``."""
     paths: list[tuple[list[int], int]] = []
     stack: list[list[int]] = [[]]
     while stack:
         choices = stack.pop()
         try:
-            weight = _run(events, viewer, choices, None).weight
+            weight = _run(events, viewer, choices, None, variant).weight
         except _NeedBranch as need:
             stack.extend([*choices, k] for k in range(need.options))
             continue
@@ -276,7 +285,7 @@ def sample_round(events: Sequence[Event], viewer: int, rand: Rand) -> tuple[list
             chosen = choices
             break
         x -= weight
-    return _run(events, viewer, chosen, rand).order(rand)
+    return _run(events, viewer, chosen, rand, variant).order(rand)
 
 
 def _two_picks(world: Match, action: int) -> bool:
@@ -343,7 +352,7 @@ def resample_history(playset: Playset, start: str, moves: Sequence[tuple[int, in
     opp = 1 - viewer
     index_of = {cid: i for i, cid in enumerate(playset.card_ids)}
     events = [from_dict(e, index_of, playset.skillsets) for e in obs.get("events") or []]
-    deals = [sample_round(r, viewer, rand) for r in _rounds(events)]
+    deals = [sample_round(r, viewer, rand, playset.variant) for r in _rounds(events)]
     hidden_last = trailing_hidden(obs, viewer)
     world = Match.new(playset, seed=0, start=start, chance=True)
     out: list[tuple[int, int]] = []
@@ -363,7 +372,7 @@ def resample_history(playset: Playset, start: str, moves: Sequence[tuple[int, in
                     a = deals[round_idx][0][deal_pos]
                 else:  # a deal in progress: nobody has seen any of it yet
                     if not partial:
-                        partial = list(range(NUM_CARDS))
+                        partial = list(range(playset.variant.num_cards))
                         _shuffle(partial, rand)
                     a = partial[deal_pos]
                 deal_pos += 1

@@ -111,7 +111,7 @@ class GreedyBot:
         if got is None:
             if len(self._worth) > 256:
                 self._worth.clear()
-            got = self._worth[playset.digest] = [card_worth(playset, c) for c in range(NUM_CARDS)]
+            got = self._worth[playset.digest] = [card_worth(playset, c) for c in range(len(playset.cards))]
         return got
 
     # ------------------------------------------------------------------ planning

@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import Final
 
 from converge.engine.errors import IllegalActionError, quote
-from converge.engine.sizes import NUM_CARDS
 
 NUM_ACTIONS: Final = 26
 DISCARD: Final = 18  # the first id after the cards' (0 .. NUM_CARDS - 1)
@@ -44,12 +43,14 @@ def action_to_string(action: int, card_ids: tuple[str, ...], skillsets: tuple[st
     >>> action_to_string(20, ("ALC1",) * 18, ("Alchemist", "Mechanist", "Archivist"))
     'mine'
     """
-    if 0 <= action < NUM_CARDS:
+    if 0 <= action < len(card_ids):
         return card_ids[action]
     if action in _WORDS:
         return _WORDS[action]
-    if SKILLSET_0 <= action < SKILLSET_0 + 3:
+    if SKILLSET_0 <= action < SKILLSET_0 + len(skillsets):
         return skillsets[action - SKILLSET_0]
+    if 0 <= action < NUM_ACTIONS:  # a smaller variant's playset has fewer cards and skillsets
+        raise IllegalActionError(f"action {action} names no card or skillset of this playset")
     raise IllegalActionError(f"action {quote(action)} is outside the action space 0..{NUM_ACTIONS - 1}")
 
 

@@ -5,8 +5,9 @@ search: a state is one flat value that copies in a few nanoseconds. This engine 
 ``tests/engine/test_native.py`` plays both side by side — the same actions, legal actions, events and state
 after every action — on every built-in playset, on fuzzed positions and on decks of every effect and goal kind.
 
-The core knows the built-in effect and goal kinds only; :func:`tables` is None for a playset with a kind
-defined in Python (an extension), and such a playset is played and searched on this engine alone. The core
+The core knows the built-in effect and goal kinds only, and the full game's sizes; :func:`tables` is None for
+a playset with a kind defined in Python (an extension) or of a smaller variant, and such a playset is played and
+searched on this engine alone. The core
 is also absent where the package was installed without a C compiler; :func:`available` says so.
 
 >>> from converge import Match
@@ -124,6 +125,8 @@ def tables(playset: Playset) -> bytes | None:
     known = _TABLES.get(id(playset))
     if known is not None and known[0] is playset:
         return known[1]
+    if not playset.variant.is_full:  # the core's sizes are the full game's constants (core.h)
+        return None
     effects, goals = builtin_effect_kinds(), builtin_goal_kinds()
     effect_codes = [_code(k, effects, NATIVE_EFFECT_KINDS) for k in playset.effect_kind]
     goal_codes = [_code(k, goals, NATIVE_GOAL_KINDS) for k in playset.goal_kind]

@@ -2,6 +2,8 @@
 
 Card ids 0..17 are ``skillset index * 6 + rank - 1``, the skillsets in catalogue order, so a
 card's printed skillset and rank are arithmetic and every table is a plain list indexed by id.
+A playset of a smaller :class:`~converge.engine.variant.Variant` holds that variant's number of decks and, of
+each, the cards of its ranks: ids ``0 .. num_cards - 1``, ``skillset index * deck_size + place of the rank``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING
 from converge.engine.effects import EffectKind, effect_kind
 from converge.engine.errors import PlaysetError, quote
 from converge.engine.goals import GoalKind, goal_kind
-from converge.engine.sizes import MAX_PLAYS_PER_ROUND, MAX_ROUNDS, NUM_CARDS, SKILLSETS_PER_PLAYSET
+from converge.engine.variant import FULL, Variant
 
 if TYPE_CHECKING:
     from converge.cards.model import CardSpec, Deck
@@ -42,22 +44,26 @@ class Playset:
 
     __slots__ = ("decks", "skillsets", "cards", "card_ids", "index_of", "printed_skill", "printed_rank",
                  "goal_kind", "goal_arg", "goal_stars", "goal_text", "effect_kind", "effect_args", "digest",
-                 "deck_dirs")
+                 "deck_dirs", "variant")
 
     def __init__(self, decks: Sequence[Deck], order: Sequence[str] = BUILTIN_ORDER,
-                 deck_dirs: Sequence[str] = ()) -> None:
-        if len(decks) != SKILLSETS_PER_PLAYSET:
-            raise PlaysetError(f"a playset is exactly 3 skillsets, got {len(decks)}")
+                 deck_dirs: Sequence[str] = (), variant: Variant = FULL) -> None:
+        n = variant.skillsets
+        if len(decks) != n:
+            raise PlaysetError(f"a playset is exactly {n} skillsets, got {len(decks)}")
         keys = [d.key for d in decks]
-        if len(set(keys)) != SKILLSETS_PER_PLAYSET:
-            raise PlaysetError(f"a playset needs 3 different skillsets, got {', '.join(keys)}")
+        if len(set(keys)) != n:
+            raise PlaysetError(f"a playset needs {n} different skillsets, got {', '.join(keys)}")
         rank_of = {k: i for i, k in enumerate(order)}
+        #: The sizes of its matches (the full game unless a smaller variant was asked for).
+        self.variant: Variant = variant
         self.decks: tuple[Deck, ...] = tuple(sorted(decks, key=lambda d: (rank_of.get(d.key, 99), d.key)))
         self.skillsets: tuple[str, ...] = tuple(d.skillset for d in self.decks)
-        self.cards: tuple[CardSpec, ...] = tuple(c for d in self.decks for c in d.cards)
+        ranks = set(variant.ranks)
+        self.cards: tuple[CardSpec, ...] = tuple(c for d in self.decks for c in d.cards if c.rank in ranks)
         self.card_ids: tuple[str, ...] = tuple(c.id for c in self.cards)
         self.index_of: dict[str, int] = {cid.upper(): i for i, cid in enumerate(self.card_ids)}
-        self.printed_skill: tuple[int, ...] = tuple(i // 6 for i in range(NUM_CARDS))
+        self.printed_skill: tuple[int, ...] = tuple(i // variant.deck_size for i in range(variant.num_cards))
         self.printed_rank: tuple[int, ...] = tuple(c.rank for c in self.cards)
         self.goal_kind: tuple[GoalKind, ...] = tuple(goal_kind(c.goal.kind) for c in self.cards)
         self.goal_arg: tuple[int, ...] = tuple(k.compile(c.goal.params, self.skillsets)
@@ -69,13 +75,18 @@ class Playset:
             k.compile(c.effect.params) for k, c in zip(self.effect_kind, self.cards, strict=True))
         #: The deck folders the decks were loaded from (besides the built-ins), to load them again.
         self.deck_dirs: tuple[str, ...] = tuple(deck_dirs)
-        blob = json.dumps([[c.id, c.name, c.skillset, c.rank, c.goal.kind, dict(c.goal.params), c.goal.stars,
-                            c.effect.kind, dict(c.effect.params)] for c in self.cards], sort_keys=True)
+        cards = [[c.id, c.name, c.skillset, c.rank, c.goal.kind, dict(c.goal.params), c.goal.stars,
+                  c.effect.kind, dict(c.effect.params)] for c in self.cards]
+        # (the full game's digest is what it always was; a variant's names the variant: a record played with
+        # hands of one must not replay with hands of three)
+        blob = json.dumps(cards if variant.is_full else [variant.name, cards], sort_keys=True)
         self.digest: str = hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     @classmethod
-    def from_names(cls, names: Iterable[str], deck_dirs: Iterable[object] = ()) -> Playset:
-        """Build a playset from skillset names (any case), using the built-in and user decks.
+    def from_names(cls, names: Iterable[str], deck_dirs: Iterable[object] = (),
+                   variant: Variant = FULL) -> Playset:
+        """Build a playset from skillset names (any case), using the built-in and user decks; of ``variant``'s
+        size (the full game by default).
 
         The card ids of a playset are known before any match exists:
 
@@ -92,7 +103,7 @@ class Playset:
             if key not in catalog:
                 raise PlaysetError(f"unknown skillset {quote(name)} (known: {', '.join(catalog_order(catalog))})")
             decks.append(catalog[key])
-        return cls(decks, catalog_order(catalog), dirs)
+        return cls(decks, catalog_order(catalog), dirs, variant)
 
     def max_effect_decisions(self) -> int:
         """An upper bound on the decisions one discard effect of this playset can take (an effect that
@@ -119,8 +130,8 @@ class Playset:
         starts with a card in some hand, T8), so with ``T <= P <= MAX_PLAYS_PER_ROUND`` turns and plays a
         round shows at most ``6 + 5T + (2T - P) + P(2 + E) <= 6 + P(8 + E)``; then the match's end.
         """
-        per_round = 6 + MAX_PLAYS_PER_ROUND * (8 + self.max_effect_events())
-        return MAX_ROUNDS * per_round + 1
+        per_round = 6 + self.variant.max_plays_per_round * (8 + self.max_effect_events())
+        return self.variant.max_rounds * per_round + 1
 
     def card(self, card: int) -> CardSpec:
         return self.cards[card]
@@ -129,7 +140,8 @@ class Playset:
         return [s.lower() for s in self.skillsets]
 
     def __repr__(self) -> str:
-        return f"Playset({', '.join(self.skillsets)})"
+        size = "" if self.variant.is_full else f", variant={self.variant.name}"
+        return f"Playset({', '.join(self.skillsets)}{size})"
 
 
 def catalog_order(catalog: Mapping[str, Deck]) -> list[str]:

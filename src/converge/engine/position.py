@@ -27,8 +27,10 @@ A finished match has ``"winner"`` (and the winner's 2 in ``round_wins``) and no 
 ``round_results`` may be left out, and then the rounds won are taken as won by outscoring, player 0's
 first. A conversion until the end of the turn of a card that was already converted also names what it
 reverts to (C6): ``"reverts_to": {"skillset": "Mechanist", "rank": 5}`` (default: the printed card).
-Later rounds are dealt from ``seed``. Validation rejects a document that loses, duplicates or invents a
-card, or that is impossible in play (a conversion outside a faction, a guard in the wrong faction...).
+Later rounds are dealt from ``seed``. A position of a smaller variant (:mod:`converge.engine.variant`)
+names it, ``"variant": "tiny"``, and then names that variant's cards (and its round wins). Validation
+rejects a document that loses, duplicates or invents a card, or that is impossible in play (a conversion
+outside a faction, a guard in the wrong faction...).
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ from converge.engine.errors import ConvergeError, PositionError, quote
 from converge.engine.events import END_REASONS, OUTSCORED
 from converge.engine.playset import Playset
 from converge.engine.schema import Conversion, Position, PositionDecision
-from converge.engine.sizes import NUM_CARDS, ROUNDS_TO_WIN
 from converge.engine.turn import EFFECT, MODE, OVER, SELECT, TurnState
+from converge.engine.variant import FULL, Variant, variant_named
 from converge.engine.zones import Zones
 
 if TYPE_CHECKING:
@@ -51,7 +53,7 @@ if TYPE_CHECKING:
 FORMAT = "converge-position"
 _KEYS = {"format", "version", "playset", "seed", "start", "round", "round_wins", "round_results", "turn",
          "artifact_holder", "lead", "to_play", "hands", "deck", "artifact", "discard", "goals", "factions",
-         "conversions", "guards", "recalled", "known", "decision", "winner"}
+         "conversions", "guards", "recalled", "known", "decision", "winner", "variant"}
 _EFFECT_KEYS = {"card", "step", "remaining", "pending", "picked", "revealed", "decisions"}
 
 
@@ -76,13 +78,15 @@ def to_position(match: Match) -> Position:
         "conversions": {ids[c]: _conversion(match, c) for f in z.factions for c in f
                         if z.skill[c] != ps.printed_skill[c] or z.rank[c] != ps.printed_rank[c]
                         or any(x[0] == c for x in z.temp)},
-        "guards": {ids[c]: z.guard[c] for c in range(NUM_CARDS) if z.guard[c] >= 0},
-        "recalled": [ids[c] for c in range(NUM_CARDS) if z.recalled[c]],
+        "guards": {ids[c]: z.guard[c] for c in range(len(ids)) if z.guard[c] >= 0},
+        "recalled": [ids[c] for c in range(len(ids)) if z.recalled[c]],
         "known": {ids[c]: [p for p in (0, 1) if z.known[c] >> p & 1]
                   for zone, default in ((z.hands[0], 1), (z.hands[1], 2), (z.deck, 0),
                                         ([t.active] if t.phase == MODE else [], 1 << max(t.player, 0)))
                   for c in zone if z.known[c] != default},
     }
+    if not ps.variant.is_full:
+        out["variant"] = ps.variant.name
     if t.phase == OVER:
         del out["to_play"]
         out["winner"] = t.winner
@@ -157,11 +161,15 @@ def set_up(m: Match, doc: object, deck_dirs: Iterable[str] = (), playset: Playse
     names = doc.get("playset")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise PositionError("position field 'playset' must be a list of three skillset names")
-    if playset is not None and [n.lower() for n in names] == playset.names():
+    try:
+        variant = variant_named(doc.get("variant", FULL.name))
+    except ConvergeError as exc:
+        raise PositionError(f"position field 'variant': {exc}") from None
+    if playset is not None and [n.lower() for n in names] == playset.names() and playset.variant == variant:
         ps = playset
     else:
         try:
-            ps = Playset.from_names(names, deck_dirs)
+            ps = Playset.from_names(names, deck_dirs, variant)
         except ConvergeError as exc:
             raise PositionError(f"position field 'playset': {exc}") from None
     seed = doc.get("seed", 0)
@@ -194,7 +202,7 @@ def set_up(m: Match, doc: object, deck_dirs: Iterable[str] = (), playset: Playse
             if c in seen:
                 raise PositionError(f"card {ps.card_ids[c]} is in both {seen[c]} and {zone}")
             seen[c] = zone
-    missing = [ps.card_ids[c] for c in range(NUM_CARDS) if c not in seen]
+    missing = [ps.card_ids[c] for c in range(len(ps.card_ids)) if c not in seen]
     if missing:
         raise PositionError(f"cards missing from every zone: {', '.join(missing)}")
 
@@ -204,7 +212,7 @@ def set_up(m: Match, doc: object, deck_dirs: Iterable[str] = (), playset: Playse
     m._events, m._history, m._logging, m._keep_history = [], [], True, True
     m.chance = False
     z = m.zones = _zones(ps, zones)
-    t = m.turn = _turn(doc)
+    t = m.turn = _turn(doc, ps.variant)
     if decision is not None and t.player >= 0:  # the card being played is its player's, as in their hand
         z.known[zones["decision.card"][0]] = 1 << t.player
     _knowledge(doc, m, seen)
@@ -239,23 +247,25 @@ def _zones(ps: Playset, zones: dict[str, list[int]]) -> Zones:
     return z
 
 
-def _turn(doc: Mapping[str, object]) -> TurnState:
+def _turn(doc: Mapping[str, object], variant: Variant) -> TurnState:
     t = TurnState()
     wins = doc.get("round_wins", [0, 0])
+    to_win = variant.rounds_to_win
     if (not isinstance(wins, list) or len(wins) != 2
-            or not all(isinstance(w, int) and not isinstance(w, bool) and 0 <= w <= ROUNDS_TO_WIN for w in wins)
-            or sum(wins) > 3 or wins == [ROUNDS_TO_WIN, ROUNDS_TO_WIN]):
-        raise PositionError("position field 'round_wins' must be two numbers from 0 to 2 (2 ends the match)")
+            or not all(isinstance(w, int) and not isinstance(w, bool) and 0 <= w <= to_win for w in wins)
+            or sum(wins) > variant.max_rounds or wins == [to_win, to_win]):
+        raise PositionError(f"position field 'round_wins' must be two numbers from 0 to {to_win} ({to_win} ends "
+                            "the match)")
     winner = doc.get("winner")
-    over = ROUNDS_TO_WIN in wins
+    over = to_win in wins
     if winner is not None or over:
-        if not _is_player(winner) or wins[winner] != ROUNDS_TO_WIN:
-            raise PositionError("position field 'winner' must name the player with 2 round wins (and only a "
-                                "finished match has one)")
+        if not _is_player(winner) or wins[winner] != to_win:
+            raise PositionError(f"position field 'winner' must name the player with {to_win} round "
+                                f"win{'s' if to_win > 1 else ''} (and only a finished match has one)")
         if "to_play" in doc:
             raise PositionError("position field 'to_play': nobody plays in a finished match")
     played = sum(wins)
-    round_no = _int(doc, "round", 1, 3, played + (0 if over else 1))
+    round_no = _int(doc, "round", 1, variant.max_rounds, played + (0 if over else 1))
     if round_no != played + (0 if over else 1):
         raise PositionError(f"round {round_no} does not follow from round wins {wins}")
     t.round_no = round_no

@@ -6,7 +6,8 @@ A record is the save format and the replay format::
      "seed": 1, "start": "random", "decks": "<digest>", "actions": [3, 20, ...],
      "moves": ["ALC4", "mine", ...]}
 
-``moves`` is the readable form of ``actions``, for people; replay uses ``actions``. A record may
+``moves`` is the readable form of ``actions``, for people; replay uses ``actions``. A record of a smaller
+variant (:mod:`converge.engine.variant`) names it: ``"variant": "tiny"``. A record may
 start from a position instead of a fresh deal (``"position": {...}``). A record holds the seed, so
 it is private until the match is over.
 """
@@ -37,6 +38,8 @@ def to_record(match: Match, moves: bool = True) -> RecordDoc:
         "start": match.start_setting, "decks": match.playset.digest, "chance": match.chance,
         "actions": history,
     }
+    if not match.playset.variant.is_full:
+        out["variant"] = match.playset.variant.name
     if match.origin is not None:
         out["position"] = match.origin
     if moves:  # an action's readable form depends on the playset alone
@@ -58,7 +61,8 @@ def start_of(doc: Mapping[str, object], match_type: type[Match], deck_dirs: Iter
         if not isinstance(playset, list) or not all(isinstance(n, str) for n in playset):
             raise RecordError("record field 'playset' must be a list of three skillset names")
         chance = doc.get("chance", False) is True
-        return match_type.new(playset, seed, doc.get("start", "random"), deck_dirs, chance)
+        return match_type.new(playset, seed, doc.get("start", "random"), deck_dirs, chance,
+                              variant=doc.get("variant", "full"))
     except RecordError:
         raise
     except ConvergeError as exc:

@@ -215,6 +215,7 @@ class Position(TypedDict):
     guards: dict[str, int]
     recalled: list[str]
     known: dict[str, list[int]]
+    variant: NotRequired[str]  # a smaller variant's name (see converge.engine.variant); absent: the full game
     decision: NotRequired[PositionDecision]
     winner: NotRequired[int]
 
@@ -233,6 +234,7 @@ class RecordDoc(TypedDict):
     actions: list[int]
     position: NotRequired[Position]  # the position it started at, if not a fresh deal
     moves: NotRequired[list[str]]  # the actions' readable forms
+    variant: NotRequired[str]  # a smaller variant's name (see converge.engine.variant); absent: the full game
 
 
 def legal_actions_of(observation: Observation) -> list[LegalAction]:

@@ -1,6 +1,8 @@
 """The game's fixed numbers (M1, M3): the cards of a deck and of a match, hands and rounds.
 
-Defined here once, for the engine and every client; compiled code inlines them (they are literals).
+Defined here once, for the engine and every client; compiled code inlines them (they are literals). A smaller
+variant of the game (:mod:`converge.engine.variant`) has smaller numbers; these are the full game's, and bounds
+for every variant.
 
 >>> NUM_CARDS == SKILLSETS_PER_PLAYSET * DECK_SIZE, RANKS
 (True, (1, 2, 3, 4, 5, 6))

@@ -66,7 +66,7 @@ from converge.engine.record import replay as replay_record
 from converge.engine.record import to_record
 from converge.engine.schema import GoalScore, Observation, Position, RecordDoc
 from converge.engine.scoring import breakdown
-from converge.engine.sizes import HAND_SIZE, MAX_ROUNDS, NUM_CARDS, ROUNDS_TO_WIN
+from converge.engine.sizes import MAX_ROUNDS
 from converge.engine.turn import (
     CHANCE,
     DEAL,
@@ -78,28 +78,30 @@ from converge.engine.turn import (
     TurnState,
     seat,
 )
+from converge.engine.variant import FULL, variant_named
 from converge.engine.view import PlayerView
 from converge.engine.zones import BOTH_KNOW, DECK, Zones, is_hand
 
 
-def shuffled_deal(seed: int, round_no: int) -> list[int]:
-    """The seeded order of the 18 cards for a round (Fisher-Yates driven by ``Random.random``).
+def shuffled_deal(seed: int, round_no: int, num_cards: int = 18) -> list[int]:
+    """The seeded order of the 18 cards for a round (Fisher-Yates driven by ``Random.random``); of
+    ``num_cards`` cards in a smaller variant.
 
     Seeding the generator costs most of a deal (the Mersenne Twister's whole state is built), so the
     orders of recent ``(seed, round)`` pairs are kept: replays and playouts from one start deal the same
     rounds again and again.
     """
-    key = seed * 4 + round_no
+    key = (seed * 4 + round_no) * 32 + num_cards
     known = _DEALS.get(key)
     if known is not None:
         return list(known)
     # The same generator as random.Random(key), seeded without its Python-level wrapper (which adds
     # nothing for an integer seed).
     dealer = _new_random(random.Random)
-    _seed_random(dealer, key)
+    _seed_random(dealer, seed * 4 + round_no)
     rand = dealer.random
-    order = list(range(NUM_CARDS))
-    for i in range(NUM_CARDS - 1, 0, -1):
+    order = list(range(num_cards))
+    for i in range(num_cards - 1, 0, -1):
         j = int(rand() * (i + 1))
         order[i], order[j] = order[j], order[i]
     if len(_DEALS) >= 4096:
@@ -166,15 +168,22 @@ class Match:
     # Public entry points take ``object`` and check types themselves, so that bad input gets a
     # precise ConvergeError (not a TypeError) also when this module is compiled by mypyc.
     def __init__(self, playset: object = None, seed: object = 0, start: object = "random",
-                 deck_dirs: Iterable[str] = (), chance: object = False, log_events: object = True) -> None:
+                 deck_dirs: Iterable[str] = (), chance: object = False, log_events: object = True,
+                 variant: object = None) -> None:
         """Start a match; see :meth:`new`. ``Match()`` with no playset is a blank for internal use."""
         if playset is None:
             return
         if not isinstance(playset, Playset):
-            if (not isinstance(playset, (list, tuple)) or len(playset) != 3
+            size = variant_named(FULL if variant is None else variant)
+            if (not isinstance(playset, (list, tuple)) or len(playset) != size.skillsets
                     or not all(isinstance(n, str) for n in playset)):
-                raise PlaysetError("a playset is three skillset names, e.g. alchemist,mechanist,archivist")
-            playset = Playset.from_names(playset, deck_dirs)
+                if size.is_full:
+                    raise PlaysetError("a playset is three skillset names, e.g. alchemist,mechanist,archivist")
+                raise PlaysetError(f"a playset of the {size.name} variant is {size.skillsets} skillset names, "
+                                   f"got {quote(playset)}")
+            playset = Playset.from_names(playset, deck_dirs, size)
+        elif variant is not None and variant_named(variant) != playset.variant:
+            raise PlaysetError(f"the playset is of the {playset.variant.name} variant, not {quote(variant)}")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise PlaysetError(f"the seed must be an integer from 0 to 2**63-1, got {quote(seed)}")
         setting = str(start) if isinstance(start, (str, int)) and not isinstance(start, bool) else "?"
@@ -200,14 +209,17 @@ class Match:
 
     @classmethod
     def new(cls, playset: object, seed: object = 0, start: object = "random",
-            deck_dirs: Iterable[str] = (), chance: object = False, log_events: object = True) -> Match:
+            deck_dirs: Iterable[str] = (), chance: object = False, log_events: object = True,
+            variant: object = None) -> Match:
         """Start a match (arguments typed ``object``: bad ones get a PlaysetError, not a TypeError, also
         when compiled by mypyc).
 
         ``playset`` is a :class:`Playset` or three skillset names. ``start`` says who holds the
         artifact in round 1 (M2): ``"random"`` (drawn from the seed), or ``0``/``1``, the player who
         most recently lost a game. ``log_events=False`` keeps no event log (for simulations that need
-        none; observations then show no events).
+        none; observations then show no events). ``variant`` (a name or a
+        :class:`~converge.engine.variant.Variant`; the full game by default) plays the same rules on a smaller
+        game; a :class:`Playset` brings its own.
 
         With ``chance=True`` the seed is not used: every random event is a *chance node*
         (:attr:`current_player` is :data:`CHANCE`) whose outcome is applied as an action — the
@@ -219,7 +231,7 @@ class Match:
         """
         if playset is None:  # Match() with no playset is an internal blank; new() always sets up a match
             raise PlaysetError("a playset is three skillset names, e.g. alchemist,mechanist,archivist")
-        return cls(playset, seed, start, deck_dirs, chance, log_events)
+        return cls(playset, seed, start, deck_dirs, chance, log_events, variant)
 
     def _start_round(self, holder: int) -> None:
         """M3: shuffle the 18 cards (seeded per round, or drawn at chance nodes) and deal."""
@@ -232,12 +244,13 @@ class Match:
             t.dealt = []
             t.deal_holder = holder
             return
-        self._deal(shuffled_deal(self.seed, t.round_no), holder)
+        self._deal(shuffled_deal(self.seed, t.round_no, self.playset.variant.num_cards), holder)
 
     def _deal(self, order: list[int], holder: int) -> None:
         z = Zones(self.playset.printed_skill, self.playset.printed_rank)
-        dealt = 2 * HAND_SIZE  # a hand each, then the artifact, the first discard and the deck
-        z.hands = [order[0:HAND_SIZE], order[HAND_SIZE:dealt]]
+        hand = self.playset.variant.hand_size
+        dealt = 2 * hand  # a hand each, then the artifact, the first discard and the deck
+        z.hands = [order[0:hand], order[hand:dealt]]
         for p in (0, 1):
             for c in z.hands[p]:
                 z.known[c] = 1 << p
@@ -472,8 +485,9 @@ class Match:
     def _redeal_hidden(self, player: int, rand: Callable[[], float]) -> None:
         z, t, e = self.zones, self.turn, self.effect
         if t.dealt:  # in the middle of a deal (chance mode): the cards dealt so far are nobody's to know
-            order = list(range(NUM_CARDS))
-            for i in range(NUM_CARDS - 1, 0, -1):
+            num_cards = self.playset.variant.num_cards
+            order = list(range(num_cards))
+            for i in range(num_cards - 1, 0, -1):
                 j = int(rand() * (i + 1))
                 order[i], order[j] = order[j], order[i]
             t.dealt = order[:len(t.dealt)]
@@ -664,7 +678,7 @@ class Match:
         t.round_wins[winner] += 1
         t.round_results.append((winner, reason))
         self.log_event(ROUND_END, PUBLIC, winner, -1, reason, t.round_no)
-        if t.round_wins[winner] >= ROUNDS_TO_WIN:
+        if t.round_wins[winner] >= self.playset.variant.rounds_to_win:
             t.winner = winner
             t.phase = OVER
             self.log_event(MATCH_END, PUBLIC, winner)
@@ -729,7 +743,7 @@ class Match:
             e = self.effect
             step = e.step
             if step == SKILLSET:
-                return [SKILLSET_0, SKILLSET_0 + 1, SKILLSET_0 + 2]
+                return list(range(SKILLSET_0, SKILLSET_0 + len(self.playset.skillsets)))
             if step == FACTION:
                 return [MINE, THEIRS]
             kind = e.kind
@@ -741,7 +755,7 @@ class Match:
             return out
         if phase == DEAL:
             dealt = t.dealt
-            return [c for c in range(NUM_CARDS) if c not in dealt]
+            return [c for c in range(self.playset.variant.num_cards) if c not in dealt]
         if phase == START:
             return [0, 1]
         return []
@@ -779,7 +793,7 @@ class Match:
         if phase == EFFECT:
             step = self.effect.step
             if step == SKILLSET:
-                return SKILLSET_0 <= action < SKILLSET_0 + 3
+                return SKILLSET_0 <= action < SKILLSET_0 + len(self.playset.skillsets)
             if step == FACTION:
                 return action in (MINE, THEIRS)
         return action in self.legal_actions()
@@ -811,8 +825,9 @@ class Match:
             kind.act(self, action)
         elif phase == DEAL:
             t.dealt.append(action)
-            if len(t.dealt) == NUM_CARDS - 1:
-                t.dealt.extend(c for c in range(NUM_CARDS) if c not in t.dealt)
+            num_cards = self.playset.variant.num_cards
+            if len(t.dealt) == num_cards - 1:
+                t.dealt.extend(c for c in range(num_cards) if c not in t.dealt)
                 order = t.dealt
                 t.dealt = []  # the order is in the zones now: kept, it would tell every copy the hidden cards
                 self._deal(order, t.deal_holder)
@@ -968,7 +983,7 @@ class Match:
         if phase == EFFECT:
             step = self.effect.step
             if step == SKILLSET:
-                return SKILLSET_0 + int(x * 3)
+                return SKILLSET_0 + int(x * len(self.playset.skillsets))
             if step == FACTION:
                 return MINE + int(x * 2)
         legal = self.legal_actions()

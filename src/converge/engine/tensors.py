@@ -182,7 +182,8 @@ def write_observation(m: Match, viewer: int, me: int, out: Any) -> tuple[int, in
     for c in z.discard:
         out[at[c * CARD_FEATURES + C_DISCARD]] = one
         located[c] = True
-    for c in range(NUM_CARDS):
+    n_cards = len(ps.card_ids)  # 18, or a smaller variant's (whose rows past its cards stay zero)
+    for c in range(n_cards):
         if z.recalled[c]:
             out[at[c * CARD_FEATURES + C_RECALLED]] = one
     if viewer >= 0:
@@ -223,7 +224,7 @@ def write_observation(m: Match, viewer: int, me: int, out: Any) -> tuple[int, in
                     out[at[e.pending * CARD_FEATURES + C_PENDING]] = one
                 for c in e.revealed:
                     out[at[c * CARD_FEATURES + C_REVEALED]] = one
-    for c in range(NUM_CARDS):
+    for c in range(n_cards):
         if not located[c]:
             out[at[c * CARD_FEATURES + C_HIDDEN]] = one
     # match
@@ -287,7 +288,7 @@ def write_legal(m: Match, out: Any, start: int) -> None:
         for a in range(DISCARD, THEIRS + 1):
             out[at[start + a]] = 1
     elif t.phase == EFFECT and m.effect.step == STEP_SKILLSET:
-        for a in range(SKILLSET_0, SKILLSET_0 + 3):
+        for a in range(SKILLSET_0, SKILLSET_0 + len(m.playset.skillsets)):
             out[at[start + a]] = 1
     elif t.phase == EFFECT and m.effect.step == STEP_FACTION:
         out[at[start + MINE]] = 1

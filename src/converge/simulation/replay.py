@@ -42,7 +42,7 @@ def score_turn(tracker: PublicTracker, kinds: tuple[GoalKind, ...], args: tuple[
     st1 = FactionStats(z.factions[1], z.skill, z.rank)
     won = [0] * (2 * NUM_CARDS)
     potential = counters[GOAL_POTENTIAL]
-    for g in range(NUM_CARDS):
+    for g in range(len(kinds)):  # the playset's cards: 18, or a smaller variant's
         w0, w1 = goal_winners(kinds[g], args[g], st0, st1)
         won[2 * g] = w0
         won[2 * g + 1] = w1

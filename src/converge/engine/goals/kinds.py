@@ -197,8 +197,12 @@ class EachSkillset(GoalKind):
     def text(self, params: Mapping[str, ParamValue]) -> str:
         return "One card of each skillset"
 
+    def compile(self, params: Mapping[str, ParamValue], skillsets: tuple[str, ...]) -> int:
+        """The number of skillsets in the playset (three, or a smaller variant's two)."""
+        return len(skillsets)
+
     def value(self, arg: int, st: FactionStats) -> int:
-        return int(st.distinct_skillsets() == 3)
+        return int(st.distinct_skillsets() == arg)
 
     def shown(self, arg: int, st: FactionStats) -> str:
         return str(st.distinct_skillsets())
