@@ -508,7 +508,7 @@ class _Terminal(io.StringIO):
 
 def test_the_progress_bar_on_a_terminal_shows_the_count_the_rate_and_the_eta(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from converge.cli.simulate_commands import ProgressBar
+    from converge.cli.simulation_steps import ProgressBar
 
     screen = _Terminal()
     monkeypatch.setattr(sys, "stderr", screen)

@@ -87,7 +87,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         samples = [replace(s, chance=shown(s.raw)) for s in samples]  # (what the hint shows now)
         setting = replace(setting, calibrated=not args.raw)  # (whether the file's run judged the map or not)
     else:
-        from converge.cli.simulate_commands import ProgressBar
+        from converge.cli.simulation_steps import ProgressBar
 
         calibration = Calibration() if args.raw else None
         bar = ProgressBar(not args.no_progress, "calibrating")

@@ -159,7 +159,8 @@ OWN_SERVERS = ("servers", "db", "server_cpus", "kill_after", "restart_after", "d
 
 def cmd_serve_bench(args: argparse.Namespace) -> int:
     from converge.bots import BOTS
-    from converge.server.load_bench import format_bench, run_bench, run_target
+    from converge.server.load_bench import format_bench, run_bench
+    from converge.server.load_bench_target import run_target
 
     if args.bot not in BOTS:
         raise UserError(f"unknown bot {quoted(args.bot)} (known: {', '.join(BOT_NAMES)})")

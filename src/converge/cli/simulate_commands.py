@@ -13,7 +13,6 @@ import argparse
 import io
 import json
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -32,158 +31,21 @@ from converge.cli.common import (
     seed_int,
     user_catalog,
 )
-from converge.engine.playset import SETS, all_playsets, catalog_order
+from converge.cli.simulation_steps import (
+    EXIT_FLAGGED,
+    ProgressBar,
+    asked_playsets,
+    out_dir,
+    per_second,
+    user_skillsets,
+    your_focus,
+)
+from converge.engine.playset import SETS
 
 if TYPE_CHECKING:
-    from rich.progress import Progress, TaskID
 
-    from converge.cards.model import Deck
     from converge.simulation.balance import Criteria
-    from converge.simulation.jobs import SimulationSpec
-    from converge.simulation.summary_doc import Summary, Yours
-
-EXIT_FLAGGED = 1
-
-
-class ProgressBar:
-    """Matches done, rate and ETA on stderr: a live bar on a terminal, a line every 10% otherwise."""
-
-    def __init__(self, enabled: bool, label: str = "simulating") -> None:
-        self.enabled = enabled
-        self.label = label
-        self._live = enabled and sys.stderr.isatty()
-        self._bar: tuple[Progress, TaskID] | None = None  # (the live bar, once started)
-        self._next = 0.1
-        self._begin = time.perf_counter()
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        if self._live:
-            if self._bar is None:
-                self._bar = self._start(total)
-            progress, task = self._bar
-            progress.update(task, completed=done)
-            return
-        if done == 0:
-            self._begin = time.perf_counter()
-            sys.stderr.write(f"{self.label}: {total:,} matches\n")
-            return
-        if done >= total or done / total >= self._next:
-            while self._next <= done / total:
-                self._next += 0.1
-            spent = time.perf_counter() - self._begin
-            speed = done / spent if spent > 0 else 0.0
-            eta = (total - done) / speed if speed > 0 else 0.0
-            sys.stderr.write(f"{self.label}: {done:,}/{total:,} matches ({done / total:.0%}), "
-                             f"{per_second(speed)} matches/s, "
-                             f"ETA {int(eta) // 60}:{int(eta) % 60:02d}\n")
-
-    def _start(self, total: int) -> tuple[Progress, TaskID]:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            ProgressColumn,
-            Task,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-        from rich.text import Text
-
-        def rate(task: Task) -> float:  # the mean since the start: steadier than a recent window
-            return float(task.completed / task.elapsed) if task.completed and task.elapsed else 0.0
-
-        class Rate(ProgressColumn):
-            def render(self, task: Task) -> Text:
-                speed = rate(task)
-                return Text(f"{per_second(speed)} matches/s" if speed else "– matches/s", style="cyan")
-
-        class Eta(ProgressColumn):
-            def render(self, task: Task) -> Text:
-                speed = rate(task)
-                if not speed or task.total is None:  # (the bar's task always has its total)
-                    return Text("ETA -:--", style="yellow")
-                left = int((task.total - task.completed) / speed)
-                return Text(f"ETA {left // 60}:{left % 60:02d}", style="yellow")
-
-        progress = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(), Rate(),
-                            TimeElapsedColumn(), Eta(), console=Console(stderr=True), transient=False)
-        progress.start()
-        return progress, progress.add_task(self.label, total=total)
-
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar[0].stop()
-            self._bar = None
-
-
-def per_second(rate: float) -> str:
-    """A rate as people read it: whole numbers from 10 on, two significant digits below (strong bots play
-    well under one match a second).
-
-    >>> per_second(1234.5), per_second(3.14159), per_second(0.0213)
-    ('1,234', '3.1', '0.021')
-    """
-    return f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
-
-
-# ---------------------------------------------------------------------- shared steps
-
-
-def user_skillsets(catalog: dict[str, Deck]) -> list[str]:
-    """The skillsets of the catalogue that are not built in (those of ``--deck-dir``), in catalogue order."""
-    from converge.cards.loader import load_catalog
-
-    builtin = load_catalog()
-    return [k for k in catalog_order(catalog) if k not in builtin]
-
-
-def _playsets(args: argparse.Namespace, catalog: dict[str, Deck], mine: list[str]) -> list[list[str]] | None:
-    """The playsets asked for: every ``--playset`` and every ``--set``; when neither, those that hold one of
-    the user's skillsets (``--deck-dir``), or None (all of them) with ``--all-playsets`` or no user deck."""
-    chosen: list[list[str]] = [list(p) for p in args.playset or []]
-    chosen += [list(SETS[s]) for s in args.set or []]
-    for names in chosen:
-        unknown = [n for n in names if n not in catalog]
-        if unknown:
-            raise UserError(f"unknown skillset {unknown[0]!r} (known: {', '.join(catalog_order(catalog))})")
-    if chosen or args.all_playsets or not mine:
-        return chosen or None
-    return [list(names) for names in all_playsets(catalog) if set(mine) & set(names)]
-
-
-def _focus(playsets: list[list[str]] | None, catalog: dict[str, Deck], mine: list[str]) -> Yours | None:
-    """What the summary says of the user's decks: their skillsets, and how many of all the playsets ran."""
-    if not mine:
-        return None
-    ran = len(all_playsets(catalog)) if playsets is None else len(playsets)
-    return {"skillsets": [catalog[k].skillset for k in mine], "playsets": ran,
-            "of_playsets": len(all_playsets(catalog))}
-
-
-def _out_dir(path: str) -> Path:
-    folder = Path(path)
-    if folder.exists() and not folder.is_dir():
-        raise UserError(f"{path} exists and is not a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / ".converge-write-test"
-        probe.write_text("", encoding="utf-8")
-        probe.unlink()
-        # what an earlier run left here would no longer match this run's results
-        stale = [folder / n for n in ("rounds.parquet", "rounds.csv", "summary.json", "report.html")]
-        plots = folder / "plots"
-        if plots.is_dir():
-            stale += [f for f in plots.iterdir() if f.suffix in (".png", ".svg")]
-        for f in stale:
-            if f.is_file():
-                f.unlink()
-    except OSError as exc:
-        raise UserError(f"cannot write in {path}: {exc.strerror or exc}") from None
-    return folder
-
+    from converge.simulation.summary_doc import Summary
 
 def _criteria(args: argparse.Namespace) -> Criteria:
     from converge.simulation.balance import Criteria, parse_band
@@ -214,8 +76,8 @@ def _simulate(args: argparse.Namespace, criteria: Criteria | None) -> int:
 
     catalog = user_catalog(args.deck_dir)
     mine = user_skillsets(catalog)
-    playsets = _playsets(args, catalog, mine)
-    focus = _focus(playsets, catalog, mine)
+    playsets = asked_playsets(args, catalog, mine)
+    focus = your_focus(playsets, catalog, mine)
     if focus is not None and not (args.playset or args.set or args.all_playsets):
         names = ", ".join(focus["skillsets"])
         sys.stderr.write(f"converge: note: {focus['playsets']} of the {focus['of_playsets']} playsets, those that "
@@ -241,7 +103,7 @@ def _simulate(args: argparse.Namespace, criteria: Criteria | None) -> int:
         spec = SimulationSpec.build(playsets, args.n, args.bot1, args.bot2, args.seed, args.deck_dir)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    folder = _out_dir(args.out)
+    folder = out_dir(args.out)
     plots = not args.no_report and plots_available()
     notes = [n for n in (table_note, None if plots or args.no_report else NO_PLOTS) if n]
     for n in notes:
@@ -344,198 +206,12 @@ def _compare(args: argparse.Namespace, criteria: Criteria) -> int:
     return EXIT_FLAGGED if comparison.newly_flagged else 0
 
 
-def _run(args: argparse.Namespace, spec: SimulationSpec, label: str) -> Summary:
-    """One simulation of a sweep or a value check, with its progress bar; its summary."""
-    from converge.simulation.backends import BackendError
-    from converge.simulation.simulate import simulate
-    from converge.simulation.summary import summarize
-
-    bar = ProgressBar(not args.no_progress, label)
-    try:
-        result = simulate(spec, args.backend, args.workers, args.address, args.chunk_size, None, bar)
-    except BackendError as exc:
-        raise UserError(str(exc)) from None
-    finally:
-        bar.close()
-    return summarize(spec, result.tallies)
-
-
-def _sweep(args: argparse.Namespace, criteria: Criteria) -> int:
-    """``balance --sweep``: each value of one card's parameter played on the same playsets and seeds; the
-    figure it moves against the value, a table in the terminal, sweep.json and the plot in ``--out``."""
-    from dataclasses import replace
-
-    from rich.console import Console
-    from rich.table import Table
-
-    from converge.cards.loader import DeckError
-    from converge.simulation.jobs import SimulationSpec, catalog_of
-    from converge.simulation.sweep import PARTS, parse_sweep, point, sweep_doc, with_value
-
-    if args.summary is not None or args.compare is not None:
-        raise UserError("--sweep plays its own simulations: leave out --summary and --compare")
-    try:
-        sweep = parse_sweep(args.sweep)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-    catalog = user_catalog(args.deck_dir)
-    owner = next((k for k, deck in catalog.items() for c in deck.cards if c.id == sweep.card), None)
-    if owner is None:
-        ids = [c.id for k in catalog_order(catalog) for c in catalog[k].cards]
-        raise UserError(f"--sweep: no card {sweep.card!r} in the decks (cards: {ids[0]}...{ids[-1]}; "
-                        "`converge cards` lists them)")
-    chosen = _playsets(args, catalog, [owner])
-    try:
-        base = SimulationSpec.build(chosen, args.n, args.bot1, args.bot2, args.seed, args.deck_dir)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-    if not any(owner in names for names in base.playsets):
-        raise UserError(f"--sweep: {sweep.card} is a card of {catalog[owner].skillset}, which none of the "
-                        "playsets asked for holds (leave out --playset and --set to play those that hold it)")
-    specs = []
-    for value in sweep.values:  # every value checked as a deck file is, before anything is played
-        try:
-            sources = with_value(base.sources, sweep, value)
-            catalog_of(sources)
-        except (ValueError, DeckError) as exc:
-            raise UserError(f"--sweep {sweep.name}={value}: {exc}") from None
-        specs.append(replace(base, sources=sources))
-    folder = _out_dir(args.out)
-    sys.stderr.write(f"converge: sweep of {sweep.name} over {len(specs)} values, {len(base.playsets)} playset"
-                     f"{'s' if len(base.playsets) != 1 else ''} × {args.n} matches each, the same seeds\n")
-    points = [point(_run(args, spec, f"{sweep.name}={value}"), sweep, value, criteria, len(specs))
-              for value, spec in zip(sweep.values, specs, strict=True)]
-    settings = {"bots": [base.bot1, base.bot2], "matches_per_playset": args.n, "seed": args.seed,
-                "playsets": ["/".join(p) for p in base.playsets], "confidence": criteria.confidence}
-    (folder / "sweep.json").write_text(json.dumps(sweep_doc(sweep, points, settings), indent=1) + "\n",
-                                       encoding="utf-8")
-    console = Console(highlight=False)
-    t = Table(title=f"{sweep.name}: the {PARTS[sweep.part]} by value ({criteria.confidence:.0%} intervals for "
-                    f"the {len(points)} values together)", title_justify="left")
-    for col in ("value", "rate", "interval", "observations", "should be", "verdict"):
-        t.add_column(col, justify="left" if col in ("should be", "verdict") else "right")
-    for p in points:
-        verdict = p.verdict + (f" (plays like {p.plays_like}★)" if p.plays_like and p.verdict != "fits" else "")
-        t.add_row(str(p.value), "–" if p.rate is None else f"{100 * p.rate:.1f}%",
-                  "–" if p.interval is None else f"{100 * p.interval[0]:.1f}-{100 * p.interval[1]:.1f}%",
-                  f"{p.observations:,}", p.band_text, verdict)
-    console.print(t)
-    fitting = [str(p.value) for p in points if p.verdict == "fits"]
-    console.print(f"values that fit: {', '.join(fitting) if fitting else 'none'}", highlight=False, markup=False)
-    written = [str(folder / "sweep.json")]
-    if not args.no_report:
-        from converge.simulation.plots import NO_PLOTS, draw_sweep, plots_available
-
-        if plots_available():
-            (folder / f"sweep.{args.plots}").write_bytes(draw_sweep(sweep, points, criteria, args.plots))
-            written.append(str(folder / f"sweep.{args.plots}"))
-        else:
-            sys.stderr.write(f"converge: note: {NO_PLOTS}\n")
-    console.print(f"wrote {', '.join(written)}", highlight=False, markup=False)
-    return 0
-
-
-def _value_cards(args: argparse.Namespace, catalog: dict[str, Deck], mine: list[str]) -> list[str]:
-    """The cards ``--value`` names (``--value`` alone: every card of the user's decks), each checked."""
-    if not args.value.strip():
-        if not mine:
-            raise UserError("--value alone measures the cards of your decks (--deck-dir DIR); without them, "
-                            "name the cards, e.g. --value ALC2,ALC5")
-        return [c.id for k in mine for c in catalog[k].cards]
-    ids = [c.id for k in catalog_order(catalog) for c in catalog[k].cards]
-    cards: list[str] = []
-    for card in (x.strip() for x in args.value.split(",")):
-        if card not in ids:
-            raise UserError(f"--value: no card {card!r} in the decks (cards: {ids[0]}...{ids[-1]}; "
-                            "`converge cards` lists them)")
-        if card not in cards:
-            cards.append(card)
-    return cards
-
-
-def _value(args: argparse.Namespace, criteria: Criteria) -> int:
-    """``balance --value``: each card against a plain stand-in on the same playsets and seeds; what holding it
-    is worth, a table in the terminal and value.json in ``--out`` (see :mod:`converge.simulation.value`)."""
-    from dataclasses import replace
-
-    from rich.console import Console
-    from rich.table import Table
-
-    from converge.cards.loader import DeckError
-    from converge.simulation.jobs import SimulationSpec, catalog_of
-    from converge.simulation.value import FAIR, card_values, stand_in, value_doc
-
-    if args.summary is not None or args.compare is not None or args.sweep is not None:
-        raise UserError("--value plays its own simulations: leave out --summary, --compare and --sweep")
-    catalog = user_catalog(args.deck_dir)
-    cards = _value_cards(args, catalog, user_skillsets(catalog))
-    owner = {c.id: k for k, deck in catalog.items() for c in deck.cards}
-    decks = [k for k in catalog_order(catalog) if k in {owner[c] for c in cards}]
-    try:
-        base = SimulationSpec.build(_playsets(args, catalog, decks), args.n, args.bot1, args.bot2, args.seed,
-                                    args.deck_dir)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-    missing = [c for c in cards if not any(owner[c] in names for names in base.playsets)]
-    if missing:
-        raise UserError(f"--value: {missing[0]} is a card of {catalog[owner[missing[0]]].skillset}, which none of "
-                        "the playsets asked for holds (leave out --playset and --set to play those that hold it)")
-    specs = {}
-    for card in cards:  # every stand-in checked as a deck file is, before anything is played
-        try:
-            sources = stand_in(base.sources, card)
-            catalog_of(sources)
-        except (ValueError, DeckError) as exc:
-            raise UserError(f"--value {card}: its stand-in is not a valid card: {exc}") from None
-        specs[card] = replace(base, sources=sources)
-    folder = _out_dir(args.out)
-    sys.stderr.write(f"converge: the value of {len(cards)} card{'s' if len(cards) != 1 else ''}: the decks as "
-                     f"printed, then each card's stand-in, {len(base.playsets)} playset"
-                     f"{'s' if len(base.playsets) != 1 else ''} × {args.n} matches each, the same seeds\n")
-    printed = _run(args, base, "as printed")
-    values = card_values(printed, {card: _run(args, spec, f"{card} plain") for card, spec in specs.items()},
-                         criteria)
-    settings = {"bots": [base.bot1, base.bot2], "matches_per_playset": args.n, "seed": args.seed,
-                "playsets": ["/".join(p) for p in base.playsets], "confidence": criteria.confidence,
-                "margin": criteria.value_margin, "min_rounds_dealt": criteria.min_plays}
-    (folder / "value.json").write_text(json.dumps(value_doc(values, settings), indent=1) + "\n", encoding="utf-8")
-    console = Console(highlight=False)
-    t = Table(title=f"What holding each card is worth against a plain card of its deck ({criteria.confidence:.0%} "
-                    f"intervals for the {len(values)} cards together; bots {base.bot1} and {base.bot2})",
-              title_justify="left")
-    for col in ("card", "won when\ndealt it", "won with\na plain", "value", "interval", "above\ndeck", "verdict"):
-        t.add_column(col, justify="left" if col in ("card", "verdict") else "right", no_wrap=True)
-
-    def pct(x: float | None) -> str:
-        return "–" if x is None else f"{100 * x:.1f}%"
-
-    def pts(x: float | None) -> str:
-        return "–" if x is None else f"{100 * x:+.1f}"
-
-    for v in values:
-        interval = "–" if v.interval is None else f"{pts(v.interval[0])}..{pts(v.interval[1])}"
-        t.add_row(v.card, pct(v.rate), pct(v.rate_plain), pts(v.value), interval, pts(v.above_deck),
-                  v.verdict.upper() if v.flagged else v.verdict)
-    console.print(t)
-    console.print(f"value: the round win rate of the player dealt the card minus that of the player dealt its "
-                  f"stand-in, in points; rounds dealt: {min(min(v.dealt, v.dealt_plain) for v in values):,} or "
-                  "more each", highlight=False, markup=False)
-    for v in values:
-        if v.verdict != FAIR:
-            console.print(f"{v.card}: {v.verdict}: {v.reason(criteria)}", highlight=False, markup=False)
-    flagged = [v for v in values if v.flagged]
-    console.print(f"flagged: {', '.join(f'{v.card} ({v.verdict})' for v in flagged) if flagged else 'none'}",
-                  highlight=False, markup=False)
-    console.print(f"wrote {folder / 'value.json'}", highlight=False, markup=False)
-    return EXIT_FLAGGED if flagged else 0
-
-
 def cmd_balance(args: argparse.Namespace) -> int:
     criteria = _criteria(args)
-    if args.value is not None:
-        return _value(args, criteria)
-    if args.sweep is not None:
-        return _sweep(args, criteria)
+    if args.value is not None or args.sweep is not None:
+        from converge.cli.balance_modes import card_value, sweep
+
+        return card_value(args, criteria) if args.value is not None else sweep(args, criteria)
     if args.compare is not None:
         return _compare(args, criteria)
     if args.summary is None:

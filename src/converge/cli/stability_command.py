@@ -40,7 +40,7 @@ def cmd_stability(args: argparse.Namespace) -> int:
         if not samples:
             raise UserError(f"{', '.join(args.samples)} hold no samples")
     else:
-        from converge.cli.simulate_commands import ProgressBar
+        from converge.cli.simulation_steps import ProgressBar
 
         seeds = [random.Random(f"stability:{args.seed}:{i}").getrandbits(63) for i in range(args.n)]
         bar = ProgressBar(not args.no_progress, "pressing")

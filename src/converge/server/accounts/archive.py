@@ -14,7 +14,7 @@ import time
 from typing import Literal
 
 from converge.server.play.hub import Hub
-from converge.server.protocol.answers import ArchivedMatch, PlayerArchive
+from converge.server.protocol.archive_answers import ArchivedMatch, PlayerArchive
 from converge.server.protocol.errors import ProtocolError
 from converge.server.storage import export_store
 

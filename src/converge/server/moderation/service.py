@@ -33,10 +33,10 @@ from converge.server.protocol.answers import (
     FoundPlayer,
     HostActionDone,
     ListedEvent,
-    PlayerArchive,
     ReportEntry,
     ReportMade,
 )
+from converge.server.protocol.archive_answers import PlayerArchive
 from converge.server.protocol.errors import ProtocolError
 from converge.server.security.tokens import MATCH_ID_RE, new_match_id
 from converge.server.storage import chat_store, lobby_store, tournament_store

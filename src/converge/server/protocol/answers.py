@@ -15,7 +15,6 @@ from converge.server.protocol.messages import (
     ClockInfo,
     FollowUps,
     MatchMeta,
-    MatchView,
     OpenTable,
     PlayerInfo,
     Result,
@@ -456,38 +455,6 @@ class MailTested(TypedDict):
     to: str
     via: str  #: the SMTP server (host, port, TLS, login), or the mail folder of a server with none
     failure: str | None  #: one line: which step failed (reaching the server, TLS, the login...) and its answer
-
-
-# ---------------------------------------------------------------------- a player's archive
-
-
-class ArchivedMatch(TypedDict):
-    """A match the player plays or played, in their archive: their seat, who sat at the other (as the match's
-    page shows them), and for a match in progress the player's own view, nothing hidden from them."""
-
-    match_id: str
-    seat: int
-    status: Literal["active", "over"]
-    opponent: str | None  #: the other player's name in that match (None: anonymous, or a bot, or nobody yet)
-    opponent_bot: str | None  #: the bot at the other seat, if any
-    view: MatchView | None  #: a match in progress: the player's view of it, as their page has it
-
-
-class PlayerArchive(TypedDict):
-    """``GET /api/me/export`` and ``converge admin export``: every row of the server's database that names the
-    player, table by table (other players' ids, secrets and hidden information left out, as ``about`` says),
-    and their matches."""
-
-    format: Literal["converge-player-archive"]
-    version: int
-    made_at: float
-    player_id: str
-    about: str
-    matches: list[ArchivedMatch]
-    #: Each table that can name a player: its rows that name this one (column: value).
-    tables: dict[str, list[dict[str, object]]]
-    #: The tables that never name a player, and why.
-    not_about_players: dict[str, str]
 
 
 # ---------------------------------------------------------------------- tournaments

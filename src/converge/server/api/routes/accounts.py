@@ -42,11 +42,11 @@ from converge.server.protocol.answers import (
     Me,
     MyMatches,
     MyTable,
-    PlayerArchive,
     Seated,
     SignInMailed,
     Unsubscribed,
 )
+from converge.server.protocol.archive_answers import PlayerArchive
 from converge.server.storage import lobby_store as store
 
 router = APIRouter(tags=["accounts"], responses=ERRORS)
