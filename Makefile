@@ -95,6 +95,7 @@ fuzz: $(TEST_STAMP)
 	CONVERGE_NATIVE_ROUNDS=1000000 CONVERGE_FUZZ_SEED=$$(date +%s) $(BIN)/python -m pytest -p tests.fuzz_support \
 	    tests/engine/test_native.py -k many_rounds
 	CONVERGE_CONTAINER_MATCHES=50 $(BIN)/python -m pytest tests/test_container.py -rP
+	CONVERGE_TABLE_JOIN_KILLS=20 $(BIN)/python -m pytest tests/server/test_crash.py -k table_join
 
 bench: $(TEST_STAMP)
 	$(BIN)/converge bench

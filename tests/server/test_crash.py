@@ -218,7 +218,8 @@ def test_the_load_benchmark_measures_the_durability_it_is_asked_for() -> None:
 
 #: How long the join's transaction waits at its pause point (CONVERGE_TEST_PAUSE): the kill lands in it.
 JOIN_PAUSE_S = 0.8
-KILLS = 20
+#: Kills per database: a few in `make test`, 20 in `make fuzz` (each is a restart: seconds).
+KILLS = int(os.environ.get("CONVERGE_TABLE_JOIN_KILLS", "8"))
 
 
 def _named(server: Server, name: str) -> str:
