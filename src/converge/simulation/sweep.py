@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
@@ -90,8 +90,22 @@ def _value(text: str) -> ParamValue:
 
 
 def with_value(sources: Sequence[tuple[str, str]], sweep: Sweep, value: ParamValue) -> tuple[tuple[str, str], ...]:
-    """The deck sources with the card's parameter set to ``value`` (the deck file written anew); ``KeyError``
-    when no deck has the card, ``ValueError`` when the card has no such part."""
+    """The deck sources with the card's parameter set to ``value`` (the deck file written anew); ``KeyError`` when
+    no deck has the card, ``ValueError`` when the card has no such part."""
+
+    def change(card: dict[str, object], deck: str) -> None:
+        part = card.get(sweep.part)
+        if not isinstance(part, dict):
+            raise ValueError(f"card {sweep.card} ({deck}) has no {sweep.part} table to change")
+        part[sweep.param] = value
+
+    return with_card_changed(sources, sweep.card, change)
+
+
+def with_card_changed(sources: Sequence[tuple[str, str]], card_id: str,
+                      change: Callable[[dict[str, object], str], None]) -> tuple[tuple[str, str], ...]:
+    """The deck sources with ``change(card, deck file name)`` made to the table of the card ``card_id`` (its deck
+    file written anew, the others as they were); ``KeyError`` when no deck has the card."""
     out = list(sources)
     for i, (name, text) in enumerate(out):
         data = tomllib.loads(text)
@@ -99,14 +113,11 @@ def with_value(sources: Sequence[tuple[str, str]], sweep: Sweep, value: ParamVal
         if not isinstance(cards, list):
             continue
         for card in cards:
-            if isinstance(card, dict) and card.get("id") == sweep.card:
-                part = card.get(sweep.part)
-                if not isinstance(part, dict):
-                    raise ValueError(f"card {sweep.card} ({name}) has no {sweep.part} table to change")
-                part[sweep.param] = value
+            if isinstance(card, dict) and card.get("id") == card_id:
+                change(card, name)
                 out[i] = (name, deck_toml(data))
                 return tuple(out)
-    raise KeyError(sweep.card)
+    raise KeyError(card_id)
 
 
 def deck_toml(data: dict[str, object]) -> str:
@@ -188,4 +199,4 @@ def sweep_doc(sweep: Sweep, points: Sequence[Point], settings: dict[str, object]
 
 
 __all__ = ["FITS", "NEAR", "NOT_JUDGED", "OUT", "PARTS", "Point", "Sweep", "deck_toml", "parse_sweep", "point",
-           "sweep_doc", "with_value"]
+           "sweep_doc", "with_card_changed", "with_value"]

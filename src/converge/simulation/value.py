@@ -31,14 +31,13 @@ it makes this turn, many cards are worth no more than a plain one; under a searc
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from converge.simulation.balance import Criteria, corrected_z
 from converge.simulation.compare import difference_interval
-from converge.simulation.sweep import deck_toml
+from converge.simulation.sweep import with_card_changed
 
 if TYPE_CHECKING:
     from converge.simulation.summary_doc import Summary
@@ -56,21 +55,14 @@ FLAGGED = (USELESS, OVERPOWERED)
 def stand_in(sources: Sequence[tuple[str, str]], card: str) -> tuple[tuple[str, str], ...]:
     """The deck sources with ``card`` replaced by its stand-in (the deck file written anew); ``KeyError`` when
     no deck has the card."""
-    out = list(sources)
-    for i, (name, text) in enumerate(out):
-        data = tomllib.loads(text)
-        cards = data.get("card")
-        if not isinstance(cards, list):
-            continue
-        for c in cards:
-            if isinstance(c, dict) and c.get("id") == card:
-                goal, effect = c.get("goal"), c.get("effect")
-                stars = goal.get("stars", 1) if isinstance(goal, dict) else 1
-                c["goal"] = {"kind": STAND_IN_GOAL_KIND, "at_least": STAND_IN_GOAL_AT_LEAST, "stars": stars}
-                c["effect"] = _plain_effect(effect) if isinstance(effect, dict) else effect
-                out[i] = (name, deck_toml(data))
-                return tuple(out)
-    raise KeyError(card)
+
+    def plain(c: dict[str, object], _deck: str) -> None:
+        goal, effect = c.get("goal"), c.get("effect")
+        stars = goal.get("stars", 1) if isinstance(goal, dict) else 1
+        c["goal"] = {"kind": STAND_IN_GOAL_KIND, "at_least": STAND_IN_GOAL_AT_LEAST, "stars": stars}
+        c["effect"] = _plain_effect(effect) if isinstance(effect, dict) else effect
+
+    return with_card_changed(sources, card, plain)
 
 
 def _plain_effect(effect: dict[str, object]) -> dict[str, object]:
