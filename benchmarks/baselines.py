@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:  # (the examples' agents and trainers import as ex
     sys.path.insert(0, str(ROOT))
 
 from converge import __version__  # noqa: E402
-from converge.simulation.ladder import Outcome, Task, elo_ratings, plan, run_task  # noqa: E402
+from converge.simulation.ladder import Outcome, Pairing, Task, elo_ratings, plan, run_task  # noqa: E402
 from converge.simulation.runner import wilson_interval  # noqa: E402
 
 #: The bot levels, weakest first (converge.bots.BOTS: random and greedy are beginner and easy).
@@ -62,16 +62,10 @@ PAGE_PATH = "benchmarks/baselines.py"
 
 
 @dataclass
-class PairResult:
-    a: str
-    b: str
-    matches: int = 0
-    a_wins: int = 0
-    cpu: float = 0.0
+class PairResult(Pairing):
+    """The ladder's pairing, and the CPU its matches took."""
 
-    @property
-    def rate(self) -> float:
-        return self.a_wins / self.matches if self.matches else 0.0
+    cpu: float = 0.0
 
 
 @dataclass
