@@ -152,6 +152,23 @@ def test_on_the_engine_a_search_spends_its_engine_share() -> None:
     assert search(view, Settings(400, parts=2, exact=0), 1).simulations >= 380
 
 
+def test_on_the_engine_an_endgame_gets_the_engine_share_of_its_positions() -> None:
+    """An endgame that fits a budget's positions is solved exactly on the engine only when it fits their engine
+    share (on the engine each position costs as much more as a simulation does)."""
+    from converge.bots import endgame
+    from tests.bots.test_endgame import endgames
+
+    m = endgames(1, 5, largest=5_000)[0]
+    view = OnTheEngine(m.view(m.current_player))
+    low, size = 0, 5_000  # the fewest positions that solve it: more than low, at most size
+    while size - low > 1:
+        mid = (low + size) // 2
+        low, size = (low, mid) if endgame.solve(view, nodes=mid) is not None else (mid, size)
+    assert search(view, Settings(40, exact=size), 1).exact
+    assert not search(view, Settings(40, exact=size, engine_share=2), 1).exact
+    assert search(view, Settings(40, exact=2 * size, engine_share=2), 1).exact
+
+
 def test_a_budget_is_checked() -> None:
     for bad in ({"simulations": 0}, {"simulations": 5, "parts": 0}, {"simulations": 5, "greedy": 1.5}):
         with pytest.raises(ValueError):

@@ -12,6 +12,7 @@ import pytest
 
 from converge import Match
 from converge.bots import GreedyBot, ISMCTSBot, RandomBot
+from converge.bots.search import Settings
 from converge.cards.loader import DeckError, load_catalog
 from converge.engine import EffectKind, GoalKind, register_effect, register_goal
 from converge.engine.effects import unregister_effect
@@ -130,7 +131,10 @@ def _position() -> dict[str, object]:
 
 @pytest.mark.parametrize("bots", [("random", "random"), ("greedy", "random"), ("greedy", "ismcts")])
 def test_whole_matches_with_every_bot(decks: str, bots: tuple[str, str]) -> None:
-    make = {"random": RandomBot, "greedy": GreedyBot, "ismcts": lambda s: ISMCTSBot(s, iterations=30)}
+    # The strong search runs on the engine here (the native core cannot play a deck's Python mechanic): a small
+    # budget, its endgames solved exactly only when small (a default endgame budget costs minutes in Python).
+    search = Settings(30, exact=2_000)
+    make = {"random": RandomBot, "greedy": GreedyBot, "ismcts": lambda s: ISMCTSBot(s, settings=search)}
     buried = 0
     for k, names in enumerate(PLAYSETS * 2):
         match = play_match(names, 100 + k, (make[bots[0]](k), make[bots[1]](k + 1)), log_events=True,

@@ -82,8 +82,8 @@ class Settings:
     endgame is solved exactly when it takes at most ``exact`` positions (0: never; see
     :mod:`converge.bots.endgame`). Where the native core cannot search (a deck with a mechanic written in
     Python, or an install without a C compiler) the search runs on the engine, about fifteen times slower:
-    there it spends one ``engine_share``-th of the simulations, so that it takes about as long (1: all of
-    them, however long they take)."""
+    there it spends one ``engine_share``-th of the simulations and of an endgame's positions, so that it takes
+    about as long (1: all of them, however long they take)."""
 
     simulations: int
     parts: int = 1
@@ -110,15 +110,17 @@ def search(view: SearchView, settings: Settings, seed: int, depth: int = 3, thre
     legal = view.legal_actions()
     if not legal:
         raise ValueError("there is no decision of this player to search")
+    state = view.native_state()
     if settings.exact:
         from converge.bots.endgame import solve  # (it builds on this module's estimates)
 
-        solved = solve(view, depth, settings.exact)
+        # On the engine an endgame's positions cost as much more as its simulations do: the same share of them.
+        positions = settings.exact if state is not None else settings.exact // settings.engine_share
+        solved = solve(view, depth, positions)
         if solved is not None:
             return solved
     seeds = [derive_seed("converge-search", seed, i) for i in range(settings.parts)]
     per_part = max(1, settings.simulations // settings.parts)
-    state = view.native_state()
     if state is None:
         per_part = max(1, per_part // settings.engine_share)
         found = [_part(view, legal, per_part, s, settings) for s in seeds]
