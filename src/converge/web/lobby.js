@@ -174,8 +174,9 @@ export function quickPanel() {
   const go = el("button", { type: "button", class: "primary", data: { testid: "quick-match" }, onclick: () => {
     if (!named()) { $("#player-name") && $("#player-name").focus(); return; }
     const seconds = clock.value ? Number(clock.value) : null;
-    if (!lobbySend({ type: LOBBY_TO_SERVER.QUEUE, clock: seconds })) return;
     store.quickAsked(seconds);
+    // Pressed before the lobby's socket is open (a slow start, a reconnection): asked as soon as it is.
+    if (!(socket && socket.send({ type: LOBBY_TO_SERVER.QUEUE, clock: seconds }))) requeue = true;
   } }, "Quick match");
   const leave = el("button", { type: "button", class: "quiet", hidden: true, data: { testid: "leave-queue" },
     onclick: () => lobbySend({ type: LOBBY_TO_SERVER.UNQUEUE }) }, "Stop looking");
