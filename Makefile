@@ -81,8 +81,9 @@ test: $(TEST_STAMP)
 # bulk test, with fresh random inputs, and prints how many inputs each door took; then sampled worlds and
 # pairs of matches a player cannot tell apart (tests/engine/test_indistinguishable.py) by the hundred thousand.
 # Then what the hosts' tests run short in `make test`: the database away for 70 s (tests/server/test_jobs.py),
-# ten rolling restarts behind each shipped nginx file (tests/test_deploy.py). Last, the native core and the
-# engine side by side over a million rounds (tests/engine/test_native.py).
+# ten rolling restarts behind each shipped nginx file (tests/test_deploy.py), and the full-screen game's whole
+# matches at every terminal size (tests/cli/test_terminal_tui.py). Last, the native core and the engine side by
+# side over a million rounds (tests/engine/test_native.py).
 FUZZ_EXAMPLES ?= 10000
 
 fuzz: $(TEST_STAMP)
@@ -95,6 +96,7 @@ fuzz: $(TEST_STAMP)
 	CONVERGE_NATIVE_ROUNDS=1000000 CONVERGE_FUZZ_SEED=$$(date +%s) $(BIN)/python -m pytest -p tests.fuzz_support \
 	    tests/engine/test_native.py -k many_rounds
 	CONVERGE_CONTAINER_MATCHES=50 $(BIN)/python -m pytest tests/test_container.py -rP
+	CONVERGE_ALL_SIZES=1 $(BIN)/python -m pytest $(PARALLEL) tests/cli/test_terminal_tui.py
 	CONVERGE_TABLE_JOIN_KILLS=20 $(BIN)/python -m pytest tests/server/test_crash.py -k table_join
 
 bench: $(TEST_STAMP)

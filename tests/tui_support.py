@@ -4,6 +4,7 @@ build an app on a seeded match, wait for the bot without timing, read the screen
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,6 +20,15 @@ from converge.cli.tui import GameApp
 SIZES = [(80, 24), (120, 40)]
 #: The sizes the screens are held to where space is short: a small terminal, a common one, a roomy one.
 ALL_SIZES = [(80, 24), (100, 32), (120, 40)]
+#: ``make fuzz`` plays the whole-match tests at every size (``CONVERGE_ALL_SIZES=1``); see :func:`one_size`.
+EVERY_SIZE = os.environ.get("CONVERGE_ALL_SIZES") == "1"
+
+
+def one_size(index: int, sizes: list[tuple[int, int]] = SIZES) -> list[tuple[int, int]]:
+    """The sizes a whole match through the full-screen game is played at: in ``make test`` one of ``sizes``
+    (the tests take turns, so each size plays some whole matches; a whole match drawn frame by frame costs half
+    a minute), in ``make fuzz`` all of them. The screens' fit at every size has its own, shorter tests."""
+    return list(sizes) if EVERY_SIZE else [sizes[index]]
 
 
 def make_app(seed: int = 5, playset: tuple[str, str, str] = ("alchemist", "searcher", "astropath"),

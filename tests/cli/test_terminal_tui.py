@@ -21,7 +21,17 @@ from converge.cli.play_session import Session, round_final_board
 from converge.cli.saves import Seat
 from converge.cli.tui import GameApp, HelpScreen, Narration, PassScreen, RulesScreen
 from converge.engine.schema import legal_actions_of
-from tests.tui_support import ALL_SIZES, SIZES, FrameRecorder, make_app, play_to_end, screen_text, settle, until
+from tests.tui_support import (
+    ALL_SIZES,
+    SIZES,
+    FrameRecorder,
+    make_app,
+    one_size,
+    play_to_end,
+    screen_text,
+    settle,
+    until,
+)
 
 CARD_ID = re.compile(r"\b[A-Z]{3}[1-6]\b")
 
@@ -38,7 +48,7 @@ def run(app: GameApp, size: tuple[int, int], body: Callable[[Pilot[int]], Awaita
 # ---------------------------------------------------------------------- whole matches
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", one_size(0))
 def test_whole_match_by_number_keys_with_summaries_and_the_record(tmp_path: Path, size: tuple[int, int]) -> None:
     save = tmp_path / "m.json"  # (however long the runner's folder: the next test)
     app = make_app(seed=5, save=save)
@@ -74,7 +84,7 @@ def test_whole_match_by_number_keys_with_summaries_and_the_record(tmp_path: Path
     assert Match.replay(json.loads(save.read_text(encoding="utf-8"))).history == m.history
 
 
-@pytest.mark.parametrize("size", ALL_SIZES)
+@pytest.mark.parametrize("size", one_size(0, ALL_SIZES))
 def test_the_end_screen_shows_a_long_record_path_whole_and_rematch_and_quit(tmp_path: Path,
                                                                             size: tuple[int, int]) -> None:
     """The record's path, over three lines at 80 columns, is on the end screen whole, and so are Rematch and
@@ -106,7 +116,7 @@ def test_the_end_screen_shows_a_long_record_path_whole_and_rematch_and_quit(tmp_
     assert shown == f"Record saved:{save}", final[0]
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", one_size(1))
 def test_whole_match_by_mouse(size: tuple[int, int]) -> None:
     app = make_app(seed=7, playset=("mechanist", "protector", "merchant"))
 
@@ -143,7 +153,7 @@ def test_arrow_keys_and_enter_choose_too() -> None:
 # ---------------------------------------------------------------------- undo
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", one_size(1))
 def test_undo_a_decision_then_play_on(size: tuple[int, int], tmp_path: Path) -> None:
     save = tmp_path / "m.json"
     app = make_app(seed=8, playset=("archivist", "delver", "astropath"), save=save)
@@ -166,7 +176,7 @@ def test_undo_a_decision_then_play_on(size: tuple[int, int], tmp_path: Path) -> 
     assert Match.replay(json.loads(save.read_text(encoding="utf-8"))).history == m.history
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", one_size(0))
 def test_undo_a_whole_turn_after_the_bot_replied_then_play_on(size: tuple[int, int]) -> None:
     app = make_app(seed=8, playset=("archivist", "delver", "astropath"))
 
@@ -213,7 +223,7 @@ def test_undo_with_nothing_to_undo_says_so() -> None:
 # ---------------------------------------------------------------------- hint, help, rules, quit
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", one_size(0))
 def test_hint_shows_each_options_chance_from_a_worker(size: tuple[int, int]) -> None:
     app = make_app(seed=3, playset=("alchemist", "mechanist", "searcher"))
 
@@ -337,7 +347,7 @@ def _secret_ids(m: Match, viewer: int) -> set[str]:
     return set(other) - known
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", one_size(1))
 def test_hotseat_no_frame_after_passing_shows_the_other_hand(size: tuple[int, int]) -> None:
     app = make_app(seed=21, playset=("protector", "searcher", "merchant"), hotseat=True)
     checked = {"pass": 0, 0: 0, 1: 0}
