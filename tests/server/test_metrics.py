@@ -261,6 +261,26 @@ def test_good_metrics_binds_give_their_host_and_port() -> None:
     assert parse_bind("0.0.0.0:1") == ("0.0.0.0", 1)
 
 
+def test_each_action_is_counted_under_its_source_and_kind_every_time_and_others_under_player_and_other() -> None:
+    from converge.server.ops.metrics import Metrics
+
+    metrics = Metrics()
+    for _ in range(3):  # (the series are looked up once, then kept: every later report must still count)
+        metrics.action("bot", "select", 0.002)
+    metrics.action("player", "select", 0.2)
+    metrics.action("player", "select", 0.2)
+    metrics.action("someone", "select", 0.004)
+    metrics.action("player", "no such kind", 0.004)
+    metrics.action("player", "no such kind", 0.004)
+    samples = parse(metrics.render()[0].decode())
+    assert total(samples, "converge_actions_total", source="bot", kind="select") == 3
+    assert total(samples, "converge_actions_total", source="player", kind="select") == 3
+    assert total(samples, "converge_actions_total", source="player", kind="other") == 2
+    assert total(samples, "converge_action_seconds_count", source="bot") == 3
+    assert total(samples, "converge_action_seconds_count", source="player") == 5
+    assert total(samples, "converge_action_seconds_bucket", source="player", le="0.005") == 3
+
+
 def test_every_refusal_is_counted_once_where_it_is_made(tmp_path: Path) -> None:
     """Each door that refuses counts what it refuses, once: the application's checks, FastAPI's validation,
     an unknown path, the security middleware, a socket refused at its hello (the match's and the lobby's),

@@ -78,6 +78,9 @@ class Metrics(Meter):
         for code in ERROR_STATUS:
             self.errors.labels(code)
         ProcessCollector(namespace="converge", registry=reg)
+        #: The children of an action's two series by (source, kind), each looked up once: ``labels()`` takes a
+        #: lock and checks its values on every call, and an action's report is on the hottest path.
+        self._action_series: dict[tuple[str, str], tuple[Counter, Histogram]] = {}
         self._server: WSGIServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -88,10 +91,16 @@ class Metrics(Meter):
     # ------------------------------------------------------------------ the meter
 
     def action(self, source: str, kind: str, seconds: float) -> None:
-        if source not in SOURCES:
-            source = "player"
-        self.actions.labels(source, kind if kind in DECISION_KINDS else "other").inc()
-        self.action_seconds.labels(source).observe(seconds)
+        series = self._action_series.get((source, kind))
+        if series is None:
+            shown = source if source in SOURCES else "player"
+            series = (self.actions.labels(shown, kind if kind in DECISION_KINDS else "other"),
+                      self.action_seconds.labels(shown))
+            if source in SOURCES and kind in DECISION_KINDS:  # (only the fixed sets are kept: a bounded map)
+                self._action_series[(source, kind)] = series
+        count, latency = series
+        count.inc()
+        latency.observe(seconds)
 
     def commit(self, seconds: float, writes: int, ok: bool) -> None:
         if ok:
