@@ -158,8 +158,8 @@ def test_look_alike_names_typed_in_the_name_form_are_refused_with_the_reason_sho
 def test_quick_match_pressed_before_the_lobby_connects_is_asked_once_it_does(server: Server, browser: Any) -> None:
     """A press of Quick match while the lobby's socket is not open yet (a slow start, a reconnection) is not
     lost: the page says it is looking, and asks the server as soon as the socket opens."""
-    ada = Tab(browser, 390, 844)
-    choose_name(ada, server, "Ada")
+    cleo = Tab(browser, 390, 844)
+    choose_name(cleo, server, "Cleo")  # (a name of its own: the module's server is shared)
     lobby = {"open": False, "refused": 0}
 
     def route(ws: Any) -> None:
@@ -169,18 +169,18 @@ def test_quick_match_pressed_before_the_lobby_connects_is_asked_once_it_does(ser
             lobby["refused"] += 1
             ws.close()
 
-    ada.page.route_web_socket(re.compile(r".*/ws/lobby$"), route)
-    ada.page.reload()
-    ada.page.wait_for_selector("[data-testid=me-name]:text-is('Ada')")
+    cleo.page.route_web_socket(re.compile(r".*/ws/lobby$"), route)
+    cleo.page.reload()
+    cleo.page.wait_for_selector("[data-testid=me-name]:text-is('Cleo')")
     for _ in range(1500):  # (the page tries to connect: its first attempt is refused)
         if lobby["refused"]:
             break
-        ada.page.wait_for_timeout(20)
+        cleo.page.wait_for_timeout(20)
     assert lobby["refused"] >= 1
-    ada.page.click("[data-testid=quick-match]")
-    status = ada.page.locator("[data-testid=queue-status]")
+    cleo.page.click("[data-testid=quick-match]")
+    status = cleo.page.locator("[data-testid=queue-status]")
     assert status.inner_text() == "Looking for an opponent…"
-    lobby["open"] = True  # the page's next attempt reaches the server: it queues Ada
-    ada.page.wait_for_selector("[data-testid=queue-status]:has-text('near 1500')", timeout=30000)
-    ada.page.wait_for_selector("[data-testid=leave-queue]:visible")
-    ada.close()
+    lobby["open"] = True  # the page's next attempt reaches the server: it queues Cleo
+    cleo.page.wait_for_selector("[data-testid=queue-status]:has-text('near 1500')", timeout=30000)
+    cleo.page.wait_for_selector("[data-testid=leave-queue]:visible")
+    cleo.close()
