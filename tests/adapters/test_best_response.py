@@ -152,5 +152,19 @@ def test_the_example_measures_both_seats(capsys: pytest.CaptureFixture[str], tmp
     assert [line.split(" ")[0] for line in lines[:2]] == ["ismcts:8", "ismcts:8"]
     assert lines[-1].startswith("exploitability of ismcts:8: ")
     assert out.read_text().splitlines()[0].startswith("bot,seed,simulations,deal,bot_seat,value")
-    with pytest.raises(ValueError, match="strong search"):
-        example.main(["--deal", str(DEALT), "--bot", "greedy", "--simulations", "6"])
+
+
+def test_the_examples_cfr_plus_reference_is_nearly_unexploitable(capsys: pytest.CaptureFixture[str]) -> None:
+    example = load_example("best_response_tiny")
+    assert example.main(["--game", GAME, "--deal", str(DEALT), "--bot", "cfr+:30"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("exploitability of cfr+:30: ") and 0 <= float(last.split(": ")[1]) < 0.01
+
+
+def test_the_example_says_what_was_wrong_with_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    example = load_example("best_response_tiny")
+    for options, said in [(["--bot", "greedy", "--simulations", "6"], "strong search"),
+                          (["--bot", "cfr+:many"], "whole number"), (["--bot", "grumpy"], "unknown bot")]:
+        with pytest.raises(SystemExit):
+            example.main(["--deal", str(DEALT), *options])
+        assert said in capsys.readouterr().err
