@@ -12,7 +12,9 @@
   :mod:`converge.adapters.spaces` — every space, as the Markdown of ``docs/spaces.md``;
 * :mod:`converge.adapters.encoding` — the tensors and strings all three build from
   ``Match.observation(player)``, and nothing else;
-* :mod:`converge.adapters.resample` — whole histories consistent with one player's information.
+* :mod:`converge.adapters.resample` — whole histories consistent with one player's information;
+* :mod:`converge.adapters.efg` — a small variant's whole tree as a Gambit text, for OpenSpiel's exact solvers;
+  :mod:`converge.adapters.best_response` — the exact best response to a bot there: how exploitable it is.
 
 This package imports no framework itself: import the module you need.
 """
