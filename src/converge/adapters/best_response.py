@@ -4,7 +4,7 @@ A best response to a player's policy is the strategy of the other seat that wins
 expectation, knowing the policy (not the hidden cards); its value, in the game's units (a match is worth +1 or
 -1), says how much the policy gives away. The *exploitability* of a policy that plays both seats is the mean
 of the two best responses' values, ``(BR against seat 1 + BR against seat 0) / 2`` (``pyspiel.exploitability``'s
-definition: 0 for an equilibrium of this symmetric-sum game, at most 1).
+definition: 0 for an equilibrium of this zero-sum game, at most 1).
 
 OpenSpiel computes it for a policy given as a table over every information state; a search bot has no table,
 and asking it at all 140,000 information states of ``tiny`` would take days. But a seeded bot playing a match
