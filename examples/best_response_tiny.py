@@ -31,7 +31,7 @@ import pyspiel
 
 import converge.adapters.openspiel  # noqa: F401  (registers python_converge)
 from converge.adapters.best_response import BotOpponent, Opponent, UniformOpponent, best_response, exploitability
-from converge.adapters.efg import export_efg
+from converge.adapters.efg import export_efg, subgame
 from converge.bots import make_bot
 from converge.bots.ismcts import ISMCTSBot
 
@@ -72,17 +72,6 @@ def opponent(name: str, seed: int, simulations: int | None) -> tuple[Opponent, i
         bot.settings = dataclasses.replace(bot.settings, simulations=simulations)
     bot.threads = 1  # one core: the parts in turn (the decisions are the same for any number)
     return BotOpponent(bot), bot.settings.simulations
-
-
-def subgame(game: pyspiel.Game, deal: int) -> pyspiel.State:
-    """The state after the first ``deal`` chance outcomes, each the first legal one."""
-    root = game.new_initial_state()
-    for _ in range(deal):
-        if not root.is_chance_node():
-            raise ValueError(f"--deal {deal}: the game has only {len(root.history())} chance outcomes before "
-                             "its first decision")
-        root.apply_action(root.legal_actions()[0])
-    return root
 
 
 def measure(game: pyspiel.Game, name: str, seed: int, bot_seat: int, deal: int = 0,

@@ -23,7 +23,7 @@ from typing import NamedTuple
 import pyspiel
 
 import converge.adapters.openspiel  # noqa: F401  (registers python_converge)
-from converge.adapters.efg import TreeSize, export_efg
+from converge.adapters.efg import TreeSize, export_efg, subgame
 
 DEFAULT_GAME = "python_converge(variant=tiny,start=player0)"
 SOLVERS = ("cfr", "cfr+", "mccfr")
@@ -44,12 +44,7 @@ def tree(game_string: str, deal: int = 0) -> tuple[pyspiel.Game, TreeSize, float
     """The game's tree (from the state with its first ``deal`` chance outcomes the first legal ones) as an
     OpenSpiel EFG game, its size and the CPU seconds the export took."""
     game = pyspiel.load_game(game_string)
-    root = game.new_initial_state()
-    for _ in range(deal):
-        if not root.is_chance_node():
-            raise ValueError(f"--deal {deal}: the game has only {len(root.history())} chance outcomes before "
-                             "its first decision")
-        root.apply_action(root.legal_actions()[0])
+    root = subgame(game, deal)
     start = time.process_time()
     text, size = export_efg(game, root)
     efg = pyspiel.load_efg_game(text)
@@ -137,7 +132,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--csv", type=Path, help="write the measurements here")
     parser.add_argument("--png", type=Path, help="draw the curves here")
     args = parser.parse_args(argv)
-    efg, size, export_seconds = tree(args.game, args.deal)
+    try:
+        efg, size, export_seconds = tree(args.game, args.deal)
+    except ValueError as e:  # a --deal longer than the game's deal
+        parser.error(str(e))
     print(f"{args.game}{f' after {args.deal} dealt' if args.deal else ''}: {size.decisions:,} decisions, "
           f"{size.chance:,} chance nodes, {size.terminals:,} ends, {size.infosets[0]:,} + {size.infosets[1]:,} "
           f"information states; exported in {export_seconds:.1f} CPU s")

@@ -164,7 +164,8 @@ def test_the_examples_cfr_plus_reference_is_nearly_unexploitable(capsys: pytest.
 def test_the_example_says_what_was_wrong_with_its_options(capsys: pytest.CaptureFixture[str]) -> None:
     example = load_example("best_response_tiny")
     for options, said in [(["--bot", "greedy", "--simulations", "6"], "strong search"),
-                          (["--bot", "cfr+:many"], "whole number"), (["--bot", "grumpy"], "unknown bot")]:
+                          (["--bot", "cfr+:many"], "whole number"), (["--bot", "grumpy"], "unknown bot"),
+                          (["--deal", "40"], "before its first decision")]:
         with pytest.raises(SystemExit):
             example.main(["--deal", str(DEALT), *options])
         assert said in capsys.readouterr().err

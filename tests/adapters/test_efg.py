@@ -17,6 +17,7 @@ from open_spiel.python import policy as policy_lib  # noqa: E402
 from open_spiel.python.algorithms import expected_game_score  # noqa: E402
 
 import converge.adapters.openspiel  # noqa: E402,F401  (registers python_converge)
+from converge.adapters import efg  # noqa: E402
 from converge.adapters.efg import export_efg  # noqa: E402
 from tests.helpers import load_example  # noqa: E402
 
@@ -25,10 +26,7 @@ GAME = "python_converge(variant=tiny,playset=mechanist/delver,start=player0)"
 
 def _subgame(dealt: int) -> tuple[pyspiel.Game, pyspiel.State]:
     game = pyspiel.load_game(GAME)
-    root = game.new_initial_state()
-    for _ in range(dealt):
-        root.apply_action(root.legal_actions()[0])
-    return game, root
+    return game, efg.subgame(game, dealt)
 
 
 def test_the_exported_tree_has_every_history_and_information_state_of_the_game() -> None:

@@ -38,6 +38,18 @@ class TreeSize:
     infosets: tuple[int, int]
 
 
+def subgame(game: pyspiel.Game, dealt: int) -> Any:
+    """The state after the game's first ``dealt`` chance outcomes, each the first legal one: the root of a
+    smaller tree (the cards dealt so far known to both players' best responses; quick checks use it)."""
+    root = game.new_initial_state()
+    for _ in range(dealt):
+        if not root.is_chance_node():
+            raise ValueError(f"cannot deal {dealt} chance outcomes: the game has only {len(root.history())} "
+                             "before its first decision")
+        root.apply_action(root.legal_actions()[0])
+    return root
+
+
 def export_efg(game: pyspiel.Game, root: Any = None, name: str | None = None) -> tuple[str, TreeSize]:
     """The tree of ``game`` (from ``root``, by default its initial state) as Gambit ``.efg`` text, with its size.
 
@@ -83,4 +95,4 @@ def export_efg(game: pyspiel.Game, root: Any = None, name: str | None = None) ->
     return "\n".join(lines) + "\n", size
 
 
-__all__ = ["TreeSize", "export_efg"]
+__all__ = ["TreeSize", "export_efg", "subgame"]
