@@ -76,7 +76,7 @@ function onClose(ev) {
     return false;
   }
   if (ev.code === CLOSE.FORBIDDEN) {  // this player is banned here: the seat is refused, watching is not
-    store.tokenRefused();
+    store.seatBanned();
     toast("This server's hosts banned this player: you may watch, not play.");
   }
   if (ev.code === CLOSE.REPLACED) {  // this seat connected again elsewhere (another tab or device): that one plays

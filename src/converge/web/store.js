@@ -32,6 +32,7 @@ const MATCH = freeze({
   connection: null,        // "connected", "watching", "reconnecting" or "elsewhere" (another window plays)
   missing: false,          // the server has no such match
   seat: -1,
+  bannedSeat: -1,          // the seat this page played until its player was banned (it now watches)
   meta: null,              // the match's public metadata: seats, status, clock, hints, result...
   cards: freeze({}),       // card id -> printed card
   colors: freeze({}),      // skillset -> colour name
@@ -141,6 +142,9 @@ export const chatSenderMuted = (line) => setChat("chatSenderMuted", { lines: fre
 export const matchOpened = (id, token, autoOpen) => setMatch("matchOpened", { id, token, autoOpen });
 /** The token holds no seat in this match: this page watches instead. */
 export const tokenRefused = () => setMatch("tokenRefused", { token: null });
+/** This page's player was banned: its seat is refused (it watches), and the page still knows whose it was. */
+export const seatBanned = () => setMatch("seatBanned", {
+  token: null, bannedSeat: state.match.seat >= 0 ? state.match.seat : state.match.bannedSeat });
 /** A new key to this device's player's seat (signed in again): this page plays with it. */
 export const tokenGiven = (token) => setMatch("tokenGiven", { token });
 export const matchMissing = () => setMatch("matchMissing", { missing: true });

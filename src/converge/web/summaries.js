@@ -95,8 +95,10 @@ export function overBanner() {
     text = mine ? (won ? playerName(loser) + " resigned: you won the match!" : "You resigned: " + playerName(result.winner) + " won the match.") :
       playerName(loser) + " resigned: " + playerName(result.winner) + " won the match.";
   } else if (result.reason === "banned") {
+    // (the banned player's page watches once the ban has closed its seat, whichever came first: still "you")
     text = mine ? (won ? playerName(loser) + " was banned by this server's hosts: you won the match." :
       "This server's hosts banned you: " + playerName(result.winner) + " won the match.") :
+      s.bannedSeat === loser ? "This server's hosts banned you: " + playerName(result.winner) + " won the match." :
       playerName(loser) + " was banned: " + playerName(result.winner) + " won the match.";
   } else if (result.reason === "absent") {
     text = mine ? (won ? playerName(loser) + " never came to the match: you won it by forfeit." :

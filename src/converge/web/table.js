@@ -21,7 +21,7 @@ import { openTutorial } from "./tutorial.js";
 
 /** Changes that show nothing on the table (yet): a state waits in the queue until the page shows it (a round's
  *  summary stays up meanwhile), and the page keeps what it shows while it reconnects. */
-const UNSEEN = new Set(["matchOpened", "stateQueued", "disconnected", "tokenRefused", "seatLinked", "autoOpened",
+const UNSEEN = new Set(["matchOpened", "stateQueued", "disconnected", "tokenRefused", "seatBanned", "seatLinked", "autoOpened",
                         "chatRoom", "chatLines", "chatLine", "chatSettings", "chatSenderMuted"]);  // (the chat draws itself)
 /** Changes after which the focus goes to the decision even when it looks like the one it was on. */
 const REFOCUS = new Set(["held", "letGo", "roundContinued", "tutorialLoaded", "tutorialStepped", "puzzleLoaded"]);
